@@ -1,0 +1,131 @@
+import type { AwilixContainer, Resolver } from 'awilix';
+import type { RouterContext } from '@koa/router';
+import type { Schema } from 'yup';
+import type { Logger } from './log.js';
+import type { HealthResult } from './health.js';
+import type { AuthenticatedUser, Authenticator } from './auth.js';
+import type { DiBridge } from './di/bridge.js';
+import type { ErrorWording } from './http/error-wording.js';
+import type { BodyOptions } from './http/body.js';
+import type { JobRun, JobOptions } from './scheduler/port.js';
+
+/** What every request carries in `ctx.state`. */
+export interface VigieState {
+  requestId: string;
+  log: Logger;
+  /** The authenticated user; absent only on public routes. */
+  user?: AuthenticatedUser;
+  /** The per-request awilix scope of the feature that owns the route (disposed when the request ends). */
+  scope: AwilixContainer;
+}
+
+export type VigieContext = RouterContext<VigieState>;
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+export interface RouteResponseDoc {
+  description: string;
+  /** yup schema of the body, for the OpenAPI document. */
+  schema?: Schema;
+  /** Media type when not JSON (e.g. `text/html`). */
+  contentType?: string;
+}
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /**
+   * Absolute path(s) in @koa/router syntax. A trailing slash is always optional. `*name` captures the rest of
+   * the path, slashes included (entity ids such as `disk/host` may be sent raw or URL-encoded).
+   */
+  path: string | readonly string[];
+  /** Routes are authenticated unless this is true (identity-provider callbacks, metadata). */
+  public?: boolean;
+  /** Body handling; JSON up to the server's default limit for POST/PUT/PATCH unless set. `false` leaves the stream unread. */
+  body?: BodyOptions | false;
+  /** Error wording for this route, over the feature's. */
+  errors?: ErrorWording;
+  /** OpenAPI description. */
+  summary?: string;
+  description?: string;
+  tags?: readonly string[];
+  requestSchema?: Schema;
+  querySchema?: Schema;
+  responses?: Readonly<Record<number, RouteResponseDoc>>;
+  handler(ctx: VigieContext): unknown;
+}
+
+export interface JobDefinition<D = unknown> extends JobOptions {
+  /** Globally unique; prefix with the feature id (`import.process`). */
+  name: string;
+  handler(run: JobRun<D>): Promise<void>;
+}
+
+export interface HealthCheckDefinition {
+  name: string;
+  timeoutMs?: number;
+  /** Runs with the feature's container, so checks resolve what they need. */
+  check(container: AwilixContainer): Promise<HealthResult>;
+}
+
+export type LifecycleHook = (container: AwilixContainer) => Promise<void> | void;
+
+/** What `register` receives: declarations only, no I/O. */
+export interface FeatureRegistrar<C> {
+  readonly id: string;
+  /** The validated, cast configuration slice. */
+  readonly config: C;
+  readonly logger: Logger;
+  /**
+   * Declares a service in the feature's awilix container. Exported services are visible to the features that
+   * list this one in `dependsOn`.
+   */
+  service(name: string, resolver: Resolver<unknown>, options?: { export?: boolean }): void;
+  /** Registers a tsyringe bridge (one per feature, from its `src/di.ts`). */
+  use(bridge: DiBridge): void;
+  route(route: RouteDefinition): void;
+  job<D>(job: JobDefinition<D>): void;
+  healthCheck(check: HealthCheckDefinition): void;
+  /** How this feature's routes word kernel errors (body parsing, validation, store errors). */
+  errors(wording: ErrorWording): void;
+  /** Declares an extension point other features can contribute to (by depending on this feature). */
+  extensionPoint(name: string): void;
+  /** Contributes to another feature's extension point; the factory runs at init with this feature's container. */
+  extend<T>(point: string, contribution: (container: AwilixContainer) => T): void;
+  /** Makes this feature the kernel's authenticator (exactly one feature may). */
+  authenticator(factory: (container: AwilixContainer) => Authenticator): void;
+  onInit(hook: LifecycleHook): void;
+  onStart(hook: LifecycleHook): void;
+  onBeforeShutdown(hook: LifecycleHook): void;
+  onShutdown(hook: LifecycleHook): void;
+}
+
+export interface FeatureConfigSource<C> {
+  /** yup schema of the slice; the kernel validates all slices at boot and reports every problem at once. */
+  schema: Schema<C>;
+  /** INI file under `<install>/etc`; `webserver.conf` by default. */
+  file?: string;
+  /** Section of that file; the feature id by default. */
+  section?: string;
+}
+
+export interface FeatureDefinition<C = unknown> {
+  /** kebab-case, equal to the package name's suffix (`@vigie/idle-rules` ⇒ `idle-rules`). */
+  id: string;
+  /** Semver range of the kernel this feature works with. */
+  kernel: string;
+  dependsOn?: readonly string[];
+  config?: FeatureConfigSource<C>;
+  register(registrar: FeatureRegistrar<C>): void;
+}
+
+/** The feature contract: a plain, frozen object describing one feature. */
+export function defineFeature<C = Record<string, never>>(definition: FeatureDefinition<C>): Readonly<FeatureDefinition<C>> {
+  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(definition.id)) {
+    throw new Error(`feature id ${JSON.stringify(definition.id)} must be kebab-case`);
+  }
+  if (typeof definition.register !== 'function') throw new Error(`feature ${definition.id} has no register function`);
+  return Object.freeze({ ...definition, dependsOn: Object.freeze([...(definition.dependsOn ?? [])]) });
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of features with unrelated config types
+export type AnyFeature = Readonly<FeatureDefinition<any>>;

@@ -1,0 +1,86 @@
+import type { Context } from 'koa';
+import { koaBody } from 'koa-body';
+import { ErrorCodes, VigieError } from '../errors.js';
+
+export type BodyMedia = 'json' | 'form' | 'text';
+
+export interface BodyOptions {
+  /** Accepted media types: JSON only by default. */
+  accept?: readonly BodyMedia[];
+  /** Maximum size in bytes; the server's `body_limit` otherwise. */
+  limit?: number;
+  /** Whether an absent or empty body is an error (`BODY_EMPTY`). */
+  required?: boolean;
+}
+
+const unparsedBody = Symbol.for('unparsedBody');
+const mediaTypes: Record<BodyMedia, string[]> = {
+  json: ['application/json', 'application/*+json'],
+  form: ['application/x-www-form-urlencoded'],
+  text: ['text/*'],
+};
+
+function hasBody(ctx: Context): boolean {
+  return ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
+}
+
+/**
+ * Reads the request body into `ctx.request.body` (undefined when there is none), raising kernel errors that
+ * features word as their spec requires: BODY_INVALID_JSON, BODY_TOO_LARGE, BODY_EMPTY, BODY_UNSUPPORTED_TYPE.
+ */
+export async function readBody(ctx: Context, options: BodyOptions, defaultLimit: number): Promise<void> {
+  const accept = options.accept ?? ['json'];
+  const limit = options.limit ?? defaultLimit;
+  ctx.request.body = undefined;
+  if (!hasBody(ctx)) {
+    if (options.required) throw new VigieError(ErrorCodes.BodyEmpty, 'the request body is empty');
+    return;
+  }
+  if (ctx.request.length > limit) throw tooLarge(limit);
+  const media = accept.find((m) => ctx.request.is(mediaTypes[m]) !== false);
+  if (!media) {
+    const type = ctx.get('content-type') || 'none';
+    throw new VigieError(ErrorCodes.BodyUnsupportedType, `unsupported content type ${type}; expected ${accept.map((m) => mediaTypes[m][0]).join(' or ')}`);
+  }
+  const parse = koaBody({
+    json: media === 'json',
+    urlencoded: media === 'form',
+    text: media === 'text',
+    multipart: false,
+    jsonStrict: false,
+    includeUnparsed: true,
+    jsonLimit: limit,
+    formLimit: limit,
+    textLimit: limit,
+  });
+  try {
+    await parse(ctx, async () => undefined);
+  } catch (err) {
+    const e = err as { status?: number; type?: string; message?: string };
+    if (e.status === 413 || e.type === 'entity.too.large') throw tooLarge(limit);
+    if (err instanceof SyntaxError || e.status === 400) {
+      throw new VigieError(ErrorCodes.BodyInvalidJson, `invalid JSON: ${e.message ?? 'unparsable body'}`, { detail: e.message ?? 'unparsable body', cause: err });
+    }
+    throw err;
+  }
+  const parsed = ctx.request.body as unknown;
+  const raw = typeof parsed === 'object' && parsed !== null ? (parsed as Record<symbol, unknown>)[unparsedBody] : parsed;
+  if (typeof raw === 'string' && raw.trim() === '') {
+    ctx.request.body = undefined;
+    if (options.required) throw new VigieError(ErrorCodes.BodyEmpty, 'the request body is empty');
+  }
+}
+
+function tooLarge(limit: number): VigieError {
+  return new VigieError(ErrorCodes.BodyTooLarge, `the request body exceeds ${limit} bytes`);
+}
+
+/** Parses a size such as `512mb`, `1 MiB`, `65536`. */
+export function parseByteSize(value: string | number): number {
+  if (typeof value === 'number') return value;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b)?\s*$/i.exec(value);
+  if (!m) throw new Error(`invalid size ${JSON.stringify(value)}`);
+  const unit = (m[2] ?? '').toLowerCase();
+  const power = ['', 'k', 'm', 'g', 't'].indexOf(unit);
+  return Math.round(Number(m[1]) * 1024 ** power);
+}

@@ -1,0 +1,66 @@
+import 'reflect-metadata';
+
+export { defineFeature } from './feature.js';
+export type {
+  AnyFeature,
+  FeatureConfigSource,
+  FeatureDefinition,
+  FeatureRegistrar,
+  HealthCheckDefinition,
+  HttpMethod,
+  JobDefinition,
+  LifecycleHook,
+  RouteDefinition,
+  RouteResponseDoc,
+  VigieContext,
+  VigieState,
+} from './feature.js';
+export { Kernel, createKernel, KERNEL_VERSION, type KernelOptions, type ListeningAddress } from './kernel.js';
+export { ErrorCodes, VigieError, HttpError, DuplicateKeyError, hasCode, isHttpError, errorDetail, type ErrorCode } from './errors.js';
+export { defaultWording, wordError, type ErrorWording, type WordedError } from './http/error-wording.js';
+export { parseByteSize, readBody, type BodyMedia, type BodyOptions } from './http/body.js';
+export { validate, durationPattern, durationSeconds } from './validation.js';
+export { systemClock, ManualClock, type Clock } from './clock.js';
+export { EventBus, type VigieEvents } from './event-bus.js';
+export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';
+export { createLogger, redactedLogPaths, type Logger, type LogOptions } from './log.js';
+export { parseIni, envVariableFor, ConfigFiles, type ConfigOverrides, type IniSections } from './config/ini.js';
+export { serverConfigSchema, logConfigSchema, type ServerConfig, type LogConfig } from './config/kernel-config.js';
+export {
+  StaticBasicAuthenticator,
+  parseBasicAuthorization,
+  secretsEqual,
+  type AuthenticatedUser,
+  type AuthOutcome,
+  type Authenticator,
+} from './auth.js';
+export type {
+  BatchOperation,
+  BatchResult,
+  Collection,
+  DeleteResult,
+  Doc,
+  Filter,
+  FindOneAndUpdateOptions,
+  FindOptions,
+  IndexSpec,
+  JsonValue,
+  Projection,
+  SortSpec,
+  Store,
+  StoreAdapter,
+  StoreFactory,
+  StoreFactoryContext,
+  Update,
+  UpdateOperator,
+  UpsertOptions,
+  WriteResult,
+} from './store/port.js';
+export { updateOperators } from './store/port.js';
+export { DocumentEngine, EngineStore, ChangeSet, createMemoryStore, type DocChange, type EnginePersistence, type ResolvedIndexSpec } from './store/memory.js';
+export { memoryStoreFactory } from './store/memory-adapter.js';
+export { cloneJson, jsonEqual } from './store/json.js';
+export { assertSafeFilter, assertSafeRegex, assertNoCodeExecution, safeQueryOperators, codeExecutingOperators, type SafeFilterOptions } from './store/filter-safety.js';
+export type { Scheduler, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
+export { AgendaScheduler } from './scheduler/agenda-scheduler.js';
+export { StoreJobRepository, StoreAgendaBackend } from './scheduler/store-job-repository.js';

@@ -1,0 +1,546 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { asFunction, asValue, createContainer, InjectionMode, type AwilixContainer, type Resolver } from 'awilix';
+import semver from 'semver';
+import { ObjectSchema, type Schema } from 'yup';
+import type { Authenticator } from './auth.js';
+import { systemClock, type Clock } from './clock.js';
+import { ConfigFiles, type ConfigOverrides } from './config/ini.js';
+import { logConfigSchema, serverConfigSchema, type ServerConfig } from './config/kernel-config.js';
+import type { DiBridge } from './di/bridge.js';
+import { ErrorCodes, VigieError } from './errors.js';
+import { EventBus } from './event-bus.js';
+import type { AnyFeature, FeatureRegistrar, HealthCheckDefinition, JobDefinition, LifecycleHook, RouteDefinition } from './feature.js';
+import { HealthRegistry } from './health.js';
+import { createHttpApp, InFlight, type MountedRoute } from './http/app.js';
+import { parseByteSize } from './http/body.js';
+import type { ErrorWording } from './http/error-wording.js';
+import { createLogger, type Logger } from './log.js';
+import { AgendaScheduler } from './scheduler/agenda-scheduler.js';
+import type { StoreAdapter, StoreFactory } from './store/port.js';
+import { validate } from './validation.js';
+
+/** Version of this kernel, matched against each feature's `kernel` range. */
+export const KERNEL_VERSION = '0.1.0';
+
+export interface KernelOptions {
+  features: readonly AnyFeature[];
+  /** Installation directory: configuration under `etc/`, data under `var/lib/`. */
+  installDir: string;
+  /** Environment for `VIGIE_<SECTION>__<KEY>` overrides; `process.env` by default. */
+  env?: Readonly<Record<string, string | undefined>>;
+  configOverrides?: ConfigOverrides;
+  store: StoreFactory;
+  clock?: Clock;
+  /** A logger to use instead of one built from `[log]`. */
+  logger?: Logger;
+  /** Used only when no composed feature provides an authenticator (tests). */
+  authenticator?: Authenticator;
+}
+
+interface FeatureRecord {
+  feature: AnyFeature;
+  config: unknown;
+  logger: Logger;
+  services: Map<string, { resolver: Resolver<unknown>; exported: boolean }>;
+  bridges: { bridge: DiBridge }[];
+  routes: RouteDefinition[];
+  jobs: JobDefinition<unknown>[];
+  healthChecks: HealthCheckDefinition[];
+  wording: ErrorWording | undefined;
+  extensionPoints: Set<string>;
+  contributions: { point: string; factory: (container: AwilixContainer) => unknown }[];
+  authenticator: ((container: AwilixContainer) => Authenticator) | undefined;
+  hooks: { init: LifecycleHook[]; start: LifecycleHook[]; beforeShutdown: LifecycleHook[]; shutdown: LifecycleHook[] };
+  container?: AwilixContainer;
+}
+
+export interface ListeningAddress {
+  host: string;
+  port: number;
+  url: string;
+}
+
+type Phase = 'composed' | 'initialised' | 'started' | 'stopping' | 'stopped';
+
+/** Lists unknown keys of an object schema, so typos in configuration files are caught. */
+function unknownKeys(schema: Schema, values: Record<string, string>): string[] {
+  if (!(schema instanceof ObjectSchema)) return [];
+  const known = new Set(Object.keys(schema.fields));
+  return Object.keys(values).filter((k) => !known.has(k));
+}
+
+function normalisedRoute(method: string, path: string): string {
+  const shape = path
+    .replace(/\/+$/, '')
+    .replace(/:[A-Za-z0-9_]+/g, ':')
+    .replace(/\*[A-Za-z0-9_]+/g, '*');
+  return `${method} ${shape === '' ? '/' : shape}`;
+}
+
+async function withTimeout<T>(work: Promise<T> | T, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      Promise.resolve(work),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The Vigie kernel: composes features, checks the composition at construction (every problem reported at
+ * once), then runs the lifecycle init → start → beforeShutdown → shutdown.
+ */
+export class Kernel {
+  readonly installDir: string;
+  readonly dataDir: string;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly eventBus = new EventBus();
+  readonly health = new HealthRegistry();
+  readonly config: ConfigFiles;
+  readonly serverConfig: ServerConfig;
+  readonly #options: KernelOptions;
+  readonly #records: FeatureRecord[];
+  readonly #inFlight = new InFlight();
+  readonly #accessLog: boolean;
+  #phase: Phase = 'composed';
+  #root?: AwilixContainer;
+  #adapter?: StoreAdapter;
+  #scheduler?: AgendaScheduler;
+  #authenticator?: Authenticator;
+  #server?: Server;
+  #address?: ListeningAddress;
+  #initPromise?: Promise<void>;
+  #stopPromise?: Promise<void>;
+  #signalsInstalled = false;
+
+  constructor(options: KernelOptions) {
+    this.#options = options;
+    this.installDir = resolve(options.installDir);
+    this.dataDir = join(this.installDir, 'var', 'lib');
+    this.clock = options.clock ?? systemClock;
+    this.config = new ConfigFiles(join(this.installDir, 'etc'), options.env ?? process.env, options.configOverrides);
+    const problems: string[] = [];
+
+    const kernelSection = <T>(section: string, schema: Schema<T>): T | undefined => {
+      const raw = this.config.section('webserver.conf', section);
+      for (const key of unknownKeys(schema, raw)) problems.push(`config [${section}] (webserver.conf): unknown key ${key}`);
+      try {
+        return validate(schema, raw);
+      } catch (err) {
+        for (const d of (err as VigieError).details ?? [String(err)]) problems.push(`config [${section}] (webserver.conf): ${d}`);
+        return undefined;
+      }
+    };
+    const server = kernelSection('server', serverConfigSchema);
+    const log = kernelSection('log', logConfigSchema);
+    this.serverConfig = server ?? serverConfigSchema.getDefault();
+    this.logger = options.logger ?? createLogger({ level: log?.level ?? 'info' });
+    this.#accessLog = log?.access ?? false;
+
+    const ordered = this.#order(options.features, problems);
+    this.#records = [];
+    for (const feature of ordered) {
+      const record = this.#configure(feature, problems);
+      if (record) this.#records.push(record);
+    }
+    for (const record of this.#records) this.#register(record, problems);
+    this.#checkDeclarations(problems);
+    if (problems.length > 0) {
+      throw new VigieError(ErrorCodes.InvalidComposition, `Vigie cannot start:\n  - ${problems.join('\n  - ')}`, { details: problems });
+    }
+  }
+
+  /** Checks ids, kernel ranges and dependencies; returns the features in dependency order. */
+  #order(features: readonly AnyFeature[], problems: string[]): AnyFeature[] {
+    const byId = new Map<string, AnyFeature>();
+    for (const feature of features) {
+      if (byId.has(feature.id)) problems.push(`feature ${feature.id} is composed twice`);
+      byId.set(feature.id, feature);
+      if (!semver.validRange(feature.kernel)) problems.push(`feature ${feature.id}: invalid kernel range ${JSON.stringify(feature.kernel)}`);
+      else if (!semver.satisfies(KERNEL_VERSION, feature.kernel)) {
+        problems.push(`feature ${feature.id} needs kernel ${feature.kernel}, this kernel is ${KERNEL_VERSION}`);
+      }
+      for (const dep of feature.dependsOn ?? []) {
+        if (!features.some((f) => f.id === dep)) problems.push(`feature ${feature.id} depends on ${dep}, which is not composed`);
+      }
+    }
+    const ordered: AnyFeature[] = [];
+    const state = new Map<string, 'visiting' | 'done'>();
+    const cycles = new Set<string>();
+    const visit = (feature: AnyFeature, path: string[]): void => {
+      const s = state.get(feature.id);
+      if (s === 'done') return;
+      if (s === 'visiting') {
+        const cycle = [...path.slice(path.indexOf(feature.id)), feature.id].join(' -> ');
+        if (!cycles.has(cycle)) problems.push(`dependency cycle: ${cycle}`);
+        cycles.add(cycle);
+        return;
+      }
+      state.set(feature.id, 'visiting');
+      for (const dep of feature.dependsOn ?? []) {
+        const target = byId.get(dep);
+        if (target) visit(target, [...path, feature.id]);
+      }
+      state.set(feature.id, 'done');
+      ordered.push(feature);
+    };
+    for (const feature of byId.values()) visit(feature, []);
+    return ordered;
+  }
+
+  #configure(feature: AnyFeature, problems: string[]): FeatureRecord | undefined {
+    let config: unknown = {};
+    if (feature.config) {
+      const file = feature.config.file ?? 'webserver.conf';
+      const section = feature.config.section ?? feature.id;
+      const raw = this.config.section(file, section);
+      const where = `config [${section}] (${file}) of feature ${feature.id}`;
+      const unknown = unknownKeys(feature.config.schema, raw);
+      for (const key of unknown) problems.push(`${where}: unknown key ${key}`);
+      try {
+        config = validate(feature.config.schema, raw);
+      } catch (err) {
+        for (const d of (err as VigieError).details ?? [String(err)]) problems.push(`${where}: ${d}`);
+        return undefined;
+      }
+      if (unknown.length > 0) return undefined;
+    }
+    return {
+      feature,
+      config,
+      logger: this.logger.child({ feature: feature.id }),
+      services: new Map(),
+      bridges: [],
+      routes: [],
+      jobs: [],
+      healthChecks: [],
+      wording: undefined,
+      extensionPoints: new Set(),
+      contributions: [],
+      authenticator: undefined,
+      hooks: { init: [], start: [], beforeShutdown: [], shutdown: [] },
+    };
+  }
+
+  #register(record: FeatureRecord, problems: string[]): void {
+    const id = record.feature.id;
+    const registrar: FeatureRegistrar<unknown> = {
+      id,
+      config: record.config,
+      logger: record.logger,
+      service: (name, resolver, options) => {
+        if (record.services.has(name)) problems.push(`feature ${id} declares service ${name} twice`);
+        record.services.set(name, { resolver, exported: options?.export === true });
+      },
+      use: (bridge) => {
+        record.bridges.push({ bridge });
+      },
+      route: (route) => {
+        record.routes.push(route);
+      },
+      job: (job) => {
+        record.jobs.push(job as JobDefinition<unknown>);
+      },
+      healthCheck: (check) => {
+        record.healthChecks.push(check);
+      },
+      errors: (wording) => {
+        record.wording = { ...record.wording, ...wording };
+      },
+      extensionPoint: (name) => {
+        record.extensionPoints.add(name);
+      },
+      extend: (point, factory) => {
+        record.contributions.push({ point, factory });
+      },
+      authenticator: (factory) => {
+        record.authenticator = factory;
+      },
+      onInit: (hook) => void record.hooks.init.push(hook),
+      onStart: (hook) => void record.hooks.start.push(hook),
+      onBeforeShutdown: (hook) => void record.hooks.beforeShutdown.push(hook),
+      onShutdown: (hook) => void record.hooks.shutdown.push(hook),
+    };
+    try {
+      record.feature.register(registrar);
+    } catch (err) {
+      problems.push(`feature ${id} failed to register: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** Duplicate routes, jobs, health checks, authenticators; contributions to unknown extension points. */
+  #checkDeclarations(problems: string[]): void {
+    const routes = new Map<string, string>();
+    const jobs = new Map<string, string>();
+    const checks = new Map<string, string>();
+    const points = new Map<string, string>();
+    for (const record of this.#records) for (const point of record.extensionPoints) points.set(point, record.feature.id);
+    const authenticators = this.#records.filter((r) => r.authenticator).map((r) => r.feature.id);
+    if (authenticators.length > 1) problems.push(`several features provide the authenticator: ${authenticators.join(', ')}`);
+    for (const record of this.#records) {
+      const id = record.feature.id;
+      for (const route of record.routes) {
+        const paths = typeof route.path === 'string' ? [route.path] : route.path;
+        for (const path of paths) {
+          if (!path.startsWith('/')) problems.push(`feature ${id}: route path ${path} must be absolute`);
+          const key = normalisedRoute(route.method, path);
+          const owner = routes.get(key);
+          if (owner !== undefined) problems.push(`duplicate route ${route.method} ${path} (features ${owner} and ${id})`);
+          else routes.set(key, id);
+        }
+      }
+      for (const job of record.jobs) {
+        const owner = jobs.get(job.name);
+        if (owner !== undefined) problems.push(`duplicate job ${job.name} (features ${owner} and ${id})`);
+        else jobs.set(job.name, id);
+      }
+      for (const check of record.healthChecks) {
+        const owner = checks.get(check.name);
+        if (owner !== undefined) problems.push(`duplicate health check ${check.name} (features ${owner} and ${id})`);
+        else checks.set(check.name, id);
+      }
+      for (const { point } of record.contributions) {
+        const owner = points.get(point);
+        if (owner === undefined) problems.push(`feature ${id} contributes to unknown extension point ${point}`);
+        else if (owner !== id && !(record.feature.dependsOn ?? []).includes(owner)) {
+          problems.push(`feature ${id} contributes to ${point} but does not depend on ${owner}`);
+        }
+      }
+    }
+  }
+
+  /** The routes of every feature, for documentation (OpenAPI). */
+  routes(): { featureId: string; route: RouteDefinition }[] {
+    return this.#records.flatMap((r) => r.routes.map((route) => ({ featureId: r.feature.id, route })));
+  }
+
+  featureIds(): string[] {
+    return this.#records.map((r) => r.feature.id);
+  }
+
+  /** The awilix container of a feature (after init): for CLIs and tests. */
+  container(featureId: string): AwilixContainer {
+    const record = this.#records.find((r) => r.feature.id === featureId);
+    if (!record?.container) throw new Error(`feature ${featureId} is not composed or not initialised`);
+    return record.container;
+  }
+
+  get store(): StoreAdapter['store'] {
+    if (!this.#adapter) throw new Error('the kernel is not initialised');
+    return this.#adapter.store;
+  }
+
+  get scheduler(): AgendaScheduler {
+    if (!this.#scheduler) throw new Error('the kernel is not initialised');
+    return this.#scheduler;
+  }
+
+  get address(): ListeningAddress | undefined {
+    return this.#address;
+  }
+
+  /** Opens the store, builds the containers, defines jobs and runs every feature's init hooks. */
+  init(): Promise<void> {
+    this.#initPromise ??= this.#init();
+    return this.#initPromise;
+  }
+
+  async #init(): Promise<void> {
+    const timeout = this.serverConfig.phase_timeout_ms;
+    mkdirSync(this.dataDir, { recursive: true });
+    this.#adapter = await withTimeout(
+      this.#options.store({ config: this.config.section('webserver.conf', 'store'), dataDir: this.dataDir, logger: this.logger.child({ component: 'store' }) }),
+      timeout,
+      'opening the store',
+    );
+    this.#scheduler = new AgendaScheduler(this.#adapter.agendaBackend(), {
+      processEveryMs: this.serverConfig.jobs_poll_ms,
+      logger: this.logger.child({ component: 'scheduler' }),
+    });
+    const rootValues = {
+      store: this.#adapter.store,
+      clock: this.clock,
+      eventBus: this.eventBus,
+      scheduler: this.#scheduler,
+      health: this.health,
+      installDir: this.installDir,
+      dataDir: this.dataDir,
+    };
+    this.#root = createContainer({ injectionMode: InjectionMode.PROXY, strict: true });
+    for (const [name, value] of Object.entries(rootValues)) this.#root.register(name, asValue(value));
+    this.#root.register('logger', asValue(this.logger));
+
+    const byId = new Map(this.#records.map((r) => [r.feature.id, r]));
+    const contributionCache = new Map<string, unknown[]>();
+    for (const record of this.#records) {
+      const container = createContainer({ injectionMode: InjectionMode.PROXY, strict: true });
+      for (const [name, value] of Object.entries(rootValues)) container.register(name, asValue(value));
+      container.register({
+        logger: asValue(record.logger),
+        config: asValue(record.config),
+        featureId: asValue(record.feature.id),
+        extensions: asValue({
+          /** Contributions made to one of this feature's extension points, built once. */
+          contributions: <T>(point: string): T[] => {
+            if (!record.extensionPoints.has(point)) throw new Error(`feature ${record.feature.id} declares no extension point ${point}`);
+            let built = contributionCache.get(point);
+            if (!built) {
+              built = this.#records.flatMap((r) =>
+                r.contributions.filter((c) => c.point === point).map((c) => c.factory(r.container as AwilixContainer)),
+              );
+              contributionCache.set(point, built);
+            }
+            return built as T[];
+          },
+        }),
+      });
+      for (const dep of record.feature.dependsOn ?? []) {
+        const source = byId.get(dep);
+        if (!source?.container) continue;
+        const sourceContainer = source.container;
+        for (const name of this.#exportedNames(source)) {
+          container.register(name, asFunction(() => sourceContainer.resolve(name)).singleton());
+        }
+      }
+      for (const { bridge } of record.bridges) container.register(bridge.install(container));
+      for (const [name, { resolver }] of record.services) container.register(name, resolver);
+      record.container = container;
+    }
+    for (const record of this.#records) {
+      const container = record.container as AwilixContainer;
+      for (const check of record.healthChecks) {
+        this.health.register({ name: check.name, timeoutMs: check.timeoutMs, check: () => check.check(container) });
+      }
+      for (const job of record.jobs) this.#scheduler.define(job, container);
+      if (record.authenticator) this.#authenticator = record.authenticator(container);
+    }
+    this.#authenticator ??= this.#options.authenticator;
+    for (const record of this.#records) {
+      for (const hook of record.hooks.init) await withTimeout(hook(record.container as AwilixContainer), timeout, `init of feature ${record.feature.id}`);
+    }
+    this.#phase = 'initialised';
+  }
+
+  #exportedNames(record: FeatureRecord): string[] {
+    return [...record.services].filter(([, s]) => s.exported).map(([name]) => name);
+  }
+
+  /** Initialises if needed, starts the scheduler and the features, then listens for HTTP. */
+  async start(): Promise<ListeningAddress> {
+    await this.init();
+    if (this.#address) return this.#address;
+    const timeout = this.serverConfig.phase_timeout_ms;
+    await withTimeout(this.scheduler.start(), timeout, 'starting the scheduler');
+    for (const record of this.#records) {
+      for (const hook of record.hooks.start) await withTimeout(hook(record.container as AwilixContainer), timeout, `start of feature ${record.feature.id}`);
+    }
+    const mounted: MountedRoute[] = this.#records.flatMap((record) =>
+      record.routes.map((route) => ({ featureId: record.feature.id, route, container: record.container as AwilixContainer, wording: record.wording })),
+    );
+    const app = createHttpApp(
+      {
+        routes: mounted,
+        authenticator: () => this.#authenticator,
+        logger: this.logger,
+        bodyLimit: parseByteSize(this.serverConfig.body_limit),
+        accessLog: this.#accessLog,
+      },
+      this.#inFlight,
+    );
+    const server = createServer(app.callback());
+    this.#server = server;
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(this.serverConfig.port, this.serverConfig.host, () => {
+        server.off('error', reject);
+        resolveListen();
+      });
+    });
+    const address = server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    this.#address = { host: address.address, port: address.port, url: `http://${host}:${address.port}` };
+    this.#phase = 'started';
+    this.logger.info({ url: this.#address.url, store: this.#adapter?.name, features: this.featureIds() }, 'Vigie is listening');
+    return this.#address;
+  }
+
+  /**
+   * Graceful stop: stop accepting connections, let in-flight requests and running jobs finish (bounded by
+   * `shutdown_timeout_ms`), run shutdown hooks in reverse dependency order, dispose containers, close the
+   * store. Safe to call several times.
+   */
+  stop(): Promise<void> {
+    this.#stopPromise ??= this.#stop();
+    return this.#stopPromise;
+  }
+
+  async #stop(): Promise<void> {
+    const previous = this.#phase;
+    this.#phase = 'stopping';
+    const grace = this.serverConfig.shutdown_timeout_ms;
+    const timeout = this.serverConfig.phase_timeout_ms;
+    const failures: unknown[] = [];
+    const attempt = async (what: string, work: () => Promise<unknown> | unknown): Promise<void> => {
+      try {
+        await withTimeout(Promise.resolve().then(work), timeout, what);
+      } catch (err) {
+        failures.push(err);
+        this.logger.error({ err }, `${what} failed`);
+      }
+    };
+    if (this.#initPromise) await this.#initPromise.catch(() => undefined);
+    const server = this.#server;
+    const closed = server ? new Promise<void>((resolveClose) => server.close(() => resolveClose())) : Promise.resolve();
+    server?.closeIdleConnections();
+    if (!(await this.#inFlight.idle(grace))) this.logger.warn({ inFlight: this.#inFlight.count }, 'requests still running at shutdown');
+    if (this.#scheduler && previous === 'started') {
+      const drained = await this.#scheduler.drain(grace);
+      if (drained.timedOut) this.logger.warn({ running: drained.running }, 'jobs still running at shutdown; their locks will expire');
+    }
+    const reversed = [...this.#records].reverse();
+    for (const record of reversed) {
+      for (const hook of record.hooks.beforeShutdown) await attempt(`beforeShutdown of ${record.feature.id}`, () => hook(record.container as AwilixContainer));
+    }
+    server?.closeAllConnections();
+    await closed;
+    for (const record of reversed) {
+      for (const hook of record.hooks.shutdown) await attempt(`shutdown of ${record.feature.id}`, () => hook(record.container as AwilixContainer));
+    }
+    for (const record of reversed) if (record.container) await attempt(`disposing ${record.feature.id}`, () => record.container?.dispose());
+    if (this.#root) await attempt('disposing the root container', () => this.#root?.dispose());
+    if (this.#adapter) await attempt('closing the store', () => this.#adapter?.store.close());
+    this.#phase = 'stopped';
+    this.#address = undefined;
+    this.logger.info('Vigie stopped');
+    if (failures.length > 0) throw new AggregateError(failures, 'shutdown finished with errors');
+  }
+
+  /** Wires SIGTERM and SIGINT to a graceful stop, once; the process exits when the stop is done. */
+  installSignalHandlers(exit: (code: number) => void = (code) => process.exit(code)): void {
+    if (this.#signalsInstalled) return;
+    this.#signalsInstalled = true;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      this.logger.info({ signal }, 'shutting down');
+      this.stop().then(
+        () => exit(0),
+        () => exit(1),
+      );
+    };
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+  }
+}
+
+/** Composes features; throws an `INVALID_COMPOSITION` error listing every problem at once. */
+export function createKernel(options: KernelOptions): Kernel {
+  return new Kernel(options);
+}

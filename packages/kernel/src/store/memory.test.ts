@@ -1,0 +1,4 @@
+import { createMemoryStore } from './memory.js';
+import { describeStoreConformance } from '../testing/store-conformance.js';
+
+describeStoreConformance('memory', async () => ({ store: createMemoryStore() }));

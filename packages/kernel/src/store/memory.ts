@@ -1,0 +1,659 @@
+import { randomUUID } from 'node:crypto';
+import { Query, find as mingoFind, update as mingoUpdate } from 'mingo';
+import { DuplicateKeyError, VigieError, ErrorCodes } from '../errors.js';
+import { assertNoCodeExecution } from './filter-safety.js';
+import { cloneJson, jsonEqual } from './json.js';
+import {
+  updateOperators,
+  type BatchOperation,
+  type BatchResult,
+  type Collection,
+  type DeleteResult,
+  type Doc,
+  type Filter,
+  type FindOneAndUpdateOptions,
+  type FindOptions,
+  type IndexSpec,
+  type Store,
+  type Update,
+  type UpsertOptions,
+  type WriteResult,
+} from './port.js';
+
+/** One document's fate in a committed change: `after` null means deleted, `before` null means inserted. */
+export interface DocChange {
+  collection: string;
+  id: string;
+  before: Doc | null;
+  after: Doc | null;
+}
+
+export interface ResolvedIndexSpec {
+  keys: Record<string, 1 | -1>;
+  unique: boolean;
+  name: string;
+}
+
+/**
+ * Where an engine makes its changes durable. Calls are synchronous and happen before the in-memory state
+ * changes: if one throws, the operation fails and memory is left as it was.
+ */
+export interface EnginePersistence {
+  writeChanges(changes: readonly DocChange[], createdCollections: readonly string[]): void;
+  writeIndex(collection: string, spec: ResolvedIndexSpec): void;
+  dropCollection(collection: string): void;
+}
+
+interface UniqueIndex {
+  spec: ResolvedIndexSpec;
+  paths: string[];
+  owners: Map<string, string>;
+}
+
+interface CollectionState {
+  docs: Map<string, Doc>;
+  indexes: Map<string, ResolvedIndexSpec>;
+  unique: UniqueIndex[];
+}
+
+const allowedUpdateOperators = new Set<string>(updateOperators);
+
+/**
+ * The in-memory document engine behind the memory store and the SQLite store: documents live in maps,
+ * queries and updates follow MongoDB semantics through mingo, and every write goes through a change set
+ * that is checked (unique keys), persisted, then applied — so a failing write changes nothing.
+ */
+export class DocumentEngine {
+  readonly #collections = new Map<string, CollectionState>();
+  readonly #persistence: EnginePersistence | undefined;
+
+  constructor(persistence?: EnginePersistence) {
+    this.#persistence = persistence;
+  }
+
+  /** Loads stored state at open time, without persisting it again. */
+  load(collection: string, docs: Iterable<Doc>, indexes: Iterable<ResolvedIndexSpec> = []): void {
+    const state = this.#state(collection, true);
+    for (const doc of docs) state.docs.set(doc._id, doc);
+    for (const spec of indexes) this.#installIndex(collection, state, spec);
+  }
+
+  collectionNames(): string[] {
+    return [...this.#collections.keys()].sort();
+  }
+
+  hasCollection(name: string): boolean {
+    return this.#collections.has(name);
+  }
+
+  #state(name: string, create: boolean): CollectionState {
+    let state = this.#collections.get(name);
+    if (!state) {
+      state = { docs: new Map(), indexes: new Map(), unique: [] };
+      if (create) this.#collections.set(name, state);
+    }
+    return state;
+  }
+
+  // ---- reads ---------------------------------------------------------------------------------------------
+
+  find(collection: string, filter: Filter = {}, options: FindOptions = {}, tx?: ChangeSet): Doc[] {
+    checkFilter(filter);
+    const candidates = tx ? tx.candidates(collection, filter) : this.candidates(collection, filter);
+    let cursor = mingoFind(candidates, filter, options.projection as Record<string, 0 | 1> | undefined);
+    if (options.sort && Object.keys(options.sort).length > 0) cursor = cursor.sort(options.sort);
+    if (options.skip) cursor = cursor.skip(options.skip);
+    if (options.limit) cursor = cursor.limit(options.limit);
+    return cursor.all() as Doc[];
+  }
+
+  count(collection: string, filter: Filter = {}): number {
+    checkFilter(filter);
+    const candidates = this.candidates(collection, filter);
+    if (Object.keys(filter).length === 0) return candidates.length;
+    const query = new Query(filter);
+    let n = 0;
+    for (const doc of candidates) if (query.test(doc)) n += 1;
+    return n;
+  }
+
+  /** Documents that may match: a direct lookup when the filter pins `_id`, else the whole collection. */
+  candidates(collection: string, filter: Filter, overlay?: Map<string, Doc | null>): Doc[] {
+    const state = this.#collections.get(collection);
+    const ids = pinnedIds(filter);
+    const out: Doc[] = [];
+    if (ids) {
+      for (const id of ids) {
+        const doc = overlay?.has(id) ? overlay.get(id) : state?.docs.get(id);
+        if (doc) out.push(doc);
+      }
+      return out;
+    }
+    if (state) {
+      for (const [id, doc] of state.docs) {
+        if (overlay?.has(id)) {
+          const changed = overlay.get(id);
+          if (changed) out.push(changed);
+        } else {
+          out.push(doc);
+        }
+      }
+    }
+    if (overlay) for (const [id, doc] of overlay) if (doc && !state?.docs.has(id)) out.push(doc);
+    return out;
+  }
+
+  get(collection: string, id: string): Doc | undefined {
+    return this.#collections.get(collection)?.docs.get(id);
+  }
+
+  // ---- writes --------------------------------------------------------------------------------------------
+
+  /** Runs `work` against a fresh change set and commits it; nothing is applied if `work` or the commit throws. */
+  transaction<R>(work: (tx: ChangeSet) => R): R {
+    const tx = new ChangeSet(this);
+    const result = work(tx);
+    this.#commit(tx);
+    return result;
+  }
+
+  #commit(tx: ChangeSet): void {
+    const changes = tx.changes();
+    if (changes.length === 0 && tx.createdCollections.size === 0) return;
+    this.#checkUnique(changes);
+    const created = [...tx.createdCollections].filter((c) => !this.#collections.has(c));
+    this.#persistence?.writeChanges(changes, created);
+    for (const name of created) this.#state(name, true);
+    for (const change of changes) {
+      const state = this.#state(change.collection, true);
+      for (const index of state.unique) {
+        if (change.before) {
+          const key = indexKey(change.before, index.paths);
+          if (index.owners.get(key) === change.id) index.owners.delete(key);
+        }
+      }
+      if (change.after) state.docs.set(change.id, change.after);
+      else state.docs.delete(change.id);
+      for (const index of state.unique) if (change.after) index.owners.set(indexKey(change.after, index.paths), change.id);
+    }
+  }
+
+  #checkUnique(changes: readonly DocChange[]): void {
+    const byCollection = new Map<string, DocChange[]>();
+    for (const c of changes) {
+      const list = byCollection.get(c.collection) ?? [];
+      list.push(c);
+      byCollection.set(c.collection, list);
+    }
+    for (const [collection, list] of byCollection) {
+      const state = this.#collections.get(collection);
+      if (!state) continue;
+      const changedIds = new Set(list.map((c) => c.id));
+      for (const index of state.unique) {
+        const claimed = new Map<string, string>();
+        for (const change of list) {
+          if (!change.after) continue;
+          const key = indexKey(change.after, index.paths);
+          const other = claimed.get(key);
+          const owner = index.owners.get(key);
+          if ((other !== undefined && other !== change.id) || (owner !== undefined && owner !== change.id && !changedIds.has(owner))) {
+            throw new DuplicateKeyError(collection, keyObject(change.after, index.paths), index.spec.name);
+          }
+          claimed.set(key, change.id);
+        }
+      }
+    }
+  }
+
+  createIndex(collection: string, spec: IndexSpec): void {
+    const resolved: ResolvedIndexSpec = {
+      keys: { ...spec.keys },
+      unique: spec.unique === true,
+      name: spec.name ?? Object.entries(spec.keys).map(([k, d]) => `${k}_${d}`).join('_'),
+    };
+    if (Object.keys(resolved.keys).length === 0) throw new VigieError(ErrorCodes.StoreFailure, 'an index needs at least one key');
+    const existing = this.#collections.get(collection)?.indexes.get(resolved.name);
+    if (existing) {
+      if (jsonEqual(existing, resolved)) return;
+      throw new VigieError(ErrorCodes.StoreFailure, `index ${resolved.name} already exists with different options`);
+    }
+    const state = this.#state(collection, false);
+    if (resolved.unique) {
+      const paths = Object.keys(resolved.keys);
+      const seen = new Set<string>();
+      for (const doc of state.docs.values()) {
+        const key = indexKey(doc, paths);
+        if (seen.has(key)) throw new DuplicateKeyError(collection, keyObject(doc, paths), resolved.name);
+        seen.add(key);
+      }
+    }
+    this.#persistence?.writeIndex(collection, resolved);
+    this.#installIndex(collection, this.#state(collection, true), resolved);
+  }
+
+  #installIndex(_collection: string, state: CollectionState, spec: ResolvedIndexSpec): void {
+    state.indexes.set(spec.name, spec);
+    if (!spec.unique) return;
+    const paths = Object.keys(spec.keys);
+    const owners = new Map<string, string>();
+    for (const doc of state.docs.values()) owners.set(indexKey(doc, paths), doc._id);
+    state.unique.push({ spec, paths, owners });
+  }
+
+  indexes(collection: string): ResolvedIndexSpec[] {
+    return [...(this.#collections.get(collection)?.indexes.values() ?? [])];
+  }
+
+  dropCollection(collection: string): void {
+    if (!this.#collections.has(collection)) return;
+    this.#persistence?.dropCollection(collection);
+    this.#collections.delete(collection);
+  }
+}
+
+/** Pending writes of one operation or batch, visible to the later steps of the same batch. */
+export class ChangeSet {
+  readonly #engine: DocumentEngine;
+  readonly #overlay = new Map<string, Map<string, Doc | null>>();
+  readonly #before = new Map<string, Map<string, Doc | null>>();
+  readonly createdCollections = new Set<string>();
+
+  constructor(engine: DocumentEngine) {
+    this.#engine = engine;
+  }
+
+  candidates(collection: string, filter: Filter): Doc[] {
+    return this.#engine.candidates(collection, filter, this.#overlay.get(collection));
+  }
+
+  matching(collection: string, filter: Filter, options: { sort?: FindOptions['sort']; limit?: number } = {}): Doc[] {
+    return this.#engine.find(collection, filter, { sort: options.sort, limit: options.limit }, this);
+  }
+
+  get(collection: string, id: string): Doc | null {
+    const overlay = this.#overlay.get(collection);
+    if (overlay?.has(id)) return overlay.get(id) ?? null;
+    return this.#engine.get(collection, id) ?? null;
+  }
+
+  put(collection: string, id: string, doc: Doc | null): void {
+    let overlay = this.#overlay.get(collection);
+    let before = this.#before.get(collection);
+    if (!overlay || !before) {
+      overlay = new Map();
+      before = new Map();
+      this.#overlay.set(collection, overlay);
+      this.#before.set(collection, before);
+    }
+    if (!before.has(id)) before.set(id, this.#engine.get(collection, id) ?? null);
+    overlay.set(id, doc);
+    this.createdCollections.add(collection);
+  }
+
+  changes(): DocChange[] {
+    const out: DocChange[] = [];
+    for (const [collection, overlay] of this.#overlay) {
+      const before = this.#before.get(collection) as Map<string, Doc | null>;
+      for (const [id, after] of overlay) {
+        const prior = before.get(id) ?? null;
+        if (prior === null && after === null) continue;
+        out.push({ collection, id, before: prior, after });
+      }
+    }
+    return out;
+  }
+
+  // ---- operations, shared by single calls and batches --------------------------------------------------
+
+  insert(collection: string, doc: Doc): void {
+    const stored = toStoredDoc(doc);
+    if (this.get(collection, stored._id)) throw new DuplicateKeyError(collection, { _id: stored._id });
+    this.put(collection, stored._id, stored);
+  }
+
+  replace(collection: string, filter: Filter, doc: Doc, upsert: boolean): WriteResult {
+    const [target] = this.matching(collection, filter, { limit: 1 });
+    const replacement = cloneJson(doc) as Record<string, unknown>;
+    if (target) {
+      if (replacement._id !== undefined && replacement._id !== target._id) {
+        throw new VigieError(ErrorCodes.StoreFailure, 'the replacement document would change the immutable field _id');
+      }
+      const next = { ...replacement, _id: target._id } as Doc;
+      const modified = !jsonEqual(next, target);
+      if (modified) this.put(collection, target._id, next);
+      return { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedId: null };
+    }
+    if (!upsert) return { matchedCount: 0, modifiedCount: 0, upsertedId: null };
+    const seed = equalityFields(filter);
+    const id = replacement._id ?? seed._id ?? randomUUID();
+    const inserted = toStoredDoc({ ...replacement, _id: id } as Doc);
+    this.insert(collection, inserted);
+    return { matchedCount: 0, modifiedCount: 0, upsertedId: inserted._id };
+  }
+
+  update(collection: string, filter: Filter, update: Update, options: { upsert: boolean; multi: boolean; sort?: FindOptions['sort'] }): {
+    result: WriteResult;
+    before: Doc | null;
+    after: Doc | null;
+  } {
+    checkUpdate(update);
+    const targets = this.matching(collection, filter, { sort: options.sort, limit: options.multi ? undefined : 1 });
+    if (targets.length === 0) {
+      if (!options.upsert) return { result: { matchedCount: 0, modifiedCount: 0, upsertedId: null }, before: null, after: null };
+      const seed = equalityFields(filter) as Record<string, unknown>;
+      const doc = applyUpdate({ ...seed }, update, true);
+      if (doc._id === undefined) doc._id = randomUUID();
+      const stored = toStoredDoc(doc as Doc);
+      this.insert(collection, stored);
+      return { result: { matchedCount: 0, modifiedCount: 0, upsertedId: stored._id }, before: null, after: stored };
+    }
+    let modified = 0;
+    let first: { before: Doc; after: Doc } | null = null;
+    for (const target of targets) {
+      const next = applyUpdate(structuredClone(target), update, false);
+      if (next._id !== target._id) throw new VigieError(ErrorCodes.StoreFailure, 'an update may not change the immutable field _id');
+      const stored = toStoredDoc(next as Doc);
+      const changed = !jsonEqual(stored, target);
+      if (changed) {
+        this.put(collection, target._id, stored);
+        modified += 1;
+      }
+      first ??= { before: target, after: changed ? stored : target };
+    }
+    return {
+      result: { matchedCount: targets.length, modifiedCount: modified, upsertedId: null },
+      before: first?.before ?? null,
+      after: first?.after ?? null,
+    };
+  }
+
+  delete(collection: string, filter: Filter, multi: boolean): number {
+    const targets = this.matching(collection, filter, { limit: multi ? undefined : 1 });
+    for (const target of targets) this.put(collection, target._id, null);
+    return targets.length;
+  }
+}
+
+function toStoredDoc(doc: Doc): Doc {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new VigieError(ErrorCodes.StoreFailure, 'a document must be an object');
+  if (typeof doc._id !== 'string' || doc._id === '') throw new VigieError(ErrorCodes.StoreFailure, 'a document needs a non-empty string _id');
+  return cloneJson(doc);
+}
+
+function checkFilter(filter: Filter): void {
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
+    throw new VigieError(ErrorCodes.StoreFailure, 'a filter must be an object');
+  }
+  assertNoCodeExecution(filter);
+}
+
+function checkUpdate(update: Update): void {
+  const keys = Object.keys(update);
+  if (keys.length === 0) throw new VigieError(ErrorCodes.StoreFailure, 'an update needs at least one operator');
+  for (const key of keys) {
+    if (!allowedUpdateOperators.has(key)) throw new VigieError(ErrorCodes.StoreFailure, `update operator ${key} is not supported`);
+  }
+}
+
+function applyUpdate(doc: Record<string, unknown>, update: Update, inserting: boolean): Record<string, unknown> {
+  const { $setOnInsert, ...rest } = update;
+  const modifier: Record<string, unknown> = { ...rest };
+  if (inserting && $setOnInsert) modifier.$set = { ...$setOnInsert, ...(rest.$set ?? {}) };
+  if (Object.keys(modifier).length > 0) {
+    try {
+      mingoUpdate(doc, modifier as never, undefined, undefined, { cloneMode: 'deep' });
+    } catch (err) {
+      throw new VigieError(ErrorCodes.StoreFailure, `invalid update: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  return doc;
+}
+
+/** `_id` values a filter pins exactly (`{_id: x}`, `{_id: {$eq: x}}`, `{_id: {$in: [...]}}`), else null. */
+function pinnedIds(filter: Filter): string[] | null {
+  const id = filter._id;
+  if (typeof id === 'string') return [id];
+  if (typeof id === 'object' && id !== null && !Array.isArray(id)) {
+    const ops = id as Record<string, unknown>;
+    const keys = Object.keys(ops);
+    if (keys.length === 1 && typeof ops.$eq === 'string') return [ops.$eq];
+    if (keys.length === 1 && Array.isArray(ops.$in) && ops.$in.every((v) => typeof v === 'string')) return [...new Set(ops.$in as string[])];
+  }
+  return null;
+}
+
+/** The fields an upsert seeds from its filter: plain equalities, `$eq`, and those inside `$and`. */
+function equalityFields(filter: Filter): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(value)) {
+      for (const part of value) Object.assign(out, equalityFields(part as Filter));
+      continue;
+    }
+    if (key.startsWith('$')) continue;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const ops = value as Record<string, unknown>;
+      const opKeys = Object.keys(ops);
+      if (opKeys.some((k) => k.startsWith('$'))) {
+        if ('$eq' in ops) setPath(out, key, ops.$eq);
+        continue;
+      }
+    }
+    setPath(out, key, value);
+  }
+  return out;
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node = target;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const part = parts[i] as string;
+    const next = node[part];
+    if (typeof next !== 'object' || next === null) node[part] = {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts[parts.length - 1] as string] = value;
+}
+
+function getPath(doc: unknown, path: string): unknown {
+  let node: unknown = doc;
+  for (const part of path.split('.')) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}
+
+function indexKey(doc: Doc, paths: readonly string[]): string {
+  return JSON.stringify(paths.map((p) => getPath(doc, p) ?? null));
+}
+
+function keyObject(doc: Doc, paths: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(paths.map((p) => [p, getPath(doc, p) ?? null]));
+}
+
+// ---- the Store over an engine --------------------------------------------------------------------------
+
+/** Clones what leaves the engine so callers can never mutate stored state. */
+function out<T>(doc: T): T {
+  return structuredClone(doc);
+}
+
+class EngineCollection<T extends Doc> implements Collection<T> {
+  readonly name: string;
+  readonly #engine: DocumentEngine;
+  readonly #guard: () => void;
+
+  constructor(name: string, engine: DocumentEngine, guard: () => void) {
+    this.name = name;
+    this.#engine = engine;
+    this.#guard = guard;
+  }
+
+  async find(filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
+    this.#guard();
+    return this.#engine.find(this.name, filter, options).map(out) as T[];
+  }
+
+  async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
+    this.#guard();
+    const [doc] = this.#engine.find(this.name, filter, { ...options, limit: 1 });
+    return doc ? (out(doc) as T) : null;
+  }
+
+  async count(filter: Filter = {}): Promise<number> {
+    this.#guard();
+    return this.#engine.count(this.name, filter);
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    this.#guard();
+    this.#engine.transaction((tx) => tx.insert(this.name, doc));
+  }
+
+  async insertMany(docs: readonly T[]): Promise<void> {
+    this.#guard();
+    this.#engine.transaction((tx) => {
+      for (const doc of docs) tx.insert(this.name, doc);
+    });
+  }
+
+  async replaceOne(filter: Filter, doc: T, options: UpsertOptions = {}): Promise<WriteResult> {
+    this.#guard();
+    checkFilter(filter);
+    return this.#engine.transaction((tx) => tx.replace(this.name, filter, doc, options.upsert === true));
+  }
+
+  async updateOne(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<WriteResult> {
+    this.#guard();
+    checkFilter(filter);
+    return this.#engine.transaction((tx) => tx.update(this.name, filter, update, { upsert: options.upsert === true, multi: false }).result);
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<WriteResult> {
+    this.#guard();
+    checkFilter(filter);
+    return this.#engine.transaction((tx) => tx.update(this.name, filter, update, { upsert: false, multi: true }).result);
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<T | null> {
+    this.#guard();
+    checkFilter(filter);
+    const { before, after } = this.#engine.transaction((tx) =>
+      tx.update(this.name, filter, update, { upsert: options.upsert === true, multi: false, sort: options.sort }),
+    );
+    const chosen = options.returnDocument === 'before' ? before : after;
+    return chosen ? (out(chosen) as T) : null;
+  }
+
+  async deleteOne(filter: Filter): Promise<DeleteResult> {
+    this.#guard();
+    checkFilter(filter);
+    return { deletedCount: this.#engine.transaction((tx) => tx.delete(this.name, filter, false)) };
+  }
+
+  async deleteMany(filter: Filter): Promise<DeleteResult> {
+    this.#guard();
+    checkFilter(filter);
+    return { deletedCount: this.#engine.transaction((tx) => tx.delete(this.name, filter, true)) };
+  }
+
+  async createIndex(spec: IndexSpec): Promise<void> {
+    this.#guard();
+    this.#engine.createIndex(this.name, spec);
+  }
+}
+
+/** A Store over a DocumentEngine; adapters add durability through the engine's persistence. */
+export class EngineStore implements Store {
+  protected readonly engine: DocumentEngine;
+  readonly #collections = new Map<string, EngineCollection<Doc>>();
+  #closed = false;
+  readonly #onClose: (() => void) | undefined;
+
+  constructor(engine: DocumentEngine, onClose?: () => void) {
+    this.engine = engine;
+    this.#onClose = onClose;
+  }
+
+  readonly #guard = (): void => {
+    if (this.#closed) throw new VigieError(ErrorCodes.StoreFailure, 'the store is closed');
+  };
+
+  collection<T extends Doc = Doc>(name: string): Collection<T> {
+    if (!/^[A-Za-z0-9_.-]{1,120}$/.test(name)) throw new VigieError(ErrorCodes.StoreFailure, `invalid collection name ${JSON.stringify(name)}`);
+    let coll = this.#collections.get(name);
+    if (!coll) {
+      coll = new EngineCollection<Doc>(name, this.engine, this.#guard);
+      this.#collections.set(name, coll);
+    }
+    return coll as unknown as Collection<T>;
+  }
+
+  async batch(operations: readonly BatchOperation[]): Promise<BatchResult> {
+    this.#guard();
+    const result: BatchResult = { inserted: 0, matched: 0, modified: 0, upserted: 0, deleted: 0 };
+    this.engine.transaction((tx) => {
+      for (const operation of operations) {
+        if ('filter' in operation) checkFilter(operation.filter);
+        switch (operation.op) {
+          case 'insert':
+            tx.insert(operation.collection, operation.doc);
+            result.inserted += 1;
+            break;
+          case 'replace': {
+            const r = tx.replace(operation.collection, operation.filter, operation.doc, operation.upsert === true);
+            accumulate(result, r);
+            break;
+          }
+          case 'update': {
+            const r = tx.update(operation.collection, operation.filter, operation.update, {
+              upsert: operation.upsert === true,
+              multi: operation.multi === true,
+            }).result;
+            accumulate(result, r);
+            break;
+          }
+          case 'delete':
+            result.deleted += tx.delete(operation.collection, operation.filter, operation.multi === true);
+            break;
+          default:
+            throw new VigieError(ErrorCodes.StoreFailure, `unknown batch operation ${(operation as { op: string }).op}`);
+        }
+      }
+    });
+    return result;
+  }
+
+  async listCollections(): Promise<string[]> {
+    this.#guard();
+    return this.engine.collectionNames();
+  }
+
+  async dropCollection(name: string): Promise<void> {
+    this.#guard();
+    this.engine.dropCollection(name);
+  }
+
+  async ping(): Promise<void> {
+    this.#guard();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#onClose?.();
+  }
+}
+
+function accumulate(total: BatchResult, r: WriteResult): void {
+  total.matched += r.matchedCount;
+  total.modified += r.modifiedCount;
+  if (r.upsertedId !== null) total.upserted += 1;
+}
+
+/** A store that keeps everything in memory: for tests and throwaway runs. */
+export function createMemoryStore(): EngineStore {
+  return new EngineStore(new DocumentEngine());
+}

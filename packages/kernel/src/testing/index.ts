@@ -1,0 +1,3 @@
+export { startTestKernel, type TestKernel, type TestKernelOptions, type RequestOptions, type TestResponse } from './test-kernel.js';
+export { describeStoreConformance, storeConformanceCases, type OpenedStore, type StoreConformanceOptions } from './store-conformance.js';
+export { ManualClock } from '../clock.js';

@@ -1,0 +1,33 @@
+import { ValidationError, type Schema, type ValidateOptions } from 'yup';
+import { ErrorCodes, VigieError } from './errors.js';
+
+/**
+ * Validates and casts `value` with a yup schema. On failure throws a `VALIDATION` error whose `detail` is the
+ * first problem (path-qualified, e.g. `retry.unit must be one of s, m, h`) and whose `details` lists them all;
+ * features word it through their error table. Pass `{ strict: true }` for request bodies: values are then
+ * checked as sent (no casting of 42 to "42", unknown keys refused by `noUnknown()` instead of stripped).
+ */
+export function validate<T>(schema: Schema<T>, value: unknown, options: ValidateOptions = {}): T {
+  try {
+    return schema.validateSync(value, { abortEarly: false, ...options });
+  } catch (err) {
+    if (err instanceof ValidationError || (err as { name?: string }).name === 'ValidationError') {
+      const v = err as ValidationError;
+      const messages = v.inner.length > 0 ? v.inner.flatMap((e) => e.errors) : v.errors;
+      throw new VigieError(ErrorCodes.Validation, messages[0] ?? v.message, { detail: messages[0] ?? v.message, details: messages, cause: err });
+    }
+    throw err;
+  }
+}
+
+/** Durations written as `<number><unit>`, e.g. `10s`, `3m`, `1h`. */
+export const durationPattern = /^([0-9]+)(s|m|h|d|w)$/;
+
+const unitSeconds: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+
+/** Seconds in a duration string, or null if it is not one. */
+export function durationSeconds(text: string): number | null {
+  const m = durationPattern.exec(text);
+  if (!m) return null;
+  return Number(m[1]) * (unitSeconds[m[2] as string] as number);
+}

@@ -1,0 +1,198 @@
+import { describe, expect, it, afterEach } from 'vitest';
+import { object, string, number } from 'yup';
+import { defineFeature } from '../src/feature.js';
+import { Kernel } from '../src/kernel.js';
+import { memoryStoreFactory } from '../src/store/memory-adapter.js';
+import { createLogger } from '../src/log.js';
+import { hasCode, ErrorCodes, type VigieError } from '../src/errors.js';
+import { startTestKernel, type TestKernel } from '../src/testing/index.js';
+import { sampleFeature } from './sample-feature/feature.js';
+
+const silent = createLogger({ level: 'silent' });
+
+function compose(features: Parameters<typeof defineFeature>[0][] | ReturnType<typeof defineFeature>[], overrides = {}): VigieError {
+  try {
+    new Kernel({ features: features as never, installDir: '/nonexistent-vigie', env: {}, configOverrides: overrides, store: memoryStoreFactory(), logger: silent });
+  } catch (err) {
+    return err as VigieError;
+  }
+  throw new Error('composition unexpectedly succeeded');
+}
+
+const noop = (id: string, extra: Partial<Parameters<typeof defineFeature>[0]> = {}) => defineFeature({ id, kernel: '^0.1.0', register() {}, ...extra });
+
+describe('composition checks', () => {
+  it('reports unknown dependencies, cycles, kernel mismatches and duplicates all at once', () => {
+    const err = compose([
+      noop('alpha', { dependsOn: ['beta'] }),
+      noop('beta', { dependsOn: ['alpha'] }),
+      noop('gamma', { dependsOn: ['missing-one'] }),
+      noop('old', { kernel: '^9.0.0' }),
+      noop('gamma'),
+    ]);
+    expect(hasCode(err, ErrorCodes.InvalidComposition)).toBe(true);
+    expect(err.details).toEqual(
+      expect.arrayContaining([
+        'dependency cycle: alpha -> beta -> alpha',
+        'feature gamma depends on missing-one, which is not composed',
+        'feature old needs kernel ^9.0.0, this kernel is 0.1.0',
+        'feature gamma is composed twice',
+      ]),
+    );
+    expect(err.message).toContain('alpha -> beta -> alpha');
+  });
+
+  it('reports duplicate routes, jobs and health checks with the features involved', () => {
+    const withDecls = (id: string) =>
+      defineFeature({
+        id,
+        kernel: '^0.1.0',
+        register(f) {
+          f.route({ method: 'GET', path: `/api/v2/thing/:${id}`, handler: () => null });
+          f.route({ method: 'POST', path: '/api/v2/thing/', handler: () => null });
+          f.job({ name: 'shared.job', handler: async () => undefined });
+          f.healthCheck({ name: 'shared', check: async () => ({ ok: true, message: '' }) });
+        },
+      });
+    const err = compose([withDecls('one'), withDecls('two')]);
+    expect(err.details).toEqual(
+      expect.arrayContaining([
+        'duplicate route GET /api/v2/thing/:two (features one and two)',
+        'duplicate route POST /api/v2/thing/ (features one and two)',
+        'duplicate job shared.job (features one and two)',
+        'duplicate health check shared (features one and two)',
+      ]),
+    );
+  });
+
+  it('reports every invalid or unknown configuration key, with the section and file', () => {
+    const configured = defineFeature({
+      id: 'configured',
+      kernel: '^0.1.0',
+      config: { schema: object({ limit: number().integer().min(1).required(), mode: string().oneOf(['a', 'b']) }) },
+      register() {},
+    });
+    const err = compose([configured, sampleFeature], {
+      'webserver.conf': { configured: { limit: 'lots', mode: 'c', typo: 'x' }, sample: { repeat: '9' }, server: { port: 'eighty' } },
+    });
+    const text = err.details.join('\n');
+    expect(text).toContain('config [configured] (webserver.conf) of feature configured: unknown key typo');
+    expect(text).toMatch(/\[configured\].*limit must be a `number`/);
+    expect(text).toMatch(/\[configured\].*mode must be one of/);
+    expect(text).toMatch(/\[sample\].*repeat must be less than or equal to 3/);
+    expect(text).toMatch(/\[server\].*port must be a `number`/);
+  });
+
+  it('refuses contributions to undeclared extension points and two authenticators', () => {
+    const auth = (id: string) =>
+      defineFeature({
+        id,
+        kernel: '^0.1.0',
+        register(f) {
+          f.authenticator(() => ({ authenticate: async () => ({ ok: false, reason: 'missing' }), challenge: () => 'Basic' }));
+        },
+      });
+    const contributor = defineFeature({ id: 'contrib', kernel: '^0.1.0', register: (f) => f.extend('nowhere.point', () => 1) });
+    const err = compose([auth('auth-a'), auth('auth-b'), contributor]);
+    expect(err.details).toEqual(
+      expect.arrayContaining(['several features provide the authenticator: auth-a, auth-b', 'feature contrib contributes to unknown extension point nowhere.point']),
+    );
+  });
+});
+
+describe('the sample feature over HTTP', () => {
+  let t: TestKernel | undefined;
+  afterEach(async () => {
+    await t?.stop();
+    t = undefined;
+  });
+
+  it('serves a route through an awilix service that uses a tsyringe-built class with validated config', async () => {
+    t = await startTestKernel({ features: [sampleFeature], config: { 'webserver.conf': { sample: { greeting: 'bonjour', repeat: 2 } } } });
+    const res = await t.get('/api/v2/greet/disk%2Fhost');
+    expect(res.status).toBe(200);
+    expect((res.body as { text: string }).text).toBe('bonjour disk/host bonjour disk/host');
+    const raw = await t.get('/api/v2/greet/a/b');
+    expect((raw.body as { text: string }).text).toBe('bonjour a/b bonjour a/b');
+  });
+
+  it('runs the job the route queued, in the job scope', async () => {
+    t = await startTestKernel({ features: [sampleFeature] });
+    await t.get('/api/v2/greet/ada');
+    await t.get('/api/v2/greet/ada');
+    let count = 0;
+    for (let i = 0; i < 100 && count < 2; i++) {
+      count = ((await t.get('/api/v2/greet-count/ada')).body as { count: number }).count;
+      if (count < 2) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(count).toBe(2);
+  });
+
+  it('runs the contributed health check', async () => {
+    t = await startTestKernel({ features: [sampleFeature] });
+    expect(await t.kernel.health.run('sample')).toEqual({ ok: true, message: '' });
+  });
+
+  it('answers 401 JSON with WWW-Authenticate without or with wrong credentials, on known and unknown routes', async () => {
+    t = await startTestKernel({ features: [sampleFeature] });
+    for (const path of ['/api/v2/greet/x', '/api/v2/nothing-here']) {
+      const none = await t.get(path, { auth: false });
+      expect(none.status).toBe(401);
+      expect(none.headers.get('www-authenticate')).toMatch(/^Basic/);
+      expect(none.body).toEqual({ name: '', description: 'Authentication required' });
+      const wrong = await t.get(path, { auth: ['root', 'nope'] });
+      expect(wrong.status).toBe(401);
+      expect(wrong.body).toEqual({ name: '', description: 'Invalid credentials' });
+    }
+  });
+
+  it('answers 404 JSON to an authenticated request for an unknown route', async () => {
+    t = await startTestKernel({ features: [sampleFeature] });
+    const res = await t.get('/api/v2/nothing-here');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ name: '', description: 'No route matches GET /api/v2/nothing-here' });
+  });
+
+  it('serves public routes without credentials', async () => {
+    t = await startTestKernel({ features: [sampleFeature] });
+    expect((await t.get('/public/ping', { auth: false })).body).toEqual({ pong: true });
+  });
+
+  it('words body and validation errors as the feature says, and passes the user to handlers', async () => {
+    t = await startTestKernel({ features: [sampleFeature] });
+    const bad = await t.request('POST', '/api/v2/greet', { body: '{oops', headers: { 'content-type': 'application/json' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ name: '', description: 'Malformed greeting' });
+    const invalid = await t.post('/api/v2/greet', { name: 42, extra: true });
+    expect(invalid.status).toBe(400);
+    expect((invalid.body as { description: string }).description).toMatch(/^invalid greeting: /);
+    const unsupported = await t.request('POST', '/api/v2/greet', { body: 'name=x', headers: { 'content-type': 'text/csv' } });
+    expect(unsupported.status).toBe(415);
+    const ok = await t.post('/api/v2/greet', { name: 'ada' });
+    expect(ok.body).toEqual({ greeted: 'ada', by: 'root' });
+  });
+
+  it('renders HttpErrors with their status and name, and hides unknown errors behind a 500', async () => {
+    t = await startTestKernel({ features: [sampleFeature] });
+    const teapot = await t.get('/api/v2/teapot');
+    expect(teapot.status).toBe(418);
+    expect(teapot.body).toEqual({ name: 'teapot', description: 'short and stout' });
+    const boom = await t.get('/api/v2/boom');
+    expect(boom.status).toBe(500);
+    expect(boom.body).toEqual({ name: '', description: 'Internal server error' });
+    expect(boom.text).not.toContain('secret');
+  });
+
+  it('limits request bodies', async () => {
+    t = await startTestKernel({ features: [sampleFeature], config: { 'webserver.conf': { server: { body_limit: '1kb' } } } });
+    const res = await t.post('/api/v2/greet', { name: 'x'.repeat(5000) });
+    expect(res.status).toBe(413);
+  });
+
+  it('answers 405 JSON for a known path with another method', async () => {
+    t = await startTestKernel({ features: [sampleFeature] });
+    const res = await t.delete('/api/v2/greet');
+    expect(res.status).toBe(405);
+    expect(res.body).toEqual({ name: '', description: 'Method not allowed' });
+  });
+});

@@ -1,0 +1,87 @@
+import { asFunction } from 'awilix';
+import { number, object, string } from 'yup';
+import { defineFeature } from '../../src/feature.js';
+import { ErrorCodes, HttpError } from '../../src/errors.js';
+import { validate } from '../../src/validation.js';
+import type { Scheduler } from '../../src/scheduler/port.js';
+import type { GreetingPolicy, SampleConfig } from './greeting-policy.js';
+import { sampleBridge } from './di.js';
+
+/** A service resolved through awilix that uses the tsyringe-built policy. */
+export class GreetingService {
+  constructor(
+    private readonly policy: GreetingPolicy,
+    private readonly scheduler: Scheduler,
+  ) {}
+
+  async greet(name: string): Promise<{ text: string; at: number }> {
+    await this.scheduler.now('sample.remember', { name });
+    return this.policy.greet(name);
+  }
+}
+
+export const sampleFeature = defineFeature<SampleConfig>({
+  id: 'sample',
+  kernel: '^0.1.0',
+  config: {
+    schema: object({ greeting: string().default('hello'), repeat: number().integer().min(1).max(3).default(1) }),
+  },
+  register(f) {
+    f.use(sampleBridge);
+    f.service(
+      'greetingService',
+      asFunction(({ greetingPolicy, scheduler }: { greetingPolicy: GreetingPolicy; scheduler: Scheduler }) => new GreetingService(greetingPolicy, scheduler)).singleton(),
+      { export: true },
+    );
+    f.errors({
+      [ErrorCodes.BodyInvalidJson]: () => ({ status: 400, description: 'Malformed greeting' }),
+      [ErrorCodes.Validation]: (e) => ({ status: 400, description: `invalid greeting: ${e.detail}` }),
+    });
+    f.route({
+      method: 'GET',
+      path: '/api/v2/greet/*name',
+      handler: async (ctx) => ctx.state.scope.resolve<GreetingService>('greetingService').greet(ctx.params.name as string),
+    });
+    f.route({
+      method: 'POST',
+      path: '/api/v2/greet',
+      handler: async (ctx) => {
+        const body = validate(object({ name: string().required() }).noUnknown(), ctx.request.body, { strict: true });
+        ctx.body = { greeted: body.name, by: ctx.state.user?.name };
+      },
+    });
+    f.route({
+      method: 'GET',
+      path: '/api/v2/greet-count/:name',
+      handler: async (ctx) => ({ count: await ctx.state.scope.resolve<GreetingPolicy>('greetingPolicy').count(ctx.params.name as string) }),
+    });
+    f.route({
+      method: 'GET',
+      path: '/api/v2/teapot',
+      handler: () => {
+        throw new HttpError(418, 'short and stout', { name: 'teapot' });
+      },
+    });
+    f.route({
+      method: 'GET',
+      path: '/api/v2/boom',
+      handler: () => {
+        throw new Error('secret internal detail');
+      },
+    });
+    f.route({ method: 'GET', path: '/public/ping', public: true, handler: () => ({ pong: true }) });
+    f.job<{ name: string }>({
+      name: 'sample.remember',
+      handler: async (run) => {
+        await run.scope.resolve<GreetingPolicy>('greetingPolicy').remember(run.data.name);
+      },
+    });
+    f.healthCheck({
+      name: 'sample',
+      check: async (container) => {
+        const policy = container.resolve<GreetingPolicy>('greetingPolicy');
+        return { ok: policy.greet('x').text.length > 0, message: '' };
+      },
+    });
+  },
+});
