@@ -1,0 +1,2 @@
+export { SqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
+export { sqliteStoreFactory } from './factory.js';

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { describeStoreConformance } from '@vigie/kernel/testing';
+import { SqliteStore } from './sqlite-store.js';
+
+describeStoreConformance('sqlite', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vigie-sqlite-'));
+  return { store: new SqliteStore(join(dir, 'store.sqlite')), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+});
+
+describe('sqlite store durability', () => {
+  it('reopens with every document, index and collection, in insertion order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigie-sqlite-'));
+    const path = join(dir, 'store.sqlite');
+    try {
+      const first = new SqliteStore(path);
+      const things = first.collection('things');
+      await things.createIndex({ keys: { code: 1 }, unique: true, name: 'code_unique' });
+      await things.insertMany([
+        { _id: 'z', code: 'A', nested: { list: [1, 2] } },
+        { _id: 'a', code: 'B' },
+      ]);
+      await things.updateOne({ _id: 'z' }, { $push: { 'nested.list': 3 } });
+      await first.collection('empty').createIndex({ keys: { k: 1 } });
+      await first.collection('gone').insertOne({ _id: 'x' });
+      await first.dropCollection('gone');
+      await first.close();
+
+      const second = new SqliteStore(path);
+      expect(await second.collection('things').find({})).toEqual([
+        { _id: 'z', code: 'A', nested: { list: [1, 2, 3] } },
+        { _id: 'a', code: 'B' },
+      ]);
+      expect(await second.listCollections()).toEqual(['empty', 'things']);
+      await expect(second.collection('things').insertOne({ _id: 'c', code: 'A' })).rejects.toMatchObject({ code: 'DUPLICATE_KEY' });
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a second process-level opener of the same file while the first holds it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigie-sqlite-'));
+    const path = join(dir, 'store.sqlite');
+    try {
+      const first = new SqliteStore(path);
+      await first.collection('x').insertOne({ _id: '1' });
+      expect(() => new SqliteStore(path)).toThrow(/in use by another Vigie process/);
+      await first.close();
+      const again = new SqliteStore(path);
+      expect(await again.collection('x').count()).toBe(1);
+      await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
