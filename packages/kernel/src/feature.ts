@@ -67,6 +67,12 @@ export interface HealthCheckDefinition {
   check(container: AwilixContainer): Promise<HealthResult>;
 }
 
+/** Registered as `extensions` in every feature container. */
+export interface Extensions {
+  /** What features contributed to one of this feature's extension points (built once, at first call). */
+  contributions<T>(point: string): T[];
+}
+
 export type LifecycleHook = (container: AwilixContainer) => Promise<void> | void;
 
 /** What `register` receives: declarations only, no I/O. */
@@ -80,8 +86,8 @@ export interface FeatureRegistrar<C> {
    * list this one in `dependsOn`.
    */
   service(name: string, resolver: Resolver<unknown>, options?: { export?: boolean }): void;
-  /** Registers a tsyringe bridge (one per feature, from its `src/di.ts`). */
-  use(bridge: DiBridge): void;
+  /** Registers a tsyringe bridge (one per feature, from its `src/di.ts`); `export` names the bridge exports dependents see. */
+  use(bridge: DiBridge, options?: { export?: readonly string[] }): void;
   route(route: RouteDefinition): void;
   job<D>(job: JobDefinition<D>): void;
   healthCheck(check: HealthCheckDefinition): void;

@@ -1,8 +1,11 @@
 import 'reflect-metadata';
 
 export { defineFeature } from './feature.js';
+/** The Koa context type, for providers and helpers that read requests. */
+export type { Context as HttpContext } from 'koa';
 export type {
   AnyFeature,
+  Extensions,
   FeatureConfigSource,
   FeatureDefinition,
   FeatureRegistrar,
@@ -16,6 +19,7 @@ export type {
   VigieState,
 } from './feature.js';
 export { Kernel, createKernel, KERNEL_VERSION, type KernelOptions, type ListeningAddress } from './kernel.js';
+export { KernelTokens, defineBridge, type BridgeSpec, type DiBridge } from './di/bridge.js';
 export { ErrorCodes, VigieError, HttpError, DuplicateKeyError, hasCode, isHttpError, errorDetail, type ErrorCode } from './errors.js';
 export { defaultWording, wordError, type ErrorWording, type WordedError } from './http/error-wording.js';
 export { parseByteSize, readBody, type BodyMedia, type BodyOptions } from './http/body.js';

@@ -12,7 +12,7 @@ import { logConfigSchema, serverConfigSchema, type ServerConfig } from './config
 import type { DiBridge } from './di/bridge.js';
 import { ErrorCodes, VigieError } from './errors.js';
 import { EventBus } from './event-bus.js';
-import type { AnyFeature, FeatureRegistrar, HealthCheckDefinition, JobDefinition, LifecycleHook, RouteDefinition } from './feature.js';
+import type { AnyFeature, Extensions, FeatureRegistrar, HealthCheckDefinition, JobDefinition, LifecycleHook, RouteDefinition } from './feature.js';
 import { HealthRegistry } from './health.js';
 import { createHttpApp, InFlight, type MountedRoute } from './http/app.js';
 import { parseByteSize } from './http/body.js';
@@ -45,7 +45,7 @@ interface FeatureRecord {
   config: unknown;
   logger: Logger;
   services: Map<string, { resolver: Resolver<unknown>; exported: boolean }>;
-  bridges: { bridge: DiBridge }[];
+  bridges: { bridge: DiBridge; exported: readonly string[] }[];
   routes: RouteDefinition[];
   jobs: JobDefinition<unknown>[];
   healthChecks: HealthCheckDefinition[];
@@ -241,8 +241,12 @@ export class Kernel {
         if (record.services.has(name)) problems.push(`feature ${id} declares service ${name} twice`);
         record.services.set(name, { resolver, exported: options?.export === true });
       },
-      use: (bridge) => {
-        record.bridges.push({ bridge });
+      use: (bridge, options) => {
+        const exported = options?.export ?? [];
+        for (const name of exported) {
+          if (!(name in bridge.spec.exports)) problems.push(`feature ${id} exports ${name}, which its bridge does not provide`);
+        }
+        record.bridges.push({ bridge, exported });
       },
       route: (route) => {
         record.routes.push(route);
@@ -374,6 +378,10 @@ export class Kernel {
       health: this.health,
       installDir: this.installDir,
       dataDir: this.dataDir,
+      /** The process environment (or the one given to the kernel), for settings that come from variables. */
+      env: this.#options.env ?? process.env,
+      /** Every composed route, for documentation features (OpenAPI). */
+      routeCatalog: { list: () => this.routes() },
     };
     this.#root = createContainer({ injectionMode: InjectionMode.PROXY, strict: true });
     for (const [name, value] of Object.entries(rootValues)) this.#root.register(name, asValue(value));
@@ -388,8 +396,7 @@ export class Kernel {
         logger: asValue(record.logger),
         config: asValue(record.config),
         featureId: asValue(record.feature.id),
-        extensions: asValue({
-          /** Contributions made to one of this feature's extension points, built once. */
+        extensions: asValue<Extensions>({
           contributions: <T>(point: string): T[] => {
             if (!record.extensionPoints.has(point)) throw new Error(`feature ${record.feature.id} declares no extension point ${point}`);
             let built = contributionCache.get(point);
@@ -431,7 +438,7 @@ export class Kernel {
   }
 
   #exportedNames(record: FeatureRecord): string[] {
-    return [...record.services].filter(([, s]) => s.exported).map(([name]) => name);
+    return [...record.bridges.flatMap((b) => b.exported), ...[...record.services].filter(([, s]) => s.exported).map(([name]) => name)];
   }
 
   /** Initialises if needed, starts the scheduler and the features, then listens for HTTP. */

@@ -1,34 +1,24 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { onLines, spawnSource } from '@vigie/kernel/testing';
 import { SqliteStore } from '../src/index.js';
 
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const writer = fileURLToPath(new URL('./fixtures/batch-writer.ts', import.meta.url));
 const batchSize = 200;
 
 /** Starts the writer, waits for `killAfter` acknowledgements, kills it with SIGKILL; returns the last ack seen. */
 function runAndKill(path: string, killAfter: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=vigie-source', '--import', 'tsx', writer, path, String(batchSize)], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnSource(writer, [path, String(batchSize)]);
     let lastAck = 0;
-    let buffered = '';
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) {
-        const m = /^ACK (\d+)$/.exec(line);
-        if (m) lastAck = Number(m[1]);
-      }
+    onLines(child.stdout, (line) => {
+      const m = /^ACK (\d+)$/.exec(line);
+      if (m) lastAck = Number(m[1]);
       if (lastAck >= killAfter && !child.killed) child.kill('SIGKILL');
     });
     child.on('exit', (code, signal) => {

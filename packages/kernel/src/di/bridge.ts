@@ -19,6 +19,10 @@ export const KernelTokens = {
   Config: Symbol.for('kernel.Config'),
   /** Directory for the installation's data files. */
   DataDir: Symbol.for('kernel.DataDir'),
+  /** The environment variables the kernel was given. */
+  Env: Symbol.for('kernel.Env'),
+  /** `{ contributions(point) }`: what other features contributed to this feature's extension points. */
+  Extensions: Symbol.for('kernel.Extensions'),
 } as const;
 
 /** awilix registration names of what `KernelTokens` stand for. */
@@ -31,6 +35,8 @@ const kernelImports: Record<string, symbol> = {
   health: KernelTokens.Health,
   config: KernelTokens.Config,
   dataDir: KernelTokens.DataDir,
+  env: KernelTokens.Env,
+  extensions: KernelTokens.Extensions,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tsyringe's own constructor type

@@ -1,3 +1,4 @@
 export { startTestKernel, type TestKernel, type TestKernelOptions, type RequestOptions, type TestResponse } from './test-kernel.js';
 export { describeStoreConformance, storeConformanceCases, type OpenedStore, type StoreConformanceOptions } from './store-conformance.js';
 export { ManualClock } from '../clock.js';
+export { spawnSource, onLines, repositoryRoot } from './source-process.js';

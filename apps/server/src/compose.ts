@@ -1,0 +1,48 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ConfigFiles, Kernel, type AnyFeature } from '@vigie/kernel';
+import { availableFeatures, defaultFeatureIds } from './features.js';
+import { availableStores, defaultStore } from './stores.js';
+
+export interface ServerOptions {
+  /** `--install-dir`, else `$VIGIE_HOME`, else `./.vigie`. */
+  installDir?: string;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Overrides of `[server] host` and `port` (command-line flags). */
+  host?: string;
+  port?: number;
+  /** Features added to those named in the configuration (for hosts embedding the server). */
+  extraFeatures?: readonly AnyFeature[];
+}
+
+export function resolveInstallDir(given: string | undefined, env: Readonly<Record<string, string | undefined>>): string {
+  const dir = given ?? env.VIGIE_HOME ?? join(process.cwd(), '.vigie');
+  return resolve(dir.startsWith('~/') ? join(homedir(), dir.slice(2)) : dir);
+}
+
+/** Reads the composition from `<install>/etc/webserver.conf` (`[server] features`, `[store] adapter`) and builds the kernel. */
+export async function createServerKernel(options: ServerOptions = {}): Promise<Kernel> {
+  const env = options.env ?? process.env;
+  const installDir = resolveInstallDir(options.installDir, env);
+  const files = new ConfigFiles(join(installDir, 'etc'), env);
+  const server = files.section('webserver.conf', 'server');
+  const listed = server.features?.split(',').map((id) => id.trim()).filter((id) => id !== '') ?? defaultFeatureIds;
+  const unknown = listed.filter((id) => !(id in availableFeatures));
+  if (unknown.length > 0) {
+    throw new Error(`[server] features names features this server does not have: ${unknown.join(', ')} (available: ${defaultFeatureIds.join(', ')})`);
+  }
+  const features = await Promise.all(listed.map((id) => (availableFeatures[id] as () => Promise<AnyFeature>)()));
+  const adapter = files.section('webserver.conf', 'store').adapter ?? defaultStore;
+  const loadStore = availableStores[adapter];
+  if (!loadStore) throw new Error(`[store] adapter ${adapter} is unknown (available: ${Object.keys(availableStores).join(', ')})`);
+  const overrides: Record<string, string | number> = {};
+  if (options.host !== undefined) overrides.host = options.host;
+  if (options.port !== undefined) overrides.port = options.port;
+  return new Kernel({
+    features: [...features, ...(options.extraFeatures ?? [])],
+    installDir,
+    env,
+    configOverrides: { 'webserver.conf': { server: overrides } },
+    store: await loadStore(),
+  });
+}

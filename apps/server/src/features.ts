@@ -1,0 +1,12 @@
+import type { AnyFeature } from '@vigie/kernel';
+
+/**
+ * The feature packages this server can compose, by id. Loaded on demand so that a deployment listing fewer
+ * features in `[server] features` does not load the others.
+ */
+export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature>>> = {
+  auth: async () => (await import('@vigie/auth')).authFeature,
+};
+
+/** Every available feature, in a stable order: what the server runs when `[server] features` is not set. */
+export const defaultFeatureIds = Object.keys(availableFeatures);

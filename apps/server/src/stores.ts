@@ -1,0 +1,9 @@
+import { memoryStoreFactory, type StoreFactory } from '@vigie/kernel';
+
+/** Store adapters by `[store] adapter` name; the embedded SQLite store is the default. */
+export const availableStores: Readonly<Record<string, () => Promise<StoreFactory>>> = {
+  sqlite: async () => (await import('@vigie/store-sqlite')).sqliteStoreFactory(),
+  memory: async () => memoryStoreFactory(),
+};
+
+export const defaultStore = 'sqlite';

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { onLines, spawnSource } from '@vigie/kernel/testing';
+import { SqliteStore } from '@vigie/store-sqlite';
+import { createServerKernel, runCli, type CliIo } from '../src/index.js';
+
+let installDir: string;
+beforeEach(() => {
+  installDir = mkdtempSync(join(tmpdir(), 'vigie-server-'));
+});
+afterEach(() => {
+  rmSync(installDir, { recursive: true, force: true });
+});
+
+function captureIo(env: Record<string, string> = {}, stdin = ''): CliIo & { stdout: string; stderr: string } {
+  const io = {
+    stdout: '',
+    stderr: '',
+    out: (text: string) => void (io.stdout += text),
+    err: (text: string) => void (io.stderr += text),
+    readStdin: async () => stdin,
+    env: { VIGIE_ADMIN_PASSWORD: 'admin password', ...env },
+  };
+  return io;
+}
+
+const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+describe('the vigie command line', () => {
+  it.each([['--help'], ['serve', '--help'], ['user', 'add', '--help'], ['user', 'passwd', '--help'], ['user', 'list', '--help'], ['user', 'disable', '--help'], ['user', 'enable', '--help'], ['apikey', 'create', '--help']])(
+    'prints help for %s',
+    async (...argv) => {
+      const io = captureIo();
+      expect(await runCli(argv, io)).toBe(0);
+      expect(io.stdout).toMatch(/^Usage: vigie/);
+      expect(io.stdout).toContain('--install-dir');
+    },
+  );
+
+  it('refuses unknown commands, unknown options and missing arguments with usage and exit code 2', async () => {
+    for (const argv of [['frobnicate'], ['serve', '--bogus'], ['user', 'add'], ['serve', '--port', 'high']]) {
+      const io = captureIo();
+      expect(await runCli(argv, io)).toBe(2);
+      expect(io.stderr).toMatch(/vigie/);
+    }
+  });
+
+  it('adds a user and creates an API key that the server then accepts', async () => {
+    const add = captureIo({}, 'ada password\n');
+    expect(await runCli(['user', 'add', 'ada', '--role', 'operator', '--password-stdin', '--install-dir', installDir], add)).toBe(0);
+    expect(add.stdout).toBe('created user ada (role operator)\n');
+    const key = captureIo();
+    expect(await runCli(['apikey', 'create', 'ada', '--label', 'ci', '--install-dir', installDir], key)).toBe(0);
+    const apiKey = key.stdout.trim();
+    expect(apiKey).toMatch(/^vk_/);
+    const list = captureIo();
+    await runCli(['user', 'list', '--install-dir', installDir], list);
+    expect(list.stdout).toBe('ada\toperator\tenabled\nroot\tadmin\tenabled\n');
+    const duplicate = captureIo({}, 'other password\n');
+    expect(await runCli(['user', 'add', 'ada', '--password-stdin', '--install-dir', installDir], duplicate)).toBe(1);
+    expect(duplicate.stderr).toBe('vigie: user ada already exists\n');
+
+    const kernel = await createServerKernel({ installDir, env: {}, port: 0 });
+    const { url } = await kernel.start();
+    try {
+      const byPassword = await fetch(`${url}/api/v2/account/me`, { headers: { authorization: basic('ada', 'ada password') } });
+      expect(await byPassword.json()).toEqual({ id: 'ada', name: 'ada', role: 'operator', via: 'basic' });
+      const byKey = await fetch(`${url}/api/v2/account/me`, { headers: { 'x-canopsis-authkey': apiKey } });
+      expect(byKey.status).toBe(200);
+    } finally {
+      await kernel.stop();
+    }
+  });
+
+  it('listens on 127.0.0.1:8082 with the embedded store unless configured otherwise', async () => {
+    const defaults = await createServerKernel({ installDir, env: {} });
+    expect([defaults.serverConfig.host, defaults.serverConfig.port]).toEqual(['127.0.0.1', 8082]);
+    mkdirSync(join(installDir, 'etc'));
+    writeFileSync(join(installDir, 'etc', 'webserver.conf'), '[server]\nhost = 0.0.0.0\nport = 9090\n');
+    const configured = await createServerKernel({ installDir, env: { VIGIE_SERVER__PORT: '9191' } });
+    expect([configured.serverConfig.host, configured.serverConfig.port]).toEqual(['0.0.0.0', 9191]);
+    const flags = await createServerKernel({ installDir, env: {}, host: '127.0.0.2', port: 1234 });
+    expect([flags.serverConfig.host, flags.serverConfig.port]).toEqual(['127.0.0.2', 1234]);
+  });
+
+  it('refuses a configuration naming unknown features or stores', async () => {
+    mkdirSync(join(installDir, 'etc'));
+    writeFileSync(join(installDir, 'etc', 'webserver.conf'), '[server]\nfeatures = auth,teleport\n');
+    await expect(createServerKernel({ installDir, env: {} })).rejects.toThrow('[server] features names features this server does not have: teleport');
+    writeFileSync(join(installDir, 'etc', 'webserver.conf'), '[store]\nadapter = floppy\n');
+    await expect(createServerKernel({ installDir, env: {} })).rejects.toThrow('[store] adapter floppy is unknown');
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('on SIGTERM stops accepting, finishes the in-flight request and the running job, closes the store, exits 0', async () => {
+    const child = spawnSource(fileURLToPath(new URL('./fixtures/slow-server.ts', import.meta.url)), [installDir], { VIGIE_ADMIN_PASSWORD: 'admin password' });
+    const seen = new Set<string>();
+    let url = '';
+    const waiters: [string, () => void][] = [];
+    onLines(child.stdout, (line) => {
+      const m = /^LISTENING (.+)$/.exec(line);
+      if (m) url = m[1] as string;
+      seen.add(m ? 'LISTENING' : line);
+      for (const [what, resolve] of waiters) if (seen.has(what)) resolve();
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const lineSeen = (what: string) => new Promise<void>((resolve) => (seen.has(what) ? resolve() : waiters.push([what, resolve])));
+    await Promise.race([lineSeen('LISTENING'), exited.then(() => Promise.reject(new Error(`server exited early: ${stderr}`)))]);
+
+    const auth = { authorization: basic('root', 'admin password') };
+    expect((await fetch(`${url}/slow/job`, { method: 'POST', headers: auth })).status).toBe(200);
+    await lineSeen('JOB STARTED');
+    const inFlight = fetch(`${url}/slow/request?ms=800`, { headers: auth });
+    await lineSeen('REQUEST STARTED');
+    child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 150));
+    await expect(fetch(`${url}/api/v2/account/me`, { headers: { ...auth, connection: 'close' } })).rejects.toThrow();
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ finished: true });
+    expect(await exited).toBe(0);
+
+    const store = new SqliteStore(join(installDir, 'var', 'lib', 'vigie.sqlite'));
+    expect(await store.collection('slow').findOne({ _id: 'job-done' })).toEqual({ _id: 'job-done' });
+    await store.close();
+  }, 60_000);
+});

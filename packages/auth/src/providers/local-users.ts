@@ -1,0 +1,30 @@
+import { inject, injectable } from 'tsyringe';
+import type { AuthProvider, AuthRequest, ProviderOutcome } from '../provider.js';
+import { decoyHash, verifyPassword } from '../password.js';
+import { UserRepository } from '../user-repository.js';
+
+/** `basic`: HTTP Basic against local users (scrypt hashes). Unknown users are refused; later providers still try. */
+@injectable()
+export class LocalUserProvider implements AuthProvider {
+  readonly name = 'basic';
+
+  constructor(@inject(UserRepository) private readonly users: UserRepository) {}
+
+  credential(request: AuthRequest): string | null {
+    return request.basic ? request.header('authorization') : null;
+  }
+
+  async authenticate(request: AuthRequest): Promise<ProviderOutcome> {
+    if (!request.basic) return request.header('authorization') ? { refused: 'malformed Authorization header' } : null;
+    const user = await this.users.get(request.basic.user);
+    if (!user || user.external || user.password === null) {
+      // Spend the same time as a real check, so timing does not tell which names exist.
+      await verifyPassword(request.basic.password, decoyHash);
+      return { refused: `no local account ${request.basic.user}` };
+    }
+    const matches = await verifyPassword(request.basic.password, user.password);
+    if (!matches) return { refused: `wrong password for ${user._id}` };
+    if (!user.enabled) return { refused: `account ${user._id} is disabled` };
+    return { user: { id: user._id, name: user._id, role: user.role, via: this.name } };
+  }
+}

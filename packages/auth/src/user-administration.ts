@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { inject, injectable } from 'tsyringe';
+import { ErrorCodes, KernelTokens, VigieError, type EventBus } from '@vigie/kernel';
+import { ApiKeyRepository, type ApiKeyRecord } from './api-key-repository.js';
+import { hashPassword } from './password.js';
+import { publicUser, UserRepository, type PublicUser } from './user-repository.js';
+
+declare module '@vigie/kernel' {
+  interface VigieEvents {
+    /** A user, password, role, state or API key changed: remembered credentials must be dropped. */
+    'auth.users-changed': { user: string };
+  }
+}
+
+const userNamePattern = /^[^\s:\p{Cc}][^:\p{Cc}]{0,254}$/u;
+export const minimumPasswordLength = 8;
+
+function invalid(message: string): VigieError {
+  return new VigieError(ErrorCodes.Validation, message);
+}
+
+/** Managing users and API keys (command line, future admin routes). */
+@injectable()
+export class UserAdministration {
+  constructor(
+    @inject(UserRepository) private readonly users: UserRepository,
+    @inject(ApiKeyRepository) private readonly keys: ApiKeyRepository,
+    @inject(KernelTokens.EventBus) private readonly events: EventBus,
+  ) {}
+
+  async addUser(input: { name: string; password: string; role?: string }): Promise<PublicUser> {
+    if (!userNamePattern.test(input.name)) throw invalid('a user name is 1 to 255 characters, without colon or control characters, not starting with a space');
+    if (input.password.length < minimumPasswordLength) throw invalid(`a password has at least ${minimumPasswordLength} characters`);
+    if (await this.users.get(input.name)) throw invalid(`user ${input.name} already exists`);
+    const record = await this.users.insert({
+      _id: input.name,
+      role: input.role ?? 'user',
+      enabled: true,
+      external: false,
+      password: await hashPassword(input.password),
+    });
+    return publicUser(record);
+  }
+
+  async setPassword(name: string, password: string): Promise<void> {
+    if (password.length < minimumPasswordLength) throw invalid(`a password has at least ${minimumPasswordLength} characters`);
+    if (!(await this.users.update(name, { password: await hashPassword(password) }))) throw invalid(`no user ${name}`);
+    await this.events.emit('auth.users-changed', { user: name });
+  }
+
+  async setEnabled(name: string, enabled: boolean): Promise<void> {
+    if (!(await this.users.update(name, { enabled }))) throw invalid(`no user ${name}`);
+    await this.events.emit('auth.users-changed', { user: name });
+  }
+
+  async deleteUser(name: string): Promise<void> {
+    if (!(await this.users.delete(name))) throw invalid(`no user ${name}`);
+    await this.keys.revokeAllOf(name);
+    await this.events.emit('auth.users-changed', { user: name });
+  }
+
+  async listUsers(): Promise<PublicUser[]> {
+    return (await this.users.list()).map(publicUser);
+  }
+
+  /** Returns the key once: only its digest is stored. */
+  async createApiKey(user: string, label = ''): Promise<{ key: string; id: string }> {
+    if (!(await this.users.get(user))) throw invalid(`no user ${user}`);
+    const { key, record } = await this.keys.create(user, label);
+    return { key, id: record._id };
+  }
+
+  listApiKeys(user: string): Promise<ApiKeyRecord[]> {
+    return this.keys.listFor(user);
+  }
+
+  async revokeApiKey(id: string): Promise<void> {
+    if (!(await this.keys.revoke(id))) throw invalid(`no API key ${id}`);
+    await this.events.emit('auth.users-changed', { user: '' });
+  }
+
+  /**
+   * Creates the first administrator when no account has the admin role: from `VIGIE_ADMIN_USER` and
+   * `VIGIE_ADMIN_PASSWORD`, or with a generated password returned so it can be shown once.
+   */
+  async ensureAdministrator(env: Readonly<Record<string, string | undefined>>, role: string): Promise<{ name: string; generatedPassword: string | null } | null> {
+    if ((await this.users.countWithRole(role)) > 0) return null;
+    const name = env.VIGIE_ADMIN_USER || 'root';
+    const given = env.VIGIE_ADMIN_PASSWORD;
+    const password = given || randomBytes(18).toString('base64url');
+    const existing = await this.users.get(name);
+    if (existing) {
+      await this.users.update(name, { role, enabled: true, ...(given ? { password: await hashPassword(given) } : {}) });
+      return { name, generatedPassword: null };
+    }
+    await this.addUser({ name, password, role });
+    return { name, generatedPassword: given ? null : password };
+  }
+}

@@ -1,0 +1,29 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, where `tsx` and the base TypeScript options live. */
+export const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/**
+ * Runs a TypeScript entry point of this repository from sources in a child process (workspace packages resolve
+ * to their `src/` through the `vigie-source` condition; tsx compiles with the base options, decorators included).
+ * For tests that need a real process: crashes, signals, restarts.
+ */
+export function spawnSource(entry: string, args: readonly string[] = [], env: Readonly<Record<string, string | undefined>> = {}): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ['--conditions=vigie-source', '--import', 'tsx', entry, ...args], {
+    cwd: repositoryRoot,
+    env: { ...process.env, TSX_TSCONFIG_PATH: `${repositoryRoot}tsconfig.base.json`, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+/** Calls `onLine` for each complete line a stream emits. */
+export function onLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let buffered = '';
+  stream.on('data', (chunk: Buffer | string) => {
+    buffered += chunk.toString();
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) onLine(line);
+  });
+}
