@@ -2,3 +2,4 @@ export { startTestKernel, type TestKernel, type TestKernelOptions, type RequestO
 export { describeStoreConformance, storeConformanceCases, type OpenedStore, type StoreConformanceOptions } from './store-conformance.js';
 export { ManualClock } from '../clock.js';
 export { spawnSource, onLines, repositoryRoot } from './source-process.js';
+export { tcpReachable, describeWithService } from './services.js';

@@ -1,0 +1,35 @@
+import { authFeature } from '@vigie/auth';
+import type { AnyFeature, Clock, ConfigOverrides } from '@vigie/kernel';
+import { startTestKernel, type TestKernel } from '@vigie/kernel/testing';
+import { sqliteStoreFactory } from '@vigie/store-sqlite';
+
+export interface FeatureTestOptions {
+  /** The features under test (the auth feature is always added). */
+  features: readonly AnyFeature[];
+  config?: ConfigOverrides;
+  env?: Readonly<Record<string, string>>;
+  clock?: Clock;
+  /** Reuse an installation directory (restart tests); a fresh temporary one otherwise. */
+  installDir?: string;
+}
+
+/** The administrator every feature test authenticates as (requests send these credentials by default). */
+export const testAdmin = { user: 'root', password: 'root-password' } as const;
+
+/**
+ * Starts the features under test as the reference server would run them: the embedded SQLite store in a
+ * temporary installation, the real auth feature, a free loopback port. Requests authenticate as `testAdmin`.
+ */
+export function startFeatureTest(options: FeatureTestOptions): Promise<TestKernel> {
+  return startTestKernel({
+    features: [authFeature, ...options.features],
+    store: sqliteStoreFactory(),
+    env: { VIGIE_ADMIN_USER: testAdmin.user, VIGIE_ADMIN_PASSWORD: testAdmin.password, ...options.env },
+    users: { [testAdmin.user]: testAdmin.password },
+    config: options.config,
+    clock: options.clock,
+    installDir: options.installDir,
+  });
+}
+
+export type { TestKernel, TestResponse, RequestOptions } from '@vigie/kernel/testing';
