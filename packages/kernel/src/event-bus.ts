@@ -6,8 +6,13 @@
  * Handlers run in subscription order and are awaited; one failing handler does not stop the others, and
  * `emit` reports every failure at once.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augmented by features
-export interface VigieEvents {}
+export interface VigieEvents {
+  /**
+   * Entities of the context graph were created, changed or deleted (imports, event processing). Declared here
+   * because producers (context graph) and consumers (pbehaviors, weather) do not depend on each other.
+   */
+  'entities.changed': { ids: readonly string[] };
+}
 
 type Handler<P> = (payload: P) => void | Promise<void>;
 
