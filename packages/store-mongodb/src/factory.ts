@@ -1,0 +1,27 @@
+import { MongoBackend } from '@agendajs/mongo-backend';
+import { ErrorCodes, VigieError, type StoreAdapter, type StoreFactory } from '@vigie/kernel';
+import { createMongoStore } from './store.js';
+
+/** Collection holding Agenda's jobs, beside the store's collections in the same database. */
+export const agendaJobsCollection = 'agenda_jobs';
+
+/**
+ * The `mongodb` store adapter, configured by the `[store]` section: `url` (required, a MongoDB connection
+ * string) and `database` (optional; by default the one named in the URL, else `vigie`).
+ */
+export function mongoStoreFactory(): StoreFactory {
+  return async ({ config, logger }): Promise<StoreAdapter> => {
+    const url = config.url?.trim();
+    if (!url) {
+      throw new VigieError(ErrorCodes.InvalidConfig, 'the mongodb store needs [store] url', {
+        details: ['[store] url: required with adapter = mongodb (e.g. mongodb://127.0.0.1:27017/vigie)'],
+      });
+    }
+    const database = config.database?.trim();
+    const store = await createMongoStore(url, database ? { database } : {});
+    if (store.transactions) logger.info({ database: store.db.databaseName }, 'MongoDB store open; batches run in transactions');
+    else logger.warn({ database: store.db.databaseName }, 'MongoDB store open on a standalone server: batch atomicity is best-effort (use a replica set)');
+    // Sharing the store's Db means one connection pool, closed with the store.
+    return { name: 'mongodb', store, agendaBackend: () => new MongoBackend({ mongo: store.db, collection: agendaJobsCollection }) };
+  };
+}

@@ -1,0 +1,2 @@
+export { createMongoStore, MongoStore, type MongoStoreOptions } from './store.js';
+export { mongoStoreFactory, agendaJobsCollection } from './factory.js';
