@@ -21,6 +21,7 @@ const jongodbGaps: Record<string, string> = {
   'projection includes or excludes fields': 'jongodb 0.1.6 ignores find projections (it returns whole documents)',
   'update with $push': 'jongodb 0.1.6 has no $push update operator',
   'update with $pull': 'jongodb 0.1.6 has no $pull update operator',
+  'update with $min, $max and $pullAll': 'jongodb 0.1.6 has no $min, $max and $pullAll update operators',
   'listCollections and dropCollection': 'jongodb 0.1.6 has no listCollections and no drop command',
 };
 

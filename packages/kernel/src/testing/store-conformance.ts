@@ -224,6 +224,26 @@ export const storeConformanceCases: readonly Case[] = [
     },
   ],
   [
+    'update with $min, $max and $pullAll',
+    async (store) => {
+      const c = store.collection('things');
+      await c.insertOne({ _id: 'a', low: 5, high: 5, tags: ['x', 'y', 'z', 'x'] });
+      await c.updateOne({ _id: 'a' }, { $min: { low: 3 }, $max: { high: 9 }, $pullAll: { tags: ['x', 'z'] } });
+      await c.updateOne({ _id: 'a' }, { $min: { low: 4 }, $max: { high: 7 } });
+      expect(await c.findOne({ _id: 'a' })).toEqual({ _id: 'a', low: 3, high: 9, tags: ['y'] });
+    },
+  ],
+  [
+    'an upsert without _id in its filter stores a string _id',
+    async (store) => {
+      const c = store.collection('things');
+      const r = await c.updateOne({ code: 'k' }, { $set: { n: 1 } }, { upsert: true });
+      expect(typeof r.upsertedId).toBe('string');
+      const doc = await c.findOne({ code: 'k' });
+      expect(doc?._id).toBe(r.upsertedId);
+    },
+  ],
+  [
     'updateOne with upsert seeds from the filter and applies $setOnInsert only on insert',
     async (store) => {
       const c = store.collection('things');
