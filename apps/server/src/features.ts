@@ -6,6 +6,7 @@ import type { AnyFeature } from '@vigie/kernel';
  */
 export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature>>> = {
   auth: async () => (await import('@vigie/auth')).authFeature,
+  openapi: async () => (await import('@vigie/openapi')).openApiFeature,
 };
 
 /** Every available feature, in a stable order: what the server runs when `[server] features` is not set. */

@@ -1,0 +1,125 @@
+import { convertSchema } from '@sodaru/yup-to-json-schema';
+import type { Schema } from 'yup';
+import type { RouteDefinition } from '@vigie/kernel';
+
+export interface CatalogRoute {
+  featureId: string;
+  route: RouteDefinition;
+}
+
+export interface DocumentInfo {
+  title: string;
+  version: string;
+  description?: string;
+}
+
+type JsonObject = Record<string, unknown>;
+
+const errorSchemaRef = { $ref: '#/components/schemas/Error' };
+
+/** yup ⇒ JSON Schema; a schema the converter cannot express becomes an open schema that says so. */
+function jsonSchema(schema: Schema | undefined): JsonObject | undefined {
+  if (!schema) return undefined;
+  try {
+    return convertSchema(schema as never) as JsonObject;
+  } catch (err) {
+    return { description: `schema not expressible in JSON Schema: ${(err as Error).message}` };
+  }
+}
+
+/** `/api/v2/x/:id` ⇒ `/api/v2/x/{id}`; `*id` (rest of the path) ⇒ `{id}`; no trailing slash. */
+export function openApiPath(path: string): { path: string; parameters: { name: string; rest: boolean }[] } {
+  const parameters: { name: string; rest: boolean }[] = [];
+  const converted = path.replace(/([:*])([A-Za-z0-9_]+)/g, (_, kind: string, name: string) => {
+    parameters.push({ name, rest: kind === '*' });
+    return `{${name}}`;
+  });
+  return { path: converted.length > 1 ? converted.replace(/\/+$/, '') : converted, parameters };
+}
+
+function queryParameters(schema: Schema | undefined): JsonObject[] {
+  const converted = jsonSchema(schema);
+  const properties = (converted?.properties ?? {}) as Record<string, JsonObject>;
+  const required = new Set((converted?.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => ({ name, in: 'query', required: required.has(name), schema: property }));
+}
+
+function mediaTypes(route: RouteDefinition): string[] {
+  const accept = route.body === false ? [] : (route.body?.accept ?? ['json']);
+  return accept.map((m) => (m === 'json' ? 'application/json' : m === 'form' ? 'application/x-www-form-urlencoded' : 'text/plain'));
+}
+
+function operation(entry: CatalogRoute, path: string, parameters: { name: string; rest: boolean }[]): JsonObject {
+  const { route } = entry;
+  const responses: Record<string, JsonObject> = {};
+  for (const [status, doc] of Object.entries(route.responses ?? {})) {
+    const schema = jsonSchema(doc.schema);
+    responses[status] = {
+      description: doc.description,
+      ...(schema || doc.contentType ? { content: { [doc.contentType ?? 'application/json']: schema ? { schema } : {} } } : {}),
+    };
+  }
+  if (Object.keys(responses).length === 0) responses['200'] = { description: 'Success' };
+  if (!route.public) responses['401'] = { description: 'Missing or invalid credentials', content: { 'application/json': { schema: errorSchemaRef } } };
+  responses.default = { description: 'Error', content: { 'application/json': { schema: errorSchemaRef } } };
+
+  const op: JsonObject = {
+    operationId: `${route.method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    summary: route.summary ?? `${route.method} ${path}`,
+    tags: route.tags ? [...route.tags] : [entry.featureId],
+    parameters: [
+      ...parameters.map((p) => ({
+        name: p.name,
+        in: 'path',
+        required: true,
+        schema: { type: 'string' },
+        ...(p.rest ? { description: 'May contain "/", raw or URL-encoded' } : {}),
+      })),
+      ...queryParameters(route.querySchema),
+    ],
+    responses,
+  };
+  if (route.description) op.description = route.description;
+  if (route.public) op.security = [];
+  const media = mediaTypes(route);
+  if (['POST', 'PUT', 'PATCH'].includes(route.method) && (route.requestSchema || media.length > 0)) {
+    const schema = jsonSchema(route.requestSchema) ?? {};
+    const content = Object.fromEntries((media.length > 0 ? media : ['application/octet-stream']).map((m) => [m, { schema }]));
+    op.requestBody = { required: route.body !== false && route.body?.required === true, content };
+  }
+  return op;
+}
+
+/** The OpenAPI 3.1 document of every composed route. */
+export function buildOpenApiDocument(routes: readonly CatalogRoute[], info: DocumentInfo): JsonObject {
+  const paths: Record<string, Record<string, JsonObject>> = {};
+  for (const entry of routes) {
+    const list = typeof entry.route.path === 'string' ? [entry.route.path] : entry.route.path;
+    for (const raw of list) {
+      const { path, parameters } = openApiPath(raw);
+      const item = (paths[path] ??= {});
+      item[entry.route.method.toLowerCase()] = operation(entry, path, parameters);
+    }
+  }
+  const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    openapi: '3.1.0',
+    info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
+    paths: sortedPaths,
+    components: {
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['name', 'description'],
+          properties: { name: { type: 'string' }, description: { type: 'string' } },
+        },
+      },
+      securitySchemes: {
+        basic: { type: 'http', scheme: 'basic' },
+        authkeyQuery: { type: 'apiKey', in: 'query', name: 'authkey' },
+        authkeyHeader: { type: 'apiKey', in: 'header', name: 'x-canopsis-authkey' },
+      },
+    },
+    security: [{ basic: [] }, { authkeyQuery: [] }, { authkeyHeader: [] }],
+  };
+}

@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { array, number, object, string } from 'yup';
+import { defineFeature } from '@vigie/kernel';
+import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { openApiFeature, openApiPath } from '../src/index.js';
+
+const widget = object({ _id: string().required(), size: number().integer().min(0), tags: array(string().required()).nullable() });
+
+const widgetsFeature = defineFeature({
+  id: 'widgets',
+  kernel: '^0.1.0',
+  register(f) {
+    f.route({
+      method: 'POST',
+      path: '/api/v2/widgets',
+      summary: 'Create a widget',
+      tags: ['widgets'],
+      requestSchema: widget,
+      responses: { 200: { description: 'Its id', schema: object({ _id: string().required() }) } },
+      handler: () => ({ _id: 'w' }),
+    });
+    f.route({
+      method: 'GET',
+      path: ['/api/v2/widgets/*id', '/api/v2/widget/:id/'],
+      summary: 'One widget',
+      querySchema: object({ verbose: number().integer() }),
+      responses: { 200: { description: 'The widget', schema: widget }, 404: { description: 'No such widget' } },
+      handler: () => ({}),
+    });
+    f.route({ method: 'GET', path: '/public/widgets/count', public: true, handler: () => ({ n: 0 }) });
+  },
+});
+
+let t: TestKernel | undefined;
+afterEach(async () => {
+  await t?.stop();
+  t = undefined;
+});
+
+describe('GET /api/v2/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document describing every composed route', async () => {
+    t = await startFeatureTest({ features: [openApiFeature, widgetsFeature] });
+    const res = await t.get('/api/v2/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = res.body as { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>> };
+    const validator = new Validator();
+    const result = await validator.validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/v2/widgets', '/api/v2/widgets/{id}', '/api/v2/widget/{id}', '/public/widgets/count', '/api/v2/openapi.json', '/api/v2/account/me']),
+    );
+    const create = doc.paths['/api/v2/widgets']?.post as { requestBody: { content: Record<string, { schema: { properties: object; required: string[] } }> } };
+    expect(create.requestBody.content['application/json']?.schema.required).toEqual(['_id']);
+    const one = doc.paths['/api/v2/widgets/{id}']?.get as { parameters: { name: string; in: string }[]; responses: Record<string, unknown> };
+    expect(one.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'id', in: 'path' }), expect.objectContaining({ name: 'verbose', in: 'query' })]));
+    expect(Object.keys(one.responses)).toEqual(expect.arrayContaining(['200', '404', '401']));
+    expect(doc.paths['/public/widgets/count']?.get?.security).toEqual([]);
+    // The validator does reject a broken document (so the check above can fail).
+    expect((await new Validator().validate({ ...doc, paths: { 'no-leading-slash': {} } } as never)).valid).toBe(false);
+  });
+
+  it('needs credentials like every other route', async () => {
+    t = await startFeatureTest({ features: [openApiFeature] });
+    expect((await t.get('/api/v2/openapi.json', { auth: false })).status).toBe(401);
+  });
+});
+
+describe('openApiPath', () => {
+  it('turns router parameters into OpenAPI templates', () => {
+    expect(openApiPath('/api/v2/pbehavior_byeid/*entityId')).toEqual({ path: '/api/v2/pbehavior_byeid/{entityId}', parameters: [{ name: 'entityId', rest: true }] });
+    expect(openApiPath('/api/v2/heartbeat/')).toEqual({ path: '/api/v2/heartbeat', parameters: [] });
+  });
+});
