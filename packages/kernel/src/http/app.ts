@@ -93,13 +93,20 @@ const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
 function routeMiddleware(mounted: MountedRoute, bodyLimit: number) {
   const { route, container, wording } = mounted;
   return async (ctx: VigieContext): Promise<void> => {
-    const scope = container.createScope();
-    scope.register({
-      requestId: asValue(ctx.state.requestId),
-      log: asValue(ctx.state.log),
-      user: asValue(ctx.state.user),
+    // The request scope is built on first use: many answers need no request-scoped service at all.
+    let scope: AwilixContainer | undefined;
+    Object.defineProperty(ctx.state, 'scope', {
+      configurable: true,
+      enumerable: true,
+      get: () => {
+        scope ??= container.createScope().register({
+          requestId: asValue(ctx.state.requestId),
+          log: asValue(ctx.state.log),
+          user: asValue(ctx.state.user),
+        });
+        return scope;
+      },
     });
-    ctx.state.scope = scope;
     try {
       if (route.body !== false && bodyMethods.has(ctx.method)) {
         await readBody(ctx, route.body ?? {}, bodyLimit);
@@ -109,7 +116,7 @@ function routeMiddleware(mounted: MountedRoute, bodyLimit: number) {
     } catch (err) {
       throw wordError(err, ctx, [route.errors, wording]);
     } finally {
-      await scope.dispose();
+      if (scope) await scope.dispose();
     }
   };
 }
@@ -132,21 +139,26 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
     inFlight.enter();
     const given = ctx.get('x-request-id');
     const requestId = requestIdPattern.test(given) ? given : randomUUID();
-    const log = options.logger.child({ requestId });
     ctx.state.requestId = requestId;
-    ctx.state.log = log;
+    // The request's logger is made on first use, like the scope: most requests log nothing.
+    let log: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', {
+      configurable: true,
+      enumerable: true,
+      get: () => (log ??= options.logger.child({ requestId })),
+    });
     ctx.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     try {
       await next();
       if (ctx.body === undefined && ctx.status === 404) throw new HttpError(404, `No route matches ${ctx.method} ${ctx.path}`);
     } catch (err) {
-      render(ctx, err, log);
+      render(ctx, err, ctx.state.log);
     } finally {
       inFlight.leave();
       if (options.accessLog) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, user: ctx.state.user?.name }, 'request');
+        ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, user: ctx.state.user?.name }, 'request');
       }
     }
   });

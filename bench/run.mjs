@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// Runs Vigie's benchmarks. `node bench/run.mjs [http|import|weather|all]` (default all); `pnpm bench` builds first.
+// Every benchmark measures its baseline in the same run and prints the ratio, never an absolute pass/fail alone.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+
+function startServer(script, args = []) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(here, 'servers', script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let buffered = '';
+    child.stdout.on('data', (chunk) => {
+      buffered += chunk.toString();
+      const match = /LISTENING (\S+)/.exec(buffered);
+      if (match) resolve({ url: match[1], stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) });
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before listening`)));
+  });
+}
+
+function load(url, headers, seconds) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections, duration: seconds, headers }, (err, result) => {
+      if (err) return reject(err);
+      if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
+      resolve({ rps: result.requests.average, p99: result.latency.p99 });
+    });
+  });
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function httpBenchmark() {
+  const installDir = mkdtempSync(join(tmpdir(), 'vigie-bench-'));
+  const path = '/api/v2/account/me';
+  const auth = { authorization: `Basic ${Buffer.from('root:bench-password').toString('base64')}` };
+  const vigie = await startServer('vigie.mjs', [installDir]);
+  const koa = await startServer('bare-koa.mjs');
+  try {
+    // Warm both (JIT, credential cache), then alternate rounds so neither gets the quieter machine.
+    await load(`${koa.url}${path}`, {}, 2);
+    await load(`${vigie.url}${path}`, auth, 2);
+    const results = { koa: [], vigie: [] };
+    for (let round = 0; round < rounds; round++) {
+      results.koa.push(await load(`${koa.url}${path}`, {}, duration));
+      results.vigie.push(await load(`${vigie.url}${path}`, auth, duration));
+    }
+    const summary = (list) => ({ rps: median(list.map((r) => r.rps)), p99: median(list.map((r) => r.p99)) });
+    const k = summary(results.koa);
+    const v = summary(results.vigie);
+    const ratio = v.rps / k.rps;
+    console.log(`\nHTTP: GET ${path}, ${connections} connections, ${rounds} rounds of ${duration} s each (median)`);
+    console.log(`  bare Koa          ${k.rps.toFixed(0).padStart(8)} req/s   p99 ${String(k.p99).padStart(4)} ms`);
+    console.log(`  Vigie (auth'd)    ${v.rps.toFixed(0).padStart(8)} req/s   p99 ${String(v.p99).padStart(4)} ms`);
+    console.log(`  ratio Vigie/Koa   ${ratio.toFixed(2)}   (target >= 0.70: ${ratio >= 0.7 ? 'met' : 'NOT met'})`);
+  } finally {
+    await vigie.stop();
+    await koa.stop();
+    rmSync(installDir, { recursive: true, force: true });
+  }
+}
+
+/** Benchmarks written in TypeScript run from sources, like the tests. */
+function sourceBenchmark(file) {
+  const entry = join(here, file);
+  if (!existsSync(entry)) {
+    console.log(`\n${file}: not present in this checkout`);
+    return Promise.resolve();
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--conditions=vigie-source', '--import', 'tsx', entry], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.base.json') },
+    });
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${file} exited with ${code}`))));
+  });
+}
+
+const benchmarks = {
+  http: httpBenchmark,
+  import: () => sourceBenchmark('context-graph-import.ts'),
+  weather: () => sourceBenchmark('weather-pbehaviors.ts'),
+};
+
+const wanted = process.argv[2] ?? 'all';
+const names = wanted === 'all' ? Object.keys(benchmarks) : [wanted];
+for (const name of names) {
+  const run = benchmarks[name];
+  if (!run) {
+    console.error(`unknown benchmark ${name}; choose among ${Object.keys(benchmarks).join(', ')}, all`);
+    process.exit(2);
+  }
+  await run();
+}
