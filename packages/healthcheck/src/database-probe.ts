@@ -1,0 +1,38 @@
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, type HealthResult, type Store } from '@vigie/kernel';
+import { listOf, type HealthcheckConfig } from './config.js';
+import { reasonOf } from './deadline.js';
+
+/**
+ * The database check: the store answers a ping, lists its collections, and each monitored collection can be
+ * read (a find with limit 1). A collection that does not exist yet reads as empty, which is healthy: a fresh
+ * installation has no alarms yet.
+ */
+@injectable()
+export class DatabaseProbe {
+  constructor(
+    @inject(KernelTokens.Store) private readonly store: Store,
+    @inject(KernelTokens.Config) private readonly config: HealthcheckConfig,
+  ) {}
+
+  async check(): Promise<HealthResult> {
+    try {
+      await this.store.ping();
+    } catch (err) {
+      return { ok: false, message: `Failed to reach the database: ${reasonOf(err)}` };
+    }
+    try {
+      await this.store.listCollections();
+    } catch (err) {
+      return { ok: false, message: `Failed to list the database collections: ${reasonOf(err)}` };
+    }
+    for (const name of listOf(this.config.check_collections)) {
+      try {
+        await this.store.collection(name).find({}, { limit: 1 });
+      } catch (err) {
+        return { ok: false, message: `Failed to read collection ${name}: ${reasonOf(err)}` };
+      }
+    }
+    return { ok: true, message: '' };
+  }
+}

@@ -1,0 +1,22 @@
+import type { RouteDefinition } from '@vigie/kernel';
+import { healthcheckQuerySchema, healthSummarySchema } from './schemas.js';
+import { parseCriticals, serviceIds, type HealthSummaryService } from './summary.js';
+
+export const healthcheckRoutes: RouteDefinition[] = [
+  {
+    method: 'GET',
+    // The original serves only the slash form; both are accepted (a trailing slash is optional anyway).
+    path: '/api/v2/healthcheck/',
+    summary: 'Operating state of the platform components',
+    description: 'Runs every health check the composed features contribute and folds them into the five services of the summary.',
+    tags: ['healthcheck'],
+    querySchema: healthcheckQuerySchema,
+    responses: { 200: { description: 'The healthcheck summary', schema: healthSummarySchema } },
+    handler: (ctx) => {
+      const given = ctx.query.criticals;
+      // A repeated parameter is read as one list: `criticals=amqp&criticals=cache` ≡ `criticals=amqp,cache`.
+      const critical = given === undefined ? new Set(serviceIds) : parseCriticals([given].flat().join(','));
+      return ctx.state.scope.resolve<HealthSummaryService>('healthSummaryService').summary(critical);
+    },
+  },
+];

@@ -1,0 +1,25 @@
+import { boolean, number, object, string } from 'yup';
+
+// Descriptions sit in `meta.jsonSchema`, which @sodaru/yup-to-json-schema merges into the generated schema.
+const described = (description: string) => ({ jsonSchema: { description } });
+
+export const healthcheckQuerySchema = object({
+  criticals: string().meta(
+    described(
+      'Comma-separated services that `overall` considers, among amqp, cache, database, engines, time_series (alias timeseries). ' +
+        'Unknown names are ignored; when none is valid, `overall` is true. All five when absent.',
+    ),
+  ),
+});
+
+const serviceState = (service: string) => string().defined().meta(described(`What failed in ${service}; "" when healthy or not checked`));
+
+export const healthSummarySchema = object({
+  amqp: serviceState('the AMQP broker'),
+  cache: serviceState('the Redis cache'),
+  database: serviceState('the database'),
+  engines: serviceState("Vigie's engines (scheduler, background jobs)"),
+  time_series: serviceState('the time-series store'),
+  timestamp: number().integer().required().meta(described('When the summary was made, epoch seconds')),
+  overall: boolean().required().meta(described('Whether every critical service is healthy')),
+});
