@@ -1,0 +1,55 @@
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import type { HeartbeatPattern } from './heartbeat-id.js';
+
+/** A heartbeat as stored in `heartbeat`, in the shape the heartbeat engine reads (REFERENCE §5.5). */
+export interface HeartbeatRecord extends Doc {
+  /** `heartbeatId(pattern)`. */
+  _id: string;
+  pattern: HeartbeatPattern;
+  /** `<digits><s|m|h>`. */
+  expected_interval: string;
+}
+
+const collectionName = 'heartbeat';
+
+@injectable()
+export class HeartbeatRepository {
+  readonly #heartbeats: Collection<HeartbeatRecord>;
+
+  constructor(@inject(KernelTokens.Store) private readonly store: Store) {
+    this.#heartbeats = store.collection<HeartbeatRecord>(collectionName);
+  }
+
+  list(): Promise<HeartbeatRecord[]> {
+    return this.#heartbeats.find({}, { sort: { _id: 1 } });
+  }
+
+  get(id: string): Promise<HeartbeatRecord | null> {
+    return this.#heartbeats.findOne({ _id: id });
+  }
+
+  /** Throws a `DUPLICATE_KEY` error when a heartbeat with the same id (the same pattern) exists. */
+  insert(record: HeartbeatRecord): Promise<void> {
+    return this.#heartbeats.insertOne(record);
+  }
+
+  /**
+   * Replaces heartbeat `id` with `record`; false when `id` does not exist. A changed pattern changes the id: the
+   * old document is then deleted and the new one inserted in one batch, which fails whole with `DUPLICATE_KEY` if
+   * another heartbeat already has that pattern.
+   */
+  async replace(id: string, record: HeartbeatRecord): Promise<boolean> {
+    if (record._id === id) return (await this.#heartbeats.replaceOne({ _id: id }, record)).matchedCount === 1;
+    if (!(await this.get(id))) return false;
+    await this.store.batch([
+      { op: 'delete', collection: collectionName, filter: { _id: id } },
+      { op: 'insert', collection: collectionName, doc: record },
+    ]);
+    return true;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.#heartbeats.deleteOne({ _id: id })).deletedCount === 1;
+  }
+}

@@ -1,0 +1,55 @@
+import { inject, injectable } from 'tsyringe';
+import { heartbeatId, type HeartbeatPattern } from './heartbeat-id.js';
+import { HeartbeatRepository, type HeartbeatRecord } from './heartbeat-repository.js';
+
+/** A heartbeat as the API shows it. */
+export interface Heartbeat {
+  _id: string;
+  pattern: Record<string, string>;
+  expected_interval: string;
+}
+
+/** What a client sends to create or update a heartbeat (validated). */
+export interface HeartbeatInput {
+  pattern: HeartbeatPattern;
+  expected_interval: string;
+}
+
+function toHeartbeat(record: HeartbeatRecord): Heartbeat {
+  return { _id: record._id, pattern: { ...record.pattern }, expected_interval: record.expected_interval };
+}
+
+function toRecord(input: HeartbeatInput): HeartbeatRecord {
+  return { _id: heartbeatId(input.pattern), pattern: { ...input.pattern }, expected_interval: input.expected_interval };
+}
+
+@injectable()
+export class HeartbeatService {
+  constructor(@inject(HeartbeatRepository) private readonly heartbeats: HeartbeatRepository) {}
+
+  async list(): Promise<Heartbeat[]> {
+    return (await this.heartbeats.list()).map(toHeartbeat);
+  }
+
+  async get(id: string): Promise<Heartbeat | null> {
+    const record = await this.heartbeats.get(id);
+    return record ? toHeartbeat(record) : null;
+  }
+
+  /** Returns the new heartbeat's id; a `DUPLICATE_KEY` error when one already watches this pattern. */
+  async create(input: HeartbeatInput): Promise<string> {
+    const record = toRecord(input);
+    await this.heartbeats.insert(record);
+    return record._id;
+  }
+
+  /** Returns the heartbeat's id after the update (a new pattern gives a new id), or null if `id` is unknown. */
+  async update(id: string, input: HeartbeatInput): Promise<string | null> {
+    const record = toRecord(input);
+    return (await this.heartbeats.replace(id, record)) ? record._id : null;
+  }
+
+  delete(id: string): Promise<boolean> {
+    return this.heartbeats.delete(id);
+  }
+}

@@ -1,0 +1,5 @@
+export { heartbeatsFeature } from './feature.js';
+export { heartbeatId, type HeartbeatPattern } from './heartbeat-id.js';
+export { HeartbeatService, type Heartbeat, type HeartbeatInput } from './heartbeat-service.js';
+export type { HeartbeatRecord } from './heartbeat-repository.js';
+export { expectedIntervalPattern } from './schemas.js';

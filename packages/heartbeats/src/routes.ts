@@ -1,0 +1,95 @@
+import { HttpError, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import type { HeartbeatPattern } from './heartbeat-id.js';
+import type { HeartbeatInput, HeartbeatService } from './heartbeat-service.js';
+import { heartbeatInputSchema, heartbeatListSchema, heartbeatSchema, outcomeSchema } from './schemas.js';
+
+const collectionPath = '/api/v2/heartbeat';
+/** Ids may contain `/` (the original's id converter matches `.+`). */
+const itemPath = '/api/v2/heartbeat/*id';
+const tags = ['heartbeats'];
+
+const service = (ctx: VigieContext) => ctx.state.scope.resolve<HeartbeatService>('heartbeatService');
+const pathId = (ctx: VigieContext): string => ctx.params.id ?? '';
+/** The parsed body; the kernel's Koa typing does not declare it outside the kernel. */
+const requestBody = (ctx: VigieContext): unknown => (ctx.request as { body?: unknown }).body;
+
+function readInput(ctx: VigieContext): HeartbeatInput {
+  const body = validate(heartbeatInputSchema, requestBody(ctx), { strict: true });
+  return { pattern: body.pattern as HeartbeatPattern, expected_interval: body.expected_interval };
+}
+
+/** The spec's not-found answer: the id as `name` (the original swapped the two fields). */
+function notFound(id: string): HttpError {
+  return new HttpError(404, 'heartbeat not found', { name: id });
+}
+
+const errorResponses = {
+  400: { description: '`invalid heartbeat payload.`, `heartbeat pattern already exists` or `database error, please contact your administrator.`', schema: outcomeSchema },
+  404: { description: '`name` = the id, `description` = `heartbeat not found`', schema: outcomeSchema },
+};
+
+export const heartbeatRoutes: RouteDefinition[] = [
+  {
+    method: 'POST',
+    path: collectionPath,
+    summary: 'Create a heartbeat',
+    description: 'The id derives from the pattern, so a second heartbeat for the same pattern is refused. Keys other than `pattern` and `expected_interval` are ignored.',
+    tags,
+    body: { required: true },
+    requestSchema: heartbeatInputSchema,
+    responses: {
+      200: { description: '`{name: "heartbeat created", description: <id>}`', schema: outcomeSchema },
+      400: errorResponses[400],
+    },
+    handler: async (ctx) => ({ name: 'heartbeat created', description: await service(ctx).create(readInput(ctx)) }),
+  },
+  {
+    method: 'GET',
+    path: collectionPath,
+    summary: 'List heartbeats',
+    tags,
+    responses: { 200: { description: 'Every heartbeat', schema: heartbeatListSchema }, 400: errorResponses[400] },
+    handler: (ctx) => service(ctx).list(),
+  },
+  {
+    method: 'GET',
+    path: itemPath,
+    summary: 'Get a heartbeat',
+    tags,
+    responses: { 200: { description: 'The heartbeat', schema: heartbeatSchema }, ...errorResponses },
+    handler: async (ctx) => {
+      const id = pathId(ctx);
+      const heartbeat = await service(ctx).get(id);
+      if (!heartbeat) throw notFound(id);
+      return heartbeat;
+    },
+  },
+  {
+    method: 'PUT',
+    path: itemPath,
+    summary: 'Replace a heartbeat (not in the spec)',
+    description: 'A new pattern gives the heartbeat a new id, returned as `description`.',
+    tags,
+    body: { required: true },
+    requestSchema: heartbeatInputSchema,
+    responses: { 200: { description: '`{name: "heartbeat updated", description: <id>}`', schema: outcomeSchema }, ...errorResponses },
+    handler: async (ctx) => {
+      const id = pathId(ctx);
+      const updatedId = await service(ctx).update(id, readInput(ctx));
+      if (updatedId === null) throw notFound(id);
+      return { name: 'heartbeat updated', description: updatedId };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: itemPath,
+    summary: 'Delete a heartbeat',
+    tags,
+    responses: { 200: { description: '`{name: "heartbeat removed", description: <id>}`', schema: outcomeSchema }, ...errorResponses },
+    handler: async (ctx) => {
+      const id = pathId(ctx);
+      if (!(await service(ctx).delete(id))) throw notFound(id);
+      return { name: 'heartbeat removed', description: id };
+    },
+  },
+];

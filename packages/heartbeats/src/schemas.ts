@@ -1,0 +1,44 @@
+import { array, object, string } from 'yup';
+
+/**
+ * `<digits><s|m|h>`, at least one digit. The heartbeat engine parses the interval as a Go duration, which knows
+ * no days or weeks (hence not the kernel's `durationPattern`), and the original's `"m"` without digits stopped it.
+ */
+export const expectedIntervalPattern = /^[0-9]+(s|m|h)$/;
+
+function isStringMap(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const values = Object.values(value);
+  return values.length > 0 && values.every((v) => typeof v === 'string');
+}
+
+export const heartbeatPatternSchema = object()
+  .test('string-map', '${path} must be a non-empty object of string values', isStringMap)
+  .meta({
+    jsonSchema: {
+      description: 'Event fields and the exact values they must hold, e.g. connector and connector_name',
+      minProperties: 1,
+      additionalProperties: { type: 'string' },
+    },
+  });
+
+/** POST and PUT bodies. Other keys are ignored, as the original ignores them. */
+export const heartbeatInputSchema = object({
+  pattern: heartbeatPatternSchema.required(),
+  expected_interval: string()
+    .matches(expectedIntervalPattern, '${path} must be a number followed by s, m or h')
+    .required()
+    .meta({ jsonSchema: { description: 'Longest silence allowed before the heartbeat raises an alarm, e.g. 10s, 15m, 1h' } }),
+});
+
+export const heartbeatSchema = object({
+  _id: string().required().meta({ jsonSchema: { description: 'md5 of the pattern (sorted keys, each followed by its value)' } }),
+  pattern: heartbeatPatternSchema.required(),
+  expected_interval: string().required(),
+});
+
+export const heartbeatListSchema = array(heartbeatSchema).required();
+
+/** `{name, description}`: the outcome of a change (`heartbeat created` and the id) or an error. */
+export const outcomeSchema = object({ name: string().defined(), description: string().defined() });
