@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { inject, injectable } from 'tsyringe';
+import { HttpError } from '@vigie/kernel';
+import { readRuleInput } from './rule-input.js';
+import { MetaAlarmRuleRepository, ruleRecord, type MetaAlarmRuleRecord } from './meta-alarm-rule-repository.js';
+
+/** A rule as the API shows it: `patterns` and `config` always present (null when unset). */
+export interface MetaAlarmRuleOutput {
+  _id: string;
+  name: string;
+  type: string;
+  patterns: MetaAlarmRuleRecord['patterns'];
+  config: MetaAlarmRuleRecord['config'];
+  auto_resolve?: boolean;
+  output_template?: string;
+}
+
+export function ruleOutput(rule: MetaAlarmRuleRecord): MetaAlarmRuleOutput {
+  return {
+    _id: rule._id,
+    name: rule.name,
+    type: rule.type,
+    patterns: rule.patterns ?? null,
+    config: rule.config ?? null,
+    ...(rule.auto_resolve === undefined ? {} : { auto_resolve: rule.auto_resolve }),
+    ...(rule.output_template === undefined ? {} : { output_template: rule.output_template }),
+  };
+}
+
+export function ruleNotFound(id: string): HttpError {
+  return new HttpError(404, `Rule ID=${id} not found`);
+}
+
+@injectable()
+export class MetaAlarmRuleService {
+  constructor(@inject(MetaAlarmRuleRepository) private readonly rules: MetaAlarmRuleRepository) {}
+
+  /** Returns the new rule's id. */
+  async create(body: unknown): Promise<string> {
+    const input = readRuleInput(body);
+    const rule = ruleRecord(input._id ?? randomUUID(), input);
+    await this.rules.insert(rule);
+    return rule._id;
+  }
+
+  async get(id: string): Promise<MetaAlarmRuleOutput | null> {
+    const rule = await this.rules.get(id);
+    return rule ? ruleOutput(rule) : null;
+  }
+
+  async list(): Promise<MetaAlarmRuleOutput[]> {
+    return (await this.rules.list()).map(ruleOutput);
+  }
+
+  /** Full replacement of an existing rule; the body's `_id`, when given, must be the path's. */
+  async update(id: string, body: unknown): Promise<MetaAlarmRuleOutput> {
+    const input = readRuleInput(body);
+    if (!(await this.rules.get(id))) throw ruleNotFound(id);
+    if (input._id !== undefined && input._id !== id) throw new HttpError(400, 'the _id field should not be modified');
+    const rule = ruleRecord(id, input);
+    if (!(await this.rules.replace(rule))) throw ruleNotFound(id);
+    return ruleOutput(rule);
+  }
+
+  async delete(id: string): Promise<{ acknowledged: true; deletedCount: number }> {
+    return { acknowledged: true, deletedCount: await this.rules.delete(id) };
+  }
+}

@@ -1,0 +1,79 @@
+import { array, string } from 'yup';
+import type { RouteDefinition, VigieContext } from '@vigie/kernel';
+import type { MetaAlarmRuleService } from './meta-alarm-rule-service.js';
+import { deleteResultSchema, metaAlarmRuleInputSchema, metaAlarmRuleSchema } from './schemas.js';
+
+const tags = ['meta-alarms'];
+const collectionPath = '/api/v2/metaalarmrule';
+// The original's default `<id>`: one path segment (REFERENCE §3.5).
+const rulePath = '/api/v2/metaalarmrule/:id';
+
+const service = (ctx: VigieContext) => ctx.state.scope.resolve<MetaAlarmRuleService>('metaAlarmRuleService');
+const pathId = (ctx: VigieContext) => ctx.params.id as string;
+// The kernel reads the body into `requestBody(ctx)` without typing it on Koa's request.
+const requestBody = (ctx: VigieContext): unknown => (ctx.request as { body?: unknown }).body;
+
+export const metaAlarmRoutes: RouteDefinition[] = [
+  {
+    method: 'POST',
+    path: collectionPath,
+    summary: 'Create a meta-alarm rule',
+    tags,
+    body: { required: true },
+    requestSchema: metaAlarmRuleInputSchema,
+    responses: {
+      200: { description: 'The new rule id as bare text', contentType: 'text/plain', schema: string() },
+      400: { description: 'Malformed JSON, missing name or type, invalid type or config, or an _id already taken' },
+    },
+    handler: async (ctx) => {
+      const id = await service(ctx).create(requestBody(ctx));
+      // Bare text, as the spec says; text/plain (not the original's text/html) so an id is never read as markup.
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = id;
+    },
+  },
+  {
+    method: 'GET',
+    path: collectionPath,
+    summary: 'List meta-alarm rules',
+    tags,
+    responses: { 200: { description: 'Every rule, by _id', schema: array(metaAlarmRuleSchema) } },
+    handler: (ctx) => service(ctx).list(),
+  },
+  {
+    method: 'GET',
+    path: rulePath,
+    summary: 'Get a meta-alarm rule',
+    tags,
+    responses: { 200: { description: 'The rule, or null when none has this id', schema: metaAlarmRuleSchema.nullable() } },
+    handler: async (ctx) => {
+      const rule = await service(ctx).get(pathId(ctx));
+      ctx.type = 'application/json';
+      // A JSON `null` body needs its text: Koa answers 204 to a null body.
+      ctx.body = rule ?? 'null';
+    },
+  },
+  {
+    method: 'PUT',
+    path: rulePath,
+    summary: 'Replace a meta-alarm rule',
+    description: 'Not shown in the spec. Full replacement with the same checks as POST; the body _id, when given, must equal the path id.',
+    tags,
+    body: { required: true },
+    requestSchema: metaAlarmRuleInputSchema,
+    responses: {
+      200: { description: 'The rule as stored', schema: metaAlarmRuleSchema },
+      400: { description: 'Malformed JSON, an invalid rule, or a body _id other than the path id' },
+      404: { description: 'No rule has this id' },
+    },
+    handler: (ctx) => service(ctx).update(pathId(ctx), requestBody(ctx)),
+  },
+  {
+    method: 'DELETE',
+    path: rulePath,
+    summary: 'Delete a meta-alarm rule',
+    tags,
+    responses: { 200: { description: 'deletedCount is 0 when no rule has this id', schema: deleteResultSchema } },
+    handler: (ctx) => service(ctx).delete(pathId(ctx)),
+  },
+];

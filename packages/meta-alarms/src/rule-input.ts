@@ -1,0 +1,106 @@
+import { ErrorCodes, VigieError, validate } from '@vigie/kernel';
+import { parseTemplate } from '@vigie/templates';
+import { configKeyRuleTypes, isRuleType, type RuleType } from './rule-types.js';
+import { ruleContentSchema } from './schemas.js';
+
+export type Pattern = Record<string, unknown>;
+
+export interface RuleConfig {
+  time_interval?: number;
+  threshold_count?: number;
+  threshold_rate?: number;
+  alarm_patterns?: Pattern[] | null;
+  entity_patterns?: Pattern[] | null;
+  event_patterns?: Pattern[] | null;
+  attribute_patterns?: Pattern[] | null;
+  total_entity_patterns?: Pattern[] | null;
+}
+
+export interface RulePatterns {
+  entity_patterns?: Pattern[] | null;
+}
+
+/** A checked POST or PUT body. */
+export interface RuleInput {
+  /** Absent when the body has no `_id` (or an empty one). */
+  _id?: string;
+  name: string;
+  type: RuleType;
+  patterns: RulePatterns | null;
+  config: RuleConfig | null;
+  auto_resolve?: boolean;
+  output_template?: string;
+}
+
+export const requiredFieldsMessage = "The fields 'name' and 'type' are required.";
+
+function invalid(description: string): VigieError {
+  return new VigieError(ErrorCodes.Validation, description);
+}
+
+/** A value as error texts show it: JSON, cut short. */
+function shown(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function missing(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+/** `patterns` and `config` may be sent as JSON text (REFERENCE §4.7). */
+function decodeJsonText(value: unknown, field: 'patterns' | 'config'): unknown {
+  if (typeof value !== 'string') return value ?? null;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw invalid(`Can't decode rule ${field} parameter: ${shown(value)}`);
+  }
+}
+
+/**
+ * Checks a rule body in the original's order, so that a body with several problems gets the answer the original
+ * gives (REFERENCE §4.7): required fields, type, name, `_id`, `auto_resolve`, `output_template`, JSON-text decoding,
+ * then the config keys allowed for the type in their fixed order; Vigie then checks the config values and patterns.
+ * Keys other than the rule's own are ignored, as the original drops them. Throws `VALIDATION` errors whose detail is
+ * the answer's description.
+ */
+export function readRuleInput(body: unknown): RuleInput {
+  if (!isObject(body) || missing(body.name) || missing(body.type)) throw invalid(requiredFieldsMessage);
+  const { _id, name, type, auto_resolve, output_template } = body;
+  if (!isRuleType(type)) throw invalid(`rule type invalid value ${shown(type)}`);
+  if (typeof name !== 'string') throw invalid(`name has invalid value: ${shown(name)}`);
+  if (_id !== undefined && _id !== null && typeof _id !== 'string') throw invalid(`_id has invalid value: ${shown(_id)}`);
+  if (auto_resolve !== undefined && typeof auto_resolve !== 'boolean') throw invalid(`invalid auto_resolve value type ${shown(auto_resolve)}`);
+  if (output_template !== undefined && typeof output_template !== 'string') {
+    throw invalid(`invalid output_template value type ${shown(output_template)}`);
+  }
+  if (typeof output_template === 'string') {
+    const parsed = parseTemplate(output_template);
+    if (!parsed.ok) throw invalid(`invalid output_template: ${parsed.error.message}`);
+  }
+
+  const patterns = decodeJsonText(body.patterns, 'patterns');
+  const config = decodeJsonText(body.config, 'config');
+  if (config !== null && !isObject(config)) throw invalid(`invalid config value type ${shown(config)}`);
+  if (config) {
+    for (const [key, types] of configKeyRuleTypes) {
+      if (key in config && !types.includes(type)) throw invalid(`invalid rule_type ${type} with config ${key}`);
+    }
+  }
+  const content = validate(ruleContentSchema, { patterns, config }, { strict: true }) as Pick<RuleInput, 'patterns' | 'config'>;
+
+  return {
+    ...(typeof _id === 'string' && _id !== '' ? { _id } : {}),
+    name,
+    type,
+    patterns: content.patterns,
+    config: content.config,
+    ...(auto_resolve === undefined ? {} : { auto_resolve }),
+    ...(output_template === undefined ? {} : { output_template }),
+  };
+}
