@@ -1,4 +1,4 @@
-import { SourceMap, TemplateParseError } from './errors.js';
+import { type SourceMap, TemplateParseError } from './errors.js';
 import { describeRune, quoteGo } from './format.js';
 
 export type TokenKind =

@@ -114,7 +114,8 @@ export function assertSafeRegex(source: string, maxLength = 256): void {
   try {
     new RegExp(source);
   } catch (err) {
-    throw unsafe(`invalid regular expression: ${(err as Error).message}`);
+    // V8 repeats the pattern in its message ("Invalid regular expression: /(/: Unterminated group"): keep the reason.
+    throw unsafe(`invalid regular expression: ${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')}`);
   }
   interface Group {
     risky: boolean;
