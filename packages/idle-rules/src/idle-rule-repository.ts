@@ -1,0 +1,54 @@
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+
+/** A pattern object; its grammar is the engine's (REFERENCE §5.1). */
+export type Pattern = Record<string, unknown>;
+
+/** An idle rule as stored in `idle_rule`: the API's field names and value forms, read as is by the engine. */
+export interface IdleRuleRecord extends Doc {
+  _id: string;
+  name: string;
+  description: string;
+  /** `last_event` or `last_update`. */
+  type: string;
+  /** `<number><unit>`, e.g. `3m`. */
+  duration: string;
+  operation: { type: string; parameters: Record<string, unknown> };
+  alarm_patterns: Pattern[] | null;
+  entity_patterns: Pattern[] | null;
+  author: string;
+  creation_date: number;
+  last_modified_date: number;
+}
+
+@injectable()
+export class IdleRuleRepository {
+  readonly #rules: Collection<IdleRuleRecord>;
+
+  constructor(@inject(KernelTokens.Store) store: Store) {
+    this.#rules = store.collection<IdleRuleRecord>('idle_rule');
+  }
+
+  get(id: string): Promise<IdleRuleRecord | null> {
+    return this.#rules.findOne({ _id: id });
+  }
+
+  /** Oldest first: the order the rules were created in. */
+  list(): Promise<IdleRuleRecord[]> {
+    return this.#rules.find({}, { sort: { creation_date: 1, _id: 1 } });
+  }
+
+  /** Throws the store's `DUPLICATE_KEY` error when the id exists. */
+  insert(rule: IdleRuleRecord): Promise<void> {
+    return this.#rules.insertOne(rule);
+  }
+
+  /** Whole-document replacement; false when no rule has this id. */
+  async replace(rule: IdleRuleRecord): Promise<boolean> {
+    return (await this.#rules.replaceOne({ _id: rule._id }, rule)).matchedCount === 1;
+  }
+
+  async delete(id: string): Promise<number> {
+    return (await this.#rules.deleteOne({ _id: id })).deletedCount;
+  }
+}

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { inject, injectable } from 'tsyringe';
+import { ErrorCodes, HttpError, KernelTokens, hasCode, type Clock } from '@vigie/kernel';
+import { IdleRuleRepository, type IdleRuleRecord, type Pattern } from './idle-rule-repository.js';
+import type { IdleRuleBody } from './schemas.js';
+
+/** An idle rule as the API shows it. */
+export interface IdleRule {
+  _id: string;
+  name: string;
+  description: string;
+  type: string;
+  duration: string;
+  operation: { type: string; parameters: Record<string, unknown> };
+  alarm_patterns: Pattern[] | null;
+  entity_patterns: Pattern[] | null;
+  author: string;
+  creation_date: number;
+  last_modified_date: number;
+}
+
+/** The output, built field by field from what is stored. */
+export function publicIdleRule(record: IdleRuleRecord): IdleRule {
+  return {
+    _id: record._id,
+    name: record.name,
+    description: record.description,
+    type: record.type,
+    duration: record.duration,
+    operation: { type: record.operation.type, parameters: record.operation.parameters },
+    alarm_patterns: record.alarm_patterns,
+    entity_patterns: record.entity_patterns,
+    author: record.author,
+    creation_date: record.creation_date,
+    last_modified_date: record.last_modified_date,
+  };
+}
+
+export function notFound(id: string): HttpError {
+  return new HttpError(404, `no idle rule with id ${id}`);
+}
+
+/** Creating, replacing, reading and deleting idle rules; `author` and the dates are the service's to set. */
+@injectable()
+export class IdleRuleService {
+  constructor(
+    @inject(IdleRuleRepository) private readonly rules: IdleRuleRepository,
+    @inject(KernelTokens.Clock) private readonly clock: Clock,
+  ) {}
+
+  async create(body: IdleRuleBody, author: string): Promise<IdleRule> {
+    const now = this.clock.nowSec();
+    const record = this.record(body._id ?? randomUUID(), body, author, now, now);
+    try {
+      await this.rules.insert(record);
+    } catch (err) {
+      if (hasCode(err, ErrorCodes.DuplicateKey)) throw new HttpError(400, `failed to create idle rule: duplicate id ${record._id}`, { cause: err });
+      throw err;
+    }
+    return publicIdleRule(record);
+  }
+
+  /** Replaces the rule whose id is `id`; the body must carry the same `_id` (the original rebuilt the rule from it). */
+  async update(id: string, body: IdleRuleBody, author: string): Promise<IdleRule> {
+    const existing = await this.rules.get(id);
+    if (!existing) throw notFound(id);
+    if (body._id !== id) throw new HttpError(400, 'failed to update idle rule: the _id field should not be modified');
+    const record = this.record(id, body, author, existing.creation_date, this.clock.nowSec());
+    if (!(await this.rules.replace(record))) throw notFound(id);
+    return publicIdleRule(record);
+  }
+
+  async get(id: string): Promise<IdleRule | null> {
+    const record = await this.rules.get(id);
+    return record && publicIdleRule(record);
+  }
+
+  async list(): Promise<IdleRule[]> {
+    return (await this.rules.list()).map(publicIdleRule);
+  }
+
+  /** Throws the 404 of the spec when nothing was deleted. */
+  async delete(id: string): Promise<{ deletedCount: number; acknowledged: boolean }> {
+    const deletedCount = await this.rules.delete(id);
+    if (deletedCount === 0) throw notFound(id);
+    return { deletedCount, acknowledged: true };
+  }
+
+  private record(id: string, body: IdleRuleBody, author: string, created: number, modified: number): IdleRuleRecord {
+    return {
+      _id: id,
+      name: body.name,
+      description: body.description ?? '',
+      type: body.type,
+      duration: body.duration,
+      operation: { type: body.operation.type, parameters: body.operation.parameters ?? {} },
+      alarm_patterns: body.alarm_patterns ?? null,
+      entity_patterns: body.entity_patterns ?? null,
+      author,
+      creation_date: created,
+      last_modified_date: modified,
+    };
+  }
+}

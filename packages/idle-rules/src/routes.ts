@@ -1,0 +1,85 @@
+import { array } from 'yup';
+import { HttpError, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import type { IdleRuleService } from './idle-rule-service.js';
+import { deleteResultSchema, idleRuleBodySchema, idleRuleSchema } from './schemas.js';
+
+const tags = ['idle-rules'];
+
+function service(ctx: VigieContext): IdleRuleService {
+  return ctx.state.scope.resolve<IdleRuleService>('idleRuleService');
+}
+
+function author(ctx: VigieContext): string {
+  return ctx.state.user?.name ?? '';
+}
+
+function body(ctx: VigieContext) {
+  // The kernel reads the body into `ctx.request.body` without typing it on Koa's request.
+  return validate(idleRuleBodySchema, (ctx.request as { body?: unknown }).body, { strict: true });
+}
+
+export const idleRuleRoutes: RouteDefinition[] = [
+  {
+    method: 'POST',
+    path: '/api/v2/idle-rule',
+    summary: 'Create an idle rule',
+    description: 'The service sets `_id` (unless given), `author`, `creation_date` and `last_modified_date`.',
+    tags,
+    requestSchema: idleRuleBodySchema,
+    responses: {
+      200: { description: 'The created rule', schema: idleRuleSchema },
+      400: { description: '`Invalid JSON`, `invalid idle rule: <detail>` or `failed to create idle rule: duplicate id <id>`' },
+    },
+    handler: (ctx) => service(ctx).create(body(ctx), author(ctx)),
+  },
+  {
+    method: 'PUT',
+    path: '/api/v2/idle-rule/:id',
+    summary: 'Replace an idle rule',
+    description: 'The body is a whole rule whose `_id` equals the path id; `creation_date` is kept, `author` and `last_modified_date` are refreshed.',
+    tags,
+    requestSchema: idleRuleBodySchema,
+    responses: {
+      200: { description: 'The updated rule', schema: idleRuleSchema },
+      400: { description: '`Invalid JSON`, `invalid idle rule: <detail>` or `failed to update idle rule: the _id field should not be modified`' },
+      404: { description: '`no idle rule with id <id>`' },
+    },
+    handler: (ctx) => service(ctx).update(ctx.params.id ?? '', body(ctx), author(ctx)),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v2/idle-rule/:id',
+    summary: 'Delete an idle rule',
+    tags,
+    responses: {
+      200: { description: 'What was deleted', schema: deleteResultSchema },
+      404: { description: '`no idle rule with id <id>`' },
+    },
+    handler: (ctx) => service(ctx).delete(ctx.params.id ?? ''),
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/idle-rule/:id',
+    summary: 'Get an idle rule',
+    tags,
+    responses: {
+      200: { description: 'The rule', schema: idleRuleSchema },
+      404: { description: '`name` = the id, `description` = `Rule not found`' },
+    },
+    handler: async (ctx) => {
+      const id = ctx.params.id ?? '';
+      const rule = await service(ctx).get(id);
+      if (!rule) throw new HttpError(404, 'Rule not found', { name: id });
+      return rule;
+    },
+  },
+  {
+    method: 'GET',
+    // `/api/v2/idle-rule` is the original's only list route (REFERENCE §1): kept as an alias.
+    path: ['/api/v2/idle-rules', '/api/v2/idle-rule'],
+    summary: 'List idle rules',
+    tags,
+    responses: { 200: { description: 'Every rule, oldest first', schema: array(idleRuleSchema) } },
+    handler: (ctx) => service(ctx).list(),
+  },
+];

@@ -1,0 +1,77 @@
+import { array, boolean, number, object, string, type InferType } from 'yup';
+import { durationPattern } from '@vigie/kernel';
+import { patternListSchema } from '@vigie/rule-schemas';
+
+/** What the engine compares with the rule's `duration` (REFERENCE §5.3). */
+export const idleRuleTypes = ['last_event', 'last_update'] as const;
+
+/** The action types an idle rule can apply (REFERENCE §5.3). */
+export const operationTypes = ['ack', 'ackremove', 'assocticket', 'cancel', 'changestate', 'declareticket', 'snooze', 'pbehavior'] as const;
+
+/** The original's answer to a body that is absent or not JSON (`invalid idle rule: …` once worded). */
+export const absentBodyDetail = 'expected a dictionary, not None';
+
+function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (Array.isArray(value)) return 'a list';
+  return `a ${typeof value}`;
+}
+
+const operationSchema = object({
+  type: string()
+    .required('the operation.type field is required')
+    .typeError('operation.type should be a string')
+    .oneOf(operationTypes, `operation.type should be one of: ${operationTypes.join(', ')}`),
+  parameters: object().typeError('operation.parameters should be an object'),
+})
+  // yup gives nested objects a `{}` default, which the OpenAPI document would show as the body's default.
+  .default(undefined)
+  .required('the operation field is required')
+  .typeError('operation should be an object')
+  .noUnknown('the following keys of operation are invalid: ${unknown}');
+
+/**
+ * The body of POST and PUT. `author`, `creation_date` and `last_modified_date` are accepted (a rule read with GET
+ * can be sent back as is) and ignored: the service sets them.
+ */
+export const idleRuleBodySchema = object({
+  _id: string().typeError('_id should be a string').min(1, '_id should not be empty'),
+  name: string().required('the name field is required').typeError('name should be a string'),
+  description: string().nullable().typeError('description should be a string'),
+  type: string()
+    .required('the type field is required')
+    .typeError('type should be a string')
+    .oneOf(idleRuleTypes, `type should be one of: ${idleRuleTypes.join(', ')}`),
+  duration: string()
+    .required('the duration field is required')
+    .typeError('duration should be a string')
+    .matches(durationPattern, 'duration should be a number followed by a unit among s, m, h, d, w, such as 3m'),
+  operation: operationSchema,
+  alarm_patterns: patternListSchema(),
+  entity_patterns: patternListSchema(),
+  author: string().typeError('author should be a string'),
+  creation_date: number().typeError('creation_date should be a timestamp'),
+  last_modified_date: number().typeError('last_modified_date should be a timestamp'),
+})
+  .required(absentBodyDetail)
+  .typeError((params: { value: unknown }) => `expected a dictionary, not ${kindOf(params.value)}`)
+  .noUnknown('the following keys are invalid: ${unknown}');
+
+export type IdleRuleBody = InferType<typeof idleRuleBodySchema>;
+
+/** An idle rule as the API shows it (and as it is stored in `idle_rule`). */
+export const idleRuleSchema = object({
+  _id: string().required(),
+  name: string().required(),
+  description: string().required(),
+  type: string().required().oneOf(idleRuleTypes),
+  duration: string().required(),
+  operation: object({ type: string().required().oneOf(operationTypes), parameters: object().required() }).default(undefined).required(),
+  alarm_patterns: array(object()).nullable().defined(),
+  entity_patterns: array(object()).nullable().defined(),
+  author: string().required(),
+  creation_date: number().integer().required(),
+  last_modified_date: number().integer().required(),
+});
+
+export const deleteResultSchema = object({ deletedCount: number().integer().required(), acknowledged: boolean().required() });
