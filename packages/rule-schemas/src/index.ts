@@ -1,2 +1,2 @@
 export { patternRegExp, regexProblem } from './regex.js';
-export { boundedRegexMatches, maxPatternDepth, patternListSchema, patternSchema, regexMatchProblem, type PatternListMessages } from './patterns.js';
+export { boundedRegexMatches, maxPatternDepth, patternListSchema, patternSchema, regexMatchProblem, type PatternListMessages, type PatternMessages } from './patterns.js';

@@ -69,8 +69,9 @@ describe('patternListSchema', () => {
   });
 
   it('takes the caller’s wording', () => {
-    const worded = object({ patterns: patternListSchema({ list: 'The patterns field should be a list.' }) });
+    const worded = object({ patterns: patternListSchema({ list: 'The patterns field should be a list.', regex: (problem) => `Bad rule: ${problem}.` }) });
     expect(() => validate(worded, { patterns: 'x' }, { strict: true })).toThrow('The patterns field should be a list.');
+    expect(() => validate(worded, { patterns: [{ a: { regex_match: 1 } }] }, { strict: true })).toThrow('Bad rule: patterns[0].a.regex_match should be a string.');
   });
 
   it('does not read user keys as message placeholders', () => {
@@ -84,5 +85,8 @@ describe('patternSchema', () => {
     expect(() => validate(schema, { pattern: [] }, { strict: true })).toThrow('pattern should be an object');
     expect(() => validate(schema, { pattern: { output: { regex_match: '(a+)*' } } }, { strict: true })).toThrow(/pattern\.output\.regex_match/);
     expect(validate(schema, { pattern: { component: 'x' } }, { strict: true })).toEqual({ pattern: { component: 'x' } });
+    const worded = object({ pattern: patternSchema({ object: 'The pattern field should be an object.', regex: (problem) => `Bad: ${problem}` }) });
+    expect(() => validate(worded, { pattern: 'x' }, { strict: true })).toThrow('The pattern field should be an object.');
+    expect(() => validate(worded, { pattern: { output: { regex_match: '(' } } }, { strict: true })).toThrow(/^Bad: pattern\.output\.regex_match is not an accepted/);
   });
 });

@@ -35,14 +35,17 @@ export function regexMatchProblem(value: unknown, path: string, depth = 0): stri
   return null;
 }
 
-/** A yup test refusing pattern values whose `regex_match` expressions are not strings or not bounded. */
-export function boundedRegexMatches(): TestConfig {
+/**
+ * A yup test refusing pattern values whose `regex_match` expressions are not strings or not bounded. The message is
+ * the problem as `regexMatchProblem` states it, or what `format` makes of it (a group's own wording).
+ */
+export function boundedRegexMatches(format: (problem: string) => string = (problem) => problem): TestConfig {
   return {
     name: 'bounded-regex-matches',
     test(value, context) {
       const problem = regexMatchProblem(value, context.path);
       // A function message: user-chosen keys in the path must not be read as yup `${…}` placeholders.
-      return problem === null || context.createError({ message: () => problem });
+      return problem === null || context.createError({ message: () => format(problem) });
     },
   };
 }
@@ -52,6 +55,8 @@ export interface PatternListMessages {
   list?: string;
   /** When an element is not an object; `${path} should be an object` by default (path of the element). */
   item?: string;
+  /** Turns a `regex_match` problem into the group's wording; the problem as is by default. */
+  regex?: (problem: string) => string;
 }
 
 /**
@@ -63,10 +68,19 @@ export function patternListSchema(messages: PatternListMessages = {}) {
   return array(object().typeError(messages.item ?? '${path} should be an object'))
     .nullable()
     .typeError(messages.list ?? '${path} should be a list of objects or null')
-    .test(boundedRegexMatches());
+    .test(boundedRegexMatches(messages.regex));
+}
+
+export interface PatternMessages {
+  /** When the value is not an object; `${path} should be an object` by default. */
+  object?: string;
+  /** Turns a `regex_match` problem into the group's wording; the problem as is by default. */
+  regex?: (problem: string) => string;
 }
 
 /** One pattern object (the event filter's `pattern`), with the same `regex_match` checks. */
-export function patternSchema(message = '${path} should be an object') {
-  return object().typeError(message).test(boundedRegexMatches());
+export function patternSchema(messages: PatternMessages = {}) {
+  return object()
+    .typeError(messages.object ?? '${path} should be an object')
+    .test(boundedRegexMatches(messages.regex));
 }
