@@ -5,8 +5,9 @@ import { parseCriticals, serviceIds, type HealthSummaryService } from './summary
 export const healthcheckRoutes: RouteDefinition[] = [
   {
     method: 'GET',
-    // The original serves only the slash form; both are accepted (a trailing slash is optional anyway).
-    path: '/api/v2/healthcheck/',
+    // The spec's form is `/api/v2/healthcheck/`. Declared without the slash, the route answers both forms
+    // (declared with it, the router would refuse the form without).
+    path: '/api/v2/healthcheck',
     summary: 'Operating state of the platform components',
     description: 'Runs every health check the composed features contribute and folds them into the five services of the summary.',
     tags: ['healthcheck'],
