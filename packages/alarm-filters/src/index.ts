@@ -1,0 +1,10 @@
+export { alarmFiltersFeature } from './feature.js';
+export {
+  AlarmFilterService,
+  type AlarmFilter,
+  type AlarmFilterInput,
+  type AlarmFilterUpdateInput,
+  type AlarmQueryInput,
+} from './alarm-filter-service.js';
+export type { AlarmFilterRecord } from './alarm-filter-repository.js';
+export { alarmFilterTasks } from './schemas.js';

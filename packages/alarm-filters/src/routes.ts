@@ -1,0 +1,76 @@
+import { HttpError, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import type { AlarmFilterService } from './alarm-filter-service.js';
+import { alarmFilterCreateSchema, alarmFilterListSchema, alarmFilterSchema, alarmFilterUpdateSchema, deletedSchema, errorSchema } from './schemas.js';
+
+const collectionPath = '/api/v2/alerts/filters';
+/** Ids may contain `/` (the original's id converter matches `.+`). */
+const itemPath = '/api/v2/alerts/filters/*id';
+const tags = ['alarm-filters'];
+
+const service = (ctx: VigieContext) => ctx.state.scope.resolve<AlarmFilterService>('alarmFilterService');
+const pathId = (ctx: VigieContext): string => ctx.params.id ?? '';
+/** The parsed body; the kernel's Koa typing does not declare it outside the kernel. */
+const requestBody = (ctx: VigieContext): unknown => (ctx.request as { body?: unknown }).body;
+
+const invalidBody = { description: 'Invalid body (spec): an HTML page; the trace is in the server log', contentType: 'text/html' };
+
+export const alarmFilterRoutes: RouteDefinition[] = [
+  {
+    method: 'POST',
+    path: collectionPath,
+    summary: 'Create an alarm-filter action',
+    description: '`condition` and `entity_filter` may be objects or JSON text; both are stored as JSON text.',
+    tags,
+    body: { required: true },
+    requestSchema: alarmFilterCreateSchema,
+    responses: {
+      200: { description: 'The created action with its `_id` and `repeat`', schema: alarmFilterSchema },
+      400: { description: '`an alarm filter with this _id already exists`', schema: errorSchema },
+      500: invalidBody,
+    },
+    handler: (ctx) => service(ctx).create(validate(alarmFilterCreateSchema, requestBody(ctx), { strict: true })),
+  },
+  {
+    method: 'GET',
+    path: collectionPath,
+    summary: 'List alarm-filter actions (Vigie addition)',
+    tags,
+    responses: { 200: { description: 'Every action, by id', schema: alarmFilterListSchema } },
+    handler: (ctx) => service(ctx).list(),
+  },
+  {
+    method: 'GET',
+    path: itemPath,
+    summary: 'Get an alarm-filter action',
+    tags,
+    responses: { 200: { description: 'An array holding the action, empty when no action has this id', schema: alarmFilterListSchema } },
+    handler: (ctx) => service(ctx).find(pathId(ctx)),
+  },
+  {
+    method: 'PUT',
+    path: itemPath,
+    summary: 'Update an alarm-filter action',
+    description: 'Merges the given keys into the action; the others keep their values.',
+    tags,
+    body: { required: true },
+    requestSchema: alarmFilterUpdateSchema,
+    responses: {
+      200: { description: 'The updated action', schema: alarmFilterSchema },
+      400: { description: '`failed to update filter` (no action has this id)', schema: errorSchema },
+      500: invalidBody,
+    },
+    handler: async (ctx) => {
+      const updated = await service(ctx).update(pathId(ctx), validate(alarmFilterUpdateSchema, requestBody(ctx), { strict: true }));
+      if (!updated) throw new HttpError(400, 'failed to update filter');
+      return updated;
+    },
+  },
+  {
+    method: 'DELETE',
+    path: itemPath,
+    summary: 'Delete an alarm-filter action',
+    tags,
+    responses: { 200: { description: '`n` actions deleted (0 when none has this id), `ok` 1', schema: deletedSchema } },
+    handler: async (ctx) => ({ n: await service(ctx).delete(pathId(ctx)), ok: 1 }),
+  },
+];
