@@ -1,4 +1,4 @@
-import { defineFeature, type Logger } from '@vigie/kernel';
+import { defineFeature } from '@vigie/kernel';
 import type { AmqpProbe } from './amqp-probe.js';
 import { healthcheckConfigSchema, listOf, type HealthcheckConfig } from './config.js';
 import type { DatabaseProbe } from './database-probe.js';
@@ -49,8 +49,8 @@ export const healthcheckFeature = defineFeature<HealthcheckConfig>({
 
     const ignoredEngines = listOf(f.config.check_engines);
     if (ignoredEngines.length > 0) {
-      f.onInit((c) => {
-        c.resolve<Logger>('logger').warn(
+      f.onInit(() => {
+        f.logger.warn(
           { check_engines: ignoredEngines },
           'check_engines names systemd engines, which Vigie does not have: they are ignored; engines reports the scheduler instead',
         );

@@ -5,7 +5,7 @@ import type { HealthcheckConfig } from './config.js';
 import { Deadline, reasonOf } from './deadline.js';
 
 /** What the ECHO round trip sends and expects back. */
-export const echoToken = 'vigie healthcheck';
+const echoToken = 'vigie healthcheck';
 
 /** The cache check: a fresh connection to `redis_url` and an ECHO that must come back unchanged. */
 @injectable()
