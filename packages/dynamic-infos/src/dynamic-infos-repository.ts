@@ -1,0 +1,62 @@
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import type { ListRequest } from './list-query.js';
+import type { InfoValueType } from './schemas.js';
+
+export interface DynamicInfo {
+  name: string;
+  /** The engine renders string values as templates (REFERENCE §5.11). */
+  value: string | number | boolean | null;
+  /** Stored only when sent. */
+  type?: InfoValueType;
+}
+
+/** A rule as stored in `dynamic_infos`, in the shape the dynamic-infos engine reads (REFERENCE §4.12, §5.11). */
+export interface DynamicInfosRecord extends Doc {
+  _id: string;
+  name: string;
+  description: string;
+  infos: DynamicInfo[];
+  alarm_patterns: Record<string, unknown>[] | null;
+  entity_patterns: Record<string, unknown>[] | null;
+  /** Pbehavior types during which the rule does not apply; stored only when sent. */
+  disable_during_periods?: string[] | null;
+  author: string;
+  creation_date: number;
+  last_modified_date: number;
+}
+
+@injectable()
+export class DynamicInfosRepository {
+  readonly #rules: Collection<DynamicInfosRecord>;
+
+  constructor(@inject(KernelTokens.Store) store: Store) {
+    this.#rules = store.collection<DynamicInfosRecord>('dynamic_infos');
+  }
+
+  /** Throws a `DUPLICATE_KEY` error when the id is taken. */
+  insert(rule: DynamicInfosRecord): Promise<void> {
+    return this.#rules.insertOne(rule);
+  }
+
+  get(id: string): Promise<DynamicInfosRecord | null> {
+    return this.#rules.findOne({ _id: id });
+  }
+
+  async page(request: ListRequest): Promise<{ count: number; rules: DynamicInfosRecord[] }> {
+    const [count, rules] = await Promise.all([
+      this.#rules.count(request.filter),
+      this.#rules.find(request.filter, { sort: request.sort, skip: request.skip, ...(request.limit === undefined ? {} : { limit: request.limit }) }),
+    ]);
+    return { count, rules };
+  }
+
+  /** Full replacement; false when no rule has that id. */
+  async replace(rule: DynamicInfosRecord): Promise<boolean> {
+    return (await this.#rules.replaceOne({ _id: rule._id }, rule)).matchedCount === 1;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.#rules.deleteOne({ _id: id })).deletedCount === 1;
+  }
+}

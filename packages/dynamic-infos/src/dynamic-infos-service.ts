@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { inject, injectable } from 'tsyringe';
+import { ErrorCodes, HttpError, KernelTokens, hasCode, validate, type Clock } from '@vigie/kernel';
+import { DynamicInfosRepository, type DynamicInfo, type DynamicInfosRecord } from './dynamic-infos-repository.js';
+import { listRequest, type ListQuery } from './list-query.js';
+import type { InferType } from 'yup';
+import { dynamicInfosInputSchema, type InfoValueType } from './schemas.js';
+
+/** A rule as the API shows it. */
+export interface DynamicInfosOutput {
+  _id: string;
+  name: string;
+  description: string;
+  infos: DynamicInfo[];
+  alarm_patterns: DynamicInfosRecord['alarm_patterns'];
+  entity_patterns: DynamicInfosRecord['entity_patterns'];
+  disable_during_periods?: string[] | null;
+  author: string;
+  creation_date: number;
+  last_modified_date: number;
+}
+
+/** Who changed a rule and when: set by the service, never taken from the body. */
+interface Provenance {
+  author: string;
+  creation_date: number;
+  last_modified_date: number;
+}
+
+export function ruleOutput(rule: DynamicInfosRecord): DynamicInfosOutput {
+  return {
+    _id: rule._id,
+    name: rule.name,
+    description: rule.description,
+    infos: rule.infos.map(({ name, value, type }) => ({ name, value, ...(type === undefined ? {} : { type }) })),
+    alarm_patterns: rule.alarm_patterns,
+    entity_patterns: rule.entity_patterns,
+    ...(rule.disable_during_periods === undefined ? {} : { disable_during_periods: rule.disable_during_periods }),
+    author: rule.author,
+    creation_date: rule.creation_date,
+    last_modified_date: rule.last_modified_date,
+  };
+}
+
+export function ruleNotFound(id: string): HttpError {
+  return new HttpError(404, `no dynamic infos rule with id ${id}`);
+}
+
+type RuleInput = InferType<typeof dynamicInfosInputSchema>;
+
+/** Checks a POST or PUT body; `VALIDATION` errors name the faulty field. */
+function readInput(body: unknown): RuleInput {
+  return validate(dynamicInfosInputSchema, body, { strict: true });
+}
+
+function ruleRecord(id: string, input: RuleInput, provenance: Provenance): DynamicInfosRecord {
+  return {
+    _id: id,
+    name: input.name,
+    description: input.description ?? '',
+    infos: input.infos.map((info) => ({
+      name: info.name,
+      value: info.value as DynamicInfo['value'],
+      ...(info.type === undefined ? {} : { type: info.type as InfoValueType }),
+    })),
+    alarm_patterns: (input.alarm_patterns ?? null) as DynamicInfosRecord['alarm_patterns'],
+    entity_patterns: (input.entity_patterns ?? null) as DynamicInfosRecord['entity_patterns'],
+    ...(input.disable_during_periods === undefined ? {} : { disable_during_periods: input.disable_during_periods as string[] | null }),
+    ...provenance,
+  };
+}
+
+@injectable()
+export class DynamicInfosService {
+  constructor(
+    @inject(DynamicInfosRepository) private readonly rules: DynamicInfosRepository,
+    @inject(KernelTokens.Clock) private readonly clock: Clock,
+  ) {}
+
+  async create(body: unknown, author: string): Promise<DynamicInfosOutput> {
+    const input = readInput(body);
+    const now = this.clock.nowSec();
+    const rule = ruleRecord(input._id ?? randomUUID(), input, { author, creation_date: now, last_modified_date: now });
+    try {
+      await this.rules.insert(rule);
+    } catch (err) {
+      if (hasCode(err, ErrorCodes.DuplicateKey)) throw new HttpError(400, `failed to create dynamic infos: duplicate id ${rule._id}`, { cause: err });
+      throw err;
+    }
+    return ruleOutput(rule);
+  }
+
+  async get(id: string): Promise<DynamicInfosOutput> {
+    const rule = await this.rules.get(id);
+    if (!rule) throw ruleNotFound(id);
+    return ruleOutput(rule);
+  }
+
+  async list(query: ListQuery): Promise<{ count: number; rules: DynamicInfosOutput[] }> {
+    const page = await this.rules.page(listRequest(query));
+    return { count: page.count, rules: page.rules.map(ruleOutput) };
+  }
+
+  /**
+   * Full replacement (REFERENCE §3.6). `author` and `creation_date` stay as stored and `last_modified_date` is
+   * refreshed, whatever the body holds. The body `_id` may be left out; when given it must be the path's.
+   */
+  async update(id: string, body: unknown, author: string): Promise<DynamicInfosOutput> {
+    const input = readInput(body);
+    const existing = await this.rules.get(id);
+    if (!existing) throw ruleNotFound(id);
+    if (input._id !== undefined && input._id !== id) throw new HttpError(400, 'failed to update dynamic infos: the _id field should not be modified');
+    const now = this.clock.nowSec();
+    // A rule written before Vigie may lack author or creation date: the editor and now stand in for them.
+    const rule = ruleRecord(id, input, { author: existing.author ?? author, creation_date: existing.creation_date ?? now, last_modified_date: now });
+    if (!(await this.rules.replace(rule))) throw ruleNotFound(id);
+    return ruleOutput(rule);
+  }
+
+  async delete(id: string): Promise<Record<string, never>> {
+    if (!(await this.rules.get(id))) throw ruleNotFound(id);
+    if (!(await this.rules.delete(id))) throw ruleNotFound(id);
+    return {};
+  }
+}

@@ -1,0 +1,4 @@
+export { dynamicInfosFeature } from './feature.js';
+export type { DynamicInfo, DynamicInfosRecord } from './dynamic-infos-repository.js';
+export { DynamicInfosService, type DynamicInfosOutput } from './dynamic-infos-service.js';
+export { infoValueTypes, searchableFields, type InfoValueType } from './schemas.js';

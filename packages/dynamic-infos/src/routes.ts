@@ -1,0 +1,87 @@
+import { object } from 'yup';
+import { ErrorCodes, errorDetail, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import type { DynamicInfosService } from './dynamic-infos-service.js';
+import { storeFailure } from './errors.js';
+import { dynamicInfosInputSchema, dynamicInfosRuleSchema, listQuerySchema, ruleListSchema } from './schemas.js';
+
+const tags = ['dynamic-infos'];
+const collectionPath = '/api/v2/dynamic-infos';
+// Ids may contain `/` (REFERENCE §3.5).
+const rulePath = '/api/v2/dynamic-infos/*id';
+
+const service = (ctx: VigieContext) => ctx.state.scope.resolve<DynamicInfosService>('dynamicInfosService');
+const pathId = (ctx: VigieContext) => ctx.params.id as string;
+// The kernel reads the body into `ctx.request.body` without typing it on Koa's request.
+const requestBody = (ctx: VigieContext): unknown => (ctx.request as { body?: unknown }).body;
+const author = (ctx: VigieContext) => ctx.state.user?.name ?? '';
+
+const notFound = { description: 'No rule has this id: no dynamic infos rule with id <id>' };
+
+export const dynamicInfosRoutes: RouteDefinition[] = [
+  {
+    method: 'POST',
+    path: collectionPath,
+    summary: 'Create a dynamic infos rule',
+    tags,
+    body: { required: true },
+    errors: { [ErrorCodes.StoreFailure]: (e) => ({ status: 400, description: `failed to create dynamic infos: ${errorDetail(e)}` }) },
+    requestSchema: dynamicInfosInputSchema,
+    responses: {
+      200: { description: 'The rule with author, creation_date and last_modified_date', schema: dynamicInfosRuleSchema },
+      400: { description: 'Invalid JSON, an invalid rule, a duplicate id or a database error' },
+    },
+    handler: (ctx) => service(ctx).create(requestBody(ctx), author(ctx)),
+  },
+  {
+    method: 'GET',
+    path: collectionPath,
+    summary: 'List dynamic infos rules',
+    description: 'search is a literal, case-insensitive substring looked for in any of search_fields.',
+    tags,
+    querySchema: listQuerySchema,
+    // Query problems are not rule problems: their texts stand alone.
+    errors: {
+      [ErrorCodes.Validation]: (e) => ({ status: 400, description: e.detail }),
+      ...storeFailure('Cannot retrieve the dynamic infos list from the database, please contact your administrator.'),
+    },
+    responses: {
+      200: { description: 'count: how many rules match; rules: the requested page', schema: ruleListSchema },
+      400: { description: 'An invalid limit, offset, skip, sort_dir or search field' },
+    },
+    handler: (ctx) => service(ctx).list(validate(listQuerySchema, ctx.query, { strict: true })),
+  },
+  {
+    method: 'GET',
+    path: rulePath,
+    summary: 'Get a dynamic infos rule',
+    tags,
+    errors: storeFailure('Cannot retrieve the dynamic infos rule from the database, please contact your administrator.'),
+    responses: { 200: { description: 'The rule', schema: dynamicInfosRuleSchema }, 404: notFound },
+    handler: (ctx) => service(ctx).get(pathId(ctx)),
+  },
+  {
+    method: 'PUT',
+    path: rulePath,
+    summary: 'Replace a dynamic infos rule',
+    description: 'author, creation_date and last_modified_date in the body are ignored: the first two are kept, the third refreshed.',
+    tags,
+    body: { required: true },
+    errors: storeFailure('failed to update dynamic infos'),
+    requestSchema: dynamicInfosInputSchema,
+    responses: {
+      200: { description: 'The updated rule', schema: dynamicInfosRuleSchema },
+      400: { description: 'Invalid JSON, an invalid rule, or a body _id other than the path id' },
+      404: notFound,
+    },
+    handler: (ctx) => service(ctx).update(pathId(ctx), requestBody(ctx), author(ctx)),
+  },
+  {
+    method: 'DELETE',
+    path: rulePath,
+    summary: 'Delete a dynamic infos rule',
+    tags,
+    errors: storeFailure('failed to delete dynamic infos'),
+    responses: { 200: { description: 'An empty object', schema: object({}) }, 404: notFound },
+    handler: (ctx) => service(ctx).delete(pathId(ctx)),
+  },
+];
