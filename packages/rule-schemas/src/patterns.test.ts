@@ -65,6 +65,7 @@ describe('patternListSchema', () => {
   it('refuses other shapes and unsafe expressions, naming the field', () => {
     expect(problem({})).toBe('alarm_patterns should be a list of objects or null');
     expect(problem(['x'])).toBe('alarm_patterns[0] should be an object');
+    expect(problem([{}, null])).toBe('alarm_patterns[1] should be an object');
     expect(problem([{ resource: { regex_match: '(a|aa)*b' } }])).toMatch(/^alarm_patterns\[0\]\.resource\.regex_match is not an accepted/);
   });
 

@@ -53,7 +53,7 @@ export function boundedRegexMatches(format: (problem: string) => string = (probl
 export interface PatternListMessages {
   /** When the value is neither a list nor null; `${path} should be a list of objects or null` by default. */
   list?: string;
-  /** When an element is not an object; `${path} should be an object` by default (path of the element). */
+  /** When an element is not an object (or null); `${path} should be an object` by default (path of the element). */
   item?: string;
   /** Turns a `regex_match` problem into the group's wording; the problem as is by default. */
   regex?: (problem: string) => string;
@@ -65,7 +65,8 @@ export interface PatternListMessages {
  * only their `regex_match` expressions are checked here.
  */
 export function patternListSchema(messages: PatternListMessages = {}) {
-  return array(object().typeError(messages.item ?? '${path} should be an object'))
+  const item = messages.item ?? '${path} should be an object';
+  return array(object().nonNullable(item).typeError(item))
     .nullable()
     .typeError(messages.list ?? '${path} should be a list of objects or null')
     .test(boundedRegexMatches(messages.regex));

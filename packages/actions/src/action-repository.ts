@@ -1,0 +1,64 @@
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+
+/** A pattern object; its grammar is the engine's (REFERENCE §5.1). */
+export type Pattern = Record<string, unknown>;
+
+/** When an action fires: one of `triggers`, and every pattern list given (each an OR of patterns). */
+export interface ActionHook {
+  triggers: string[];
+  event_patterns?: Pattern[] | null;
+  alarm_patterns?: Pattern[] | null;
+  entity_patterns?: Pattern[] | null;
+}
+
+/**
+ * An action as stored in `default_action`: the API's field names and value forms, read as is by the engine.
+ * Optional fields are absent rather than null.
+ */
+export interface ActionRecord extends Doc {
+  _id: string;
+  /** `pbehavior`, `snooze`, `ack`, … */
+  type: string;
+  hook?: ActionHook;
+  parameters?: Record<string, unknown>;
+  /** `<number><unit>`, e.g. `1m`. */
+  delay?: string;
+  priority?: number;
+  /** Legacy (non-hook) actions: alarm `v` fields matched against `regex`. */
+  fields?: string[];
+  regex?: string;
+  creation_date: number;
+  last_update_date: number;
+}
+
+@injectable()
+export class ActionRepository {
+  readonly #actions: Collection<ActionRecord>;
+
+  constructor(@inject(KernelTokens.Store) store: Store) {
+    this.#actions = store.collection<ActionRecord>('default_action');
+  }
+
+  get(id: string): Promise<ActionRecord | null> {
+    return this.#actions.findOne({ _id: id });
+  }
+
+  list(): Promise<ActionRecord[]> {
+    return this.#actions.find({}, { sort: { _id: 1 } });
+  }
+
+  /** Throws the store's `DUPLICATE_KEY` error when the id exists. */
+  insert(action: ActionRecord): Promise<void> {
+    return this.#actions.insertOne(action);
+  }
+
+  /** Whole-document replacement; false when no action has this id. */
+  async replace(action: ActionRecord): Promise<boolean> {
+    return (await this.#actions.replaceOne({ _id: action._id }, action)).matchedCount === 1;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.#actions.deleteOne({ _id: id })).deletedCount === 1;
+  }
+}

@@ -1,0 +1,4 @@
+export { actionsFeature } from './feature.js';
+export { ActionService, actionDetail, publicAction, type Action, type ActionDetail } from './action-service.js';
+export type { ActionHook, ActionRecord, Pattern } from './action-repository.js';
+export { actionBodySchema, actionTriggers, actionTypes, type ActionBody } from './schemas.js';

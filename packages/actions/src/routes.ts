@@ -1,0 +1,102 @@
+import { array } from 'yup';
+import { HttpError, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { actionNotFound, type ActionService } from './action-service.js';
+import { createActionErrors, updateActionErrors } from './errors.js';
+import {
+  actionBodySchema,
+  actionDetailSchema,
+  actionSchema,
+  createdActionSchema,
+  deletedSchema,
+  emptyObjectSchema,
+  isNonEmptyObject,
+  isObject,
+} from './schemas.js';
+
+const tags = ['actions'];
+
+function service(ctx: VigieContext): ActionService {
+  return ctx.state.scope.resolve<ActionService>('actionService');
+}
+
+/** Action ids may contain `/` (entity ids): the path captures the rest of the path (REFERENCE §3.5). */
+function pathId(ctx: VigieContext): string {
+  return ctx.params.id ?? '';
+}
+
+/** The validated body; `absent` answers a body `accepted` refuses (none, not an object), as the original did. */
+function body(ctx: VigieContext, accepted: (value: unknown) => boolean, absent: string) {
+  // The kernel reads the body into `ctx.request.body` without typing it on Koa's request.
+  const value = (ctx.request as { body?: unknown }).body;
+  if (!accepted(value)) throw new HttpError(400, absent);
+  return validate(actionBodySchema, value, { strict: true });
+}
+
+export const actionRoutes: RouteDefinition[] = [
+  {
+    method: 'POST',
+    path: '/api/v2/actions',
+    summary: 'Create an action',
+    description: '`_id` and `type` are required. Keys other than those of the schema are ignored.',
+    tags,
+    requestSchema: actionBodySchema,
+    errors: createActionErrors,
+    responses: {
+      200: { description: 'The id of the created action', schema: createdActionSchema },
+      400: { description: '`Invalid JSON`, `nothing to insert`, `invalid action format…`, `delay value is invalid`, `invalid pbehavior parameters`, `error while creating an action`, …' },
+    },
+    handler: (ctx) => service(ctx).create(body(ctx, isObject, 'nothing to insert')),
+  },
+  {
+    method: 'PUT',
+    path: '/api/v2/actions/*id',
+    summary: 'Replace an action',
+    description: 'The body is a whole action whose `_id` is the path id; `creation_date` is kept.',
+    tags,
+    requestSchema: actionBodySchema,
+    errors: updateActionErrors,
+    responses: {
+      200: { description: 'Replaced', schema: emptyObjectSchema },
+      400: { description: '`Invalid JSON`, `wrong update dict`, `invalid action format…`, `error while updating an action: the _id field should not be modified`, …' },
+      404: { description: '`failed to get action`' },
+    },
+    handler: async (ctx) => {
+      await service(ctx).update(pathId(ctx), body(ctx, isNonEmptyObject, 'wrong update dict'));
+      return {};
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v2/actions/*id',
+    summary: 'Delete an action',
+    tags,
+    responses: { 200: { description: '`true`, also when no action had this id (as the original)', schema: deletedSchema } },
+    handler: async (ctx) => {
+      await service(ctx).delete(pathId(ctx));
+      return true;
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/actions/*id',
+    summary: 'Get an action',
+    tags,
+    responses: {
+      200: { description: 'The action, with `hook` (or null), `parameters`, `regex` (or null) and `fields` always present', schema: actionDetailSchema },
+      404: { description: '`failed to get action`' },
+    },
+    handler: async (ctx) => {
+      const action = await service(ctx).get(pathId(ctx));
+      if (!action) throw actionNotFound();
+      return action;
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/actions',
+    summary: 'List actions',
+    tags,
+    responses: { 200: { description: 'Every action, by id', schema: array(actionSchema) } },
+    handler: (ctx) => service(ctx).list(),
+  },
+];
