@@ -36,7 +36,7 @@ const fields = {
   tasks: array(string().oneOf(alarmFilterTasks).required())
     .min(1)
     .meta({ jsonSchema: { description: 'Tasks run in order on each matching alarm' } }),
-  output_format: string().meta({ jsonSchema: { description: 'Output of the tasks; `{old}` stands for the alarm’s latest output' } }),
+  output_format: string().meta({ jsonSchema: { description: 'Output of the event the tasks build; `{old}` stands for the message of the alarm’s latest step' } }),
   limit: number()
     .integer()
     .min(0)
