@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { array, boolean, number, object, string, type InferType } from 'yup';
+import { Query } from 'mingo';
+import { assertSafeFilter, errorDetail, HttpError, validate, type Filter } from '@vigie/kernel';
+import type { PbehaviorComment, PbehaviorRecord } from './pbehavior.js';
+import { RecurrenceError } from './recurrence.js';
+import { Schedule } from './schedule.js';
+import { TimeZone } from './time-zone.js';
+
+export const requiredFieldsMessage = 'The fields name, filter, author, tstart, tstop are required.';
+
+/** Greatest epoch second accepted (9999-12-31T23:59:59Z, the original's `MaxPythonTimestamp`). */
+export const maxTimestamp = 253402297199;
+
+const timestamp = (field: string) =>
+  number()
+    .typeError(`The ${field} must be an integer (epoch seconds)`)
+    .integer(`The ${field} must be an integer (epoch seconds)`)
+    .min(0, `The ${field} must be between 0 and ${maxTimestamp}`)
+    .max(maxTimestamp, `The ${field} must be between 0 and ${maxTimestamp}`);
+
+const text = (field: string) => string().typeError(`The ${field} must be a string`);
+
+/** A pbehavior body, in the spec's form (aliases already resolved); every field optional here. */
+export const pbehaviorBodySchema = object({
+  _id: text('_id').min(1, 'The _id must not be empty').max(255, 'The _id must be at most 255 characters long'),
+  name: text('name').max(255, 'The name must be at most 255 characters long'),
+  author: text('author'),
+  filter: object().typeError('The filter must be a JSON object (a query on entities)'),
+  tstart: timestamp('tstart'),
+  tstop: timestamp('tstop'),
+  rrule: text('rrule').nullable(),
+  enabled: boolean().typeError('The enabled field must be a boolean'),
+  comments: array(
+    object({
+      author: text('comment author').required('Each comment needs an author and a message'),
+      message: text('comment message').required('Each comment needs an author and a message'),
+    })
+      .noUnknown('A comment has only an author and a message')
+      .typeError('Each comment must be an object with an author and a message'),
+  ).typeError('The comments must be a list'),
+  connector: text('connector'),
+  connector_name: text('connector_name'),
+  type_: text('type_'),
+  reason: text('reason'),
+  timezone: text('timezone'),
+  exdate: array(timestamp('exdate items').required('The exdate must be a list of epoch seconds')).typeError('The exdate must be a list of epoch seconds'),
+})
+  .noUnknown('Unknown pbehavior fields: ${unknown}')
+  .typeError('The pbehavior must be a JSON object');
+
+type Body = InferType<typeof pbehaviorBodySchema>;
+
+/** Fields the API outputs but nobody sets: accepted in bodies (a read pbehavior can be sent back) and ignored. */
+const outputOnlyFields = ['isActive', 'is_currently_active', 'eids'];
+
+function parseFilterText(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new HttpError(400, 'The filter must be a JSON object (a query on entities)');
+  }
+}
+
+/**
+ * Resolves the original's input forms into the spec's (REFERENCE §1, §4.10): `filter_` for `filter`, a filter sent
+ * as JSON text, `enabled` as `"true"`/`"True"`/`"false"`/`"False"`, and null for "not given".
+ */
+function resolveAliases(body: unknown, ignored: readonly string[]): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value === null || ignored.includes(key)) continue;
+    out[key] = value;
+  }
+  if (out.filter === undefined && out.filter_ !== undefined) out.filter = out.filter_;
+  delete out.filter_;
+  if (typeof out.filter === 'string') out.filter = parseFilterText(out.filter);
+  if (out.enabled === 'true' || out.enabled === 'True') out.enabled = true;
+  if (out.enabled === 'false' || out.enabled === 'False') out.enabled = false;
+  return out;
+}
+
+function readBody(body: unknown, ignored: readonly string[]): Body {
+  return validate(pbehaviorBodySchema, resolveAliases(body, ignored), { strict: true });
+}
+
+/** The entity filter, checked: allowed operators only, bounded, and understood by the query engine. */
+export function checkedFilter(filter: unknown): Filter {
+  const safe = assertSafeFilter(filter);
+  try {
+    new Query(safe).test({ _id: '' });
+  } catch (err) {
+    throw new HttpError(400, `Invalid filter: ${errorDetail(err)}`);
+  }
+  return safe;
+}
+
+/** Cross-field checks shared by creation and update. Returns the record's schedule. */
+export function checkTiming(record: Pick<PbehaviorRecord, 'tstart' | 'tstop' | 'rrule' | 'timezone' | 'exdate'>): Schedule {
+  if (record.tstop <= record.tstart) throw new HttpError(400, 'tstop cannot be inferior or equal to tstart');
+  if (!TimeZone.isValid(record.timezone)) {
+    throw new HttpError(400, `The timezone ${JSON.stringify(record.timezone)} is not a known IANA time zone (such as Europe/Paris or UTC)`);
+  }
+  try {
+    return new Schedule(record);
+  } catch (err) {
+    if (err instanceof RecurrenceError) throw new HttpError(400, `Invalid RRULE: ${err.message}`);
+    throw err;
+  }
+}
+
+function newComments(comments: Body['comments']): PbehaviorComment[] {
+  return (comments ?? []).map((comment) => ({ _id: randomUUID(), author: comment.author, message: comment.message }));
+}
+
+export interface CreationContext {
+  /** The authenticated user: the author when the body has none. */
+  user: string;
+  defaultTimezone: string;
+}
+
+/** A new pbehavior from a POST body (eids not computed yet), with its checked filter. */
+export function readCreation(body: unknown, context: CreationContext): { record: PbehaviorRecord; filter: Filter } {
+  const resolved = resolveAliases(body, outputOnlyFields);
+  if (typeof resolved === 'object' && resolved !== null && !Array.isArray(resolved)) {
+    const given = resolved as Record<string, unknown>;
+    const missing = ['name', 'filter', 'tstart', 'tstop'].some((field) => given[field] === undefined || given[field] === '');
+    if (missing) throw new HttpError(400, requiredFieldsMessage);
+  }
+  const input = readBody(body, outputOnlyFields);
+  const filter = checkedFilter(input.filter);
+  const record: PbehaviorRecord = {
+    _id: input._id ?? randomUUID(),
+    name: input.name as string,
+    author: input.author || context.user,
+    filter: JSON.stringify(filter),
+    tstart: input.tstart as number,
+    tstop: input.tstop as number,
+    rrule: input.rrule || null,
+    enabled: input.enabled ?? true,
+    comments: newComments(input.comments),
+    connector: input.connector ?? 'canopsis',
+    connector_name: input.connector_name ?? 'canopsis',
+    type_: input.type_ ?? 'generic',
+    reason: input.reason ?? '',
+    timezone: input.timezone ?? context.defaultTimezone,
+    exdate: input.exdate ?? [],
+    eids: [],
+  };
+  checkTiming(record);
+  return { record, filter };
+}
+
+/**
+ * An existing pbehavior updated by a PUT body: given fields replace stored ones, null or absent ones are left as
+ * they are, `eids` and `comments` are ignored, and `rrule: ""` removes the recurrence. `filter` is set when the
+ * filter changed (its eids must be computed again).
+ */
+export function readUpdate(existing: PbehaviorRecord, body: unknown): { record: PbehaviorRecord; filter: Filter | null } {
+  const input = readBody(body ?? {}, [...outputOnlyFields, 'comments']);
+  if (input._id !== undefined && input._id !== existing._id) throw new HttpError(400, 'The _id of a pbehavior cannot be modified');
+  const filter = input.filter === undefined ? null : checkedFilter(input.filter);
+  const record: PbehaviorRecord = {
+    ...existing,
+    name: input.name === undefined || input.name === '' ? existing.name : input.name,
+    author: input.author || existing.author,
+    filter: filter === null ? existing.filter : JSON.stringify(filter),
+    tstart: input.tstart ?? existing.tstart,
+    tstop: input.tstop ?? existing.tstop,
+    rrule: input.rrule === undefined ? existing.rrule : input.rrule || null,
+    enabled: input.enabled ?? existing.enabled,
+    connector: input.connector ?? existing.connector,
+    connector_name: input.connector_name ?? existing.connector_name,
+    type_: input.type_ ?? existing.type_,
+    reason: input.reason ?? existing.reason,
+    timezone: input.timezone ?? existing.timezone,
+    exdate: input.exdate ?? existing.exdate,
+  };
+  checkTiming(record);
+  return { record, filter: filter !== null && record.filter !== existing.filter ? filter : null };
+}

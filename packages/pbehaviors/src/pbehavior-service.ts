@@ -1,0 +1,203 @@
+import { inject, injectable } from 'tsyringe';
+import { ErrorCodes, HttpError, KernelTokens, hasCode, type Clock, type Filter, type SortSpec } from '@vigie/kernel';
+import type { PbehaviorsConfig } from './config.js';
+import { presentPbehavior, withinFirstWindow, type PbehaviorOutput, type PbehaviorRecord } from './pbehavior.js';
+import { PbehaviorIndex } from './pbehavior-index.js';
+import { readCreation, readUpdate } from './pbehavior-input.js';
+import { PbehaviorRepository } from './pbehavior-repository.js';
+
+export const duplicateIdMessage = 'Trying to insert PBehavior with already existing _id';
+export const unknownIdMessage = 'The id does not match any pbehavior';
+
+/** What PUT answers (the spec's list of fields). */
+export interface PbehaviorUpdateOutput {
+  name: string;
+  author: string;
+  reason: string;
+  filter: string;
+  type_: string;
+  exdate: number[];
+  tstart: number;
+  tstop: number;
+}
+
+/** Fields `/pbehavior/read` sorts on; the last two are computed, so sorting on them happens in memory. */
+export const sortableFields = ['_id', 'name', 'author', 'tstart', 'tstop', 'type_', 'reason', 'enabled', 'connector', 'connector_name', 'timezone', 'rrule', 'is_currently_active', 'isActive'] as const;
+export type SortableField = (typeof sortableFields)[number];
+const computedFields: readonly SortableField[] = ['is_currently_active', 'isActive'];
+
+export interface SortKey {
+  field: SortableField;
+  direction: 1 | -1;
+}
+
+export interface ReadQuery {
+  id?: string;
+  search?: string;
+  limit?: number;
+  skip?: number;
+  currentlyActive?: boolean;
+  sort?: readonly SortKey[];
+}
+
+/** The `/pbehavior/read` answer, in the original route wrapper's envelope. */
+export interface ReadOutput {
+  total: number;
+  data: { count: number; total_count: number; data: PbehaviorOutput[] }[];
+  success: boolean;
+}
+
+/** Fields `search` looks into (REFERENCE §4.10). */
+const searchFields = ['name', 'reason', 'author', 'type_', 'connector', 'connector_name', 'comments.author', 'comments.message', 'eids', 'filter'];
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : 1;
+  return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
+}
+
+@injectable()
+export class PbehaviorService {
+  constructor(
+    @inject(PbehaviorRepository) private readonly repository: PbehaviorRepository,
+    @inject(PbehaviorIndex) private readonly index: PbehaviorIndex,
+    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @inject(KernelTokens.Config) private readonly config: PbehaviorsConfig,
+  ) {}
+
+  /**
+   * Creates a pbehavior and answers its id. With `replaceExpired`, an existing pbehavior with the same `_id` that is
+   * expired is archived as `EXP<ms>-<_id>`, disabled, and the new one takes its place, all at once.
+   */
+  async create(body: unknown, options: { user: string; replaceExpired: boolean }): Promise<string> {
+    const { record, filter } = readCreation(body, { user: options.user, defaultTimezone: this.config.default_timezone });
+    record.eids = await this.repository.matchingEntityIds(filter);
+    await this.index.ready();
+    try {
+      await this.repository.insert(record);
+    } catch (err) {
+      if (!hasCode(err, ErrorCodes.DuplicateKey) || !options.replaceExpired) throw err;
+      await this.#replaceExpired(record);
+      return record._id;
+    }
+    this.index.put(record);
+    return record._id;
+  }
+
+  async #replaceExpired(record: PbehaviorRecord): Promise<void> {
+    const existing = await this.repository.get(record._id);
+    const schedule = existing && this.index.scheduleOf(existing);
+    if (!existing || !schedule?.isExpiredAt(this.clock.nowSec())) throw new HttpError(400, duplicateIdMessage);
+    const archived: PbehaviorRecord = { ...existing, _id: `EXP${this.clock.nowMs()}-${existing._id}`, enabled: false };
+    await this.repository.replaceArchiving(archived, existing._id, record);
+    this.index.put(archived);
+    this.index.put(record);
+  }
+
+  async update(id: string, body: unknown): Promise<PbehaviorUpdateOutput> {
+    const existing = await this.repository.get(id);
+    if (!existing) throw new HttpError(400, unknownIdMessage);
+    const { record, filter } = readUpdate(existing, body);
+    if (filter) record.eids = await this.repository.matchingEntityIds(filter);
+    if (!(await this.repository.replace(record))) throw new HttpError(400, unknownIdMessage);
+    this.index.put(record);
+    const { name, author, reason, type_, exdate, tstart, tstop } = record;
+    return { name, author, reason, filter: record.filter, type_, exdate, tstart, tstop };
+  }
+
+  async delete(id: string): Promise<{ deletedCount: number; acknowledged: boolean }> {
+    const deletedCount = await this.repository.delete(id);
+    this.index.remove(id);
+    return { deletedCount, acknowledged: true };
+  }
+
+  /** Every pbehavior, or only those active now. */
+  async list(options: { currentlyActive: boolean }): Promise<PbehaviorOutput[]> {
+    const records = await this.repository.find({}, { sort: { _id: 1 } });
+    const outputs = await this.#present(records);
+    return options.currentlyActive ? outputs.filter((output) => output.is_currently_active) : outputs;
+  }
+
+  /** The pbehaviors whose `eids` hold an entity, optionally only enabled or disabled ones. */
+  async forEntity(entityId: string, options: { enabled?: boolean }): Promise<PbehaviorOutput[]> {
+    const filter: Filter = { eids: entityId };
+    if (options.enabled !== undefined) filter.enabled = options.enabled;
+    return this.#present(await this.repository.find(filter, { sort: { _id: 1 } }));
+  }
+
+  /** `/pbehavior/read`: search, sort and paginate. */
+  async read(query: ReadQuery): Promise<ReadOutput> {
+    const filter: Filter = {};
+    if (query.id !== undefined) filter._id = query.id;
+    if (query.search) {
+      const pattern = escapeRegex(query.search);
+      filter.$or = searchFields.map((field) => ({ [field]: { $regex: pattern, $options: 'i' } }));
+    }
+    const sort = query.sort && query.sort.length > 0 ? query.sort : [{ field: '_id' as const, direction: 1 as const }];
+    const skip = query.skip ?? 0;
+    const limit = query.limit || undefined;
+    let total: number;
+    let page: PbehaviorOutput[];
+    if (query.currentlyActive || sort.some((key) => computedFields.includes(key.field))) {
+      // Activeness is computed, not stored: filter and sort in memory, then paginate.
+      let outputs = await this.#present(await this.repository.find(filter));
+      if (query.currentlyActive) outputs = outputs.filter((output) => output.is_currently_active);
+      outputs.sort((a, b) => {
+        for (const key of sort) {
+          const order = compareValues(a[key.field], b[key.field]) * key.direction;
+          if (order !== 0) return order;
+        }
+        return 0;
+      });
+      total = outputs.length;
+      page = outputs.slice(skip, limit === undefined ? undefined : skip + limit);
+    } else {
+      const storeSort: SortSpec = Object.fromEntries(sort.map((key) => [key.field, key.direction]));
+      total = await this.repository.count(filter);
+      page = await this.#present(await this.repository.find(filter, { sort: storeSort, skip, limit }));
+    }
+    return { total: 1, data: [{ count: page.length, total_count: total, data: page }], success: true };
+  }
+
+  /**
+   * Keeps `eids` current: each changed entity is added to or removed from the pbehaviors whose filter now selects it
+   * or no longer does (an entity that no longer exists is removed everywhere).
+   */
+  async entitiesChanged(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const index = await this.index.ready();
+    const entities = new Map((await this.repository.entities(ids)).map((entity) => [entity._id, entity]));
+    const changes: { id: string; eids: string[]; record: PbehaviorRecord }[] = [];
+    for (const entry of index.entries()) {
+      const query = index.queryOf(entry);
+      if (!query) continue;
+      let eids: Set<string> | null = null;
+      for (const id of ids) {
+        const entity = entities.get(id);
+        const selected = entity !== undefined && query.test(entity);
+        if (selected !== index.on(id).has(entry)) {
+          eids ??= new Set(entry.record.eids);
+          if (selected) eids.add(id);
+          else eids.delete(id);
+        }
+      }
+      if (eids) changes.push({ id: entry.record._id, eids: [...eids], record: entry.record });
+    }
+    await this.repository.setEids(changes);
+    for (const change of changes) this.index.put({ ...change.record, eids: change.eids });
+  }
+
+  async #present(records: readonly PbehaviorRecord[]): Promise<PbehaviorOutput[]> {
+    await this.index.ready();
+    const now = this.clock.nowSec();
+    return records.map((record) =>
+      presentPbehavior(record, { isActive: withinFirstWindow(record, now), isCurrentlyActive: this.index.scheduleOf(record)?.isActiveAt(now) ?? false }),
+    );
+  }
+}

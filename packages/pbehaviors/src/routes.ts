@@ -1,0 +1,112 @@
+import { array, string } from 'yup';
+import { validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import type { PbehaviorService } from './pbehavior-service.js';
+import {
+  byEntityQuerySchema,
+  createQuerySchema,
+  deleteOutputSchema,
+  errorSchema,
+  flagValue,
+  listQuerySchema,
+  parseSort,
+  pbehaviorBodySchema,
+  pbehaviorOutputSchema,
+  readOutputSchema,
+  readQuerySchema,
+  updateOutputSchema,
+} from './schemas.js';
+
+// The kernel reads the body into `ctx.request.body` without typing it on Koa's request.
+const requestBody = (ctx: VigieContext): unknown => (ctx.request as { body?: unknown }).body;
+const service = (ctx: VigieContext) => ctx.state.scope.resolve<PbehaviorService>('pbehaviorService');
+const badRequest = { description: 'Invalid pbehavior, filter, rule or parameter', schema: errorSchema };
+const tags = ['pbehaviors'];
+
+export const pbehaviorRoutes: RouteDefinition[] = [
+  {
+    method: 'POST',
+    path: '/api/v2/pbehavior',
+    summary: 'Create a pbehavior',
+    description:
+      'Creates a pbehavior; its `eids` are the entities its filter selects. `author` defaults to the authenticated user. ' +
+      'With `replace_expired=1`, an expired pbehavior holding the same `_id` is renamed `EXP<ms>-<_id>` and disabled first.',
+    tags,
+    body: { required: true },
+    querySchema: createQuerySchema,
+    requestSchema: pbehaviorBodySchema,
+    responses: { 200: { description: 'The new pbehavior id, as a JSON string', schema: string().required() }, 400: badRequest },
+    handler: async (ctx) => {
+      const query = validate(createQuerySchema, ctx.query);
+      const id = await service(ctx).create(requestBody(ctx), { user: ctx.state.user?.name ?? '', replaceExpired: flagValue(query.replace_expired) === true });
+      ctx.type = 'application/json';
+      ctx.body = JSON.stringify(id);
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/v2/pbehavior/*id',
+    summary: 'Update a pbehavior',
+    description: 'Given fields replace the stored ones; null or absent fields, `eids` and `comments` are left as they are. `rrule: ""` removes the recurrence.',
+    tags,
+    requestSchema: pbehaviorBodySchema,
+    responses: { 200: { description: 'The updated fields', schema: updateOutputSchema }, 400: badRequest },
+    handler: (ctx) => service(ctx).update(ctx.params.id as string, requestBody(ctx)),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v2/pbehavior/*id',
+    summary: 'Delete a pbehavior',
+    tags,
+    responses: { 200: { description: 'How many pbehaviors were deleted (0 for an unknown id)', schema: deleteOutputSchema } },
+    handler: (ctx) => service(ctx).delete(ctx.params.id as string),
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/pbehavior',
+    summary: 'List pbehaviors',
+    description: 'Every pbehavior, or with `current_active_pbh=true` only those active at the time of the request.',
+    tags,
+    querySchema: listQuerySchema,
+    responses: { 200: { description: 'The pbehaviors', schema: array(pbehaviorOutputSchema).required() }, 400: badRequest },
+    handler: (ctx) => {
+      const query = validate(listQuerySchema, ctx.query);
+      return service(ctx).list({ currentlyActive: flagValue(query.current_active_pbh) === true });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/pbehavior_byeid/*entityId',
+    summary: 'The pbehaviors applied to an entity',
+    description: 'Pbehaviors whose `eids` hold the entity id (which may contain slashes); `enabled=1|0` keeps only enabled or disabled ones.',
+    tags,
+    querySchema: byEntityQuerySchema,
+    responses: { 200: { description: 'The pbehaviors', schema: array(pbehaviorOutputSchema).required() }, 400: badRequest },
+    handler: (ctx) => {
+      const query = validate(byEntityQuerySchema, ctx.query);
+      return service(ctx).forEntity(ctx.params.entityId as string, { enabled: flagValue(query.enabled) });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/pbehavior/read',
+    summary: 'Search and page through pbehaviors',
+    description:
+      '`_id` selects one pbehavior; `search` is a case-insensitive substring of name, reason, author, type_, connector, connector_name, ' +
+      'comments, eids or filter; `sort` is JSON (`[{"property":"name","direction":"DESC"}]`, `["tstart"]`) or comma-separated field names; ' +
+      '`current_active_pbh=true` keeps the active ones; `skip` and `limit` (0 for no limit) paginate.',
+    tags,
+    querySchema: readQuerySchema,
+    responses: { 200: { description: 'One page, in the original route envelope', schema: readOutputSchema }, 400: badRequest },
+    handler: (ctx) => {
+      const query = validate(readQuerySchema, ctx.query);
+      return service(ctx).read({
+        id: query._id,
+        search: query.search,
+        limit: query.limit === undefined ? undefined : Number(query.limit),
+        skip: query.skip === undefined ? undefined : Number(query.skip),
+        currentlyActive: flagValue(query.current_active_pbh),
+        sort: parseSort(query.sort),
+      });
+    },
+  },
+];

@@ -1,0 +1,146 @@
+import { parseRecurrence, recurrenceRule, type FrequencyName, type Recurrence } from './recurrence.js';
+import { TimeZone } from './time-zone.js';
+
+/** The fields of a pbehavior that decide when it is active. */
+export interface ScheduleSpec {
+  tstart: number;
+  tstop: number;
+  /** An RRULE value, or null/empty for a single window. */
+  rrule: string | null;
+  /** IANA zone in which a recurrence's wall-clock times are read. */
+  timezone: string;
+  /** Occurrence starts (epoch seconds) removed from the recurrence. */
+  exdate: readonly number[];
+}
+
+/**
+ * Wall-clock times within this distance of a query time are converted exactly before being compared with it; farther
+ * ones cannot be on the other side of it (no zone shifts its offset by more than this in one go).
+ */
+const conversionMargin = 3 * 3600;
+
+/** Period lengths, in wall-clock seconds, of the frequencies whose periods all have the same length. */
+const fixedPeriods: Partial<Record<FrequencyName, number>> = { SECONDLY: 1, MINUTELY: 60, HOURLY: 3600, DAILY: 86400, WEEKLY: 7 * 86400 };
+
+interface RecurringParts {
+  recurrence: Recurrence;
+  zone: TimeZone;
+  startWall: number;
+  untilWall: number | null;
+  excludedWalls: ReadonlySet<number>;
+  /** Wall-clock length of one period when iteration may start from any later period, else null. */
+  period: number | null;
+}
+
+interface Occurrences {
+  /** Start of the last occurrence strictly before the query time, or null. */
+  last: number | null;
+  /** Start of the first occurrence at or after the query time, or null. */
+  next: number | null;
+}
+
+/**
+ * When a pbehavior is active (REFERENCE §5.9). Without a recurrence: on [tstart, tstop], both ends included. With
+ * one: the recurrence starts at `tstart` read as a wall-clock time in `timezone` (so occurrences keep their local time
+ * across DST changes), loses the `exdate` starts, and each occurrence lasts `tstop − tstart`; the pbehavior is active
+ * at t when the last occurrence starting strictly before t has not ended (its end included).
+ *
+ * Recurring answers are remembered for the interval over which they cannot change (until the next occurrence
+ * starts), so checking many pbehaviors again and again at the current time costs a comparison each.
+ */
+export class Schedule {
+  readonly #spec: ScheduleSpec;
+  readonly #duration: number;
+  readonly #recurring: RecurringParts | null;
+  /** Valid for query times in (after, upTo]: the last occurrence start before them. */
+  #memo: { after: number; upTo: number; last: number | null } | null = null;
+
+  /** Throws RecurrenceError for a bad rule; the time zone must be valid (see TimeZone.isValid). */
+  constructor(spec: ScheduleSpec) {
+    this.#spec = spec;
+    this.#duration = spec.tstop - spec.tstart;
+    if (!spec.rrule) {
+      this.#recurring = null;
+      return;
+    }
+    const recurrence = parseRecurrence(spec.rrule);
+    const zone = TimeZone.named(spec.timezone);
+    const until = recurrence.until;
+    const fixed = fixedPeriods[recurrence.frequency];
+    this.#recurring = {
+      recurrence,
+      zone,
+      startWall: zone.toWallClock(spec.tstart),
+      untilWall: until === null ? null : until.kind === 'instant' ? zone.toWallClock(until.epochSec) : until.wallSec,
+      excludedWalls: new Set(spec.exdate.map((start) => zone.toWallClock(start))),
+      // With COUNT, occurrences are numbered from the first one: iteration must start there.
+      period: fixed !== undefined && recurrence.count === null ? fixed * recurrence.interval : null,
+    };
+  }
+
+  get recurring(): boolean {
+    return this.#recurring !== null;
+  }
+
+  isActiveAt(t: number): boolean {
+    if (!this.#recurring) return this.#spec.tstart <= t && t <= this.#spec.tstop;
+    let memo = this.#memo;
+    if (!memo || t <= memo.after || t > memo.upTo) {
+      const { last, next } = this.#occurrencesAround(t);
+      memo = { after: last ?? -Infinity, upTo: next ?? Infinity, last };
+      this.#memo = memo;
+    }
+    return memo.last !== null && t <= memo.last + this.#duration;
+  }
+
+  /** Expired at t: no occurrence ends after t (REFERENCE §5.9); an endless recurrence never expires. */
+  isExpiredAt(t: number): boolean {
+    const recurring = this.#recurring;
+    if (!recurring) return t >= this.#spec.tstop;
+    if (recurring.recurrence.count === null && recurring.untilWall === null) return false;
+    return this.#occurrencesAround(t - this.#duration + 1).next === null;
+  }
+
+  #occurrencesAround(t: number): Occurrences {
+    const recurring = this.#recurring as RecurringParts;
+    const wallT = recurring.zone.toWallClock(t);
+    if (recurring.period !== null) {
+      // Iterating from tstart costs one step per occurrence since then: start a few periods before t instead, and
+      // look further back only when no occurrence turned up (restrictive BY* parts, exclusions).
+      const horizon = recurring.untilWall === null ? wallT : Math.min(wallT, recurring.untilWall + 1);
+      for (let lookBack = 1; ; lookBack *= 8) {
+        const periods = Math.floor((horizon - conversionMargin - recurring.startWall) / recurring.period) - lookBack;
+        if (periods <= 0) break;
+        const found = this.#scan(recurring.startWall + periods * recurring.period, t, wallT);
+        if (found.last !== null) return found;
+      }
+    }
+    return this.#scan(recurring.startWall, t, wallT);
+  }
+
+  #scan(fromWall: number, t: number, wallT: number): Occurrences {
+    const { recurrence, zone, untilWall, excludedWalls } = this.#recurring as RecurringParts;
+    let lastWall: number | null = null;
+    let lastInstant: number | null = null;
+    let next: number | null = null;
+    recurrenceRule(recurrence, fromWall, untilWall).all((date) => {
+      const wall = date.getTime() / 1000;
+      if (excludedWalls.has(wall)) return true;
+      if (wall < wallT - conversionMargin) {
+        lastWall = wall;
+        lastInstant = null;
+        return true;
+      }
+      const instant = zone.toInstant(wall);
+      if (instant < t) {
+        lastWall = wall;
+        lastInstant = instant;
+        return true;
+      }
+      next = instant;
+      return false;
+    });
+    const last = lastWall === null ? null : (lastInstant ?? zone.toInstant(lastWall));
+    return { last, next };
+  }
+}

@@ -1,0 +1,76 @@
+import { IANAZone } from 'luxon';
+
+/** Offsets are cached per quarter hour: every real zone transition falls on a quarter-hour boundary or far apart. */
+const bucketMs = 15 * 60 * 1000;
+/** Bound on the offset cache of one zone; it is simply cleared when reached. */
+const maxCachedBuckets = 200_000;
+
+/**
+ * An IANA time zone with the two conversions recurrence rules need: a real instant to its wall-clock time, and a
+ * wall-clock time back to a real instant. Wall-clock times are "floating" epoch seconds (the wall-clock fields read
+ * as if they were UTC), which lets `rrule` iterate without time zones and without DST surprises.
+ */
+export class TimeZone {
+  static readonly #zones = new Map<string, TimeZone>();
+
+  readonly name: string;
+  readonly #zone: IANAZone;
+  readonly #offsets = new Map<number, number>();
+
+  private constructor(name: string) {
+    this.name = name;
+    this.#zone = IANAZone.create(name);
+  }
+
+  static isValid(name: string): boolean {
+    return name !== '' && IANAZone.isValidZone(name);
+  }
+
+  /** The zone named `name`; callers check `isValid` first. */
+  static named(name: string): TimeZone {
+    let zone = TimeZone.#zones.get(name);
+    if (!zone) {
+      if (!TimeZone.isValid(name)) throw new Error(`unknown time zone ${name}`);
+      zone = new TimeZone(name);
+      TimeZone.#zones.set(name, zone);
+    }
+    return zone;
+  }
+
+  /** UTC offset in seconds at a real instant (epoch seconds). */
+  offsetAt(epochSec: number): number {
+    const ms = epochSec * 1000;
+    const bucket = Math.floor(ms / bucketMs);
+    const cached = this.#offsets.get(bucket);
+    if (cached !== undefined) return cached;
+    const atStart = this.#zone.offset(bucket * bucketMs);
+    const atEnd = this.#zone.offset((bucket + 1) * bucketMs - 1);
+    // A transition inside the bucket: answer exactly and cache nothing.
+    if (atStart !== atEnd) return this.#zone.offset(ms) * 60;
+    if (this.#offsets.size >= maxCachedBuckets) this.#offsets.clear();
+    this.#offsets.set(bucket, atStart * 60);
+    return atStart * 60;
+  }
+
+  /** The wall-clock time of a real instant, as floating seconds. */
+  toWallClock(epochSec: number): number {
+    return epochSec + this.offsetAt(epochSec);
+  }
+
+  /**
+   * The real instant of a wall-clock time. An ambiguous time (the repeated hour when clocks go back) is its first
+   * occurrence; a time that does not exist (the skipped hour when clocks go forward) is moved forward by the gap,
+   * as the clocks were.
+   */
+  toInstant(wallSec: number): number {
+    const around = [this.offsetAt(wallSec - 86400), this.offsetAt(wallSec), this.offsetAt(wallSec + 86400)];
+    let earliest: number | null = null;
+    for (const offset of around) {
+      const candidate = wallSec - offset;
+      if (this.offsetAt(candidate) === offset && (earliest === null || candidate < earliest)) earliest = candidate;
+    }
+    if (earliest !== null) return earliest;
+    // In a gap: keep the offset in force before it.
+    return wallSec - Math.min(...around);
+  }
+}
