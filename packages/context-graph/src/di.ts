@@ -1,0 +1,8 @@
+import { defineBridge } from '@vigie/kernel';
+import { EntityRepository } from './entity-repository.js';
+
+/** The context graph's class graph (tsyringe) and what awilix sees of it. */
+export const contextGraphBridge = defineBridge({
+  singletons: [EntityRepository],
+  exports: { entityRepository: EntityRepository },
+});

@@ -1,0 +1,121 @@
+import { inject, injectable } from 'tsyringe';
+import {
+  KernelTokens,
+  assertSafeFilter,
+  type BatchOperation,
+  type Collection,
+  type EventBus,
+  type Filter,
+  type Logger,
+  type SortSpec,
+  type Store,
+} from '@vigie/kernel';
+import { toEntity, type Entity } from './entity.js';
+import { GraphDraft, type GraphChanges } from './graph-draft.js';
+
+export const entityCollection = 'default_entities';
+
+export interface EntityQuery {
+  /** A MongoDB-style filter; checked with `assertSafeFilter` (only safe operators, bounded size). */
+  filter?: Filter;
+  /** `{_id: 1}` by default; `_id` always breaks ties. */
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+}
+
+/**
+ * Ids per `$in` query. The embedded engine evaluates `$in` against every candidate (cost grows with the square
+ * of the list) and pays a fixed cost per query: measured, 25 to 50 ids per query is the fastest (about 10 µs
+ * an id, against 120 µs for one query per id).
+ */
+const idsPerQuery = 50;
+
+function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+/** Store access for `default_entities`, and the only writer of committed graph changes. */
+@injectable()
+export class EntityRepository {
+  readonly #entities: Collection;
+
+  constructor(
+    @inject(KernelTokens.Store) private readonly store: Store,
+    @inject(KernelTokens.EventBus) private readonly eventBus: EventBus,
+    @inject(KernelTokens.Logger) private readonly logger: Logger,
+  ) {
+    this.#entities = store.collection(entityCollection);
+  }
+
+  async get(id: string): Promise<Entity | null> {
+    const doc = await this.#entities.findOne({ _id: id });
+    return doc ? toEntity(doc) : null;
+  }
+
+  async find(query: EntityQuery = {}): Promise<Entity[]> {
+    const docs = await this.#entities.find(assertSafeFilter(query.filter ?? {}), {
+      sort: { ...(query.sort ?? {}), _id: query.sort?._id ?? 1 },
+      skip: query.skip,
+      limit: query.limit,
+    });
+    return docs.map(toEntity);
+  }
+
+  count(filter: Filter = {}): Promise<number> {
+    return this.#entities.count(assertSafeFilter(filter));
+  }
+
+  /** The entities among `ids` that exist, by id. */
+  async getMany(ids: Iterable<string>): Promise<Map<string, Entity>> {
+    const found = new Map<string, Entity>();
+    for (const chunk of chunks([...new Set(ids)], idsPerQuery)) {
+      for (const doc of await this.#entities.find({ _id: { $in: chunk } })) found.set(doc._id, toEntity(doc));
+    }
+    return found;
+  }
+
+  /**
+   * A draft holding the entities `ids` name and every entity they are linked with: all a change to those
+   * entities can touch while keeping the links reciprocal.
+   */
+  async draft(ids: Iterable<string>): Promise<GraphDraft> {
+    const named = new Set(ids);
+    const found = await this.getMany(named);
+    const linked = new Set<string>();
+    for (const entity of found.values()) {
+      for (const id of entity.impact) if (!named.has(id)) linked.add(id);
+      for (const id of entity.depends) if (!named.has(id)) linked.add(id);
+    }
+    const neighbours = await this.getMany(linked);
+    return new GraphDraft([...found.values(), ...neighbours.values()], [...named, ...linked]);
+  }
+
+  /**
+   * Writes a draft's changes, with `alongside` (e.g. a status record), in one atomic batch, then announces the
+   * changed ids with `entities.changed`. A created entity that another writer stored meanwhile makes the batch
+   * fail with `DUPLICATE_KEY`, and nothing is written.
+   */
+  async commit(changes: GraphChanges, alongside: readonly BatchOperation[] = []): Promise<void> {
+    const operations: BatchOperation[] = [];
+    // A replacement is a delete then an insert in the same batch: the engine's per-document replace costs one
+    // query per entity (see idsPerQuery), a grouped delete a tenth of it.
+    const replacedIds = changes.replaced.map((entity) => entity._id);
+    for (const chunk of chunks([...replacedIds, ...changes.deleted], idsPerQuery)) {
+      operations.push({ op: 'delete', collection: entityCollection, filter: { _id: { $in: chunk } }, multi: true });
+    }
+    for (const entity of changes.replaced) operations.push({ op: 'insert', collection: entityCollection, doc: entity });
+    for (const entity of changes.created) operations.push({ op: 'insert', collection: entityCollection, doc: entity });
+    operations.push(...alongside);
+    await this.store.batch(operations);
+
+    const ids = [...replacedIds, ...changes.created.map((entity) => entity._id), ...changes.deleted];
+    if (ids.length === 0) return;
+    try {
+      await this.eventBus.emit('entities.changed', { ids });
+    } catch (err) {
+      // The change is committed; a failing listener is the listener's problem, not the writer's.
+      this.logger.error({ err }, 'a listener of entities.changed failed');
+    }
+  }
+}

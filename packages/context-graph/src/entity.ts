@@ -1,0 +1,78 @@
+import type { Doc, JsonValue } from '@vigie/kernel';
+
+/** The entity types of the spec. */
+export const entityTypes = ['resource', 'component', 'connector', 'watcher'] as const;
+export type EntityType = (typeof entityTypes)[number];
+
+/**
+ * An entity (configuration item) as stored in `default_entities`. `impact` and `depends` are reciprocal: when
+ * A lists B in its `impact`, B lists A in its `depends`. Fields beyond the model (an import copies every field
+ * of its elements) are kept as they are.
+ */
+export interface Entity extends Doc {
+  _id: string;
+  name: string;
+  /** One of `entityTypes` for entities Vigie writes; older stores may hold others. */
+  type: string;
+  /** Entities this one impacts. */
+  impact: string[];
+  /** Entities this one depends on. */
+  depends: string[];
+  enabled: boolean;
+  /** Epoch seconds of each enabling, in the order they were recorded. */
+  enable_history: number[];
+  disable_history: number[];
+  /** Metrics linked to the entity. */
+  measurements: string[];
+  /** Free-form data; entries are usually `{name, description, value}`. */
+  infos: Record<string, JsonValue>;
+}
+
+/** The fields of the model, in the order outputs show them. */
+export const entityFields = ['_id', 'name', 'type', 'enabled', 'impact', 'depends', 'measurements', 'infos', 'enable_history', 'disable_history'] as const;
+const modelFields = new Set<string>(entityFields);
+
+const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const numberList = (value: unknown): number[] => (Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : []);
+
+/** A stored document as an entity: fields that documents written by other tools may lack get the model's defaults. */
+export function toEntity(doc: Doc): Entity {
+  const infos = doc.infos;
+  return {
+    ...doc,
+    _id: doc._id,
+    name: typeof doc.name === 'string' ? doc.name : doc._id,
+    type: typeof doc.type === 'string' ? doc.type : '',
+    impact: stringList(doc.impact),
+    depends: stringList(doc.depends),
+    enabled: typeof doc.enabled === 'boolean' ? doc.enabled : true,
+    enable_history: numberList(doc.enable_history),
+    disable_history: numberList(doc.disable_history),
+    measurements: stringList(doc.measurements),
+    infos: typeof infos === 'object' && infos !== null && !Array.isArray(infos) ? (infos as Record<string, JsonValue>) : {},
+  };
+}
+
+/** Fields an entity carries beyond the model (copied from the import elements that wrote it). */
+export function extraFields(entity: Entity): Record<string, unknown> {
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entity)) if (!modelFields.has(key)) extra[key] = value;
+  return extra;
+}
+
+/** What the read routes show: the model's fields, then the fields the entity was imported with beyond them. */
+export function publicEntity(entity: Entity): Record<string, unknown> {
+  return {
+    _id: entity._id,
+    name: entity.name,
+    type: entity.type,
+    enabled: entity.enabled,
+    impact: entity.impact,
+    depends: entity.depends,
+    measurements: entity.measurements,
+    infos: entity.infos,
+    enable_history: entity.enable_history,
+    disable_history: entity.disable_history,
+    ...extraFields(entity),
+  };
+}

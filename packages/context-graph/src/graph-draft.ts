@@ -1,0 +1,176 @@
+import type { Entity } from './entity.js';
+
+export type RelationField = 'impact' | 'depends';
+
+/** An entity's fields other than its relations, which the draft keeps reciprocal itself. */
+export type EntityData = { [K in keyof Entity as K extends RelationField ? never : K]: Entity[K] };
+
+const opposite: Record<RelationField, RelationField> = { impact: 'depends', depends: 'impact' };
+
+interface DraftNode {
+  /** Null while the entity does not exist: never did, or removed in this draft. */
+  data: EntityData | null;
+  impact: Set<string>;
+  depends: Set<string>;
+  /** The entity exists in the store (as loaded). */
+  stored: boolean;
+  /** Changed (or named by an action) in this draft: written back at commit. */
+  touched: boolean;
+}
+
+/** What committing a draft writes. */
+export interface GraphChanges {
+  /** Entities that were not in the store. */
+  created: Entity[];
+  /** Entities written over their stored version. */
+  replaced: Entity[];
+  /** Ids of stored entities to delete. */
+  deleted: string[];
+}
+
+/** A relation of `from` naming `missing`, an entity that does not exist. */
+export interface DanglingRelation {
+  from: string;
+  field: RelationField;
+  missing: string;
+}
+
+/**
+ * An in-memory working copy of part of the context graph (the entities an operation may touch, loaded by
+ * `EntityRepository.draft`). Every change keeps `impact` and `depends` reciprocal on both ends; nothing reaches
+ * the store until the draft's changes are committed in one batch, so a draft that is dropped changes nothing.
+ *
+ * Relations may name an entity that does not exist yet (it may be created later in the same draft): the
+ * draft keeps them, and `danglingRelations` lists those still naming a missing entity.
+ */
+export class GraphDraft {
+  readonly #nodes = new Map<string, DraftNode>();
+  /** Ids a relation was added towards while they did not exist. */
+  readonly #namedWhileMissing = new Set<string>();
+
+  /** `entities` as stored; `absent`: other ids the draft may be asked about, known not to exist. */
+  constructor(entities: Iterable<Entity>, absent: Iterable<string>) {
+    for (const { impact, depends, ...data } of entities) {
+      this.#nodes.set(data._id, { data, impact: new Set(impact), depends: new Set(depends), stored: true, touched: false });
+    }
+    for (const id of absent) {
+      if (!this.#nodes.has(id)) this.#nodes.set(id, { data: null, impact: new Set(), depends: new Set(), stored: false, touched: false });
+    }
+  }
+
+  #node(id: string): DraftNode {
+    const node = this.#nodes.get(id);
+    if (!node) throw new Error(`entity ${JSON.stringify(id)} was not loaded into this draft`);
+    return node;
+  }
+
+  exists(id: string): boolean {
+    return this.#node(id).data !== null;
+  }
+
+  get(id: string): Entity | undefined {
+    const node = this.#node(id);
+    return node.data ? entityOf(node.data, node) : undefined;
+  }
+
+  /** An entity's relations; for a missing entity, those other entities gave it in this draft. */
+  relations(id: string, field: RelationField): string[] {
+    return [...this.#node(id)[field]];
+  }
+
+  /** Whether `from` lists `to` in its `impact` (and so `to` lists `from` in its `depends`). */
+  impacts(from: string, to: string): boolean {
+    return this.#node(from).impact.has(to);
+  }
+
+  /**
+   * Creates or replaces an entity. Its relations become exactly `entity.impact` and `entity.depends`: the
+   * entities added there list it back, the entities dropped from there forget it.
+   */
+  put(entity: Entity): void {
+    const { impact, depends, ...data } = entity;
+    const node = this.#node(data._id);
+    node.data = data;
+    node.touched = true;
+    this.#setRelations(data._id, node, 'impact', impact);
+    this.#setRelations(data._id, node, 'depends', depends);
+  }
+
+  /** Adds the link `from` impacts `to`; false when it was already there. Both ends count as touched. */
+  link(from: string, to: string): boolean {
+    this.#node(from).touched = true;
+    this.#node(to).touched = true;
+    return this.#relate(from, 'impact', to);
+  }
+
+  /** Removes the link `from` impacts `to`; false when it was not there. Both ends count as touched. */
+  unlink(from: string, to: string): boolean {
+    this.#node(from).touched = true;
+    this.#node(to).touched = true;
+    return this.#unrelate(from, 'impact', to);
+  }
+
+  /** Removes an entity; the entities it was linked with forget it. */
+  remove(id: string): void {
+    const node = this.#node(id);
+    for (const field of ['impact', 'depends'] as const) for (const other of [...node[field]]) this.#unrelate(id, field, other);
+    node.data = null;
+    node.touched = true;
+  }
+
+  /** Relations naming an entity that does not exist (was never created, or was removed after being named). */
+  danglingRelations(): DanglingRelation[] {
+    const dangling: DanglingRelation[] = [];
+    for (const missing of this.#namedWhileMissing) {
+      const node = this.#node(missing);
+      if (node.data !== null) continue;
+      for (const from of node.depends) dangling.push({ from, field: 'impact', missing });
+      for (const from of node.impact) dangling.push({ from, field: 'depends', missing });
+    }
+    return dangling;
+  }
+
+  changes(): GraphChanges {
+    const changes: GraphChanges = { created: [], replaced: [], deleted: [] };
+    for (const [id, node] of this.#nodes) {
+      if (!node.touched) continue;
+      if (node.data) (node.stored ? changes.replaced : changes.created).push(entityOf(node.data, node));
+      else if (node.stored) changes.deleted.push(id);
+    }
+    return changes;
+  }
+
+  #setRelations(id: string, node: DraftNode, field: RelationField, wanted: readonly string[]): void {
+    const next = new Set(wanted);
+    for (const other of [...node[field]]) if (!next.has(other)) this.#unrelate(id, field, other);
+    for (const other of next) this.#relate(id, field, other);
+    // Keep the order the caller gave.
+    node[field] = next;
+  }
+
+  #relate(id: string, field: RelationField, other: string): boolean {
+    const node = this.#node(id);
+    if (node[field].has(other)) return false;
+    const counterpart = this.#node(other);
+    node[field].add(other);
+    counterpart[opposite[field]].add(id);
+    node.touched = true;
+    counterpart.touched = true;
+    if (counterpart.data === null) this.#namedWhileMissing.add(other);
+    return true;
+  }
+
+  #unrelate(id: string, field: RelationField, other: string): boolean {
+    const node = this.#node(id);
+    if (!node[field].delete(other)) return false;
+    const counterpart = this.#node(other);
+    counterpart[opposite[field]].delete(id);
+    node.touched = true;
+    counterpart.touched = true;
+    return true;
+  }
+}
+
+function entityOf(data: EntityData, node: DraftNode): Entity {
+  return { ...data, impact: [...node.impact], depends: [...node.depends] };
+}

@@ -1,0 +1,31 @@
+import { defineFeature } from '@vigie/kernel';
+import { importConfigSchema, type ImportConfig } from './config.js';
+import { importBridge } from './di.js';
+import { importErrors } from './errors.js';
+import type { ImportRepository } from './import-repository.js';
+import { processJobName, type ImportProcessor, type ProcessJobData } from './processor.js';
+import { importRoutes } from './routes.js';
+
+/**
+ * The asynchronous context graph import: `PUT`/`POST /api/contextgraph/import` stores the body and queues it,
+ * the `import.process` job applies imports one at a time in submission order, all or nothing, and
+ * `GET /api/contextgraph/import/status/<id>` tells where each one stands.
+ */
+export const importFeature = defineFeature<ImportConfig>({
+  id: 'import',
+  kernel: '^0.1.0',
+  dependsOn: ['context-graph'],
+  config: { schema: importConfigSchema },
+  register(f) {
+    f.use(importBridge, { export: ['importSubmission'] });
+    f.errors(importErrors);
+    for (const route of importRoutes) f.route(route);
+    f.job<ProcessJobData>({
+      name: processJobName,
+      concurrency: 1,
+      handler: (run) => run.scope.resolve<ImportProcessor>('importProcessor').processQueue(run),
+    });
+    f.onInit((c) => c.resolve<ImportRepository>('importRepository').ensureIndexes());
+    f.onStart((c) => c.resolve<ImportProcessor>('importProcessor').recover());
+  },
+});

@@ -1,0 +1,211 @@
+import { entityTypes } from '@vigie/context-graph';
+import { VigieError, type JsonValue } from '@vigie/kernel';
+
+/** Code of the errors that fail an import; their message becomes the status record's `info`. */
+export const importFailedCode = 'IMPORT_FAILED';
+
+/** Why an import fails (malformed document, an action that cannot apply). */
+export class ImportFailure extends VigieError {
+  constructor(info: string) {
+    super(importFailedCode, info);
+    this.name = 'ImportFailure';
+  }
+}
+
+/** How the request body was encoded: JSON `{"json": {...}}`, or a form with a field `json`. */
+export type BodyFormat = 'json' | 'form';
+
+export const ciActions = ['create', 'set', 'update', 'delete', 'enable', 'disable'] as const;
+export type CiActionName = (typeof ciActions)[number];
+
+/** Fields of an element copied into the entity (everything but `_id`, `action` and `action_properties`). */
+export type SuppliedFields = Record<string, JsonValue>;
+
+export type CiAction =
+  | { action: 'create' | 'set' | 'update'; id: string; label: string; fields: SuppliedFields }
+  | { action: 'delete'; id: string; label: string }
+  | { action: 'enable' | 'disable'; id: string; label: string; timestamps: number[] };
+
+export interface LinkAction {
+  action: 'create' | 'delete';
+  /** One link per id (the original sends a list, the spec a string). */
+  from: string[];
+  to: string;
+  label: string;
+}
+
+/** A validated import document. */
+export interface ImportPlan {
+  cis: CiAction[];
+  links: LinkAction[];
+}
+
+const wrapperShape = '{"json": {"cis": [...], "links": [...]}}';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new ImportFailure(`${what} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** The import document inside a request body as it was stored. */
+export function decodeBody(text: string, format: BodyFormat): unknown {
+  let inner: unknown;
+  if (format === 'form') {
+    const field = new URLSearchParams(text).get('json');
+    if (field === null) throw new ImportFailure('the form has no field "json" holding the import document');
+    inner = field;
+  } else {
+    const body = parseJson(text, 'the request body');
+    if (!isObject(body)) throw new ImportFailure(`the request body must be a JSON object ${wrapperShape}`);
+    if (!('json' in body)) throw new ImportFailure(`the request body has no field "json" (expected ${wrapperShape})`);
+    inner = body.json;
+  }
+  // A JSON text in the field, as forms send it (and as the original also accepted in JSON bodies).
+  return typeof inner === 'string' ? parseJson(inner, 'the field "json"') : inner;
+}
+
+const quote = (value: unknown): string => JSON.stringify(value) ?? String(value);
+const typeList = entityTypes.join(', ');
+
+/** Field names the store and entity patterns can address: not empty, no leading `$`, no `.`, not `__proto__`. */
+function checkFieldNames(record: Record<string, unknown>, label: string, where: string): void {
+  for (const key of Object.keys(record)) {
+    if (key === '' || key.startsWith('$') || key.includes('.') || key === '__proto__') {
+      throw new ImportFailure(`${label}: ${where}name ${quote(key)} is not allowed (names may not be empty, start with $, contain a dot or be __proto__)`);
+    }
+  }
+}
+
+function checkStringList(value: unknown, label: string, field: string): string[] {
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && item !== '')) {
+    throw new ImportFailure(`${label}: ${field} must be a list of non-empty strings`);
+  }
+  return value as string[];
+}
+
+function checkIntegerList(value: unknown, label: string, field: string): void {
+  if (!Array.isArray(value) || !value.every((item) => Number.isInteger(item))) throw new ImportFailure(`${label}: ${field} must be a list of integers`);
+}
+
+type FieldCheck = (value: unknown, label: string, id: string) => void;
+
+/** The model's fields: when an element supplies one, its type is checked. */
+const modelFieldChecks: Record<string, FieldCheck> = {
+  name: (value, label) => {
+    if (typeof value !== 'string') throw new ImportFailure(`${label}: name must be a string`);
+  },
+  type: (value, label) => {
+    if (typeof value !== 'string' || !(entityTypes as readonly string[]).includes(value)) {
+      throw new ImportFailure(`${label}: type must be one of ${typeList} (got ${quote(value)})`);
+    }
+  },
+  enabled: (value, label) => {
+    if (typeof value !== 'boolean') throw new ImportFailure(`${label}: enabled must be true or false`);
+  },
+  measurements: (value, label) => {
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw new ImportFailure(`${label}: measurements must be a list of strings`);
+  },
+  infos: (value, label) => {
+    if (!isObject(value)) throw new ImportFailure(`${label}: infos must be an object`);
+    checkFieldNames(value, label, 'infos key ');
+  },
+  impact: (value, label, id) => {
+    if (checkStringList(value, label, 'impact').includes(id)) throw new ImportFailure(`${label}: an entity cannot impact itself`);
+  },
+  depends: (value, label, id) => {
+    if (checkStringList(value, label, 'depends').includes(id)) throw new ImportFailure(`${label}: an entity cannot depend on itself`);
+  },
+  enable_history: (value, label) => checkIntegerList(value, label, 'enable_history'),
+  disable_history: (value, label) => checkIntegerList(value, label, 'disable_history'),
+  action_properties: (value, label) => {
+    if (!isObject(value)) throw new ImportFailure(`${label}: action_properties must be an object`);
+  },
+};
+// A map, so that element keys such as `constructor` never reach Object.prototype.
+const fieldChecks = new Map(Object.entries(modelFieldChecks));
+
+/** `enable`/`disable` timestamps: an integer, a list of integers, or null for none. */
+function readTimestamps(element: Record<string, unknown>, action: 'enable' | 'disable', label: string): number[] {
+  const properties = element.action_properties;
+  const expected = `an integer timestamp or a list of them`;
+  if (!isObject(properties) || !(action in properties)) throw new ImportFailure(`${label}: action_properties.${action} is required (${expected})`);
+  const value = properties[action];
+  if (value === null) return [];
+  if (Number.isInteger(value)) return [value as number];
+  if (Array.isArray(value) && value.every((item) => Number.isInteger(item))) return value as number[];
+  throw new ImportFailure(`${label}: action_properties.${action} must be ${expected} (got ${quote(value)})`);
+}
+
+function readCi(element: unknown, index: number): CiAction {
+  const at = `cis[${index}]`;
+  if (!isObject(element)) throw new ImportFailure(`${at}: an element must be an object`);
+  const id = element._id;
+  if (typeof id !== 'string' || id === '') throw new ImportFailure(`${at}: _id must be a non-empty string`);
+  const action = element.action;
+  if (typeof action !== 'string' || !(ciActions as readonly string[]).includes(action)) {
+    const got = action === undefined ? 'missing' : `got ${quote(action)}`;
+    throw new ImportFailure(`${at} (_id ${quote(id)}): action must be one of ${ciActions.join(', ')} (${got})`);
+  }
+  const label = `${at} (_id ${quote(id)}, action ${action})`;
+  checkFieldNames(element, label, 'field ');
+  for (const [field, value] of Object.entries(element)) fieldChecks.get(field)?.(value, label, id);
+  if ((action === 'create' || action === 'set') && element.type === undefined) {
+    throw new ImportFailure(`${label}: type is required (one of ${typeList})`);
+  }
+  switch (action as CiActionName) {
+    case 'delete':
+      return { action: 'delete', id, label };
+    case 'enable':
+    case 'disable': {
+      const toggle = action as 'enable' | 'disable';
+      return { action: toggle, id, label, timestamps: readTimestamps(element, toggle, label) };
+    }
+    default: {
+      const { _id, action: _action, action_properties: _properties, ...fields } = element;
+      return { action: action as 'create' | 'set' | 'update', id, label, fields: fields as SuppliedFields };
+    }
+  }
+}
+
+function readLink(element: unknown, index: number): LinkAction {
+  const at = `links[${index}]`;
+  if (!isObject(element)) throw new ImportFailure(`${at}: an element must be an object`);
+  const named = element._id === undefined ? '' : `_id ${quote(element._id)}`;
+  const action = element.action;
+  if (action !== 'create' && action !== 'delete') {
+    const prefix = named ? `${at} (${named})` : at;
+    if (action === undefined) throw new ImportFailure(`${prefix}: action is required (create or delete)`);
+    if (typeof action === 'string' && (ciActions as readonly string[]).includes(action)) {
+      throw new ImportFailure(`${prefix}: action ${action} is not supported for links (create or delete)`);
+    }
+    throw new ImportFailure(`${prefix}: action must be create or delete (got ${quote(action)})`);
+  }
+  const label = `${at} (${named ? `${named}, ` : ''}action ${action})`;
+  const rawFrom = element.from;
+  const from = typeof rawFrom === 'string' && rawFrom !== '' ? [rawFrom] : rawFrom;
+  if (!Array.isArray(from) || from.length === 0 || !from.every((item) => typeof item === 'string' && item !== '')) {
+    throw new ImportFailure(`${label}: from must be an entity id or a non-empty list of entity ids`);
+  }
+  const to = element.to;
+  if (typeof to !== 'string' || to === '') throw new ImportFailure(`${label}: to must be an entity id`);
+  if (from.includes(to)) throw new ImportFailure(`${label}: an entity cannot impact itself (${quote(to)} is both from and to)`);
+  return { action, from: from as string[], to, label };
+}
+
+/** Checks the whole document, element by element, before anything is applied; the first problem fails it. */
+export function readDocument(document: unknown): ImportPlan {
+  if (!isObject(document)) throw new ImportFailure(`the import document must be an object with the arrays cis and links (expected ${wrapperShape})`);
+  const { cis = [], links = [] } = document;
+  // The original's texts for a document whose parts are not lists.
+  if (!Array.isArray(cis) && !Array.isArray(links)) throw new ImportFailure('CIS and LINKS should be an array.');
+  if (!Array.isArray(cis)) throw new ImportFailure('CIS should be an array.');
+  if (!Array.isArray(links)) throw new ImportFailure('LINKS should be an array.');
+  return { cis: cis.map(readCi), links: links.map(readLink) };
+}

@@ -1,0 +1,118 @@
+import { inject, injectable } from 'tsyringe';
+import { ErrorCodes, KernelTokens, hasCode, type BatchOperation, type Collection, type Doc, type Filter, type Store, type Update } from '@vigie/kernel';
+import type { ImportStats } from './apply-plan.js';
+import type { BodyFormat } from './import-document.js';
+
+export const importCollection = 'default_importgraph';
+
+export const importStatuses = ['pending', 'ongoing', 'done', 'failed'] as const;
+export type ImportStatus = (typeof importStatuses)[number];
+
+/** Who processes an import: a host, a process on it, and one kernel instance in that process. */
+export interface ImportWorker {
+  host: string;
+  pid: number;
+  instance: string;
+}
+
+/** An import as recorded in `default_importgraph`. */
+export interface ImportRecord extends Doc {
+  /** The import id (a uuid), also the `import_id` answered at submission. */
+  _id: string;
+  /** Submission order: imports run by increasing `seq`. */
+  seq: number;
+  /** Python `time.asctime()` of the submission, server local time. */
+  creation: string;
+  status: ImportStatus;
+  format: BodyFormat;
+  /** Epoch milliseconds of the submission. */
+  submitted_at: number;
+  /** While ongoing: the worker processing it, and until when its claim holds (epoch ms) unless renewed. */
+  worker: ImportWorker | null;
+  lease_until: number | null;
+  exec_time?: string;
+  stats?: ImportStats;
+  info?: string;
+}
+
+export type ImportOutcome = { status: 'done'; exec_time: string; stats: ImportStats } | { status: 'failed'; exec_time: string; info: string };
+
+const unfinished = { status: { $in: ['pending', 'ongoing'] } };
+
+/** The spec's status record: `_id`, `creation`, `status`, then `exec_time` and `stats` or `info` once finished. */
+export function publicStatus(record: ImportRecord): Record<string, unknown> {
+  const view: Record<string, unknown> = { _id: record._id, creation: record.creation, status: record.status };
+  if (record.status === 'done') Object.assign(view, { exec_time: record.exec_time, stats: { deleted: record.stats?.deleted ?? 0, updated: record.stats?.updated ?? 0 } });
+  if (record.status === 'failed') Object.assign(view, { exec_time: record.exec_time, info: record.info });
+  return view;
+}
+
+/** Only the worker holding the import records its outcome (another may have taken over an expired claim). */
+function outcomeWrite(id: string, worker: ImportWorker, outcome: ImportOutcome): { filter: Filter; update: Update } {
+  return { filter: { _id: id, 'worker.instance': worker.instance }, update: { $set: { ...outcome, worker: null, lease_until: null } } };
+}
+
+/** Store access for the import status records. */
+@injectable()
+export class ImportRepository {
+  readonly #records: Collection<ImportRecord>;
+
+  constructor(@inject(KernelTokens.Store) store: Store) {
+    this.#records = store.collection<ImportRecord>(importCollection);
+  }
+
+  ensureIndexes(): Promise<void> {
+    return this.#records.createIndex({ keys: { seq: 1 }, unique: true });
+  }
+
+  get(id: string): Promise<ImportRecord | null> {
+    return this.#records.findOne({ _id: id });
+  }
+
+  /** Records a new import after the last one; two submissions racing for a `seq` retry (it is unique). */
+  async insert(record: Pick<ImportRecord, '_id' | 'creation' | 'status' | 'format' | 'submitted_at' | 'worker' | 'lease_until'>): Promise<ImportRecord> {
+    for (let attempt = 1; ; attempt++) {
+      const last = await this.#records.findOne({}, { sort: { seq: -1 }, projection: { seq: 1 } });
+      const numbered = { ...record, seq: (last?.seq ?? 0) + 1 };
+      try {
+        await this.#records.insertOne(numbered);
+        return numbered;
+      } catch (err) {
+        if (!hasCode(err, ErrorCodes.DuplicateKey) || attempt >= 20) throw err;
+      }
+    }
+  }
+
+  /** The oldest unfinished import: the one to process next, or the one being processed. */
+  head(): Promise<ImportRecord | null> {
+    return this.#records.findOne(unfinished, { sort: { seq: 1 } });
+  }
+
+  unfinished(): Promise<ImportRecord[]> {
+    return this.#records.find(unfinished, { sort: { seq: 1 } });
+  }
+
+  /** Makes `worker` the processor of `seen`, unless the record changed since it was read. */
+  claim(seen: ImportRecord, worker: ImportWorker, leaseUntil: number): Promise<ImportRecord | null> {
+    return this.#records.findOneAndUpdate(
+      { _id: seen._id, status: seen.status, lease_until: seen.lease_until },
+      { $set: { status: 'ongoing', worker, lease_until: leaseUntil } },
+    );
+  }
+
+  /** Extends the worker's claim; false when the import is no longer this worker's. */
+  async renew(id: string, worker: ImportWorker, leaseUntil: number): Promise<boolean> {
+    const result = await this.#records.updateOne({ _id: id, status: 'ongoing', 'worker.instance': worker.instance }, { $set: { lease_until: leaseUntil } });
+    return result.matchedCount === 1;
+  }
+
+  /** The write that records an outcome, for a batch that commits it with the graph changes. */
+  finishing(id: string, worker: ImportWorker, outcome: ImportOutcome): BatchOperation {
+    return { op: 'update', collection: importCollection, ...outcomeWrite(id, worker, outcome) };
+  }
+
+  async finish(id: string, worker: ImportWorker, outcome: ImportOutcome): Promise<void> {
+    const { filter, update } = outcomeWrite(id, worker, outcome);
+    await this.#records.updateOne(filter, update);
+  }
+}
