@@ -1,0 +1,97 @@
+import { array, boolean, number, object, string, type InferType } from 'yup';
+import { patternListSchema, patternSchema } from '@vigie/rule-schemas';
+
+/** What a matching rule does (REFERENCE §5.2). */
+export const ruleTypes = ['break', 'drop', 'enrichment'] as const;
+
+/** What happens after an enrichment rule ran (`on_success`) or failed (`on_failure`). */
+export const ruleOutcomes = ['pass', 'break', 'drop'] as const;
+
+/** Fields only enrichment rules may carry. */
+export const enrichmentFields = ['external_data', 'actions', 'on_success', 'on_failure'] as const;
+
+function outcomeSchema(field: string) {
+  const message = `The ${field} field should be one of: ${ruleOutcomes.join(', ')}.`;
+  // As in the original, an empty or null outcome counts as unset (`pass`).
+  return string()
+    .nullable()
+    .typeError(message)
+    .test('outcome', message, (outcome) => !outcome || (ruleOutcomes as readonly string[]).includes(outcome));
+}
+
+const regexWording = (field: string) => (problem: string) => `The ${field} field is invalid: ${problem}.`;
+
+/**
+ * A rule as sent to POST and PUT. `_id` is handled before validation (kept or generated on POST, compared with the
+ * path on PUT); the rest is validated by `ruleSchema`.
+ */
+export const ruleBodySchema = object({
+  _id: string(),
+  description: string().nonNullable('The description field should be a string.').typeError('The description field should be a string.'),
+  type: string()
+    .required('The type field is required.')
+    .typeError(`The type field should be one of: ${ruleTypes.join(', ')}.`)
+    .oneOf(ruleTypes, `The type field should be one of: ${ruleTypes.join(', ')}.`),
+  pattern: patternSchema({ object: 'The pattern field should be an object.', regex: regexWording('pattern') })
+    // yup gives nested objects a `{}` default, which the OpenAPI document would show.
+    .default(undefined)
+    .nullable(),
+  patterns: patternListSchema({
+    list: 'The patterns field should be a list of objects or null.',
+    item: 'The patterns field should only contain objects.',
+    regex: regexWording('patterns'),
+  }),
+  priority: number()
+    .nonNullable('The priority field should be an integer.')
+    .typeError('The priority field should be an integer.')
+    .integer('The priority field should be an integer.'),
+  enabled: boolean().nonNullable('The enabled field should be a boolean.').typeError('The enabled field should be a boolean.'),
+  external_data: object().default(undefined).nonNullable('The external_data field should be an object.').typeError('The external_data field should be an object.'),
+  actions: array(object().nonNullable('The actions field should only contain objects.').typeError('The actions field should only contain objects.'))
+    .nonNullable('The actions field should be a list.')
+    .typeError('The actions field should be a list.'),
+  on_success: outcomeSchema('on_success'),
+  on_failure: outcomeSchema('on_failure'),
+})
+  .noUnknown('Unexpected fields: ${unknown}.')
+  .test('one-pattern-form', 'The pattern and patterns fields cannot be used together.', (rule) => rule.pattern === undefined || rule.patterns === undefined)
+  .test({
+    name: 'enrichment-fields',
+    test(rule, context) {
+      const present = enrichmentFields.filter((field) => rule[field] !== undefined);
+      if (rule.type === 'enrichment' || present.length === 0) return true;
+      return context.createError({ message: `The following fields should only be defined for enrichment rules: ${present.join(', ')}.` });
+    },
+  })
+  .test({
+    name: 'enrichment-actions',
+    test(rule, context) {
+      if (rule.type !== 'enrichment') return true;
+      if (rule.actions === undefined) return context.createError({ message: 'The actions field is required for enrichment rules.' });
+      // A non-list `actions` already has its own error.
+      return !Array.isArray(rule.actions) || rule.actions.length > 0 || context.createError({ message: 'The actions field should contain at least one action.' });
+    },
+  });
+
+/** What is validated once `_id` is set aside. */
+export const ruleSchema = ruleBodySchema.omit(['_id']);
+
+export type RuleBody = InferType<typeof ruleSchema>;
+
+/** A rule as the API shows it: `_id` and `type`, and the optional fields that were sent. */
+export const ruleOutputSchema = object({
+  _id: string().required(),
+  description: string(),
+  type: string().required().oneOf(ruleTypes),
+  pattern: object().default(undefined).nullable(),
+  patterns: array(object()).nullable(),
+  priority: number().integer(),
+  enabled: boolean(),
+  external_data: object().default(undefined),
+  actions: array(object()),
+  on_success: string().nullable(),
+  on_failure: string().nullable(),
+});
+
+export const createdRuleSchema = object({ _id: string().required() });
+export const emptyObjectSchema = object({});
