@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ErrorCodes, VigieError } from '@vigie/kernel';
 import { ManualClock } from '@vigie/kernel/testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { actionTriggers, actionsFeature } from '../src/index.js';
@@ -26,7 +27,10 @@ beforeEach(async () => {
   clock = new ManualClock(start);
   t = await startFeatureTest({ features: [actionsFeature], clock });
 });
-afterEach(() => t.stop());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await t.stop();
+});
 
 const error = (description: string) => ({ name: '', description });
 const dates = (created: number, updated = created) => ({ creation_date: created, last_update_date: updated });
@@ -104,6 +108,20 @@ describe('action errors', () => {
     const res = await t.post('/api/v2/actions', snoozeAction);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(error('error while creating an action'));
+  });
+
+  it('database errors ⇒ 400 error while creating an action (POST) / error while updating an action (PUT)', async () => {
+    await t.post('/api/v2/actions', snoozeAction);
+    const actions = t.kernel.store.collection('default_action');
+    const failure = new VigieError(ErrorCodes.StoreFailure, 'disk full');
+    vi.spyOn(actions, 'insertOne').mockRejectedValue(failure);
+    vi.spyOn(actions, 'replaceOne').mockRejectedValue(failure);
+    const post = await t.post('/api/v2/actions', pbehaviorAction);
+    expect(post.status).toBe(400);
+    expect(post.body).toEqual(error('error while creating an action'));
+    const put = await t.put('/api/v2/actions/snooze-cpu', snoozeAction);
+    expect(put.status).toBe(400);
+    expect(put.body).toEqual(error('error while updating an action'));
   });
 
   it('GET unknown id ⇒ 404 failed to get action', async () => {

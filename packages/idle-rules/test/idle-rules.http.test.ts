@@ -74,6 +74,11 @@ describe('idle rules round trip', () => {
     expect(created.body).toMatchObject({ author: 'root', creation_date: start / 1000, last_modified_date: start / 1000 });
   });
 
+  it('defaults a null description, null patterns and absent operation parameters', async () => {
+    const created = await t.post('/api/v2/idle-rule', { ...sample, description: null, alarm_patterns: null, operation: { type: 'ack' } });
+    expect(created.body).toMatchObject({ description: '', alarm_patterns: null, entity_patterns: null, operation: { type: 'ack', parameters: {} } });
+  });
+
   it('stores the rule in idle_rule with the API’s field names', async () => {
     const created = (await t.post('/api/v2/idle-rule', { ...sample, _id: 'r1' })).body;
     expect(await t.kernel.store.collection('idle_rule').findOne({ _id: 'r1' })).toEqual(created);
