@@ -2,7 +2,8 @@
 // Runs Vigie's benchmarks. `node bench/run.mjs [http|import|weather|all]` (default all); `pnpm bench` builds first.
 // Every benchmark measures its baseline in the same run and prints the ratio, never an absolute pass/fail alone.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,18 +22,29 @@ function startServer(script, args = []) {
     child.stdout.on('data', (chunk) => {
       buffered += chunk.toString();
       const match = /LISTENING (\S+)/.exec(buffered);
-      if (match) resolve({ url: match[1], stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) });
+      if (match) resolve({ url: match[1], pid: child.pid, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) });
     });
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before listening`)));
   });
 }
 
-function load(url, headers, seconds) {
+const clockTicks = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
+
+/** CPU time (user + system, ms) a process has used so far: a measure that other load on the machine barely skews. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+}
+
+function load(server, path, headers, seconds) {
+  const url = `${server.url}${path}`;
+  const cpuBefore = cpuMs(server.pid);
   return new Promise((resolve, reject) => {
     autocannon({ url, connections, duration: seconds, headers }, (err, result) => {
       if (err) return reject(err);
       if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
-      resolve({ rps: result.requests.average, p99: result.latency.p99 });
+      const cpuPerRequestUs = ((cpuMs(server.pid) - cpuBefore) * 1000) / result.requests.total;
+      resolve({ rps: result.requests.average, p99: result.latency.p99, cpuUs: cpuPerRequestUs });
     });
   });
 }
@@ -47,21 +59,22 @@ async function httpBenchmark() {
   const koa = await startServer('bare-koa.mjs');
   try {
     // Warm both (JIT, credential cache), then alternate rounds so neither gets the quieter machine.
-    await load(`${koa.url}${path}`, {}, 2);
-    await load(`${vigie.url}${path}`, auth, 2);
+    await load(koa, path, {}, 2);
+    await load(vigie, path, auth, 2);
     const results = { koa: [], vigie: [] };
     for (let round = 0; round < rounds; round++) {
-      results.koa.push(await load(`${koa.url}${path}`, {}, duration));
-      results.vigie.push(await load(`${vigie.url}${path}`, auth, duration));
+      results.koa.push(await load(koa, path, {}, duration));
+      results.vigie.push(await load(vigie, path, auth, duration));
     }
-    const summary = (list) => ({ rps: median(list.map((r) => r.rps)), p99: median(list.map((r) => r.p99)) });
+    const summary = (list) => ({ rps: median(list.map((r) => r.rps)), p99: median(list.map((r) => r.p99)), cpuUs: median(list.map((r) => r.cpuUs)) });
     const k = summary(results.koa);
     const v = summary(results.vigie);
     const ratio = v.rps / k.rps;
     console.log(`\nHTTP: GET ${path}, ${connections} connections, ${rounds} rounds of ${duration} s each (median)`);
-    console.log(`  bare Koa          ${k.rps.toFixed(0).padStart(8)} req/s   p99 ${String(k.p99).padStart(4)} ms`);
-    console.log(`  Vigie (auth'd)    ${v.rps.toFixed(0).padStart(8)} req/s   p99 ${String(v.p99).padStart(4)} ms`);
-    console.log(`  ratio Vigie/Koa   ${ratio.toFixed(2)}   (target >= 0.70: ${ratio >= 0.7 ? 'met' : 'NOT met'})`);
+    const line = (name, r) => `  ${name.padEnd(16)}${r.rps.toFixed(0).padStart(8)} req/s   p99 ${String(r.p99).padStart(4)} ms   ${r.cpuUs.toFixed(0).padStart(4)} µs CPU per request`;
+    console.log(line('bare Koa', k));
+    console.log(line("Vigie (auth'd)", v));
+    console.log(`  ratio Vigie/Koa   ${ratio.toFixed(2)} in requests/s (target >= 0.70: ${ratio >= 0.7 ? 'met' : 'NOT met'}); ${(k.cpuUs / v.cpuUs).toFixed(2)} in CPU per request`);
   } finally {
     await vigie.stop();
     await koa.stop();

@@ -1,8 +1,8 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { KernelTokens, type HttpContext, parseBasicAuthorization, type AuthenticatedUser, type Authenticator, type AuthOutcome, type Clock, type Extensions, type Logger } from '@vigie/kernel';
 import { providerNames, type AuthConfig } from './config.js';
-import type { AuthProvider, AuthRequest } from './provider.js';
+import type { AuthProvider, AuthRequest, ProviderOutcome } from './provider.js';
 import { authProvidersPoint } from './tokens.js';
 
 const maxCachedCredentials = 10_000;
@@ -10,13 +10,16 @@ const maxCachedCredentials = 10_000;
 /**
  * The kernel's authenticator: asks the configured providers in order until one accepts. A refusal does not
  * stop the chain (a user unknown locally may be known to the directory). A verified credential is remembered
- * for `cache_ttl_seconds` under an HMAC of the credential (never the credential itself), so password hashing
+ * for `cache_ttl_seconds` under a keyed hash of the credential (never the credential itself), so password hashing
  * and directory binds are paid once per TTL rather than per request.
  */
 @injectable()
 export class ProviderChain implements Authenticator {
   readonly #cache = new Map<string, { user: AuthenticatedUser; expires: number }>();
-  readonly #cacheSecret = randomBytes(32);
+  /** Keys the cache: a secret prefix makes the stored hashes useless outside this process. */
+  readonly #cacheSecret = randomBytes(32).toString('base64');
+  /** Verifications under way, by cache key: concurrent requests with one credential share a single check. */
+  readonly #pending = new Map<string, Promise<ProviderOutcome>>();
   #providers: AuthProvider[] | undefined;
 
   constructor(
@@ -42,8 +45,13 @@ export class ProviderChain implements Authenticator {
   }
 
   async authenticate(ctx: HttpContext): Promise<AuthOutcome> {
+    let basic: AuthRequest['basic'] | undefined;
     const request: AuthRequest = {
-      basic: parseBasicAuthorization(ctx.get('authorization') || undefined),
+      // Decoded only when a provider looks at it: a remembered credential needs no decoding.
+      get basic() {
+        if (basic === undefined) basic = parseBasicAuthorization(ctx.get('authorization') || undefined);
+        return basic;
+      },
       header: (name) => ctx.get(name),
       query: (name) => {
         const value = ctx.query[name];
@@ -55,10 +63,10 @@ export class ProviderChain implements Authenticator {
     let refused = false;
     for (const provider of this.providers()) {
       const credential = provider.credential?.(request) ?? null;
-      const cacheKey = credential === null ? null : createHmac('sha256', this.#cacheSecret).update(`${provider.name}\n${credential}`).digest('base64');
+      const cacheKey = credential === null ? null : hash('sha256', `${this.#cacheSecret}\n${provider.name}\n${credential}`, 'base64');
       const cached = cacheKey === null ? undefined : this.#cache.get(cacheKey);
       if (cached && cached.expires > now) return { ok: true, user: cached.user };
-      const outcome = await provider.authenticate(request);
+      const outcome = await this.verify(provider, request, cacheKey);
       if (outcome === null) continue;
       if ('refused' in outcome) {
         refused = true;
@@ -69,6 +77,16 @@ export class ProviderChain implements Authenticator {
       return { ok: true, user: outcome.user };
     }
     return { ok: false, reason: refused ? 'invalid' : 'missing' };
+  }
+
+  private verify(provider: AuthProvider, request: AuthRequest, cacheKey: string | null): Promise<ProviderOutcome> {
+    if (cacheKey === null) return provider.authenticate(request);
+    let pending = this.#pending.get(cacheKey);
+    if (!pending) {
+      pending = provider.authenticate(request).finally(() => this.#pending.delete(cacheKey));
+      this.#pending.set(cacheKey, pending);
+    }
+    return pending;
   }
 
   challenge(): string {

@@ -26,7 +26,7 @@ export interface AuthProvider {
   authenticate(request: AuthRequest): Promise<ProviderOutcome>;
   /**
    * The credential this provider would read from the request (a header value, a key), or null when there is
-   * none or its result must not be remembered. A user it accepts is then remembered under an HMAC of it.
+   * none or its result must not be remembered. A user it accepts is then remembered under a keyed hash of it.
    */
   credential?(request: AuthRequest): string | null;
 }

@@ -1,5 +1,5 @@
 import type { AwilixContainer, Resolver } from 'awilix';
-import type { RouterContext } from '@koa/router';
+import type { ParameterizedContext } from 'koa';
 import type { Schema } from 'yup';
 import type { Logger } from './log.js';
 import type { HealthResult } from './health.js';
@@ -19,7 +19,8 @@ export interface VigieState {
   scope: AwilixContainer;
 }
 
-export type VigieContext = RouterContext<VigieState>;
+/** The Koa context of a route handler: `params` holds the decoded path parameters. */
+export type VigieContext = ParameterizedContext<VigieState> & { params: Record<string, string> };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -34,8 +35,9 @@ export interface RouteResponseDoc {
 export interface RouteDefinition {
   method: HttpMethod;
   /**
-   * Absolute path(s) in @koa/router syntax. A trailing slash is always optional. `*name` captures the rest of
-   * the path, slashes included (entity ids such as `disk/host` may be sent raw or URL-encoded).
+   * Absolute path(s). `:name` matches one segment, `*name` the rest of the path, slashes included (entity ids
+   * such as `disk/host` may be sent raw or URL-encoded; a trailing slash sent after such an id is kept in it).
+   * Otherwise a trailing slash is never significant. Exact paths win over parameterised ones.
    */
   path: string | readonly string[];
   /** Routes are authenticated unless this is true (identity-provider callbacks, metadata). */

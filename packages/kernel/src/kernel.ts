@@ -15,6 +15,7 @@ import { EventBus } from './event-bus.js';
 import type { AnyFeature, Extensions, FeatureRegistrar, HealthCheckDefinition, JobDefinition, LifecycleHook, RouteDefinition } from './feature.js';
 import { HealthRegistry } from './health.js';
 import { createHttpApp, InFlight, type MountedRoute } from './http/app.js';
+import { RouteTable } from './http/route-table.js';
 import { parseByteSize } from './http/body.js';
 import type { ErrorWording } from './http/error-wording.js';
 import { createLogger, type Logger } from './log.js';
@@ -70,14 +71,6 @@ function unknownKeys(schema: Schema, values: Record<string, string>): string[] {
   if (!(schema instanceof ObjectSchema)) return [];
   const known = new Set(Object.keys(schema.fields));
   return Object.keys(values).filter((k) => !known.has(k));
-}
-
-function normalisedRoute(method: string, path: string): string {
-  const shape = path
-    .replace(/\/+$/, '')
-    .replace(/:[A-Za-z0-9_]+/g, ':')
-    .replace(/\*[A-Za-z0-9_]+/g, '*');
-  return `${method} ${shape === '' ? '/' : shape}`;
 }
 
 async function withTimeout<T>(work: Promise<T> | T, ms: number, what: string): Promise<T> {
@@ -296,7 +289,7 @@ export class Kernel {
         const paths = typeof route.path === 'string' ? [route.path] : route.path;
         for (const path of paths) {
           if (!path.startsWith('/')) problems.push(`feature ${id}: route path ${path} must be absolute`);
-          const key = normalisedRoute(route.method, path);
+          const key = `${route.method} ${RouteTable.shape(path)}`;
           const owner = routes.get(key);
           if (owner !== undefined) problems.push(`duplicate route ${route.method} ${path} (features ${owner} and ${id})`);
           else routes.set(key, id);

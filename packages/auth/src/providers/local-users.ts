@@ -11,7 +11,8 @@ export class LocalUserProvider implements AuthProvider {
   constructor(@inject(UserRepository) private readonly users: UserRepository) {}
 
   credential(request: AuthRequest): string | null {
-    return request.basic ? request.header('authorization') : null;
+    const header = request.header('authorization');
+    return /^basic /i.test(header) ? header : null;
   }
 
   async authenticate(request: AuthRequest): Promise<ProviderOutcome> {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Koa, { type Context, type Next } from 'koa';
-import Router from '@koa/router';
+import Koa, { type Context } from 'koa';
 import { asValue, type AwilixContainer } from 'awilix';
 import type { Logger } from '../log.js';
 import type { Authenticator } from '../auth.js';
@@ -8,6 +7,7 @@ import { HttpError, isHttpError } from '../errors.js';
 import type { RouteDefinition, VigieContext, VigieState } from '../feature.js';
 import { readBody } from './body.js';
 import { wordError, type ErrorWording } from './error-wording.js';
+import { MalformedPathError, RouteTable } from './route-table.js';
 
 /** A route as the kernel mounts it: the definition plus the feature it belongs to. */
 export interface MountedRoute {
@@ -90,23 +90,52 @@ function render(ctx: Context, err: unknown, log: Logger): void {
 
 const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
 
+/**
+ * What every request carries in `ctx.state`. The logger and the request scope are built on first use: most
+ * requests log nothing, and many answers need no request-scoped service.
+ */
+class RequestState implements VigieState {
+  user?: VigieState['user'];
+  #log: Logger | undefined;
+  #scope: AwilixContainer | undefined;
+  #container: AwilixContainer | undefined;
+
+  constructor(
+    readonly requestId: string,
+    private readonly rootLogger: Logger,
+  ) {}
+
+  get log(): Logger {
+    this.#log ??= this.rootLogger.child({ requestId: this.requestId });
+    return this.#log;
+  }
+
+  get scope(): AwilixContainer {
+    if (!this.#container) throw new Error('no route owns this request');
+    this.#scope ??= this.#container.createScope().register({
+      requestId: asValue(this.requestId),
+      log: asValue(this.log),
+      user: asValue(this.user),
+    });
+    return this.#scope;
+  }
+
+  /** Binds the request to the container of the feature whose route answers it. */
+  useContainer(container: AwilixContainer): void {
+    this.#container = container;
+  }
+
+  /** Disposes the request scope if one was built. */
+  async release(): Promise<void> {
+    if (this.#scope) await this.#scope.dispose();
+  }
+}
+
 function routeMiddleware(mounted: MountedRoute, bodyLimit: number) {
   const { route, container, wording } = mounted;
   return async (ctx: VigieContext): Promise<void> => {
-    // The request scope is built on first use: many answers need no request-scoped service at all.
-    let scope: AwilixContainer | undefined;
-    Object.defineProperty(ctx.state, 'scope', {
-      configurable: true,
-      enumerable: true,
-      get: () => {
-        scope ??= container.createScope().register({
-          requestId: asValue(ctx.state.requestId),
-          log: asValue(ctx.state.log),
-          user: asValue(ctx.state.user),
-        });
-        return scope;
-      },
-    });
+    const state = ctx.state as unknown as RequestState;
+    state.useContainer(container);
     try {
       if (route.body !== false && bodyMethods.has(ctx.method)) {
         await readBody(ctx, route.body ?? {}, bodyLimit);
@@ -116,42 +145,61 @@ function routeMiddleware(mounted: MountedRoute, bodyLimit: number) {
     } catch (err) {
       throw wordError(err, ctx, [route.errors, wording]);
     } finally {
-      if (scope) await scope.dispose();
+      await state.release();
     }
   };
 }
 
-/** Builds the Koa application: request context, error rendering, public routes, authentication, routes, 404. */
+/** Builds the Koa application: one middleware that identifies the request, routes, authenticates, runs, renders errors. */
 export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<VigieState> {
   const app = new Koa<VigieState>();
   app.silent = true;
-  const publicRouter = new Router<VigieState>();
-  const privateRouter = new Router<VigieState>();
+  const table = new RouteTable<{ mounted: MountedRoute; run: (ctx: VigieContext) => Promise<void> }>();
   for (const mounted of options.routes) {
-    const router = mounted.route.public ? publicRouter : privateRouter;
-    const paths = typeof mounted.route.path === 'string' ? [mounted.route.path] : [...mounted.route.path];
-    for (const path of paths) {
-      router.register(path, [mounted.route.method], routeMiddleware(mounted, options.bodyLimit) as never);
-    }
+    const run = routeMiddleware(mounted, options.bodyLimit);
+    const paths = typeof mounted.route.path === 'string' ? [mounted.route.path] : mounted.route.path;
+    for (const path of paths) table.add(mounted.route.method, path, { mounted, run });
   }
 
-  app.use(async (ctx: Context, next: Next) => {
+  const authenticate = async (ctx: Context): Promise<void> => {
+    const authenticator = options.authenticator();
+    if (!authenticator) throw new HttpError(401, 'Authentication is not configured', { headers: { 'WWW-Authenticate': 'Basic realm="vigie"' } });
+    const outcome = await authenticator.authenticate(ctx);
+    if (!outcome.ok) {
+      const description = outcome.message ?? (outcome.reason === 'missing' ? 'Authentication required' : 'Invalid credentials');
+      throw new HttpError(401, description, { headers: { 'WWW-Authenticate': authenticator.challenge() } });
+    }
+    ctx.state.user = outcome.user;
+  };
+
+  app.use(async (ctx: Context) => {
     inFlight.enter();
     const given = ctx.get('x-request-id');
     const requestId = requestIdPattern.test(given) ? given : randomUUID();
-    ctx.state.requestId = requestId;
-    // The request's logger is made on first use, like the scope: most requests log nothing.
-    let log: Logger | undefined;
-    Object.defineProperty(ctx.state, 'log', {
-      configurable: true,
-      enumerable: true,
-      get: () => (log ??= options.logger.child({ requestId })),
-    });
+    ctx.state = new RequestState(requestId, options.logger);
     ctx.set('X-Request-Id', requestId);
-    const started = process.hrtime.bigint();
+    const started = options.accessLog ? process.hrtime.bigint() : 0n;
     try {
-      await next();
-      if (ctx.body === undefined && ctx.status === 404) throw new HttpError(404, `No route matches ${ctx.method} ${ctx.path}`);
+      let match;
+      try {
+        match = table.match(ctx.method, ctx.path);
+      } catch (err) {
+        if (!(err instanceof MalformedPathError)) throw err;
+        await authenticate(ctx);
+        throw new HttpError(400, err.message);
+      }
+      if (!match.found || !match.target.mounted.route.public) await authenticate(ctx);
+      if (!match.found) {
+        if (match.allowed.length === 0) throw new HttpError(404, `No route matches ${ctx.method} ${ctx.path}`);
+        ctx.set('Allow', match.allowed.join(', '));
+        if (ctx.method === 'OPTIONS') {
+          ctx.status = 204;
+          return;
+        }
+        throw new HttpError(405, 'Method not allowed', { headers: { Allow: match.allowed.join(', ') } });
+      }
+      (ctx as VigieContext).params = match.params;
+      await match.target.run(ctx as VigieContext);
     } catch (err) {
       render(ctx, err, ctx.state.log);
     } finally {
@@ -162,28 +210,5 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
       }
     }
   });
-
-  app.use(publicRouter.routes());
-
-  app.use(async (ctx: Context, next: Next) => {
-    const authenticator = options.authenticator();
-    if (!authenticator) throw new HttpError(401, 'Authentication is not configured', { headers: { 'WWW-Authenticate': 'Basic realm="vigie"' } });
-    const outcome = await authenticator.authenticate(ctx);
-    if (!outcome.ok) {
-      const description = outcome.message ?? (outcome.reason === 'missing' ? 'Authentication required' : 'Invalid credentials');
-      throw new HttpError(401, description, { headers: { 'WWW-Authenticate': authenticator.challenge() } });
-    }
-    ctx.state.user = outcome.user;
-    await next();
-  });
-
-  app.use(privateRouter.routes());
-  app.use(
-    privateRouter.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new HttpError(405, 'Method not allowed'),
-      notImplemented: () => new HttpError(501, 'Not implemented'),
-    }),
-  );
   return app;
 }

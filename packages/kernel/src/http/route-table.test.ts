@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { MalformedPathError, RouteTable } from './route-table.js';
+
+function table(): RouteTable<string> {
+  const t = new RouteTable<string>();
+  t.add('GET', '/api/v2/broadcast-message/active', 'active');
+  t.add('GET', '/api/v2/broadcast-message/:id', 'one-message');
+  t.add('GET', '/api/v2/heartbeat/', 'heartbeats');
+  t.add('POST', '/api/v2/heartbeat', 'create-heartbeat');
+  t.add('GET', '/api/v2/pbehavior_byeid/*eid', 'by-eid');
+  t.add('DELETE', '/api/v2/pbehavior_byeid/*eid', 'delete-by-eid');
+  t.add('GET', '/', 'root');
+  return t;
+}
+
+describe('RouteTable', () => {
+  it('prefers exact paths over parameters and ignores trailing slashes', () => {
+    const t = table();
+    expect(t.match('GET', '/api/v2/broadcast-message/active')).toEqual({ found: true, target: 'active', params: {} });
+    expect(t.match('GET', '/api/v2/broadcast-message/abc/')).toEqual({ found: true, target: 'one-message', params: { id: 'abc' } });
+    expect(t.match('GET', '/api/v2/heartbeat')).toMatchObject({ target: 'heartbeats' });
+    expect(t.match('POST', '/api/v2/heartbeat/')).toMatchObject({ target: 'create-heartbeat' });
+    expect(t.match('GET', '/')).toMatchObject({ target: 'root' });
+  });
+
+  it('captures the rest of the path, slashes and encoded slashes included', () => {
+    const t = table();
+    expect(t.match('GET', '/api/v2/pbehavior_byeid/disk/host')).toMatchObject({ params: { eid: 'disk/host' } });
+    expect(t.match('GET', '/api/v2/pbehavior_byeid/disk%2Fhost%20a')).toMatchObject({ params: { eid: 'disk/host a' } });
+    expect(t.match('GET', '/api/v2/pbehavior_byeid/')).toEqual({ found: false, allowed: [] });
+  });
+
+  it('does not match a parameter on an empty segment or extra segments', () => {
+    const t = table();
+    expect(t.match('GET', '/api/v2/broadcast-message/a/b')).toEqual({ found: false, allowed: [] });
+  });
+
+  it('lists the methods a known path allows', () => {
+    const t = table();
+    expect(t.match('PUT', '/api/v2/heartbeat')).toEqual({ found: false, allowed: ['GET', 'HEAD', 'POST'] });
+    expect(t.match('POST', '/api/v2/pbehavior_byeid/x')).toEqual({ found: false, allowed: ['DELETE', 'GET', 'HEAD'] });
+    expect(t.match('HEAD', '/api/v2/heartbeat')).toMatchObject({ target: 'heartbeats' });
+  });
+
+  it('refuses malformed percent-encoding in parameters', () => {
+    expect(() => table().match('GET', '/api/v2/broadcast-message/%E0%A4%A')).toThrow(MalformedPathError);
+  });
+
+  it('gives the same shape to paths that differ only by parameter names or a trailing slash', () => {
+    expect(RouteTable.shape('/a/:id/')).toBe(RouteTable.shape('/a/:other'));
+    expect(RouteTable.shape('/a/*rest')).toBe('/a/*');
+    expect(RouteTable.shape('/')).toBe('/');
+  });
+});
