@@ -1,0 +1,11 @@
+import { defineBridge } from '@vigie/kernel';
+import { activePbehaviorsToken } from '@vigie/pbehaviors';
+import { WeatherRepository } from './weather-repository.js';
+import { WeatherService } from './weather-service.js';
+
+/** The weather feature's class graph (tsyringe) and what awilix sees of it. */
+export const weatherBridge = defineBridge({
+  imports: { activePbehaviors: activePbehaviorsToken },
+  singletons: [WeatherRepository, WeatherService],
+  exports: { weatherService: WeatherService },
+});

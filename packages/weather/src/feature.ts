@@ -1,0 +1,16 @@
+import { defineFeature } from '@vigie/kernel';
+import { weatherBridge } from './di.js';
+import { weatherErrors } from './errors.js';
+import { weatherRoutes } from './routes.js';
+
+/** Service weather: watcher tiles and their dependencies, coloured by alarms and paused by active pbehaviors. */
+export const weatherFeature = defineFeature({
+  id: 'weather',
+  kernel: '^0.1.0',
+  dependsOn: ['pbehaviors'],
+  register(f) {
+    f.use(weatherBridge);
+    f.errors(weatherErrors);
+    for (const route of weatherRoutes) f.route(route);
+  },
+});
