@@ -28,7 +28,7 @@ export const actionTriggers = [
 ] as const;
 
 /** The original's answer to an action without a string `_id` and `type`; other shape problems add a detail. */
-export const invalidFormat = 'invalid action format';
+const invalidFormat = 'invalid action format';
 const invalid = (detail: string): string => `${invalidFormat}: ${detail}`;
 
 /** A JSON object (POST validates any; PUT, like the original, only one with at least one key). */
@@ -40,6 +40,7 @@ export function isNonEmptyObject(value: unknown): value is Record<string, unknow
   return isObject(value) && Object.keys(value).length > 0;
 }
 
+/** Python truthiness: the original tested `element.get('hook') and (element.get('fields') or element.get('regex'))`. */
 const isPresent = (value: unknown): boolean =>
   value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0) && !(isObject(value) && Object.keys(value).length === 0);
 
