@@ -30,6 +30,19 @@ const rule = {
   alarm_patterns: [{ v: { component: { regex_match: '^paris-' } } }],
 };
 
+/** Values of every JSON type, for bodies with a field of the wrong type. */
+const oddValues: unknown[] = [null, 0, -1, 1.5, '', 'x', true, [], [null], [1], ['x'], [{}], {}, { x: 1 }];
+
+/** The body with each field in turn (at any depth) replaced by each odd value. */
+function* wrongTypes(body: Record<string, unknown>): Generator<Record<string, unknown>> {
+  for (const [key, value] of Object.entries(body)) {
+    for (const odd of oddValues) yield { ...body, [key]: odd };
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      for (const inner of wrongTypes(value as Record<string, unknown>)) yield { ...body, [key]: inner };
+    }
+  }
+}
+
 async function expectError(response: Promise<{ status: number; body: unknown }>, status: number, description: string | RegExp) {
   const res = await response;
   expect(res.status).toBe(status);
@@ -278,5 +291,17 @@ describe('dynamic infos list: search and pagination', () => {
     await expectError(t.get(`${rules}?sort_dir=up`), 400, 'sort_dir should be either ASC or DESC');
     await expectError(t.get(`${rules}?limit=1&limit=2`), 400, 'limit should be a non-negative integer');
     await expectError(t.get(`${rules}?search=${'x'.repeat(257)}`), 400, 'search should be at most 256 characters');
+  });
+});
+
+describe('dynamic infos bodies with fields of the wrong type', () => {
+  it('answers each with a 4xx, never a 500', async () => {
+    expect((await t.post(rules, rule)).status).toBe(200);
+    const full = { ...rule, entity_patterns: [{}], disable_during_periods: ['pause'], infos: [{ name: 'a', value: 'b', type: 'string' }] };
+    for (const body of wrongTypes(full)) {
+      for (const res of [await t.post(rules, body), await t.put(`${rules}/di-1`, body)]) {
+        expect(res.status, JSON.stringify(body)).toBeLessThan(500);
+      }
+    }
   });
 });

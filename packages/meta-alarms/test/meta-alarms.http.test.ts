@@ -22,6 +22,19 @@ const complexRule = {
   },
 };
 
+/** Values of every JSON type, for bodies with a field of the wrong type. */
+const oddValues: unknown[] = [null, 0, -1, 1.5, '', 'x', true, [], [null], [1], ['x'], [{}], {}, { x: 1 }];
+
+/** The body with each field in turn (at any depth) replaced by each odd value. */
+function* wrongTypes(body: Record<string, unknown>): Generator<Record<string, unknown>> {
+  for (const [key, value] of Object.entries(body)) {
+    for (const odd of oddValues) yield { ...body, [key]: odd };
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      for (const inner of wrongTypes(value as Record<string, unknown>)) yield { ...body, [key]: inner };
+    }
+  }
+}
+
 const rawPost = (body: string, contentType = 'application/json') => t.request('POST', rules, { body, headers: { 'content-type': contentType } });
 
 async function expectError(response: Promise<{ status: number; body: unknown }>, status: number, description: string | RegExp) {
@@ -212,5 +225,16 @@ describe('meta-alarm PUT (not in the spec)', () => {
     await expectError(t.request('PUT', `${rules}/metarule1`, { body: '{', headers: { 'content-type': 'application/json' } }), 400, /^Malformed JSON/);
     await expectError(t.request('PUT', `${rules}/metarule1`, { headers: { 'content-type': 'application/json' } }), 400, "The fields 'name' and 'type' are required.");
     expect((await t.get(`${rules}/metarule1`)).body).toMatchObject({ name: complexRule.name });
+  });
+});
+
+describe('meta-alarm bodies with fields of the wrong type', () => {
+  it('answers each with a 4xx, never a 500', async () => {
+    expect((await t.post(rules, complexRule)).status).toBe(200);
+    for (const body of wrongTypes({ ...complexRule, patterns: { entity_patterns: [{}] }, auto_resolve: true, output_template: 'x' })) {
+      for (const res of [await t.post(rules, body), await t.put(`${rules}/metarule1`, body)]) {
+        expect(res.status, JSON.stringify(body)).toBeLessThan(500);
+      }
+    }
   });
 });
