@@ -7,6 +7,10 @@ import type { AnyFeature } from '@vigie/kernel';
 export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature>>> = {
   auth: async () => (await import('@vigie/auth')).authFeature,
   openapi: async () => (await import('@vigie/openapi')).openApiFeature,
+  broadcast: async () => (await import('@vigie/broadcast')).broadcastFeature,
+  heartbeats: async () => (await import('@vigie/heartbeats')).heartbeatsFeature,
+  'alarm-filters': async () => (await import('@vigie/alarm-filters')).alarmFiltersFeature,
+  healthcheck: async () => (await import('@vigie/healthcheck')).healthcheckFeature,
 };
 
 /** Every available feature, in a stable order: what the server runs when `[server] features` is not set. */

@@ -23,6 +23,7 @@ export { KernelTokens, defineBridge, type BridgeSpec, type DiBridge } from './di
 export { ErrorCodes, VigieError, HttpError, DuplicateKeyError, hasCode, isHttpError, errorDetail, type ErrorCode } from './errors.js';
 export { defaultWording, wordError, type ErrorWording, type WordedError } from './http/error-wording.js';
 export { parseByteSize, readBody, type BodyMedia, type BodyOptions } from './http/body.js';
+export { requestBody, pathParam } from './http/context.js';
 export { validate, durationPattern, durationSeconds } from './validation.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
 export { EventBus, type VigieEvents } from './event-bus.js';

@@ -17,11 +17,23 @@ type JsonObject = Record<string, unknown>;
 
 const errorSchemaRef = { $ref: '#/components/schemas/Error' };
 
+/** The converter gives every yup object its cast default (`default: {}`): noise for readers, so it goes. */
+function withoutEmptyDefaults(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutEmptyDefaults);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'default' && typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0) continue;
+    out[key] = withoutEmptyDefaults(value);
+  }
+  return out;
+}
+
 /** yup ⇒ JSON Schema; a schema the converter cannot express becomes an open schema that says so. */
 function jsonSchema(schema: Schema | undefined): JsonObject | undefined {
   if (!schema) return undefined;
   try {
-    return convertSchema(schema as never) as JsonObject;
+    return withoutEmptyDefaults(convertSchema(schema as never)) as JsonObject;
   } catch (err) {
     return { description: `schema not expressible in JSON Schema: ${(err as Error).message}` };
   }

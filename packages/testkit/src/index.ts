@@ -1,5 +1,5 @@
 import { authFeature } from '@vigie/auth';
-import type { AnyFeature, Clock, ConfigOverrides } from '@vigie/kernel';
+import type { AnyFeature, Clock, ConfigOverrides, Logger, StoreFactory } from '@vigie/kernel';
 import { startTestKernel, type TestKernel } from '@vigie/kernel/testing';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
 
@@ -11,6 +11,10 @@ export interface FeatureTestOptions {
   clock?: Clock;
   /** Reuse an installation directory (restart tests); a fresh temporary one otherwise. */
   installDir?: string;
+  /** Another store than the embedded one (e.g. one that fails on purpose). */
+  store?: StoreFactory;
+  /** A logger to inspect what the features log. */
+  logger?: Logger;
 }
 
 /** The administrator every feature test authenticates as (requests send these credentials by default). */
@@ -23,12 +27,13 @@ export const testAdmin = { user: 'root', password: 'root-password' } as const;
 export function startFeatureTest(options: FeatureTestOptions): Promise<TestKernel> {
   return startTestKernel({
     features: [authFeature, ...options.features],
-    store: sqliteStoreFactory(),
+    store: options.store ?? sqliteStoreFactory(),
     env: { VIGIE_ADMIN_USER: testAdmin.user, VIGIE_ADMIN_PASSWORD: testAdmin.password, ...options.env },
     users: { [testAdmin.user]: testAdmin.password },
     config: options.config,
     clock: options.clock,
     installDir: options.installDir,
+    logger: options.logger,
   });
 }
 
