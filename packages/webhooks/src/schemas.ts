@@ -123,7 +123,7 @@ const requestSchema = object({
     .defined('request.method is required')
     .nonNullable('request.method should be a string')
     .typeError('request.method should be a string')
-    .test('http-method', `request.method should be one of ${httpMethods.join(', ')}`, (method) => (httpMethods as readonly string[]).includes(method.toUpperCase()))
+    .test('http-method', `request.method should be one of ${httpMethods.join(', ')}`, (method) => method === undefined || (httpMethods as readonly string[]).includes(method.toUpperCase()))
     .meta({ jsonSchema: { enum: httpMethods, description: 'Any letter case; stored in capitals' } }),
   url: string()
     .defined('request.url is required')

@@ -49,7 +49,7 @@ export class WebhookRepository {
     return (await this.#webhooks.replaceOne({ _id: webhook._id }, webhook)).matchedCount === 1;
   }
 
-  delete(id: string): Promise<unknown> {
-    return this.#webhooks.deleteOne({ _id: id });
+  async delete(id: string): Promise<boolean> {
+    return (await this.#webhooks.deleteOne({ _id: id })).deletedCount === 1;
   }
 }

@@ -74,15 +74,16 @@ export class WebhookService {
     const existing = await this.webhooks.get(id);
     if (!existing) throw webhookNotFound(id);
     if (input._id !== undefined && input._id.trim() !== id) throw new HttpError(400, 'the _id field should not be modified');
-    const provenance = { author, creation_date: existing.creation_date, last_update_date: this.clock.nowSec() };
+    const now = this.clock.nowSec();
+    // A webhook written before Vigie may lack its creation date: the time of this update stands in for it.
+    const provenance = { author, creation_date: existing.creation_date ?? now, last_update_date: now };
     if (!(await this.webhooks.replace(this.#record(id, input, this.#auth(input.request.auth, existing.request.auth), provenance)))) throw webhookNotFound(id);
     this.logger.info({ webhook: id, user: author }, 'webhook updated');
     return {};
   }
 
   async delete(id: string, author: string): Promise<{ status: true }> {
-    await this.webhooks.delete(id);
-    this.logger.info({ webhook: id, user: author }, 'webhook deleted');
+    if (await this.webhooks.delete(id)) this.logger.info({ webhook: id, user: author }, 'webhook deleted');
     return { status: true };
   }
 

@@ -234,6 +234,7 @@ describe('webhook errors', () => {
       [{ ...sample, request: { ...request, url: 'not a url' } }, 'request.url should be an absolute http or https URL (or a template)'],
       [{ ...sample, request: { ...request, url: 'ftp://host/file' } }, 'request.url should be an absolute http or https URL (or a template)'],
       [{ ...sample, request: { method: 'GET' } }, 'request.url is required'],
+      [{ ...sample, request: { url: 'https://example.com/' } }, 'request.method is required'],
       [{ ...sample, request: { ...request, headers: { 'Bad Name': 'x' } } }, 'request.headers holds an invalid header name "Bad Name"'],
       [{ ...sample, request: { ...request, headers: { 'X-Count': 3 } } }, 'request.headers.X-Count should be a string'],
       [{ ...sample, request: { ...request, payload: { a: 1 } } }, 'request.payload should be a string'],
