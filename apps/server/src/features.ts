@@ -7,6 +7,9 @@ import type { AnyFeature } from '@vigie/kernel';
 export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature>>> = {
   auth: async () => (await import('@vigie/auth')).authFeature,
   openapi: async () => (await import('@vigie/openapi')).openApiFeature,
+  'idle-rules': async () => (await import('@vigie/idle-rules')).idleRulesFeature,
+  actions: async () => (await import('@vigie/actions')).actionsFeature,
+  eventfilter: async () => (await import('@vigie/eventfilter')).eventFilterFeature,
   broadcast: async () => (await import('@vigie/broadcast')).broadcastFeature,
   heartbeats: async () => (await import('@vigie/heartbeats')).heartbeatsFeature,
   'alarm-filters': async () => (await import('@vigie/alarm-filters')).alarmFiltersFeature,
