@@ -1,5 +1,5 @@
 import { object } from 'yup';
-import { ErrorCodes, errorDetail, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { ErrorCodes, errorDetail, pathParam, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import type { DynamicInfosService } from './dynamic-infos-service.js';
 import { storeFailure } from './errors.js';
 import { dynamicInfosInputSchema, dynamicInfosRuleSchema, listQuerySchema, ruleListSchema } from './schemas.js';
@@ -10,9 +10,6 @@ const collectionPath = '/api/v2/dynamic-infos';
 const rulePath = '/api/v2/dynamic-infos/*id';
 
 const service = (ctx: VigieContext) => ctx.state.scope.resolve<DynamicInfosService>('dynamicInfosService');
-const pathId = (ctx: VigieContext) => ctx.params.id as string;
-// The kernel reads the body into `ctx.request.body` without typing it on Koa's request.
-const requestBody = (ctx: VigieContext): unknown => (ctx.request as { body?: unknown }).body;
 const author = (ctx: VigieContext) => ctx.state.user?.name ?? '';
 
 const notFound = { description: 'No rule has this id: no dynamic infos rule with id <id>' };
@@ -57,7 +54,7 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
     tags,
     errors: storeFailure('Cannot retrieve the dynamic infos rule from the database, please contact your administrator.'),
     responses: { 200: { description: 'The rule', schema: dynamicInfosRuleSchema }, 404: notFound },
-    handler: (ctx) => service(ctx).get(pathId(ctx)),
+    handler: (ctx) => service(ctx).get(pathParam(ctx, 'id')),
   },
   {
     method: 'PUT',
@@ -73,7 +70,7 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
       400: { description: 'Invalid JSON, an invalid rule, or a body _id other than the path id' },
       404: notFound,
     },
-    handler: (ctx) => service(ctx).update(pathId(ctx), requestBody(ctx), author(ctx)),
+    handler: (ctx) => service(ctx).update(pathParam(ctx, 'id'), requestBody(ctx), author(ctx)),
   },
   {
     method: 'DELETE',
@@ -82,6 +79,6 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
     tags,
     errors: storeFailure('failed to delete dynamic infos'),
     responses: { 200: { description: 'An empty object', schema: object({}) }, 404: notFound },
-    handler: (ctx) => service(ctx).delete(pathId(ctx)),
+    handler: (ctx) => service(ctx).delete(pathParam(ctx, 'id')),
   },
 ];

@@ -63,6 +63,7 @@ describe('dynamic infos round trip', () => {
     expect(created.body).toEqual(stored);
     expect((await t.get(`${rules}/di-1`)).body).toEqual(stored);
     expect((await t.get(rules)).body).toEqual({ count: 1, rules: [stored] });
+    expect((await t.get(`${rules}/`)).body).toEqual({ count: 1, rules: [stored] });
 
     await addUser('ada', 'ada password');
     clock.advance(90_000);

@@ -1,5 +1,5 @@
 import { array, string } from 'yup';
-import type { RouteDefinition, VigieContext } from '@vigie/kernel';
+import { pathParam, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import type { MetaAlarmRuleService } from './meta-alarm-rule-service.js';
 import { deleteResultSchema, metaAlarmRuleInputSchema, metaAlarmRuleSchema } from './schemas.js';
 
@@ -9,9 +9,6 @@ const collectionPath = '/api/v2/metaalarmrule';
 const rulePath = '/api/v2/metaalarmrule/:id';
 
 const service = (ctx: VigieContext) => ctx.state.scope.resolve<MetaAlarmRuleService>('metaAlarmRuleService');
-const pathId = (ctx: VigieContext) => ctx.params.id as string;
-// The kernel reads the body into `requestBody(ctx)` without typing it on Koa's request.
-const requestBody = (ctx: VigieContext): unknown => (ctx.request as { body?: unknown }).body;
 
 export const metaAlarmRoutes: RouteDefinition[] = [
   {
@@ -47,7 +44,7 @@ export const metaAlarmRoutes: RouteDefinition[] = [
     tags,
     responses: { 200: { description: 'The rule, or null when none has this id', schema: metaAlarmRuleSchema.nullable() } },
     handler: async (ctx) => {
-      const rule = await service(ctx).get(pathId(ctx));
+      const rule = await service(ctx).get(pathParam(ctx, 'id'));
       ctx.type = 'application/json';
       // A JSON `null` body needs its text: Koa answers 204 to a null body.
       ctx.body = rule ?? 'null';
@@ -66,7 +63,7 @@ export const metaAlarmRoutes: RouteDefinition[] = [
       400: { description: 'Malformed JSON, an invalid rule, or a body _id other than the path id' },
       404: { description: 'No rule has this id' },
     },
-    handler: (ctx) => service(ctx).update(pathId(ctx), requestBody(ctx)),
+    handler: (ctx) => service(ctx).update(pathParam(ctx, 'id'), requestBody(ctx)),
   },
   {
     method: 'DELETE',
@@ -74,6 +71,6 @@ export const metaAlarmRoutes: RouteDefinition[] = [
     summary: 'Delete a meta-alarm rule',
     tags,
     responses: { 200: { description: 'deletedCount is 0 when no rule has this id', schema: deleteResultSchema } },
-    handler: (ctx) => service(ctx).delete(pathId(ctx)),
+    handler: (ctx) => service(ctx).delete(pathParam(ctx, 'id')),
   },
 ];

@@ -55,6 +55,7 @@ describe('meta-alarm rules round trip', () => {
     expect(got.status).toBe(200);
     expect(got.body).toEqual(expected);
     expect((await t.get(rules)).body).toEqual([expected]);
+    expect((await t.get(`${rules}/`)).body).toEqual([expected]);
 
     const replacement = { _id: 'metarule1', name: 'Relation', type: 'relation' };
     const updated = await t.put(`${rules}/metarule1`, replacement);

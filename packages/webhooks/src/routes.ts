@@ -1,5 +1,5 @@
 import { array, boolean, object, string } from 'yup';
-import { ErrorCodes, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { ErrorCodes, pathParam, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { databaseErrorText, storeFailure } from './errors.js';
 import { webhookInputSchema, webhookSchema } from './schemas.js';
 import type { WebhookService } from './webhook-service.js';
@@ -10,9 +10,6 @@ const collectionPath = '/api/v2/webhook';
 const webhookPath = '/api/v2/webhook/*id';
 
 const service = (ctx: VigieContext) => ctx.state.scope.resolve<WebhookService>('webhookService');
-const pathId = (ctx: VigieContext) => ctx.params.id as string;
-// The kernel reads the body into `ctx.request.body` without typing it on Koa's request.
-const requestBody = (ctx: VigieContext): unknown => (ctx.request as { body?: unknown }).body;
 const author = (ctx: VigieContext) => ctx.state.user?.name ?? '';
 
 const notFound = { description: 'No webhook found with ID <id>' };
@@ -53,7 +50,7 @@ export const webhookRoutes: RouteDefinition[] = [
     tags,
     errors: storeFailure(databaseErrorText.read),
     responses: { 200: { description: 'The webhook, without request.auth', schema: webhookSchema }, 404: notFound },
-    handler: (ctx) => service(ctx).get(pathId(ctx)),
+    handler: (ctx) => service(ctx).get(pathParam(ctx, 'id')),
   },
   {
     method: 'PUT',
@@ -71,7 +68,7 @@ export const webhookRoutes: RouteDefinition[] = [
       400: { description: 'Invalid JSON, an invalid webhook, a body _id other than the path id, or a database error' },
       404: notFound,
     },
-    handler: (ctx) => service(ctx).update(pathId(ctx), requestBody(ctx), author(ctx)),
+    handler: (ctx) => service(ctx).update(pathParam(ctx, 'id'), requestBody(ctx), author(ctx)),
   },
   {
     method: 'DELETE',
@@ -80,6 +77,6 @@ export const webhookRoutes: RouteDefinition[] = [
     tags,
     errors: storeFailure(databaseErrorText.read),
     responses: { 200: { description: 'status is true, also when no webhook had this id', schema: object({ status: boolean().required() }) } },
-    handler: (ctx) => service(ctx).delete(pathId(ctx), author(ctx)),
+    handler: (ctx) => service(ctx).delete(pathParam(ctx, 'id'), author(ctx)),
   },
 ];

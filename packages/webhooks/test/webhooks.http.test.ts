@@ -80,6 +80,7 @@ describe('webhooks round trip', () => {
     expect(got.status).toBe(200);
     expect(got.body).toEqual(shown);
     expect((await t.get(webhooks)).body).toEqual([shown]);
+    expect((await t.get(`${webhooks}/`)).body).toEqual([shown]);
 
     clock.advance(60_000);
     const changed = { ...withoutAuth(sample), enabled: false, hook: { triggers: ['stateinc', 'resolve'] } };

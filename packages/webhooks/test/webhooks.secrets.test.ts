@@ -2,11 +2,8 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { authFeature } from '@vigie/auth';
 import { createLogger } from '@vigie/kernel';
-import { startTestKernel, type TestKernel, type TestResponse } from '@vigie/kernel/testing';
-import { sqliteStoreFactory } from '@vigie/store-sqlite';
-import { startFeatureTest } from '@vigie/testkit';
+import { startFeatureTest, type TestKernel, type TestResponse } from '@vigie/testkit';
 import { secretKeyFileName, webhooksFeature, type SecretBox, type WebhookRecord } from '../src/index.js';
 
 let t: TestKernel | undefined;
@@ -37,11 +34,8 @@ const secretBox = (kernel: TestKernel) => kernel.kernel.container('webhooks').re
 describe('webhook credentials never leave the server', () => {
   it('no response and no log line holds the password, whatever the route or the outcome', async () => {
     const lines: string[] = [];
-    t = await startTestKernel({
-      features: [authFeature, webhooksFeature],
-      store: sqliteStoreFactory(),
-      env: { VIGIE_ADMIN_USER: 'root', VIGIE_ADMIN_PASSWORD: 'root-password' },
-      users: { root: 'root-password' },
+    t = await startFeatureTest({
+      features: [webhooksFeature],
       logger: createLogger({ level: 'trace', destination: { write: (line: string) => void lines.push(line) } }),
       config: { 'webserver.conf': { log: { access: 'true' } } },
     });
