@@ -13,6 +13,9 @@ export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature
   broadcast: async () => (await import('@vigie/broadcast')).broadcastFeature,
   heartbeats: async () => (await import('@vigie/heartbeats')).heartbeatsFeature,
   'alarm-filters': async () => (await import('@vigie/alarm-filters')).alarmFiltersFeature,
+  'meta-alarms': async () => (await import('@vigie/meta-alarms')).metaAlarmsFeature,
+  'dynamic-infos': async () => (await import('@vigie/dynamic-infos')).dynamicInfosFeature,
+  webhooks: async () => (await import('@vigie/webhooks')).webhooksFeature,
   healthcheck: async () => (await import('@vigie/healthcheck')).healthcheckFeature,
 };
 

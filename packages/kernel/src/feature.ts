@@ -53,6 +53,7 @@ export interface RouteDefinition {
   requestSchema?: Schema;
   querySchema?: Schema;
   responses?: Readonly<Record<number, RouteResponseDoc>>;
+  /** Returns the body (an object, array, string or `null` for the JSON value null), or sets `ctx.body` itself. */
   handler(ctx: VigieContext): unknown;
 }
 

@@ -43,12 +43,7 @@ export const metaAlarmRoutes: RouteDefinition[] = [
     summary: 'Get a meta-alarm rule',
     tags,
     responses: { 200: { description: 'The rule, or null when none has this id', schema: metaAlarmRuleSchema.nullable() } },
-    handler: async (ctx) => {
-      const rule = await service(ctx).get(pathParam(ctx, 'id'));
-      ctx.type = 'application/json';
-      // A JSON `null` body needs its text: Koa answers 204 to a null body.
-      ctx.body = rule ?? 'null';
-    },
+    handler: async (ctx) => (await service(ctx).get(pathParam(ctx, 'id'))) ?? null,
   },
   {
     method: 'PUT',

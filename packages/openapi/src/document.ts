@@ -17,14 +17,15 @@ type JsonObject = Record<string, unknown>;
 
 const errorSchemaRef = { $ref: '#/components/schemas/Error' };
 
-/** The converter gives every yup object its cast default (`default: {}`): noise for readers, so it goes. */
-function withoutEmptyDefaults(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutEmptyDefaults);
+/** The converter gives every yup object the default yup builds from its fields (`default: {}`…): noise, so it goes. */
+function withoutObjectDefaults(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutObjectDefaults);
   if (typeof node !== 'object' || node === null) return node;
+  const isObjectSchema = (node as JsonObject).type === 'object';
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === 'default' && typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0) continue;
-    out[key] = withoutEmptyDefaults(value);
+    if (key === 'default' && isObjectSchema) continue;
+    out[key] = withoutObjectDefaults(value);
   }
   return out;
 }
@@ -33,7 +34,7 @@ function withoutEmptyDefaults(node: unknown): unknown {
 function jsonSchema(schema: Schema | undefined): JsonObject | undefined {
   if (!schema) return undefined;
   try {
-    return withoutEmptyDefaults(convertSchema(schema as never)) as JsonObject;
+    return withoutObjectDefaults(convertSchema(schema as never)) as JsonObject;
   } catch (err) {
     return { description: `schema not expressible in JSON Schema: ${(err as Error).message}` };
   }

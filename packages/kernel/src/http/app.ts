@@ -141,7 +141,15 @@ function routeMiddleware(mounted: MountedRoute, bodyLimit: number) {
         await readBody(ctx, route.body ?? {}, bodyLimit);
       }
       const result: unknown = await route.handler(ctx);
-      if (result !== undefined && ctx.body === undefined) ctx.body = result;
+      if (result !== undefined && ctx.body === undefined) {
+        // Koa answers a null body with 204; a handler returning null means the JSON value null (the spec has some).
+        if (result === null) {
+          ctx.type = 'application/json';
+          ctx.body = 'null';
+        } else {
+          ctx.body = result;
+        }
+      }
     } catch (err) {
       throw wordError(err, ctx, [route.errors, wording]);
     } finally {
