@@ -16,4 +16,9 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
+  {
+    // Benchmarks and maintenance scripts report on the console.
+    files: ['bench/**', 'scripts/**'],
+    rules: { 'no-console': 'off' },
+  },
 );
