@@ -2,14 +2,11 @@ import type { Entity } from './entity.js';
 
 export type RelationField = 'impact' | 'depends';
 
-/** An entity's fields other than its relations, which the draft keeps reciprocal itself. */
-export type EntityData = { [K in keyof Entity as K extends RelationField ? never : K]: Entity[K] };
-
 const opposite: Record<RelationField, RelationField> = { impact: 'depends', depends: 'impact' };
 
 interface DraftNode {
-  /** Null while the entity does not exist: never did, or removed in this draft. */
-  data: EntityData | null;
+  /** Null while the entity does not exist: never did, or removed in this draft. Its relation arrays are stale: `impact` and `depends` below hold them. */
+  entity: Entity | null;
   impact: Set<string>;
   depends: Set<string>;
   /** The entity exists in the store (as loaded). */
@@ -45,32 +42,37 @@ export interface DanglingRelation {
  */
 export class GraphDraft {
   readonly #nodes = new Map<string, DraftNode>();
+  /** Ids the draft may be asked about that name no stored entity (nodes are made for them when first needed). */
+  readonly #absent: ReadonlySet<string>;
   /** Ids a relation was added towards while they did not exist. */
   readonly #namedWhileMissing = new Set<string>();
 
-  /** `entities` as stored; `absent`: other ids the draft may be asked about, known not to exist. */
-  constructor(entities: Iterable<Entity>, absent: Iterable<string>) {
-    for (const { impact, depends, ...data } of entities) {
-      this.#nodes.set(data._id, { data, impact: new Set(impact), depends: new Set(depends), stored: true, touched: false });
+  /** `entities` as stored (the draft takes them over); `absent`: other ids it may be asked about, known not to exist. */
+  constructor(entities: Iterable<Entity>, absent: ReadonlySet<string>) {
+    for (const entity of entities) {
+      this.#nodes.set(entity._id, { entity, impact: new Set(entity.impact), depends: new Set(entity.depends), stored: true, touched: false });
     }
-    for (const id of absent) {
-      if (!this.#nodes.has(id)) this.#nodes.set(id, { data: null, impact: new Set(), depends: new Set(), stored: false, touched: false });
-    }
+    this.#absent = absent;
   }
 
   #node(id: string): DraftNode {
-    const node = this.#nodes.get(id);
-    if (!node) throw new Error(`entity ${JSON.stringify(id)} was not loaded into this draft`);
+    let node = this.#nodes.get(id);
+    if (!node) {
+      if (!this.#absent.has(id)) throw new Error(`entity ${JSON.stringify(id)} was not loaded into this draft`);
+      node = { entity: null, impact: new Set(), depends: new Set(), stored: false, touched: false };
+      this.#nodes.set(id, node);
+    }
     return node;
   }
 
   exists(id: string): boolean {
-    return this.#node(id).data !== null;
+    return this.#node(id).entity !== null;
   }
 
-  get(id: string): Entity | undefined {
+  /** The entity as it stands in the draft; the draft's own object: change it through `put`. */
+  get(id: string): Readonly<Entity> | undefined {
     const node = this.#node(id);
-    return node.data ? entityOf(node.data, node) : undefined;
+    return node.entity ? current(node.entity, node) : undefined;
   }
 
   /** An entity's relations; for a missing entity, those other entities gave it in this draft. */
@@ -84,16 +86,15 @@ export class GraphDraft {
   }
 
   /**
-   * Creates or replaces an entity. Its relations become exactly `entity.impact` and `entity.depends`: the
-   * entities added there list it back, the entities dropped from there forget it.
+   * Creates or replaces an entity (the draft takes the object over). Its relations become exactly
+   * `entity.impact` and `entity.depends`: the entities added there list it back, those dropped forget it.
    */
   put(entity: Entity): void {
-    const { impact, depends, ...data } = entity;
-    const node = this.#node(data._id);
-    node.data = data;
+    const node = this.#node(entity._id);
+    node.entity = entity;
     node.touched = true;
-    this.#setRelations(data._id, node, 'impact', impact);
-    this.#setRelations(data._id, node, 'depends', depends);
+    this.#setRelations(entity._id, node, 'impact', entity.impact);
+    this.#setRelations(entity._id, node, 'depends', entity.depends);
   }
 
   /** Adds the link `from` impacts `to`; false when it was already there. Both ends count as touched. */
@@ -114,7 +115,7 @@ export class GraphDraft {
   remove(id: string): void {
     const node = this.#node(id);
     for (const field of ['impact', 'depends'] as const) for (const other of [...node[field]]) this.#unrelate(id, field, other);
-    node.data = null;
+    node.entity = null;
     node.touched = true;
   }
 
@@ -123,7 +124,7 @@ export class GraphDraft {
     const dangling: DanglingRelation[] = [];
     for (const missing of this.#namedWhileMissing) {
       const node = this.#node(missing);
-      if (node.data !== null) continue;
+      if (node.entity !== null) continue;
       for (const from of node.depends) dangling.push({ from, field: 'impact', missing });
       for (const from of node.impact) dangling.push({ from, field: 'depends', missing });
     }
@@ -134,15 +135,17 @@ export class GraphDraft {
     const changes: GraphChanges = { created: [], replaced: [], deleted: [] };
     for (const [id, node] of this.#nodes) {
       if (!node.touched) continue;
-      if (node.data) (node.stored ? changes.replaced : changes.created).push(entityOf(node.data, node));
+      if (node.entity) (node.stored ? changes.replaced : changes.created).push(current(node.entity, node));
       else if (node.stored) changes.deleted.push(id);
     }
     return changes;
   }
 
   #setRelations(id: string, node: DraftNode, field: RelationField, wanted: readonly string[]): void {
+    const existing = node[field];
+    if (existing.size === 0 && wanted.length === 0) return;
     const next = new Set(wanted);
-    for (const other of [...node[field]]) if (!next.has(other)) this.#unrelate(id, field, other);
+    for (const other of [...existing]) if (!next.has(other)) this.#unrelate(id, field, other);
     for (const other of next) this.#relate(id, field, other);
     // Keep the order the caller gave.
     node[field] = next;
@@ -156,7 +159,7 @@ export class GraphDraft {
     counterpart[opposite[field]].add(id);
     node.touched = true;
     counterpart.touched = true;
-    if (counterpart.data === null) this.#namedWhileMissing.add(other);
+    if (counterpart.entity === null) this.#namedWhileMissing.add(other);
     return true;
   }
 
@@ -171,6 +174,9 @@ export class GraphDraft {
   }
 }
 
-function entityOf(data: EntityData, node: DraftNode): Entity {
-  return { ...data, impact: [...node.impact], depends: [...node.depends] };
+/** The node's entity with its relation arrays brought up to date. */
+function current(entity: Entity, node: DraftNode): Entity {
+  entity.impact = [...node.impact];
+  entity.depends = [...node.depends];
+  return entity;
 }

@@ -1,4 +1,4 @@
-import { HttpError, validate, type Filter, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { ErrorCodes, HttpError, VigieError, validate, type Filter, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { publicEntity } from './entity.js';
 import type { EntityRepository } from './entity-repository.js';
 import { entityListQuerySchema, entityListSchema, entitySchema, errorSchema, maxPageSize } from './schemas.js';
@@ -15,6 +15,14 @@ function parseFilter(text: string | undefined): Filter {
   } catch (err) {
     throw new HttpError(400, `Invalid filter: not valid JSON (${(err as Error).message})`);
   }
+}
+
+/** Each parameter once: `?limit=1&limit=2` is ambiguous, not the first or the last of them. */
+function singleValued(query: VigieContext['query']): VigieContext['query'] {
+  for (const [key, value] of Object.entries(query)) {
+    if (Array.isArray(value)) throw new VigieError(ErrorCodes.Validation, `${key} is given more than once`);
+  }
+  return query;
 }
 
 /** Vigie additions (not in the spec): users need to see what an import did. */
@@ -34,7 +42,7 @@ export const entityRoutes: RouteDefinition[] = [
       400: { description: 'Invalid query or filter', schema: errorSchema },
     },
     handler: async (ctx) => {
-      const query = validate(entityListQuerySchema, ctx.query);
+      const query = validate(entityListQuerySchema, singleValued(ctx.query));
       const filter = parseFilter(query.filter);
       const entities = repository(ctx);
       const total = await entities.count(filter);

@@ -1,6 +1,6 @@
-import type { Entity, GraphDraft, RelationField } from '@vigie/context-graph';
+import type { Entity, GraphChanges, GraphDraft, RelationField } from '@vigie/context-graph';
 import type { JsonValue } from '@vigie/kernel';
-import { ImportFailure, type CiAction, type ImportPlan, type SuppliedFields } from './import-document.js';
+import { ImportFailure, actionFields, type CiAction, type CiElement, type ImportPlan } from './import-document.js';
 
 export interface ImportStats {
   /** Entities created or changed, counterparts of links and deletions included. */
@@ -8,14 +8,21 @@ export interface ImportStats {
   deleted: number;
 }
 
+export function importStats(changes: GraphChanges): ImportStats {
+  return { updated: changes.created.length + changes.replaced.length, deleted: changes.deleted.length };
+}
+
+const relationFields = ['impact', 'depends'] as const;
+
+/** The relation list an element supplies, if any (checked by `readDocument`). */
+const suppliedRelations = (element: CiElement, field: RelationField): string[] | undefined => element[field] as string[] | undefined;
+
 /** Every entity id a plan names: what its draft must hold. */
 export function namedIds(plan: ImportPlan): Set<string> {
   const ids = new Set<string>();
   for (const ci of plan.cis) {
     ids.add(ci.id);
-    if (ci.action === 'create' || ci.action === 'set' || ci.action === 'update') {
-      for (const field of ['impact', 'depends'] as const) for (const id of (ci.fields[field] as string[] | undefined) ?? []) ids.add(id);
-    }
+    if ('element' in ci) for (const field of relationFields) for (const id of suppliedRelations(ci.element, field) ?? []) ids.add(id);
   }
   for (const link of plan.links) {
     for (const id of link.from) ids.add(id);
@@ -41,6 +48,12 @@ function mergeInto(current: JsonValue | undefined, supplied: JsonValue): JsonVal
   return merged;
 }
 
+/** Copies the element's entity fields (all but `_id`, `action`, `action_properties`) over `entity`. */
+function copyFields(entity: Entity, element: CiElement): Entity {
+  for (const key of Object.keys(element)) if (!actionFields.has(key)) (entity as Record<string, unknown>)[key] = element[key];
+  return entity;
+}
+
 /**
  * Applies a plan to a draft of the graph in document order, CIs then links; the first action that cannot apply
  * throws an ImportFailure naming it. The draft keeps links reciprocal; this adds the import's rules.
@@ -54,7 +67,7 @@ class PlanApplication {
 
   constructor(private readonly draft: GraphDraft) {}
 
-  run(plan: ImportPlan): ImportStats {
+  run(plan: ImportPlan): GraphChanges {
     for (const ci of plan.cis) this.#applyCi(ci);
     this.#checkDangling();
     for (const link of plan.links) {
@@ -65,8 +78,7 @@ class PlanApplication {
         else if (!this.draft.unlink(from, link.to)) throw new ImportFailure(`${link.label}: ${quote(from)} does not impact ${quote(link.to)}, there is no link to delete`);
       }
     }
-    const changes = this.draft.changes();
-    return { updated: changes.created.length + changes.replaced.length, deleted: changes.deleted.length };
+    return this.draft.changes();
   }
 
   #applyCi(ci: CiAction): void {
@@ -75,7 +87,7 @@ class PlanApplication {
       const changer = this.#changedBy.get(ci.id);
       if (changer !== undefined) throw new ImportFailure(`${ci.label}: the entity is also changed by ${changer}; an import may not both change and delete an entity`);
       if (!current) throw new ImportFailure(`${ci.label}: no entity with this id exists`);
-      for (const field of ['impact', 'depends'] as const) for (const other of current[field]) this.#declared.delete(pairOf(ci.id, field, other));
+      for (const field of relationFields) for (const other of current[field]) this.#declared.delete(pairOf(ci.id, field, other));
       this.draft.remove(ci.id);
       this.#deletedBy.set(ci.id, ci.label);
       return;
@@ -83,29 +95,30 @@ class PlanApplication {
     const deleter = this.#deletedBy.get(ci.id);
     if (deleter !== undefined) throw new ImportFailure(`${ci.label}: the entity is also deleted by ${deleter}; an import may not both change and delete an entity`);
     if (!this.#changedBy.has(ci.id)) this.#changedBy.set(ci.id, ci.label);
+    if (ci.action === 'create' || (ci.action === 'set' && !current)) return this.#put(ci, copyFields(this.#defaults(ci.id, current), ci.element));
+    if (!current) throw new ImportFailure(`${ci.label}: no entity with this id exists`);
     switch (ci.action) {
-      case 'create':
-        return this.#put(ci.label, this.#created(ci.id, ci.fields, current), ci.fields);
-      case 'set':
-        if (!current) return this.#put(ci.label, this.#created(ci.id, ci.fields, current), ci.fields);
-        return this.#put(ci.label, { ...current, ...ci.fields, infos: isObject(ci.fields.infos) ? (mergeInto(current.infos, ci.fields.infos) as Entity['infos']) : current.infos }, ci.fields);
+      case 'set': {
+        const entity = copyFields({ ...current }, ci.element);
+        if (isObject(ci.element.infos)) entity.infos = mergeInto(current.infos, ci.element.infos) as Entity['infos'];
+        return this.#put(ci, entity);
+      }
       case 'update':
-        if (!current) throw new ImportFailure(`${ci.label}: no entity with this id exists`);
-        return this.#put(ci.label, { ...current, ...ci.fields }, ci.fields);
+        return this.#put(ci, copyFields({ ...current }, ci.element));
       case 'enable':
       case 'disable': {
-        if (!current) throw new ImportFailure(`${ci.label}: no entity with this id exists`);
         const history = ci.action === 'enable' ? 'enable_history' : 'disable_history';
-        return this.#put(ci.label, { ...current, enabled: ci.action === 'enable', [history]: [...current[history], ...ci.timestamps] }, {});
+        return this.#put(ci, { ...current, enabled: ci.action === 'enable', [history]: [...current[history], ...ci.timestamps] });
       }
     }
   }
 
   /**
-   * `create` (and `set` of a new entity): the supplied fields over the defaults. A full replacement: relations
-   * not supplied are emptied, except those earlier elements of this import declared.
+   * What `create` (and `set` of a new entity) starts from. A full replacement: relations are emptied, except
+   * those earlier elements of this import declared; the enable/disable history, a record of what happened to
+   * the entity, is kept.
    */
-  #created(id: string, fields: SuppliedFields, current: Entity | undefined): Entity {
+  #defaults(id: string, current: Readonly<Entity> | undefined): Entity {
     const keepDeclared = (field: RelationField) => this.draft.relations(id, field).filter((other) => this.#declared.has(pairOf(id, field, other)));
     return {
       _id: id,
@@ -116,20 +129,20 @@ class PlanApplication {
       depends: keepDeclared('depends'),
       measurements: [],
       infos: {},
-      // The history records what happened to the entity; it survives a replacement unless supplied.
       enable_history: current?.enable_history ?? [],
       disable_history: current?.disable_history ?? [],
-      ...fields,
     };
   }
 
-  #put(label: string, entity: Entity, supplied: SuppliedFields): void {
-    for (const field of ['impact', 'depends'] as const) {
-      const named = supplied[field] as string[] | undefined;
-      if (!named) continue;
-      const kept = new Set(named);
-      for (const other of this.draft.relations(entity._id, field)) if (!kept.has(other)) this.#declared.delete(pairOf(entity._id, field, other));
-      for (const other of named) this.#declared.set(pairOf(entity._id, field, other), { label, field, other });
+  #put(ci: CiAction, entity: Entity): void {
+    if ('element' in ci) {
+      for (const field of relationFields) {
+        const named = suppliedRelations(ci.element, field);
+        if (!named) continue;
+        const kept = new Set(named);
+        for (const other of this.draft.relations(entity._id, field)) if (!kept.has(other)) this.#declared.delete(pairOf(entity._id, field, other));
+        for (const other of named) this.#declared.set(pairOf(entity._id, field, other), { label: ci.label, field, other });
+      }
     }
     this.draft.put(entity);
   }
@@ -144,7 +157,7 @@ class PlanApplication {
   }
 }
 
-/** Applies a validated plan to a draft; throws an ImportFailure at the first action that cannot apply. */
-export function applyPlan(plan: ImportPlan, draft: GraphDraft): ImportStats {
+/** Applies a validated plan to a draft and returns what to commit; throws an ImportFailure at the first action that cannot apply. */
+export function applyPlan(plan: ImportPlan, draft: GraphDraft): GraphChanges {
   return new PlanApplication(draft).run(plan);
 }

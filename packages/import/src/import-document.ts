@@ -18,11 +18,14 @@ export type BodyFormat = 'json' | 'form';
 export const ciActions = ['create', 'set', 'update', 'delete', 'enable', 'disable'] as const;
 export type CiActionName = (typeof ciActions)[number];
 
-/** Fields of an element copied into the entity (everything but `_id`, `action` and `action_properties`). */
-export type SuppliedFields = Record<string, JsonValue>;
+/** A checked element of `cis`; every field but `_id`, `action` and `action_properties` is copied into the entity. */
+export type CiElement = Record<string, JsonValue>;
+
+/** Element fields that are not entity fields. */
+export const actionFields: ReadonlySet<string> = new Set(['_id', 'action', 'action_properties']);
 
 export type CiAction =
-  | { action: 'create' | 'set' | 'update'; id: string; label: string; fields: SuppliedFields }
+  | { action: 'create' | 'set' | 'update'; id: string; label: string; element: CiElement }
   | { action: 'delete'; id: string; label: string }
   | { action: 'enable' | 'disable'; id: string; label: string; timestamps: number[] };
 
@@ -75,11 +78,9 @@ const quote = (value: unknown): string => JSON.stringify(value) ?? String(value)
 const typeList = entityTypes.join(', ');
 
 /** Field names the store and entity patterns can address: not empty, no leading `$`, no `.`, not `__proto__`. */
-function checkFieldNames(record: Record<string, unknown>, label: string, where: string): void {
-  for (const key of Object.keys(record)) {
-    if (key === '' || key.startsWith('$') || key.includes('.') || key === '__proto__') {
-      throw new ImportFailure(`${label}: ${where}name ${quote(key)} is not allowed (names may not be empty, start with $, contain a dot or be __proto__)`);
-    }
+function checkFieldName(key: string, label: string, where: string): void {
+  if (key === '' || key.startsWith('$') || key.includes('.') || key === '__proto__') {
+    throw new ImportFailure(`${label}: ${where}name ${quote(key)} is not allowed (names may not be empty, start with $, contain a dot or be __proto__)`);
   }
 }
 
@@ -114,7 +115,7 @@ const modelFieldChecks: Record<string, FieldCheck> = {
   },
   infos: (value, label) => {
     if (!isObject(value)) throw new ImportFailure(`${label}: infos must be an object`);
-    checkFieldNames(value, label, 'infos key ');
+    for (const key of Object.keys(value)) checkFieldName(key, label, 'infos key ');
   },
   impact: (value, label, id) => {
     if (checkStringList(value, label, 'impact').includes(id)) throw new ImportFailure(`${label}: an entity cannot impact itself`);
@@ -154,8 +155,10 @@ function readCi(element: unknown, index: number): CiAction {
     throw new ImportFailure(`${at} (_id ${quote(id)}): action must be one of ${ciActions.join(', ')} (${got})`);
   }
   const label = `${at} (_id ${quote(id)}, action ${action})`;
-  checkFieldNames(element, label, 'field ');
-  for (const [field, value] of Object.entries(element)) fieldChecks.get(field)?.(value, label, id);
+  for (const field of Object.keys(element)) {
+    checkFieldName(field, label, 'field ');
+    fieldChecks.get(field)?.(element[field], label, id);
+  }
   if ((action === 'create' || action === 'set') && element.type === undefined) {
     throw new ImportFailure(`${label}: type is required (one of ${typeList})`);
   }
@@ -167,10 +170,8 @@ function readCi(element: unknown, index: number): CiAction {
       const toggle = action as 'enable' | 'disable';
       return { action: toggle, id, label, timestamps: readTimestamps(element, toggle, label) };
     }
-    default: {
-      const { _id, action: _action, action_properties: _properties, ...fields } = element;
-      return { action: action as 'create' | 'set' | 'update', id, label, fields: fields as SuppliedFields };
-    }
+    default:
+      return { action: action as 'create' | 'set' | 'update', id, label, element: element as CiElement };
   }
 }
 

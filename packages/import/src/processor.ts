@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { inject, injectable } from 'tsyringe';
 import type { EntityRepository } from '@vigie/context-graph';
 import { ErrorCodes, KernelTokens, errorDetail, hasCode, type Clock, type EventBus, type Logger, type Scheduler } from '@vigie/kernel';
-import { applyPlan, namedIds } from './apply-plan.js';
+import { applyPlan, importStats, namedIds } from './apply-plan.js';
 import { decodeBody, importFailedCode, readDocument } from './import-document.js';
 import { ImportFiles } from './import-files.js';
 import { ImportRepository, type ImportOutcome, type ImportRecord, type ImportStatus, type ImportWorker } from './import-repository.js';
@@ -135,11 +135,13 @@ export class ImportProcessor {
     const failed = (info: string): ImportOutcome => ({ status: 'failed', exec_time: execTime(this.clock.nowMs() - startedAt), info });
     try {
       const plan = readDocument(decodeBody(await this.files.read(record._id, record.format), record.format));
-      const draft = await this.entities.draft(namedIds(plan));
-      const stats = applyPlan(plan, draft);
-      if (!(await this.#renew(record._id, run))) return null;
-      const done: ImportOutcome = { status: 'done', exec_time: execTime(this.clock.nowMs() - startedAt), stats };
-      await this.entities.commit(draft.changes(), [this.records.finishing(record._id, this.#worker, done)]);
+      const changes = applyPlan(plan, await this.entities.draft(namedIds(plan)));
+      if (!(await this.#renew(record._id, run))) {
+        this.logger.warn({ importId: record._id }, 'another worker took over this import');
+        return null;
+      }
+      const done: ImportOutcome = { status: 'done', exec_time: execTime(this.clock.nowMs() - startedAt), stats: importStats(changes) };
+      await this.entities.commit(changes, [this.records.finishing(record._id, this.#worker, done)]);
       return done;
     } catch (err) {
       if (hasCode(err, importFailedCode)) return failed(err.message);
@@ -154,9 +156,7 @@ export class ImportProcessor {
   /** Extends the claim (and the job's lock); false when another worker took the import over. */
   async #renew(id: string, run: RunProgress): Promise<boolean> {
     await run.touch();
-    const held = await this.records.renew(id, this.#worker, this.clock.nowMs() + leaseMs);
-    if (!held) this.logger.warn({ importId: id }, 'another worker took over this import');
-    return held;
+    return this.records.renew(id, this.#worker, this.clock.nowMs() + leaseMs);
   }
 
   async #announce(importId: string, status: ImportStatus): Promise<void> {

@@ -7,6 +7,8 @@ import { importFeature, type ImportStatus } from '../src/index.js';
 export interface ImportTestKernel extends TestKernel {
   /** Submits `{json: document}` with PUT; returns the import id. */
   submit(document: unknown): Promise<string>;
+  /** Submits a body as it is, with its content type; returns the import id. */
+  submitRaw(body: string, contentType: string): Promise<string>;
   /** Waits for the import to finish (announced by `import.status-changed`) and returns its status record. */
   finished(id: string): Promise<Record<string, unknown>>;
   /** Submits and waits. */
@@ -25,11 +27,12 @@ export async function startImportTest(options: { config?: ConfigOverrides; clock
     announced.set(importId, [...(announced.get(importId) ?? []), status]);
     if (status === 'done' || status === 'failed') waiters.get(importId)?.();
   });
-  const submit = async (document: unknown): Promise<string> => {
-    const res = await t.put('/api/contextgraph/import', { json: document });
+  const submitRaw = async (body: string, contentType: string): Promise<string> => {
+    const res = await t.request('PUT', '/api/contextgraph/import', { body, headers: { 'content-type': contentType } });
     expect(res.status, res.text).toBe(200);
     return (res.body as { data: { import_id: string }[] }).data[0]?.import_id as string;
   };
+  const submit = (document: unknown) => submitRaw(JSON.stringify({ json: document }), 'application/json');
   const finished = async (id: string): Promise<Record<string, unknown>> => {
     const seen = announced.get(id) ?? [];
     if (!seen.includes('done') && !seen.includes('failed')) await new Promise<void>((resolve) => waiters.set(id, resolve));
@@ -41,5 +44,14 @@ export async function startImportTest(options: { config?: ConfigOverrides; clock
     expect(res.status, res.text).toBe(200);
     return (res.body as { data: Record<string, unknown>[] }).data;
   };
-  return { ...t, announced, submit, finished, run: async (document) => finished(await submit(document)), entities };
+  return { ...t, announced, submit, submitRaw, finished, run: async (document) => finished(await submit(document)), entities };
+}
+
+/** Waits until `condition` holds, checking every 20 ms; fails after `timeoutMs`. */
+export async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

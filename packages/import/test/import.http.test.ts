@@ -1,0 +1,210 @@
+// Submission, status records and the processing queue, through the HTTP API.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '@vigie/kernel/testing';
+import { startImportTest, until, type ImportTestKernel } from './helpers.js';
+
+let t: ImportTestKernel | undefined;
+afterEach(async () => {
+  await t?.stop();
+  t = undefined;
+});
+
+const start = async (options: Parameters<typeof startImportTest>[0] = {}) => {
+  t = await startImportTest(options);
+  return t;
+};
+
+const document = { cis: [{ _id: 'db/host', type: 'resource', action: 'create' }], links: [] };
+const importsDir = (kernel: ImportTestKernel) => join(kernel.installDir, 'var', 'lib', 'imports');
+const records = (kernel: ImportTestKernel) => kernel.kernel.store.collection('default_importgraph').find({});
+
+describe('PUT and POST /api/contextgraph/import', () => {
+  it('answers the import id as the spec shows it, then processes the import', async () => {
+    const k = await start();
+    const res = await k.put('/api/contextgraph/import', { json: document });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ total: 1, data: [{ import_id: expect.stringMatching(/^[0-9a-f-]{36}$/) }], success: true });
+    const id = (res.body as { data: { import_id: string }[] }).data[0]?.import_id as string;
+    expect((await k.finished(id)).status).toBe('done');
+    expect(k.announced.get(id)).toEqual(['ongoing', 'done']);
+  });
+
+  it('accepts POST, and a form with the document as JSON text in the field json', async () => {
+    const k = await start();
+    const posted = await k.post('/api/contextgraph/import', { json: document });
+    expect(posted.status).toBe(200);
+    const form = await k.request('POST', '/api/contextgraph/import', {
+      body: `json=${encodeURIComponent(JSON.stringify({ cis: [{ _id: 'host', type: 'component', action: 'create' }] }))}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.status).toBe(200);
+    for (const res of [posted, form]) expect((await k.finished((res.body as { data: { import_id: string }[] }).data[0]?.import_id as string)).status).toBe('done');
+    expect((await k.entities()).map((e) => e._id)).toEqual(['db/host', 'host']);
+  });
+
+  it('accepts the document as JSON text inside a JSON body', async () => {
+    const k = await start();
+    const id = await k.submitRaw(JSON.stringify({ json: JSON.stringify(document) }), 'application/json');
+    expect((await k.finished(id)).stats).toEqual({ deleted: 0, updated: 1 });
+  });
+
+  it('answers 400 to an empty body and 415 to a body neither JSON nor a form, storing nothing', async () => {
+    const k = await start();
+    const empty = await k.request('PUT', '/api/contextgraph/import', { headers: { 'content-type': 'application/json' } });
+    expect(empty.status).toBe(400);
+    const expected = 'application/json {"json": {"cis": [...], "links": [...]}} or application/x-www-form-urlencoded with a field json';
+    expect(empty.body).toEqual({ name: '', description: `The request body is empty: send ${expected}` });
+    const text = await k.request('PUT', '/api/contextgraph/import', { body: 'cis', headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    expect(text.body).toEqual({ name: '', description: `Unsupported content type text/plain: send ${expected}` });
+    expect(await records(k)).toEqual([]);
+    expect(existsSync(importsDir(k)) ? readdirSync(importsDir(k)) : []).toEqual([]);
+  });
+
+  it('answers 413 to a body over [import] max_body_size, announced or found while streaming, keeping nothing', async () => {
+    const k = await start({ config: { 'webserver.conf': { import: { max_body_size: '1kb' } } } });
+    const big = JSON.stringify({ json: { cis: Array.from({ length: 40 }, (_, i) => ({ _id: `entity-${i}`, type: 'resource', action: 'create' })) } });
+    expect(big.length).toBeGreaterThan(1024);
+    const announced = await k.request('PUT', '/api/contextgraph/import', { body: big, headers: { 'content-type': 'application/json' } });
+    expect(announced.status).toBe(413);
+    expect(announced.body).toEqual({ name: '', description: 'The import body exceeds 1kb ([import] max_body_size)' });
+
+    // Chunked: no Content-Length, the limit is found while the body streams to disk.
+    const streamed = await new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
+      const req = request(`${k.url}/api/contextgraph/import`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('root:root-password').toString('base64')}` },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
+      });
+      // The server may close the connection before the client is done sending: that is the point.
+      req.on('error', (err) => (req.writableEnded ? undefined : reject(err)));
+      for (let i = 0; i < big.length; i += 200) req.write(big.slice(i, i + 200));
+      req.end();
+    });
+    expect(streamed.status).toBe(413);
+    expect(JSON.parse(streamed.body)).toEqual({ name: '', description: 'The import body exceeds 1kb ([import] max_body_size)' });
+    expect(streamed.connection).toBe('close');
+    expect(await records(k)).toEqual([]);
+    expect(readdirSync(importsDir(k))).toEqual([]);
+
+    const small = await k.put('/api/contextgraph/import', { json: document });
+    expect(small.status).toBe(200);
+  });
+
+  it('needs credentials', async () => {
+    const k = await start();
+    expect((await k.put('/api/contextgraph/import', { json: document }, { auth: false })).status).toBe(401);
+    expect((await k.get('/api/contextgraph/import/status/x', { auth: false })).status).toBe(401);
+  });
+});
+
+describe('GET /api/contextgraph/import/status/<import_id>', () => {
+  it('answers the record: creation as time.asctime(), exec_time and stats once done', async () => {
+    const k = await start({ clock: new ManualClock(new Date(2017, 7, 28, 17, 41, 27)) });
+    const id = await k.submit(document);
+    expect(await k.finished(id)).toEqual({ _id: id, creation: 'Mon Aug 28 17:41:27 2017', status: 'done', exec_time: '00:00:00', stats: { deleted: 0, updated: 1 } });
+  });
+
+  it('answers 200 not_found to an unknown id, slashes included', async () => {
+    const k = await start();
+    for (const id of ['0b9b2a3e-0000-4000-8000-000000000000', 'some/thing']) {
+      const res = await k.get(`/api/contextgraph/import/status/${id}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ _id: id, status: 'not_found' });
+    }
+  });
+});
+
+describe('the processing queue', () => {
+  it('runs one import at a time in submission order: while one is ongoing the next waits pending', async () => {
+    const k = await start({ clock: new ManualClock(new Date(2019, 8, 5, 5, 6, 40)) });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding = () => {};
+    const ongoing = new Promise<void>((resolve) => (holding = resolve));
+    // A listener of the first import going ongoing keeps it there until the test releases it.
+    let first = true;
+    k.kernel.eventBus.on('import.status-changed', async ({ status }) => {
+      if (status !== 'ongoing' || !first) return;
+      first = false;
+      holding();
+      await held;
+    });
+    const a = await k.submit({ cis: [{ _id: 'a', type: 'resource', action: 'create' }] });
+    await ongoing;
+    const b = await k.submit({ cis: [{ _id: 'a', action: 'update', name: 'after a' }] });
+    expect((await k.get(`/api/contextgraph/import/status/${a}`)).body).toEqual({ _id: a, creation: 'Thu Sep  5 05:06:40 2019', status: 'ongoing' });
+    expect((await k.get(`/api/contextgraph/import/status/${b}`)).body).toEqual({ _id: b, creation: 'Thu Sep  5 05:06:40 2019', status: 'pending' });
+    // The body waits in a file under the data directory.
+    expect(readFileSync(join(importsDir(k), `import_${a}.json`), 'utf8')).toBe(JSON.stringify({ json: { cis: [{ _id: 'a', type: 'resource', action: 'create' }] } }));
+    release();
+    expect((await k.finished(b)).status).toBe('done');
+    expect((await k.finished(a)).status).toBe('done');
+    expect([...k.announced.entries()]).toEqual([
+      [a, ['ongoing', 'done']],
+      [b, ['ongoing', 'done']],
+    ]);
+    expect((await k.get('/api/v2/entities/a')).body).toMatchObject({ name: 'after a' });
+    expect(readdirSync(importsDir(k))).toEqual([]);
+  });
+
+  it('processes, at start, imports recorded without a job (a crash between the record and the job)', async () => {
+    const first = await start();
+    const installDir = first.installDir;
+    const id = await first.submit(document);
+    await first.finished(id);
+    // Another pending import, as a crash would leave it: a record and its file, no job.
+    const records = first.kernel.store.collection('default_importgraph');
+    const orphan = { ...(await records.findOne({ _id: id })), _id: 'left-behind', seq: 2, status: 'pending', exec_time: undefined, stats: undefined };
+    await records.insertOne(orphan);
+    const body = JSON.stringify({ json: { cis: [{ _id: 'host', type: 'component', action: 'create' }] } });
+    writeFileSync(join(importsDir(first), 'import_left-behind.json'), body);
+    writeFileSync(join(importsDir(first), 'import_stale.json.part'), 'an upload cut off by a crash');
+    await first.kernel.scheduler.cancel('import.process');
+    await first.kernel.stop();
+
+    t = await startImportTest({ installDir });
+    expect((await t.finished('left-behind')).status).toBe('done');
+    expect((await t.entities()).map((e) => e._id)).toEqual(['db/host', 'host']);
+    expect(readdirSync(importsDir(t))).toEqual([]);
+  });
+
+  it('leaves an import claimed by a live worker elsewhere alone until its claim expires, then processes it before later ones', async () => {
+    const clock = new ManualClock();
+    const k = await start({ clock });
+    const records = k.kernel.store.collection('default_importgraph');
+    mkdirSync(importsDir(k), { recursive: true });
+    writeFileSync(join(importsDir(k), 'import_elsewhere.json'), JSON.stringify({ json: { cis: [{ _id: 'first', type: 'resource', action: 'create' }] } }));
+    await records.insertOne({
+      _id: 'elsewhere',
+      seq: 1,
+      creation: 'Mon Jan  1 00:00:00 2024',
+      status: 'ongoing',
+      format: 'json',
+      submitted_at: clock.nowMs(),
+      worker: { host: 'another-host', pid: 1, instance: 'another-instance' },
+      lease_until: clock.nowMs() + 30_000,
+    });
+    const later = await k.submit({ cis: [{ _id: 'first', action: 'update', name: 'second' }] });
+    // The job ran, found the oldest import held, and asked to be woken when the claim expires: nothing moved.
+    await until(async () => (await k.kernel.scheduler.list('import.process')).some((job) => job.lastFinishedAt !== null), 'the job run');
+    const wakeUps = (await k.kernel.scheduler.list('import.process')).filter((job) => job.lastRunAt === null);
+    expect(wakeUps).toHaveLength(1);
+    expect(wakeUps[0]?.nextRunAt?.getTime()).toBeGreaterThan(Date.now());
+    expect((await k.get(`/api/contextgraph/import/status/${later}`)).body).toMatchObject({ status: 'pending' });
+    expect(k.announced.size).toBe(0);
+
+    clock.advance(30_001);
+    const again = await k.submit({ cis: [{ _id: 'first', action: 'update', measurements: ['m'] }] });
+    expect((await k.finished(again)).status).toBe('done');
+    expect([...k.announced.keys()]).toEqual(['elsewhere', later, again]);
+    expect((await k.get('/api/v2/entities/first')).body).toMatchObject({ name: 'second', measurements: ['m'] });
+  });
+});
