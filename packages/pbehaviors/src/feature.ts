@@ -1,4 +1,5 @@
-import { defineFeature, type EventBus } from '@vigie/kernel';
+import { defineFeature, type EventBus, type Logger } from '@vigie/kernel';
+import type { ActivePbehaviors } from './active-pbehaviors.js';
 import { pbehaviorsConfigSchema, type PbehaviorsConfig } from './config.js';
 import { pbehaviorsBridge } from './di.js';
 import { pbehaviorErrors } from './errors.js';
@@ -24,6 +25,18 @@ export const pbehaviorsFeature = defineFeature<PbehaviorsConfig>({
       await c.resolve<PbehaviorRepository>('pbehaviorRepository').ensureIndexes();
       const service = c.resolve<PbehaviorService>('pbehaviorService');
       stopListening = c.resolve<EventBus>('eventBus').on('entities.changed', ({ ids }) => service.entitiesChanged(ids));
+    });
+    // Load the index and evaluate every schedule once, after start and off the boot path, so that the first
+    // weather page does not pay for it.
+    f.onStart((c) => {
+      const logger = c.resolve<Logger>('logger');
+      const activePbehaviors = c.resolve<ActivePbehaviors>('activePbehaviors');
+      setImmediate(() => {
+        activePbehaviors
+          .at()
+          .then((active) => active.all())
+          .catch((err: unknown) => logger.warn({ err }, 'warming the pbehavior index up failed'));
+      });
     });
     f.onShutdown(() => stopListening?.());
   },

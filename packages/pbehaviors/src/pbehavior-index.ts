@@ -30,6 +30,7 @@ export class PbehaviorIndex {
   readonly #queries = new WeakMap<PbehaviorRecord, Query | null>();
   #loadedAtMs: number | null = null;
   #loading: Promise<void> | null = null;
+  #reloadScheduled = false;
   /** A write landed while a reload was reading the store: the reload's picture may miss it. */
   #writtenDuringLoad = false;
 
@@ -40,24 +41,35 @@ export class PbehaviorIndex {
     @inject(KernelTokens.Logger) private readonly logger: Logger,
   ) {}
 
-  /** Loads or reloads the index when needed. */
+  /**
+   * The index, loaded. The first call waits for the load; later ones answer at once and, when the index is older
+   * than `refresh_seconds`, reload it after the current work (only other nodes' writes can be missing from it).
+   */
   async ready(): Promise<this> {
-    const age = this.#loadedAtMs === null ? Infinity : this.clock.nowMs() - this.#loadedAtMs;
-    if (age > this.config.refresh_seconds * 1000 || age < 0) {
-      this.#loading ??= this.#load().finally(() => {
-        this.#loading = null;
+    if (this.#loadedAtMs === null) {
+      await this.#reload();
+      return this;
+    }
+    const age = this.clock.nowMs() - this.#loadedAtMs;
+    if ((age > this.config.refresh_seconds * 1000 || age < 0) && !this.#loading && !this.#reloadScheduled) {
+      this.#reloadScheduled = true;
+      setImmediate(() => {
+        this.#reloadScheduled = false;
+        this.#reload().catch((err: unknown) => this.logger.error({ err }, 'reloading the pbehavior index failed'));
       });
-      await this.#loading;
     }
     return this;
   }
 
-  entries(): IterableIterator<IndexedPbehavior> {
-    return this.#entries.values();
+  #reload(): Promise<void> {
+    this.#loading ??= this.#load().finally(() => {
+      this.#loading = null;
+    });
+    return this.#loading;
   }
 
-  get size(): number {
-    return this.#entries.size;
+  entries(): IterableIterator<IndexedPbehavior> {
+    return this.#entries.values();
   }
 
   /** The pbehaviors whose `eids` hold this entity. */

@@ -10,6 +10,7 @@ import {
   listQuerySchema,
   parseSort,
   pbehaviorBodySchema,
+  pbehaviorCreationSchema,
   pbehaviorOutputSchema,
   readOutputSchema,
   readQuerySchema,
@@ -33,7 +34,7 @@ export const pbehaviorRoutes: RouteDefinition[] = [
     tags,
     body: { required: true },
     querySchema: createQuerySchema,
-    requestSchema: pbehaviorBodySchema,
+    requestSchema: pbehaviorCreationSchema,
     responses: { 200: { description: 'The new pbehavior id, as a JSON string', schema: string().required() }, 400: badRequest },
     handler: async (ctx) => {
       const query = validate(createQuerySchema, ctx.query);

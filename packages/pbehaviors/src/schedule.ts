@@ -78,10 +78,6 @@ export class Schedule {
     };
   }
 
-  get recurring(): boolean {
-    return this.#recurring !== null;
-  }
-
   isActiveAt(t: number): boolean {
     if (!this.#recurring) return this.#spec.tstart <= t && t <= this.#spec.tstop;
     let memo = this.#memo;

@@ -2,7 +2,7 @@ import { array, boolean, number, object, string } from 'yup';
 import { HttpError } from '@vigie/kernel';
 import { sortableFields, type SortableField, type SortKey } from './pbehavior-service.js';
 
-export { pbehaviorBodySchema } from './pbehavior-input.js';
+export { pbehaviorBodySchema, pbehaviorCreationSchema } from './pbehavior-input.js';
 
 const flagValues = ['1', '0', 'true', 'false', 'True', 'False'];
 

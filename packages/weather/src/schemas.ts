@@ -8,7 +8,16 @@ export const watchersQuerySchema = object({
   direction: string(),
 });
 
-const stepSchema = object({ _t: string(), t: number(), a: string(), m: string(), val: mixed(), role: string(), initiator: string() });
+/** An alarm step; `val` is a state or status (integer), a snooze end (epoch seconds) or a ticket (string). */
+const stepSchema = object({
+  _t: string(),
+  t: number(),
+  a: string(),
+  m: string(),
+  val: mixed().meta({ jsonSchema: { type: ['integer', 'string'] } }),
+  role: string(),
+  initiator: string(),
+}).default(undefined);
 const infosSchema = object().meta({ jsonSchema: { additionalProperties: { type: 'object', properties: { description: {}, value: {} } } } });
 const weatherPbehaviorsSchema = array(pbehaviorOutputSchema.omit(['eids']));
 const tileColors = ['pause', 'ok', 'minor', 'major', 'critical'];

@@ -22,10 +22,8 @@ export interface AlarmDoc extends Doc {
   v?: Record<string, unknown>;
 }
 
-const entityProjection = { _id: 1, name: 1, type: 1, enabled: 1, infos: 1, depends: 1, entities: 1, mfilter: 1 } as const;
-
 /** Alarm fields the weather shows: the step history and outputs, which can be large, are never read. */
-const alarmProjection = {
+const alarmFields = {
   d: 1,
   t: 1,
   'v.state': 1,
@@ -43,6 +41,19 @@ const alarmProjection = {
   'v.alarmfilter.next_run': 1,
 } as const;
 
+/**
+ * Ids per `_id: {$in}` query. The embedded store finds pinned documents directly but then tests each one against the
+ * whole list (mingo builds a hash of the `$in` list for every document tested): short lists keep that linear.
+ */
+const idsPerQuery = 64;
+
+/**
+ * Entity ids up to which open alarms are looked up with `d: {$in}`. That test costs the embedded store time in
+ * proportion to the list for every open alarm; past a few dozen ids, one pass over the open alarms reading only `d`
+ * and `t`, then a lookup of the chosen ones by `_id`, is several times cheaper and does not grow with the list.
+ */
+const idsPerAlarmQuery = 32;
+
 /** Reads of the context graph and of the open alarms (collections owned by other features, read through the store port). */
 @injectable()
 export class WeatherRepository {
@@ -55,22 +66,42 @@ export class WeatherRepository {
   }
 
   entities(filter: Filter, options: Omit<FindOptions, 'projection'> = {}): Promise<EntityDoc[]> {
-    return this.#entities.find(filter, { ...options, projection: entityProjection });
+    // Without a projection: the embedded store projects several times slower than it copies small documents.
+    return this.#entities.find(filter, options);
+  }
+
+  /** The entities among `ids` that exist (and pass `extra`). */
+  async entitiesById(ids: readonly string[], extra: Filter = {}): Promise<EntityDoc[]> {
+    const chunks: Promise<EntityDoc[]>[] = [];
+    for (let i = 0; i < ids.length; i += idsPerQuery) chunks.push(this.entities({ _id: { $in: ids.slice(i, i + idsPerQuery) }, ...extra }));
+    return (await Promise.all(chunks)).flat();
   }
 
   watcher(id: string): Promise<EntityDoc | null> {
-    return this.#entities.findOne({ _id: id, type: 'watcher' }, { projection: entityProjection });
+    return this.#entities.findOne({ _id: id, type: 'watcher' });
   }
 
   /** The open (not resolved) alarm of each entity that has one; the latest when the data holds several. */
   async openAlarms(entityIds: readonly string[]): Promise<Map<string, AlarmDoc>> {
-    const byEntity = new Map<string, AlarmDoc>();
-    if (entityIds.length === 0) return byEntity;
-    const alarms = await this.#alarms.find({ d: { $in: [...entityIds] }, 'v.resolved': null }, { projection: alarmProjection });
-    for (const alarm of alarms) {
-      const known = byEntity.get(alarm.d);
-      if (!known || Number(alarm.t) > Number(known.t)) byEntity.set(alarm.d, alarm);
+    if (entityIds.length === 0) return new Map();
+    if (entityIds.length <= idsPerAlarmQuery) {
+      // The cheap test first: resolved alarms never reach the `$in` list.
+      return latestByEntity(await this.#alarms.find({ 'v.resolved': null, d: { $in: [...entityIds] } }, { projection: alarmFields }));
     }
-    return byEntity;
+    const wanted = new Set(entityIds);
+    const open = await this.#alarms.find({ 'v.resolved': null }, { projection: { d: 1, t: 1 } });
+    const chosen = [...latestByEntity(open.filter((alarm) => wanted.has(alarm.d))).values()].map((alarm) => alarm._id);
+    const alarms: Promise<AlarmDoc[]>[] = [];
+    for (let i = 0; i < chosen.length; i += idsPerQuery) alarms.push(this.#alarms.find({ _id: { $in: chosen.slice(i, i + idsPerQuery) }, 'v.resolved': null }, { projection: alarmFields }));
+    return latestByEntity((await Promise.all(alarms)).flat());
   }
+}
+
+function latestByEntity(alarms: readonly AlarmDoc[]): Map<string, AlarmDoc> {
+  const byEntity = new Map<string, AlarmDoc>();
+  for (const alarm of alarms) {
+    const known = byEntity.get(alarm.d);
+    if (!known || Number(alarm.t) > Number(known.t)) byEntity.set(alarm.d, alarm);
+  }
+  return byEntity;
 }

@@ -53,7 +53,7 @@ export class WeatherService {
 
     const dependencyIds = [...new Set(watchers.flatMap((watcher) => ids(watcher.depends)))];
     const [dependencies, alarms, activity] = await Promise.all([
-      dependencyIds.length === 0 ? Promise.resolve([]) : this.repository.entities({ _id: { $in: dependencyIds } }),
+      this.repository.entitiesById(dependencyIds),
       this.repository.openAlarms([...watchers.map((watcher) => watcher._id), ...dependencyIds]),
       this.activePbehaviors.at(),
     ]);
@@ -89,11 +89,10 @@ export class WeatherService {
     const watcher = await this.repository.watcher(watcherId);
     if (!watcher) throw new HttpError(404, 'the watcher_id does not match any watcher', { name: 'resource_not_found' });
     const enabled = { enabled: { $ne: false } };
-    const filter: Filter =
+    const entities =
       watcher.entities === undefined && typeof watcher.mfilter === 'string'
-        ? { $and: [legacyFilter(watcher.mfilter), enabled] }
-        : { _id: { $in: ids(watcher.depends) }, ...enabled };
-    const entities = await this.repository.entities(filter);
+        ? await this.repository.entities({ $and: [legacyFilter(watcher.mfilter), enabled] })
+        : await this.repository.entitiesById(ids(watcher.depends), enabled);
     const [alarms, activity] = await Promise.all([this.repository.openAlarms(entities.map((entity) => entity._id)), this.activePbehaviors.at()]);
     return entities
       // Code-point order, as MongoDB and the original compare names.

@@ -203,6 +203,26 @@ describe('GET /api/v2/weather/watchers/<filter>', () => {
   });
 });
 
+describe('large pages', () => {
+  it('give the same tiles as pages of one watcher (open alarms are then read in one pass)', async () => {
+    const extra = Array.from({ length: 12 }, (_, w) => watcher(`bulk-${w}`, `Bulk ${w}`, [0, 1, 2].map((d) => `r${d}/bulk-${w}`)));
+    await t.kernel.store.collection('default_entities').insertMany(extra.flatMap((w) => [w, ...w.depends.map((id) => resource(id, id))]));
+    await t.kernel.store.collection('periodical_alarm').insertMany(
+      extra.flatMap((w, i) => [
+        alarm(`bulk-a-${i}`, w._id, { state: step('stateinc', i % 4), status: step('statusinc', 1) }),
+        alarm(`bulk-b-${i}`, `r${i % 3}/bulk-${i}`, { state: step('stateinc', 2), status: step('statusinc', 1), ...(i % 2 === 0 ? { ack: step('ack', 1) } : {}) }),
+        alarm(`bulk-c-${i}`, `r2/bulk-${i}`, { state: step('stateinc', 1), status: step('statusinc', 1), resolved: now - 60 }),
+      ]) as never,
+    );
+    const all = await tiles({ name: { $regex: '^Bulk' } });
+    expect(all.length).toBe(12);
+    const oneByOne: WatcherEntry[] = [];
+    for (let start = 0; start < 12; start++) oneByOne.push(...(await tiles({ name: { $regex: '^Bulk' } }, `?start=${start}&limit=1`)));
+    expect(all).toEqual(oneByOne);
+    expect(all.map((entry) => [entry.tileColor, entry.isActionRequired])).toContainEqual(['critical', true]);
+  });
+});
+
 describe('tiles with pbehaviors', () => {
   it('a pbehavior on the watcher pauses its tile and is listed, without eids', async () => {
     const id = await pbehavior({ _id: 'shop' }, 'Pause');
