@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '@vigie/kernel/testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
-import { pbehaviorsFeature, type PbehaviorOutput, type PbehaviorRecord } from '../src/index.js';
+import { pbehaviorsFeature, type ActivePbehaviors, type PbehaviorOutput, type PbehaviorRecord } from '../src/index.js';
 
 const start = Date.UTC(2024, 0, 10, 12);
 const now = start / 1000;
@@ -381,6 +381,39 @@ describe('GET /pbehavior/read', () => {
     const res = await t.get(`/pbehavior/read${query}`);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ name: '', description });
+  });
+});
+
+describe('the activePbehaviors service', () => {
+  const service = () => t.kernel.container('pbehaviors').resolve<ActivePbehaviors>('activePbehaviors');
+
+  it('tells whether an entity is paused now or at another instant, and by which types', async () => {
+    await create({ _id: 'maintenance', type_: 'Maintenance' });
+    await create({ _id: 'pause', type_: 'Pause', filter: { _id: { $in: ['disk/host1', 'cpu/host1'] } }, tstart: now + hour, tstop: now + 2 * hour });
+    const current = await service().at();
+    expect(current.at).toBe(now);
+    expect(current.on('disk/host1').map((p) => p._id)).toEqual(['maintenance']);
+    expect(current.isPaused('disk/host1')).toBe(true);
+    expect(current.isPaused('cpu/host1')).toBe(false);
+    expect(current.pauseTypes('disk/host1')).toEqual(['Maintenance']);
+    expect(current.all().map((p) => p._id)).toEqual(['maintenance']);
+    const later = await service().at(now + hour); // both windows include it: their ends are inclusive
+    expect(later.pauseTypes('disk/host1').sort()).toEqual(['Maintenance', 'Pause']);
+    expect(later.isPaused('cpu/host1')).toBe(true);
+    expect(later.isPaused('host1')).toBe(false);
+  });
+
+  it('sees pbehaviors written by another node once its index is older than refresh_seconds', async () => {
+    await service().at();
+    const other: PbehaviorRecord = {
+      _id: 'from-another-node', name: 'x', author: 'y', filter: '{}', tstart: now - hour, tstop: now + hour, rrule: null, enabled: true, comments: [],
+      connector: 'canopsis', connector_name: 'canopsis', type_: 'Pause', reason: '', timezone: 'UTC', exdate: [], eids: ['host1'],
+    };
+    await t.kernel.store.collection<PbehaviorRecord>('default_pbehavior').insertOne(other);
+    expect((await service().at()).isPaused('host1')).toBe(false);
+    clock.advance(61_000);
+    expect((await service().at()).isPaused('host1')).toBe(false); // answers at once, and reloads right after
+    await vi.waitFor(async () => expect((await service().at()).isPaused('host1')).toBe(true), { timeout: 5000 });
   });
 });
 
