@@ -1,23 +1,30 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, KernelTokens, VigieError } from '@vigie/kernel';
+import { ErrorCodes, KernelTokens, VigieError, errorDetail, parseByteSize } from '@vigie/kernel';
+import type { ImportConfig } from './config.js';
 import type { BodyFormat } from './import-document.js';
 
-export function bodyTooLarge(limit: number): VigieError {
-  return new VigieError(ErrorCodes.BodyTooLarge, `the import body exceeds ${limit} bytes`);
-}
+/** Code of a submission whose body could not be stored (disk full, permissions). */
+export const importNotStoredCode = 'IMPORT_NOT_STORED';
+
+/** Files younger than this may belong to a submission in flight on another node sharing the directory. */
+const sweepAfterMs = 60 * 60 * 1000;
 
 /** Where submitted bodies wait for processing: `<data dir>/imports/import_<id>.<json|form>`. */
 @injectable()
 export class ImportFiles {
   readonly directory: string;
+  readonly #maxBytes: number;
+  readonly #maxSize: string;
 
-  constructor(@inject(KernelTokens.DataDir) dataDir: string) {
+  constructor(@inject(KernelTokens.DataDir) dataDir: string, @inject(KernelTokens.Config) config: ImportConfig) {
     this.directory = join(dataDir, 'imports');
+    this.#maxSize = config.max_body_size;
+    this.#maxBytes = parseByteSize(config.max_body_size);
   }
 
   fileName(id: string, format: BodyFormat): string {
@@ -25,29 +32,36 @@ export class ImportFiles {
   }
 
   /**
-   * Streams a request body to the import's file, refusing it (`BODY_TOO_LARGE`) as soon as it exceeds `limit`
-   * bytes. The file appears complete and flushed to disk, or not at all. Returns the number of bytes written.
+   * Streams a request body to the import's file. Refuses it (`BODY_TOO_LARGE`) when its Content-Length, or the
+   * bytes received, exceed `[import] max_body_size`; a storage failure is `IMPORT_NOT_STORED`. The file appears
+   * complete and flushed to disk, or not at all. Returns the number of bytes written.
    */
-  async write(id: string, format: BodyFormat, body: Readable, limit: number): Promise<number> {
-    await mkdir(this.directory, { recursive: true });
+  async write(id: string, format: BodyFormat, body: Readable, declaredLength: number | undefined): Promise<number> {
+    if (declaredLength !== undefined && declaredLength > this.#maxBytes) throw this.#tooLarge();
     const path = join(this.directory, this.fileName(id, format));
     const partial = `${path}.part`;
     let bytes = 0;
+    /** The request's own failure (too large, cut off), as opposed to a storage failure. */
+    let refusal: Error | undefined;
+    const refuse = (err: Error): Error => (refusal = err);
+    const maxBytes = this.#maxBytes;
+    const tooLarge = () => this.#tooLarge();
     const limiter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         bytes += chunk.length;
-        done(bytes > limit ? bodyTooLarge(limit) : null, chunk);
+        done(bytes > maxBytes ? refuse(tooLarge()) : null, chunk);
       },
     });
-    const onRequestError = (err: Error) => limiter.destroy(err);
+    const onRequestError = (err: Error) => limiter.destroy(refuse(err));
     const onRequestClose = () => {
-      if (!body.readableEnded) limiter.destroy(new Error('the client closed the connection before the end of the body'));
+      if (!body.readableEnded) limiter.destroy(refuse(new Error('the client closed the connection before the end of the body')));
     };
     body.once('error', onRequestError);
     body.once('close', onRequestClose);
-    // Not pipeline(body, …): on a refusal it would destroy the request, and the client would never read the 413.
-    body.pipe(limiter);
     try {
+      await mkdir(this.directory, { recursive: true });
+      // Not pipeline(body, …): on a refusal it would destroy the request, and the client would never read the 413.
+      body.pipe(limiter);
       await pipeline(limiter, createWriteStream(partial, { flags: 'wx' }));
       await syncPath(partial, 'r+');
       await rename(partial, path);
@@ -55,7 +69,8 @@ export class ImportFiles {
     } catch (err) {
       body.unpipe(limiter);
       await rm(partial, { force: true });
-      throw err;
+      if (err === refusal) throw err;
+      throw new VigieError(importNotStoredCode, `Impossible to store the import: ${errorDetail(err)}`, { cause: err });
     } finally {
       body.off('error', onRequestError);
       body.off('close', onRequestClose);
@@ -71,7 +86,10 @@ export class ImportFiles {
     return rm(join(this.directory, this.fileName(id, format)), { force: true });
   }
 
-  /** Removes every file but `keep` (bodies of finished imports, uploads cut off by a crash). */
+  /**
+   * Removes the files no unfinished import needs (`keep` names those that are) once they are an hour old:
+   * bodies of finished imports, uploads cut off by a crash.
+   */
   async sweep(keep: ReadonlySet<string>): Promise<void> {
     let names: string[];
     try {
@@ -80,7 +98,15 @@ export class ImportFiles {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw err;
     }
-    for (const name of names) if (!keep.has(name)) await rm(join(this.directory, name), { force: true });
+    for (const name of names) {
+      if (keep.has(name)) continue;
+      const path = join(this.directory, name);
+      if ((await stat(path)).mtimeMs < Date.now() - sweepAfterMs) await rm(path, { force: true });
+    }
+  }
+
+  #tooLarge(): VigieError {
+    return new VigieError(ErrorCodes.BodyTooLarge, `The import body exceeds ${this.#maxSize} ([import] max_body_size)`);
   }
 }
 

@@ -25,8 +25,6 @@ export interface ImportRecord extends Doc {
   creation: string;
   status: ImportStatus;
   format: BodyFormat;
-  /** Epoch milliseconds of the submission. */
-  submitted_at: number;
   /** While ongoing: the worker processing it, and until when its claim holds (epoch ms) unless renewed. */
   worker: ImportWorker | null;
   lease_until: number | null;
@@ -70,7 +68,7 @@ export class ImportRepository {
   }
 
   /** Records a new import after the last one; two submissions racing for a `seq` retry (it is unique). */
-  async insert(record: Pick<ImportRecord, '_id' | 'creation' | 'status' | 'format' | 'submitted_at' | 'worker' | 'lease_until'>): Promise<ImportRecord> {
+  async insert(record: Pick<ImportRecord, '_id' | 'creation' | 'status' | 'format' | 'worker' | 'lease_until'>): Promise<ImportRecord> {
     for (let attempt = 1; ; attempt++) {
       const last = await this.#records.findOne({}, { sort: { seq: -1 }, projection: { seq: 1 } });
       const numbered = { ...record, seq: (last?.seq ?? 0) + 1 };
