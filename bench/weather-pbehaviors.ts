@@ -193,6 +193,10 @@ async function measure(t: Awaited<ReturnType<typeof startFeatureTest>>): Promise
     }
     report(`GET /api/v2/pbehavior?current_active_pbh=true, ${listedCount} listed (median)`, median(listed));
 
+    const changedIds = Array.from({ length: 10_000 }, (_, i) => dependencyId(i % watcherCount, Math.floor(i / watcherCount) % dependenciesPerWatcher));
+    const changed = await time(() => t.kernel.eventBus.emit('entities.changed', { ids: changedIds }));
+    report(`entities.changed for ${changedIds.length} entities (an import): eids brought up to date`, changed.ms);
+
     process.stdout.write(`\nweather page of ${pageSize} watchers (GET /api/v2/weather/watchers/<filter>, over HTTP)\n`);
     const page = (query: string) => t.get(`/api/v2/weather/watchers/${encodeURIComponent('{}')}?limit=${pageSize}&${query}`);
     const first = await time(() => page('start=0'));
@@ -230,6 +234,14 @@ async function measure(t: Awaited<ReturnType<typeof startFeatureTest>>): Promise
     report(`open alarms with d $in ${few.length} ids (${inFew.result.length})`, inFew.ms);
     const inPage = await time(() => alarmsCollection.find({ 'v.resolved': null, d: { $in: ids } }, { projection: { d: 1 } }));
     report(`open alarms with d $in the page's ${ids.length} ids (${inPage.result.length})`, inPage.ms);
+    const wanted = new Set(ids);
+    const alarmIds = openAll.result.filter((alarm) => wanted.has(alarm.d as string)).map((alarm) => alarm._id);
+    const byId = await time(async () => {
+      let found = 0;
+      for (let i = 0; i < alarmIds.length; i += 64) found += (await alarmsCollection.find({ _id: { $in: alarmIds.slice(i, i + 64) } })).length;
+      return found;
+    });
+    report(`the same ${byId.result} alarms fetched by _id (the cost with an index on d)`, byId.ms);
   } finally {
     await t.stop();
   }

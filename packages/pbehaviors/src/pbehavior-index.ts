@@ -11,10 +11,44 @@ export interface IndexedPbehavior {
   readonly record: PbehaviorRecord;
   /** Null when the stored timing cannot be evaluated (such a pbehavior is never active). */
   readonly schedule: Schedule | null;
+  /** The only entity ids the filter can select, when it pins `_id` at its top level; null otherwise. */
+  readonly pinned: readonly string[] | null;
 }
 
 function timingKey(record: PbehaviorRecord): string {
   return JSON.stringify([record.tstart, record.tstop, record.rrule, record.timezone, record.exdate]);
+}
+
+/** `{_id: x}`, `{_id: {$eq: x}}`, `{_id: {$in: [...]}}` (with or without other conditions) pin the selectable ids. */
+function pinnedIds(filterText: string): string[] | null {
+  let filter: unknown;
+  try {
+    filter = JSON.parse(filterText);
+  } catch {
+    return null;
+  }
+  const id = typeof filter === 'object' && filter !== null ? (filter as Record<string, unknown>)._id : undefined;
+  if (typeof id === 'string') return [id];
+  if (typeof id !== 'object' || id === null || Object.keys(id).length !== 1) return null;
+  const { $eq, $in } = id as { $eq?: unknown; $in?: unknown };
+  if (typeof $eq === 'string') return [$eq];
+  if (Array.isArray($in) && $in.every((item) => typeof item === 'string')) return $in as string[];
+  return null;
+}
+
+function addTo(map: Map<string, Set<IndexedPbehavior>>, key: string, entry: IndexedPbehavior): void {
+  let set = map.get(key);
+  if (!set) {
+    set = new Set();
+    map.set(key, set);
+  }
+  set.add(entry);
+}
+
+function removeFrom(map: Map<string, Set<IndexedPbehavior>>, key: string, entry: IndexedPbehavior): void {
+  const set = map.get(key);
+  set?.delete(entry);
+  if (set?.size === 0) map.delete(key);
 }
 
 /**
@@ -27,6 +61,9 @@ function timingKey(record: PbehaviorRecord): string {
 export class PbehaviorIndex {
   #entries = new Map<string, IndexedPbehavior>();
   #byEntity = new Map<string, Set<IndexedPbehavior>>();
+  /** Pbehaviors by the ids their filter pins, and those whose filter pins none: who may select a given entity. */
+  #byPinnedId = new Map<string, Set<IndexedPbehavior>>();
+  #unpinned = new Set<IndexedPbehavior>();
   readonly #queries = new WeakMap<PbehaviorRecord, Query | null>();
   #loadedAtMs: number | null = null;
   #loading: Promise<void> | null = null;
@@ -77,6 +114,11 @@ export class PbehaviorIndex {
     return this.#byEntity.get(entityId) ?? emptySet;
   }
 
+  /** The pbehaviors whose filter may select this entity, or whose `eids` hold it. */
+  mayConcern(entityId: string): Set<IndexedPbehavior> {
+    return new Set([...this.on(entityId), ...(this.#byPinnedId.get(entityId) ?? emptySet), ...this.#unpinned]);
+  }
+
   /** The indexed schedule of a record when its timing is the indexed one, else a new one. */
   scheduleOf(record: PbehaviorRecord): Schedule | null {
     const indexed = this.#entries.get(record._id);
@@ -120,28 +162,21 @@ export class PbehaviorIndex {
     }
   }
 
-  #link(record: PbehaviorRecord, schedule: Schedule | null): void {
-    const entry: IndexedPbehavior = { record, schedule };
+  #link(record: PbehaviorRecord, schedule: Schedule | null, pinned: readonly string[] | null = pinnedIds(record.filter)): void {
+    const entry: IndexedPbehavior = { record, schedule, pinned };
     this.#entries.set(record._id, entry);
-    for (const eid of record.eids) {
-      let set = this.#byEntity.get(eid);
-      if (!set) {
-        set = new Set();
-        this.#byEntity.set(eid, set);
-      }
-      set.add(entry);
-    }
+    for (const eid of record.eids) addTo(this.#byEntity, eid, entry);
+    if (pinned) for (const id of pinned) addTo(this.#byPinnedId, id, entry);
+    else this.#unpinned.add(entry);
   }
 
   #unlink(id: string): void {
     const entry = this.#entries.get(id);
     if (!entry) return;
     this.#entries.delete(id);
-    for (const eid of entry.record.eids) {
-      const set = this.#byEntity.get(eid);
-      set?.delete(entry);
-      if (set?.size === 0) this.#byEntity.delete(eid);
-    }
+    for (const eid of entry.record.eids) removeFrom(this.#byEntity, eid, entry);
+    if (entry.pinned) for (const pinned of entry.pinned) removeFrom(this.#byPinnedId, pinned, entry);
+    else this.#unpinned.delete(entry);
   }
 
   async #load(): Promise<void> {
@@ -151,6 +186,8 @@ export class PbehaviorIndex {
     const previous = this.#entries;
     this.#entries = new Map();
     this.#byEntity = new Map();
+    this.#byPinnedId = new Map();
+    this.#unpinned = new Set();
     for (const record of records) {
       // Keep compiled schedules (and what they remember) of pbehaviors whose timing did not change.
       const before = previous.get(record._id);

@@ -89,7 +89,6 @@ function resolveAliases(body: unknown, ignored: readonly string[]): unknown {
   return out;
 }
 
-
 /** The entity filter, checked: allowed operators only, bounded, and understood by the query engine. */
 export function checkedFilter(filter: unknown): Filter {
   const safe = assertSafeFilter(filter);
@@ -101,14 +100,14 @@ export function checkedFilter(filter: unknown): Filter {
   return safe;
 }
 
-/** Cross-field checks shared by creation and update. Returns the record's schedule. */
-export function checkTiming(record: Pick<PbehaviorRecord, 'tstart' | 'tstop' | 'rrule' | 'timezone' | 'exdate'>): Schedule {
+/** Cross-field checks shared by creation and update: the window, the zone, and a recurrence that can be iterated. */
+export function checkTiming(record: Pick<PbehaviorRecord, 'tstart' | 'tstop' | 'rrule' | 'timezone' | 'exdate'>): void {
   if (record.tstop <= record.tstart) throw new HttpError(400, 'tstop cannot be inferior or equal to tstart');
   if (!TimeZone.isValid(record.timezone)) {
     throw new HttpError(400, `The timezone ${JSON.stringify(record.timezone)} is not a known IANA time zone (such as Europe/Paris or UTC)`);
   }
   try {
-    return new Schedule(record);
+    new Schedule(record);
   } catch (err) {
     if (err instanceof RecurrenceError) throw new HttpError(400, `Invalid RRULE: ${err.message}`);
     throw err;

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { ErrorCodes, HttpError, KernelTokens, hasCode, type Clock, type Filter, type SortSpec } from '@vigie/kernel';
 import type { PbehaviorsConfig } from './config.js';
 import { presentPbehavior, withinFirstWindow, type PbehaviorOutput, type PbehaviorRecord } from './pbehavior.js';
-import { PbehaviorIndex } from './pbehavior-index.js';
+import { PbehaviorIndex, type IndexedPbehavior } from './pbehavior-index.js';
 import { readCreation, readUpdate } from './pbehavior-input.js';
 import { PbehaviorRepository } from './pbehavior-repository.js';
 
@@ -173,24 +173,24 @@ export class PbehaviorService {
     if (ids.length === 0) return;
     const index = await this.index.ready();
     const entities = new Map((await this.repository.entities(ids)).map((entity) => [entity._id, entity]));
-    const changes: { id: string; eids: string[]; record: PbehaviorRecord }[] = [];
-    for (const entry of index.entries()) {
-      const query = index.queryOf(entry);
-      if (!query) continue;
-      let eids: Set<string> | null = null;
-      for (const id of ids) {
-        const entity = entities.get(id);
+    const changed = new Map<IndexedPbehavior, Set<string>>();
+    for (const id of ids) {
+      const entity = entities.get(id);
+      // Only pbehaviors whose filter may select the entity, or that hold it, are evaluated.
+      for (const entry of index.mayConcern(id)) {
+        const query = index.queryOf(entry);
+        if (!query) continue;
         const selected = entity !== undefined && query.test(entity);
-        if (selected !== index.on(id).has(entry)) {
-          eids ??= new Set(entry.record.eids);
-          if (selected) eids.add(id);
-          else eids.delete(id);
-        }
+        if (selected === index.on(id).has(entry)) continue;
+        let eids = changed.get(entry);
+        if (!eids) changed.set(entry, (eids = new Set(entry.record.eids)));
+        if (selected) eids.add(id);
+        else eids.delete(id);
       }
-      if (eids) changes.push({ id: entry.record._id, eids: [...eids], record: entry.record });
     }
-    await this.repository.setEids(changes);
-    for (const change of changes) this.index.put({ ...change.record, eids: change.eids });
+    const updates = [...changed].map(([entry, eids]) => ({ id: entry.record._id, eids: [...eids], record: entry.record }));
+    await this.repository.setEids(updates);
+    for (const update of updates) this.index.put({ ...update.record, eids: update.eids });
   }
 
   async #present(records: readonly PbehaviorRecord[]): Promise<PbehaviorOutput[]> {

@@ -434,4 +434,17 @@ describe('eids follow the context graph', () => {
     expect((await t.get('/api/v2/pbehavior_byeid/cpu/host1')).body).toEqual([]);
     expect((await list('?current_active_pbh=true'))[0]?.eids).toEqual(['mem/host1']);
   });
+
+  it('does the same for filters that name entity ids, including entities created later', async () => {
+    const future = await create({ filter: { _id: { $in: ['future/host9', 'disk/host1'] }, enabled: true } });
+    const disk = await create({ filter: { _id: 'disk/host1' } });
+    expect((await stored(future))?.eids).toEqual(['disk/host1']);
+
+    await entitiesCollection().insertOne({ _id: 'future/host9', name: 'future', type: 'resource', enabled: true, infos: {} });
+    await entitiesCollection().updateOne({ _id: 'disk/host1' }, { $set: { enabled: false } });
+    await t.kernel.eventBus.emit('entities.changed', { ids: ['future/host9', 'disk/host1'] });
+
+    expect((await stored(future))?.eids).toEqual(['future/host9']);
+    expect((await stored(disk))?.eids).toEqual(['disk/host1']);
+  });
 });
