@@ -1,5 +1,5 @@
 import { array } from 'yup';
-import { HttpError, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
 import { actionNotFound, type ActionService } from './action-service.js';
 import { createActionErrors, updateActionErrors } from './errors.js';
 import {
@@ -19,15 +19,9 @@ function service(ctx: VigieContext): ActionService {
   return ctx.state.scope.resolve<ActionService>('actionService');
 }
 
-/** Action ids may contain `/` (entity ids): the path captures the rest of the path (REFERENCE §3.5). */
-function pathId(ctx: VigieContext): string {
-  return ctx.params.id ?? '';
-}
-
 /** The validated body; `absent` answers a body `accepted` refuses (none, not an object), as the original did. */
 function body(ctx: VigieContext, accepted: (value: unknown) => boolean, absent: string) {
-  // The kernel reads the body into `ctx.request.body` without typing it on Koa's request.
-  const value = (ctx.request as { body?: unknown }).body;
+  const value = requestBody(ctx);
   if (!accepted(value)) throw new HttpError(400, absent);
   return validate(actionBodySchema, value, { strict: true });
 }
@@ -61,7 +55,7 @@ export const actionRoutes: RouteDefinition[] = [
       404: { description: '`failed to get action`' },
     },
     handler: async (ctx) => {
-      await service(ctx).update(pathId(ctx), body(ctx, isNonEmptyObject, 'wrong update dict'));
+      await service(ctx).update(pathParam(ctx, 'id'), body(ctx, isNonEmptyObject, 'wrong update dict'));
       return {};
     },
   },
@@ -72,7 +66,7 @@ export const actionRoutes: RouteDefinition[] = [
     tags,
     responses: { 200: { description: '`true`, also when no action had this id (as the original)', schema: deletedSchema } },
     handler: async (ctx) => {
-      await service(ctx).delete(pathId(ctx));
+      await service(ctx).delete(pathParam(ctx, 'id'));
       return true;
     },
   },
@@ -86,7 +80,7 @@ export const actionRoutes: RouteDefinition[] = [
       404: { description: '`failed to get action`' },
     },
     handler: async (ctx) => {
-      const action = await service(ctx).get(pathId(ctx));
+      const action = await service(ctx).get(pathParam(ctx, 'id'));
       if (!action) throw actionNotFound();
       return action;
     },

@@ -1,4 +1,4 @@
-import { HttpError, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
 import type { AlarmFilterService } from './alarm-filter-service.js';
 import { alarmFilterCreateSchema, alarmFilterListSchema, alarmFilterSchema, alarmFilterUpdateSchema, deletedSchema, errorSchema } from './schemas.js';
 
@@ -8,9 +8,7 @@ const itemPath = '/api/v2/alerts/filters/*id';
 const tags = ['alarm-filters'];
 
 const service = (ctx: VigieContext) => ctx.state.scope.resolve<AlarmFilterService>('alarmFilterService');
-const pathId = (ctx: VigieContext): string => ctx.params.id ?? '';
 /** The parsed body; the kernel's Koa typing does not declare it outside the kernel. */
-const requestBody = (ctx: VigieContext): unknown => (ctx.request as { body?: unknown }).body;
 
 const invalidBody = { description: 'Invalid body (spec): an HTML page; the trace is in the server log', contentType: 'text/html' };
 
@@ -44,7 +42,7 @@ export const alarmFilterRoutes: RouteDefinition[] = [
     summary: 'Get an alarm-filter action',
     tags,
     responses: { 200: { description: 'An array holding the action, empty when no action has this id', schema: alarmFilterListSchema } },
-    handler: (ctx) => service(ctx).find(pathId(ctx)),
+    handler: (ctx) => service(ctx).find(pathParam(ctx, 'id')),
   },
   {
     method: 'PUT',
@@ -60,7 +58,7 @@ export const alarmFilterRoutes: RouteDefinition[] = [
       500: invalidBody,
     },
     handler: async (ctx) => {
-      const updated = await service(ctx).update(pathId(ctx), validate(alarmFilterUpdateSchema, requestBody(ctx), { strict: true }));
+      const updated = await service(ctx).update(pathParam(ctx, 'id'), validate(alarmFilterUpdateSchema, requestBody(ctx), { strict: true }));
       if (!updated) throw new HttpError(400, 'failed to update filter');
       return updated;
     },
@@ -71,6 +69,6 @@ export const alarmFilterRoutes: RouteDefinition[] = [
     summary: 'Delete an alarm-filter action',
     tags,
     responses: { 200: { description: '`n` actions deleted (0 when none has this id), `ok` 1', schema: deletedSchema } },
-    handler: async (ctx) => ({ n: await service(ctx).delete(pathId(ctx)), ok: 1 }),
+    handler: async (ctx) => ({ n: await service(ctx).delete(pathParam(ctx, 'id')), ok: 1 }),
   },
 ];

@@ -1,4 +1,4 @@
-import { HttpError, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
 import type { BroadcastMessageInput, BroadcastMessageService } from './broadcast-message-service.js';
 import { absentBodyErrors } from './errors.js';
 import {
@@ -18,9 +18,7 @@ const nothingToCreate = 'Nothing to create';
 const nothingToUpdate = 'Nothing to update';
 
 const service = (ctx: VigieContext) => ctx.state.scope.resolve<BroadcastMessageService>('broadcastMessageService');
-const pathId = (ctx: VigieContext): string => ctx.params.id ?? '';
 /** The parsed body; the kernel's Koa typing does not declare it outside the kernel. */
-const requestBody = (ctx: VigieContext): unknown => (ctx.request as { body?: unknown }).body;
 
 /** An absent body or one that is not a JSON object gets the original's `absentAnswer`; a wrong one `Invalid payload`. */
 function readInput(ctx: VigieContext, absentAnswer: string): BroadcastMessageInput {
@@ -74,7 +72,7 @@ export const broadcastRoutes: RouteDefinition[] = [
       404: { description: '`No message found with ID <id>`', schema: errorSchema },
     },
     handler: async (ctx) => {
-      const id = pathId(ctx);
+      const id = pathParam(ctx, 'id');
       const message = await service(ctx).get(id);
       if (!message) throw new HttpError(404, `No message found with ID ${id}`);
       return message;
@@ -90,7 +88,7 @@ export const broadcastRoutes: RouteDefinition[] = [
     requestSchema: broadcastMessageInputSchema,
     responses: { 200: { description: 'An empty object', schema: updatedSchema }, 400: invalidBody(nothingToUpdate) },
     handler: async (ctx) => {
-      await service(ctx).replace(pathId(ctx), readInput(ctx, nothingToUpdate));
+      await service(ctx).replace(pathParam(ctx, 'id'), readInput(ctx, nothingToUpdate));
       return {};
     },
   },
@@ -102,7 +100,7 @@ export const broadcastRoutes: RouteDefinition[] = [
     tags,
     responses: { 200: { description: '`{status: true}`', schema: deletedSchema } },
     handler: async (ctx) => {
-      await service(ctx).delete(pathId(ctx));
+      await service(ctx).delete(pathParam(ctx, 'id'));
       return { status: true };
     },
   },

@@ -1,5 +1,5 @@
 import { array } from 'yup';
-import { HttpError, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
 import { createRuleErrors, emptyRequest } from './errors.js';
 import { notFound, type RuleService } from './rule-service.js';
 import { createdRuleSchema, emptyObjectSchema, ruleBodySchema, ruleOutputSchema, ruleSchema } from './schemas.js';
@@ -10,17 +10,12 @@ function service(ctx: VigieContext): RuleService {
   return ctx.state.scope.resolve<RuleService>('eventFilterRuleService');
 }
 
-function pathId(ctx: VigieContext): string {
-  return ctx.params.id ?? '';
-}
-
 /**
  * The body's `_id` and the validated rest. `pathId` (PUT) is the id the body may repeat but not change; the
  * original checked that before anything else in the rule.
  */
 function readRule(ctx: VigieContext, pathId?: string) {
-  // The kernel reads the body into `ctx.request.body` without typing it on Koa's request.
-  const body = (ctx.request as { body?: unknown }).body;
+  const body = requestBody(ctx);
   // Falsy bodies and empty objects or lists were "empty" to the original.
   if (!body || (typeof body === 'object' && Object.keys(body).length === 0)) throw new HttpError(400, emptyRequest);
   if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'Malformed JSON: the rule should be a JSON object');
@@ -60,7 +55,7 @@ export const eventFilterRoutes: RouteDefinition[] = [
       404: { description: '`No rule with id: <id>`' },
     },
     handler: async (ctx) => {
-      const id = pathId(ctx);
+      const id = pathParam(ctx, 'id');
       const rules = service(ctx);
       if (!(await rules.get(id))) throw notFound(id);
       await rules.replace(id, readRule(ctx, id).rule);
@@ -77,7 +72,7 @@ export const eventFilterRoutes: RouteDefinition[] = [
       400: { description: '`No rule with id: <id>`' },
     },
     handler: async (ctx) => {
-      await service(ctx).delete(pathId(ctx));
+      await service(ctx).delete(pathParam(ctx, 'id'));
       return {};
     },
   },
@@ -91,7 +86,7 @@ export const eventFilterRoutes: RouteDefinition[] = [
       404: { description: '`No rule with id: <id>`' },
     },
     handler: async (ctx) => {
-      const id = pathId(ctx);
+      const id = pathParam(ctx, 'id');
       const rule = await service(ctx).get(id);
       if (!rule) throw notFound(id);
       return rule;

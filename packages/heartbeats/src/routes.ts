@@ -1,4 +1,4 @@
-import { HttpError, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
 import type { HeartbeatPattern } from './heartbeat-id.js';
 import type { HeartbeatInput, HeartbeatService } from './heartbeat-service.js';
 import { heartbeatInputSchema, heartbeatListSchema, heartbeatSchema, outcomeSchema } from './schemas.js';
@@ -9,9 +9,7 @@ const itemPath = '/api/v2/heartbeat/*id';
 const tags = ['heartbeats'];
 
 const service = (ctx: VigieContext) => ctx.state.scope.resolve<HeartbeatService>('heartbeatService');
-const pathId = (ctx: VigieContext): string => ctx.params.id ?? '';
 /** The parsed body; the kernel's Koa typing does not declare it outside the kernel. */
-const requestBody = (ctx: VigieContext): unknown => (ctx.request as { body?: unknown }).body;
 
 function readInput(ctx: VigieContext): HeartbeatInput {
   const body = validate(heartbeatInputSchema, requestBody(ctx), { strict: true });
@@ -58,7 +56,7 @@ export const heartbeatRoutes: RouteDefinition[] = [
     tags,
     responses: { 200: { description: 'The heartbeat', schema: heartbeatSchema }, ...errorResponses },
     handler: async (ctx) => {
-      const id = pathId(ctx);
+      const id = pathParam(ctx, 'id');
       const heartbeat = await service(ctx).get(id);
       if (!heartbeat) throw notFound(id);
       return heartbeat;
@@ -74,7 +72,7 @@ export const heartbeatRoutes: RouteDefinition[] = [
     requestSchema: heartbeatInputSchema,
     responses: { 200: { description: '`{name: "heartbeat updated", description: <id>}`', schema: outcomeSchema }, ...errorResponses },
     handler: async (ctx) => {
-      const id = pathId(ctx);
+      const id = pathParam(ctx, 'id');
       const updatedId = await service(ctx).update(id, readInput(ctx));
       if (updatedId === null) throw notFound(id);
       return { name: 'heartbeat updated', description: updatedId };
@@ -87,7 +85,7 @@ export const heartbeatRoutes: RouteDefinition[] = [
     tags,
     responses: { 200: { description: '`{name: "heartbeat removed", description: <id>}`', schema: outcomeSchema }, ...errorResponses },
     handler: async (ctx) => {
-      const id = pathId(ctx);
+      const id = pathParam(ctx, 'id');
       if (!(await service(ctx).delete(id))) throw notFound(id);
       return { name: 'heartbeat removed', description: id };
     },

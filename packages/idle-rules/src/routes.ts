@@ -1,5 +1,5 @@
 import { array } from 'yup';
-import { HttpError, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
 import type { IdleRuleService } from './idle-rule-service.js';
 import { deleteResultSchema, idleRuleBodySchema, idleRuleSchema } from './schemas.js';
 
@@ -14,8 +14,7 @@ function author(ctx: VigieContext): string {
 }
 
 function body(ctx: VigieContext) {
-  // The kernel reads the body into `ctx.request.body` without typing it on Koa's request.
-  return validate(idleRuleBodySchema, (ctx.request as { body?: unknown }).body, { strict: true });
+  return validate(idleRuleBodySchema, requestBody(ctx), { strict: true });
 }
 
 export const idleRuleRoutes: RouteDefinition[] = [
@@ -44,7 +43,7 @@ export const idleRuleRoutes: RouteDefinition[] = [
       400: { description: '`Invalid JSON`, `invalid idle rule: <detail>` or `failed to update idle rule: the _id field should not be modified`' },
       404: { description: '`no idle rule with id <id>`' },
     },
-    handler: (ctx) => service(ctx).update(ctx.params.id ?? '', body(ctx), author(ctx)),
+    handler: (ctx) => service(ctx).update(pathParam(ctx, 'id'), body(ctx), author(ctx)),
   },
   {
     method: 'DELETE',
@@ -55,7 +54,7 @@ export const idleRuleRoutes: RouteDefinition[] = [
       200: { description: 'What was deleted', schema: deleteResultSchema },
       404: { description: '`no idle rule with id <id>`' },
     },
-    handler: (ctx) => service(ctx).delete(ctx.params.id ?? ''),
+    handler: (ctx) => service(ctx).delete(pathParam(ctx, 'id')),
   },
   {
     method: 'GET',
@@ -67,7 +66,7 @@ export const idleRuleRoutes: RouteDefinition[] = [
       404: { description: '`name` = the id, `description` = `Rule not found`' },
     },
     handler: async (ctx) => {
-      const id = ctx.params.id ?? '';
+      const id = pathParam(ctx, 'id');
       const rule = await service(ctx).get(id);
       if (!rule) throw new HttpError(404, 'Rule not found', { name: id });
       return rule;
