@@ -1,8 +1,12 @@
 import { IANAZone } from 'luxon';
 
-/** Offsets are cached per quarter hour: every real zone transition falls on a quarter-hour boundary or far apart. */
-const bucketMs = 15 * 60 * 1000;
-/** Bound on the offset cache of one zone; it is simply cleared when reached. */
+/**
+ * Offsets are cached per day when a day has one offset, else per quarter hour: real zone transitions are far apart
+ * and fall on quarter-hour boundaries.
+ */
+const dayMs = 86_400_000;
+const quarterHourMs = 15 * 60 * 1000;
+/** Bound on each offset cache of one zone; it is simply cleared when reached. */
 const maxCachedBuckets = 200_000;
 
 /**
@@ -15,7 +19,9 @@ export class TimeZone {
 
   readonly name: string;
   readonly #zone: IANAZone;
-  readonly #offsets = new Map<number, number>();
+  /** Offsets of whole days and quarter hours by index; null marks one with a change inside. */
+  readonly #dayOffsets = new Map<number, number | null>();
+  readonly #quarterOffsets = new Map<number, number | null>();
 
   private constructor(name: string) {
     this.name = name;
@@ -40,16 +46,23 @@ export class TimeZone {
   /** UTC offset in seconds at a real instant (epoch seconds). */
   offsetAt(epochSec: number): number {
     const ms = epochSec * 1000;
-    const bucket = Math.floor(ms / bucketMs);
-    const cached = this.#offsets.get(bucket);
+    return (
+      this.#bucketOffset(this.#dayOffsets, Math.floor(ms / dayMs), dayMs) ??
+      this.#bucketOffset(this.#quarterOffsets, Math.floor(ms / quarterHourMs), quarterHourMs) ??
+      this.#zone.offset(ms) * 60
+    );
+  }
+
+  /** The offset of a whole bucket, or null when it changes inside it; both are remembered. */
+  #bucketOffset(cache: Map<number, number | null>, bucket: number, size: number): number | null {
+    const cached = cache.get(bucket);
     if (cached !== undefined) return cached;
-    const atStart = this.#zone.offset(bucket * bucketMs);
-    const atEnd = this.#zone.offset((bucket + 1) * bucketMs - 1);
-    // A transition inside the bucket: answer exactly and cache nothing.
-    if (atStart !== atEnd) return this.#zone.offset(ms) * 60;
-    if (this.#offsets.size >= maxCachedBuckets) this.#offsets.clear();
-    this.#offsets.set(bucket, atStart * 60);
-    return atStart * 60;
+    const atStart = this.#zone.offset(bucket * size);
+    const atEnd = this.#zone.offset((bucket + 1) * size - 1);
+    const offset = atStart === atEnd ? atStart * 60 : null;
+    if (cache.size >= maxCachedBuckets) cache.clear();
+    cache.set(bucket, offset);
+    return offset;
   }
 
   /** The wall-clock time of a real instant, as floating seconds. */

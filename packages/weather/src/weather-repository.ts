@@ -49,8 +49,8 @@ const idsPerQuery = 64;
 
 /**
  * Entity ids up to which open alarms are looked up with `d: {$in}`. That test costs the embedded store time in
- * proportion to the list for every open alarm; past a few dozen ids, one pass over the open alarms reading only `d`
- * and `t`, then a lookup of the chosen ones by `_id`, is several times cheaper and does not grow with the list.
+ * proportion to the list for every open alarm; past a few dozen ids, one pass over the open alarms reading only `d`,
+ * then a lookup of the chosen ones by `_id`, is several times cheaper and does not grow with the list.
  */
 const idsPerAlarmQuery = 32;
 
@@ -89,8 +89,9 @@ export class WeatherRepository {
       return latestByEntity(await this.#alarms.find({ 'v.resolved': null, d: { $in: [...entityIds] } }, { projection: alarmFields }));
     }
     const wanted = new Set(entityIds);
-    const open = await this.#alarms.find({ 'v.resolved': null }, { projection: { d: 1, t: 1 } });
-    const chosen = [...latestByEntity(open.filter((alarm) => wanted.has(alarm.d))).values()].map((alarm) => alarm._id);
+    // Projection costs the embedded store per field: `d` alone (and `_id`) here, the rest for the chosen few.
+    const open = await this.#alarms.find({ 'v.resolved': null }, { projection: { d: 1 } });
+    const chosen = open.filter((alarm) => wanted.has(alarm.d)).map((alarm) => alarm._id);
     const alarms: Promise<AlarmDoc[]>[] = [];
     for (let i = 0; i < chosen.length; i += idsPerQuery) alarms.push(this.#alarms.find({ _id: { $in: chosen.slice(i, i + idsPerQuery) }, 'v.resolved': null }, { projection: alarmFields }));
     return latestByEntity((await Promise.all(alarms)).flat());
