@@ -166,6 +166,8 @@ describe('the sample feature over HTTP', () => {
     const invalid = await t.post('/api/v2/greet', { name: 42, extra: true });
     expect(invalid.status).toBe(400);
     expect((invalid.body as { description: string }).description).toMatch(/^invalid greeting: /);
+    const blank = await t.request('POST', '/api/v2/greet', { body: '   \n', headers: { 'content-type': 'application/json' } });
+    expect((blank.body as { description: string }).description).toMatch(/^invalid greeting: /);
     const unsupported = await t.request('POST', '/api/v2/greet', { body: 'name=x', headers: { 'content-type': 'text/csv' } });
     expect(unsupported.status).toBe(415);
     const ok = await t.post('/api/v2/greet', { name: 'ada' });

@@ -56,8 +56,13 @@ export async function readBody(ctx: Context, options: BodyOptions, defaultLimit:
   try {
     await parse(ctx, async () => undefined);
   } catch (err) {
-    const e = err as { status?: number; type?: string; message?: string };
+    const e = err as { status?: number; type?: string; message?: string; body?: unknown };
     if (e.status === 413 || e.type === 'entity.too.large') throw tooLarge(limit);
+    // A body of only whitespace is an empty body, not broken JSON (the parser hands back what it read).
+    if (typeof e.body === 'string' && e.body.trim() === '') {
+      if (options.required) throw new VigieError(ErrorCodes.BodyEmpty, 'the request body is empty');
+      return;
+    }
     if (err instanceof SyntaxError || e.status === 400) {
       throw new VigieError(ErrorCodes.BodyInvalidJson, `invalid JSON: ${e.message ?? 'unparsable body'}`, { detail: e.message ?? 'unparsable body', cause: err });
     }

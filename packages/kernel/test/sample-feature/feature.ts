@@ -46,7 +46,7 @@ export const sampleFeature = defineFeature<SampleConfig>({
       method: 'POST',
       path: '/api/v2/greet',
       handler: async (ctx) => {
-        const body = validate(object({ name: string().required() }).noUnknown(), ctx.request.body, { strict: true });
+        const body = validate(object({ name: string().required() }).noUnknown().required(), ctx.request.body, { strict: true });
         ctx.body = { greeted: body.name, by: ctx.state.user?.name };
       },
     });
