@@ -1,5 +1,5 @@
 import { array, string } from 'yup';
-import { validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import type { PbehaviorService } from './pbehavior-service.js';
 import {
   byEntityQuerySchema,
@@ -17,8 +17,6 @@ import {
   updateOutputSchema,
 } from './schemas.js';
 
-// The kernel reads the body into `ctx.request.body` without typing it on Koa's request.
-const requestBody = (ctx: VigieContext): unknown => (ctx.request as { body?: unknown }).body;
 const service = (ctx: VigieContext) => ctx.state.scope.resolve<PbehaviorService>('pbehaviorService');
 const badRequest = { description: 'Invalid pbehavior, filter, rule or parameter', schema: errorSchema };
 const tags = ['pbehaviors'];
@@ -51,7 +49,7 @@ export const pbehaviorRoutes: RouteDefinition[] = [
     tags,
     requestSchema: pbehaviorBodySchema,
     responses: { 200: { description: 'The updated fields', schema: updateOutputSchema }, 400: badRequest },
-    handler: (ctx) => service(ctx).update(ctx.params.id as string, requestBody(ctx)),
+    handler: (ctx) => service(ctx).update(pathParam(ctx, 'id'), requestBody(ctx)),
   },
   {
     method: 'DELETE',
@@ -59,7 +57,7 @@ export const pbehaviorRoutes: RouteDefinition[] = [
     summary: 'Delete a pbehavior',
     tags,
     responses: { 200: { description: 'How many pbehaviors were deleted (0 for an unknown id)', schema: deleteOutputSchema } },
-    handler: (ctx) => service(ctx).delete(ctx.params.id as string),
+    handler: (ctx) => service(ctx).delete(pathParam(ctx, 'id')),
   },
   {
     method: 'GET',
@@ -84,7 +82,7 @@ export const pbehaviorRoutes: RouteDefinition[] = [
     responses: { 200: { description: 'The pbehaviors', schema: array(pbehaviorOutputSchema).required() }, 400: badRequest },
     handler: (ctx) => {
       const query = validate(byEntityQuerySchema, ctx.query);
-      return service(ctx).forEntity(ctx.params.entityId as string, { enabled: flagValue(query.enabled) });
+      return service(ctx).forEntity(pathParam(ctx, 'entityId'), { enabled: flagValue(query.enabled) });
     },
   },
   {

@@ -1,5 +1,5 @@
 import { array } from 'yup';
-import { HttpError, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, pathParam, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { errorSchema, watchersQuerySchema, weatherEntrySchema } from './schemas.js';
 import type { WatcherPage, WeatherService } from './weather-service.js';
 
@@ -61,7 +61,7 @@ export const weatherRoutes: RouteDefinition[] = [
     },
     handler: async (ctx) => {
       const service = ctx.state.scope.resolve<WeatherService>('weatherService');
-      const target = ctx.params.target as string;
+      const target = pathParam(ctx, 'target');
       if (/^\{.*\}$/s.test(target)) return service.watchers(parseFilter(target), readPage(ctx));
       return service.dependencies(target);
     },
