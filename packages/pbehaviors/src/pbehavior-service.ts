@@ -117,11 +117,15 @@ export class PbehaviorService {
     return { deletedCount, acknowledged: true };
   }
 
-  /** Every pbehavior, or only those active now. */
+  /** Every pbehavior, or only those active now (answered from the index: no store scan, no schedule recomputed). */
   async list(options: { currentlyActive: boolean }): Promise<PbehaviorOutput[]> {
-    const records = await this.repository.find({}, { sort: { _id: 1 } });
-    const outputs = await this.#present(records);
-    return options.currentlyActive ? outputs.filter((output) => output.is_currently_active) : outputs;
+    if (!options.currentlyActive) return this.#present(await this.repository.find({}, { sort: { _id: 1 } }));
+    const now = this.clock.nowSec();
+    const active: PbehaviorRecord[] = [];
+    for (const entry of (await this.index.ready()).entries()) if (entry.schedule?.isActiveAt(now)) active.push(entry.record);
+    return active
+      .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0))
+      .map((record) => presentPbehavior(record, { isActive: withinFirstWindow(record, now), isCurrentlyActive: true }));
   }
 
   /** The pbehaviors whose `eids` hold an entity, optionally only enabled or disabled ones. */
