@@ -7,16 +7,18 @@ export const maxPageSize = 1000;
 
 /** Query of `GET /api/v2/entities`; values arrive as strings and are cast. */
 export const entityListQuerySchema = object({
-  filter: string().typeError('filter must be one JSON object').meta({ jsonSchema: { description: 'A MongoDB-style filter as JSON text, e.g. {"type": "resource"}; only safe operators' } }),
-  limit: number()
-    .typeError('limit must be an integer')
-    .integer('limit must be an integer')
-    .min(1)
-    .max(maxPageSize)
-    .default(100),
+  filter: string()
+    .typeError('filter must be one JSON object')
+    .meta({ jsonSchema: { description: 'A MongoDB-style filter as JSON text, e.g. {"type": "resource"}; only safe operators' } }),
+  limit: number().typeError('limit must be an integer').integer('limit must be an integer').min(1).max(maxPageSize).default(100),
   start: number().typeError('start must be an integer').integer('start must be an integer').min(0).default(0),
-  sort: string().typeError('sort must be a field path').max(200).matches(fieldPathPattern, 'sort must be a field path such as name or infos.site.value').default('_id'),
-  direction: string().typeError('direction must be ASC or DESC')
+  sort: string()
+    .typeError('sort must be a field path')
+    .max(200)
+    .matches(fieldPathPattern, 'sort must be a field path such as name or infos.site.value')
+    .default('_id'),
+  direction: string()
+    .typeError('direction must be ASC or DESC')
     .transform((value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value))
     .oneOf(['ASC', 'DESC'], 'direction must be ASC or DESC')
     .default('ASC'),

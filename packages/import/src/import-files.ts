@@ -1,5 +1,4 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -58,16 +57,20 @@ export class ImportFiles {
     };
     body.once('error', onRequestError);
     body.once('close', onRequestClose);
+    let handle: FileHandle | undefined;
     try {
       await mkdir(this.directory, { recursive: true });
+      // Opened before any byte flows, so that a refusal cannot race the file's creation with its removal.
+      handle = await open(partial, 'wx');
       // Not pipeline(body, …): on a refusal it would destroy the request, and the client would never read the 413.
       body.pipe(limiter);
-      await pipeline(limiter, createWriteStream(partial, { flags: 'wx' }));
-      await syncPath(partial, 'r+');
+      // flush: fsync before the stream closes the file.
+      await pipeline(limiter, handle.createWriteStream({ flush: true }));
       await rename(partial, path);
-      await syncPath(this.directory, 'r');
+      await syncPath(this.directory);
     } catch (err) {
       body.unpipe(limiter);
+      await handle?.close().catch(() => undefined);
       await rm(partial, { force: true });
       if (err === refusal) throw err;
       throw new VigieError(importNotStoredCode, `Impossible to store the import: ${errorDetail(err)}`, { cause: err });
@@ -110,8 +113,9 @@ export class ImportFiles {
   }
 }
 
-async function syncPath(path: string, flags: 'r' | 'r+'): Promise<void> {
-  const handle = await open(path, flags);
+/** Makes a rename in the directory durable. */
+async function syncPath(path: string): Promise<void> {
+  const handle = await open(path, 'r');
   try {
     await handle.sync();
   } finally {

@@ -119,7 +119,8 @@ export class ImportProcessor {
       const outcome = await this.#apply(record, startedAt, run);
       if (!outcome) return;
       if (outcome.status === 'failed') await this.records.finish(record._id, this.#worker, outcome);
-      await this.files.remove(record._id, record.format);
+      // Left behind, the file goes at a later start.
+      await this.files.remove(record._id, record.format).catch((err: unknown) => this.logger.warn({ err, importId: record._id }, 'could not remove an import file'));
       this.logger.info({ importId: record._id, ...outcome }, `import ${outcome.status}`);
       await this.#announce(record._id, outcome.status);
     } finally {

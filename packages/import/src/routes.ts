@@ -11,6 +11,8 @@ const importPath = '/api/contextgraph/import';
 function bodyFormat(ctx: VigieContext): BodyFormat {
   const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('transfer-encoding') !== '';
   if (!hasBody) throw new VigieError(ErrorCodes.BodyEmpty, 'the request body is empty');
+  const encoding = ctx.get('content-encoding').toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') throw new VigieError(ErrorCodes.BodyUnsupportedType, `unsupported content encoding ${encoding}`);
   if (ctx.request.is('application/json', 'application/*+json')) return 'json';
   if (ctx.request.is('application/x-www-form-urlencoded')) return 'form';
   throw new VigieError(ErrorCodes.BodyUnsupportedType, `unsupported content type ${ctx.get('content-type') || '(none)'}`);
@@ -31,7 +33,7 @@ const submitRoute = (method: HttpMethod): RouteDefinition => ({
     200: { description: 'The import id', schema: submissionSchema },
     400: { description: 'Empty body', schema: errorSchema },
     413: { description: 'Body larger than [import] max_body_size', schema: errorSchema },
-    415: { description: 'Neither JSON nor a form', schema: errorSchema },
+    415: { description: 'Neither JSON nor a form, or a compressed body', schema: errorSchema },
   },
   handler: async (ctx) => {
     const format = bodyFormat(ctx);

@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vigie/kernel/testing';
 import { startImportTest, until, type ImportTestKernel } from './helpers.js';
@@ -51,7 +52,7 @@ describe('PUT and POST /api/contextgraph/import', () => {
     expect((await k.finished(id)).stats).toEqual({ deleted: 0, updated: 1 });
   });
 
-  it('answers 400 to an empty body and 415 to a body neither JSON nor a form, storing nothing', async () => {
+  it('answers 400 to an empty body and 415 to a body neither JSON nor a form or compressed, storing nothing', async () => {
     const k = await start();
     const empty = await k.request('PUT', '/api/contextgraph/import', { headers: { 'content-type': 'application/json' } });
     expect(empty.status).toBe(400);
@@ -59,7 +60,10 @@ describe('PUT and POST /api/contextgraph/import', () => {
     expect(empty.body).toEqual({ name: '', description: `The request body is empty: send ${expected}` });
     const text = await k.request('PUT', '/api/contextgraph/import', { body: 'cis', headers: { 'content-type': 'text/plain' } });
     expect(text.status).toBe(415);
-    expect(text.body).toEqual({ name: '', description: `Unsupported content type text/plain: send ${expected}` });
+    expect(text.body).toEqual({ name: '', description: `Unsupported content type text/plain: send ${expected}, uncompressed` });
+    const gzipped = await k.request('PUT', '/api/contextgraph/import', { body: gzipSync(JSON.stringify({ json: document })), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    expect(gzipped.status).toBe(415);
+    expect(gzipped.body).toEqual({ name: '', description: `Unsupported content encoding gzip: send ${expected}, uncompressed` });
     expect(await records(k)).toEqual([]);
     expect(existsSync(importsDir(k)) ? readdirSync(importsDir(k)) : []).toEqual([]);
   });
@@ -102,6 +106,14 @@ describe('PUT and POST /api/contextgraph/import', () => {
     const k = await start();
     expect((await k.put('/api/contextgraph/import', { json: document }, { auth: false })).status).toBe(401);
     expect((await k.get('/api/contextgraph/import/status/x', { auth: false })).status).toBe(401);
+  });
+});
+
+describe('configuration', () => {
+  it('refuses to start with a max_body_size that is not a size', async () => {
+    await expect(startImportTest({ config: { 'webserver.conf': { import: { max_body_size: 'lots' } } } })).rejects.toThrow(
+      'config [import] (webserver.conf) of feature import: max_body_size must be a size such as 512mb',
+    );
   });
 });
 
