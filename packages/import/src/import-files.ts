@@ -70,8 +70,9 @@ export class ImportFiles {
       await syncPath(this.directory);
     } catch (err) {
       body.unpipe(limiter);
+      // Best effort: the reason to report is the first failure.
       await handle?.close().catch(() => undefined);
-      await rm(partial, { force: true });
+      await rm(partial, { force: true }).catch(() => undefined);
       if (err === refusal) throw err;
       throw new VigieError(importNotStoredCode, `Impossible to store the import: ${errorDetail(err)}`, { cause: err });
     } finally {

@@ -29,7 +29,7 @@ export class ImportSubmission {
     try {
       await this.records.insert({ _id: id, creation: asctime(this.clock.now()), status: 'pending', format, worker: null, lease_until: null });
     } catch (err) {
-      await this.files.remove(id, format);
+      await this.files.remove(id, format).catch(() => undefined);
       throw err;
     }
     try {

@@ -1,10 +1,15 @@
 // Submission, status records and the processing queue, through the HTTP API.
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@vigie/kernel/testing';
+import { authFeature } from '@vigie/auth';
+import { contextGraphFeature } from '@vigie/context-graph';
+import type { StoreFactory } from '@vigie/kernel';
+import { ManualClock, startTestKernel } from '@vigie/kernel/testing';
+import { sqliteStoreFactory } from '@vigie/store-sqlite';
+import { importFeature } from '../src/index.js';
 import { startImportTest, until, type ImportTestKernel } from './helpers.js';
 
 let t: ImportTestKernel | undefined;
@@ -102,6 +107,16 @@ describe('PUT and POST /api/contextgraph/import', () => {
     expect(small.status).toBe(200);
   });
 
+  it('answers 500 with the reason when the body cannot be stored', async () => {
+    const k = await start();
+    // A file where the directory should be.
+    writeFileSync(importsDir(k), 'not a directory');
+    const res = await k.put('/api/contextgraph/import', { json: document });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ name: '', description: expect.stringMatching(/^Impossible to store the import: E[A-Z]+: .+imports/) });
+    expect(await records(k)).toEqual([]);
+  });
+
   it('needs credentials', async () => {
     const k = await start();
     expect((await k.put('/api/contextgraph/import', { json: document }, { auth: false })).status).toBe(401);
@@ -165,6 +180,51 @@ describe('the processing queue', () => {
     ]);
     expect((await k.get('/api/v2/entities/a')).body).toMatchObject({ name: 'after a' });
     expect(readdirSync(importsDir(k))).toEqual([]);
+  });
+
+  it('fails an import whose file disappeared before it was processed, changing nothing', async () => {
+    const k = await start();
+    k.kernel.eventBus.on('import.status-changed', ({ importId, status }) => {
+      if (status === 'ongoing') rmSync(join(importsDir(k), `import_${importId}.json`));
+    });
+    const id = await k.submit(document);
+    expect(await k.finished(id)).toMatchObject({
+      status: 'failed',
+      info: expect.stringMatching(/^the import could not be processed: ENOENT: no such file or directory, open '.+'; nothing was applied$/),
+    });
+    expect(await k.entities()).toEqual([]);
+  });
+
+  it('fails, changing nothing, when another writer creates an entity of the import while it runs', async () => {
+    // The embedded store, with another writer slipping in just before the import's batch.
+    const racing: StoreFactory = async (context) => {
+      const adapter = await sqliteStoreFactory()(context);
+      const { store } = adapter;
+      const batch = store.batch.bind(store);
+      store.batch = async (operations) => {
+        if (operations.some((op) => op.op === 'insert' && op.doc._id === 'contested')) {
+          await store.collection('default_entities').insertOne({ _id: 'contested', name: 'from events', type: 'resource' });
+        }
+        return batch(operations);
+      };
+      return adapter;
+    };
+    const kernel = await startTestKernel({ features: [authFeature, contextGraphFeature, importFeature], store: racing, env: { VIGIE_ADMIN_USER: 'root', VIGIE_ADMIN_PASSWORD: 'root-password' }, users: { root: 'root-password' } });
+    try {
+      const submitted = await kernel.put('/api/contextgraph/import', { json: { cis: [{ _id: 'other', type: 'resource', action: 'create' }, { _id: 'contested', type: 'resource', action: 'create' }] } });
+      const id = (submitted.body as { data: { import_id: string }[] }).data[0]?.import_id as string;
+      let status: Record<string, unknown> = {};
+      await until(async () => {
+        status = (await kernel.get(`/api/contextgraph/import/status/${id}`)).body as Record<string, unknown>;
+        return status.status === 'failed' || status.status === 'done';
+      }, 'the end of the import');
+      expect(status.info).toBe(
+        'an entity this import creates was created by another writer meanwhile (E11000 duplicate key error collection: default_entities index: _id_ dup key: { _id: "contested" }); nothing was applied, submit the import again',
+      );
+      expect(((await kernel.get('/api/v2/entities')).body as { data: unknown[] }).data).toEqual([expect.objectContaining({ _id: 'contested', name: 'from events' })]);
+    } finally {
+      await kernel.stop();
+    }
   });
 
   it('processes, at start, imports recorded without a job (a crash between the record and the job)', async () => {
