@@ -65,12 +65,17 @@ async function timedImport(url: string, body: string): Promise<{ seconds: number
   const submitted = await fetch(`${url}/api/contextgraph/import`, { method: 'PUT', headers, body });
   if (submitted.status !== 200) throw new Error(`submission answered ${submitted.status}: ${await submitted.text()}`);
   const id = ((await submitted.json()) as { data: { import_id: string }[] }).data[0]?.import_id as string;
-  // Polled as a user would; every 20 ms, a negligible error on seconds.
-  let final: Record<string, unknown>;
+  // Polled as a user would, every 20 ms (a negligible error on seconds). While the import holds the event loop, the
+  // server may close an idle kept-alive connection just as a poll reuses it: that poll is simply tried again.
+  let final: Record<string, unknown> = {};
   do {
     await new Promise((resolve) => setTimeout(resolve, 20));
-    final = (await (await fetch(`${url}/api/contextgraph/import/status/${id}`, { headers })).json()) as Record<string, unknown>;
-  } while (final.status === 'pending' || final.status === 'ongoing');
+    try {
+      final = (await (await fetch(`${url}/api/contextgraph/import/status/${id}`, { headers })).json()) as Record<string, unknown>;
+    } catch (err) {
+      if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
+    }
+  } while (final.status !== 'done' && final.status !== 'failed');
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   if (final.status !== 'done') throw new Error(`the import ended ${JSON.stringify(final)}`);
