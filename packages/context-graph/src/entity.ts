@@ -28,9 +28,7 @@ export interface Entity extends Doc {
   infos: Record<string, JsonValue>;
 }
 
-/** The fields of the model, in the order outputs show them. */
-export const entityFields = ['_id', 'name', 'type', 'enabled', 'impact', 'depends', 'measurements', 'infos', 'enable_history', 'disable_history'] as const;
-const modelFields = new Set<string>(entityFields);
+const modelFields = new Set(['_id', 'name', 'type', 'enabled', 'impact', 'depends', 'measurements', 'infos', 'enable_history', 'disable_history']);
 
 const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 const numberList = (value: unknown): number[] => (Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : []);
@@ -54,7 +52,7 @@ export function toEntity(doc: Doc): Entity {
 }
 
 /** Fields an entity carries beyond the model (copied from the import elements that wrote it). */
-export function extraFields(entity: Entity): Record<string, unknown> {
+function extraFields(entity: Entity): Record<string, unknown> {
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(entity)) if (!modelFields.has(key)) extra[key] = value;
   return extra;

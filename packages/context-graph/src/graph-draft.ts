@@ -47,7 +47,7 @@ export class GraphDraft {
   /** Ids a relation was added towards while they did not exist. */
   readonly #namedWhileMissing = new Set<string>();
 
-  /** `entities` as stored (the draft takes them over); `absent`: other ids it may be asked about, known not to exist. */
+  /** `entities` as stored (the draft takes them over); `absent`: ids it may also be asked about, those not among `entities` known not to exist. */
   constructor(entities: Iterable<Entity>, absent: ReadonlySet<string>) {
     for (const entity of entities) {
       this.#nodes.set(entity._id, { entity, impact: new Set(entity.impact), depends: new Set(entity.depends), stored: true, touched: false });

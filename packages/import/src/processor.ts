@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { inject, injectable } from 'tsyringe';
 import type { EntityRepository } from '@vigie/context-graph';
-import { ErrorCodes, KernelTokens, errorDetail, hasCode, type Clock, type EventBus, type Logger, type Scheduler } from '@vigie/kernel';
+import { ErrorCodes, KernelTokens, errorDetail, hasCode, type Clock, type EventBus, type JobRun, type Logger, type Scheduler } from '@vigie/kernel';
 import { applyPlan, importStats, namedIds } from './apply-plan.js';
 import { decodeBody, importFailedCode, readDocument } from './import-document.js';
 import { ImportFiles } from './import-files.js';
@@ -27,10 +27,8 @@ export interface ProcessJobData {
   importId?: string;
 }
 
-/** What a job run offers to keep its lock while an import runs long. */
-export interface RunProgress {
-  touch(): Promise<void>;
-}
+/** What processing uses of a job run: keeping its lock while an import runs long. */
+type RunProgress = Pick<JobRun, 'touch'>;
 
 /** How long a claim on an import holds without renewal; renewed every third of it while processing. */
 export const leaseMs = 30_000;
