@@ -1,4 +1,4 @@
-import { ErrorCodes, HttpError, VigieError, validate, type Filter, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { ErrorCodes, HttpError, VigieError, pathParam, validate, type Filter, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { publicEntity } from './entity.js';
 import type { EntityRepository } from './entity-repository.js';
 import { entityListQuerySchema, entityListSchema, entitySchema, errorSchema, maxPageSize } from './schemas.js';
@@ -61,7 +61,7 @@ export const entityRoutes: RouteDefinition[] = [
       404: { description: '`No entity with id <id>`', schema: errorSchema },
     },
     handler: async (ctx) => {
-      const id = ctx.params.id ?? '';
+      const id = pathParam(ctx, 'id');
       const entity = await repository(ctx).get(id);
       if (!entity) throw new HttpError(404, `No entity with id ${id}`);
       return publicEntity(entity);

@@ -1,4 +1,4 @@
-import { ErrorCodes, VigieError, type HttpMethod, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { ErrorCodes, VigieError, pathParam, type HttpMethod, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import type { BodyFormat } from './import-document.js';
 import { publicStatus, type ImportRepository } from './import-repository.js';
 import { errorSchema, importRequestSchema, importStatusSchema, submissionSchema } from './schemas.js';
@@ -53,7 +53,7 @@ export const importRoutes: RouteDefinition[] = [
     tags,
     responses: { 200: { description: 'The import status record', schema: importStatusSchema } },
     handler: async (ctx) => {
-      const id = ctx.params.id ?? '';
+      const id = pathParam(ctx, 'id');
       const record = await ctx.state.scope.resolve<ImportRepository>('importRepository').get(id);
       return record ? publicStatus(record) : { _id: id, status: 'not_found' };
     },

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
-import type { ConfigOverrides, Clock } from '@vigie/kernel';
+import type { ConfigOverrides, Clock, StoreFactory } from '@vigie/kernel';
 import { importFeature, type ImportStatus } from '../src/index.js';
 
 export interface ImportTestKernel extends TestKernel {
@@ -19,7 +19,7 @@ export interface ImportTestKernel extends TestKernel {
   announced: Map<string, ImportStatus[]>;
 }
 
-export async function startImportTest(options: { config?: ConfigOverrides; clock?: Clock; installDir?: string } = {}): Promise<ImportTestKernel> {
+export async function startImportTest(options: { config?: ConfigOverrides; clock?: Clock; installDir?: string; store?: StoreFactory } = {}): Promise<ImportTestKernel> {
   const t = await startFeatureTest({ features: [contextGraphFeature, importFeature], ...options });
   const announced = new Map<string, ImportStatus[]>();
   const waiters = new Map<string, () => void>();

@@ -4,12 +4,9 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { authFeature } from '@vigie/auth';
-import { contextGraphFeature } from '@vigie/context-graph';
 import type { StoreFactory } from '@vigie/kernel';
-import { ManualClock, startTestKernel } from '@vigie/kernel/testing';
+import { ManualClock } from '@vigie/kernel/testing';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
-import { importFeature } from '../src/index.js';
 import { startImportTest, until, type ImportTestKernel } from './helpers.js';
 
 let t: ImportTestKernel | undefined;
@@ -209,22 +206,12 @@ describe('the processing queue', () => {
       };
       return adapter;
     };
-    const kernel = await startTestKernel({ features: [authFeature, contextGraphFeature, importFeature], store: racing, env: { VIGIE_ADMIN_USER: 'root', VIGIE_ADMIN_PASSWORD: 'root-password' }, users: { root: 'root-password' } });
-    try {
-      const submitted = await kernel.put('/api/contextgraph/import', { json: { cis: [{ _id: 'other', type: 'resource', action: 'create' }, { _id: 'contested', type: 'resource', action: 'create' }] } });
-      const id = (submitted.body as { data: { import_id: string }[] }).data[0]?.import_id as string;
-      let status: Record<string, unknown> = {};
-      await until(async () => {
-        status = (await kernel.get(`/api/contextgraph/import/status/${id}`)).body as Record<string, unknown>;
-        return status.status === 'failed' || status.status === 'done';
-      }, 'the end of the import');
-      expect(status.info).toBe(
-        'an entity this import creates was created by another writer meanwhile (E11000 duplicate key error collection: default_entities index: _id_ dup key: { _id: "contested" }); nothing was applied, submit the import again',
-      );
-      expect(((await kernel.get('/api/v2/entities')).body as { data: unknown[] }).data).toEqual([expect.objectContaining({ _id: 'contested', name: 'from events' })]);
-    } finally {
-      await kernel.stop();
-    }
+    const k = await start({ store: racing });
+    const id = await k.submit({ cis: [{ _id: 'other', type: 'resource', action: 'create' }, { _id: 'contested', type: 'resource', action: 'create' }] });
+    expect((await k.finished(id)).info).toBe(
+      'an entity this import creates was created by another writer meanwhile (E11000 duplicate key error collection: default_entities index: _id_ dup key: { _id: "contested" }); nothing was applied, submit the import again',
+    );
+    expect(await k.entities()).toEqual([expect.objectContaining({ _id: 'contested', name: 'from events' })]);
   });
 
   it('processes, at start, imports recorded without a job (a crash between the record and the job)', async () => {
