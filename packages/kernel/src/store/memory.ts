@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Query, find as mingoFind, update as mingoUpdate } from 'mingo';
+import { update as mingoUpdate } from 'mingo';
 import { DuplicateKeyError, VigieError, ErrorCodes } from '../errors.js';
 import { assertNoCodeExecution } from './filter-safety.js';
 import { cloneJson, jsonEqual } from './json.js';
+import { compileQuery, FieldIndex, lookupKeys, projectCopy, sortDocs } from './query-plan.js';
 import {
   updateOperators,
   type BatchOperation,
@@ -54,6 +55,14 @@ interface CollectionState {
   docs: Map<string, Doc>;
   indexes: Map<string, ResolvedIndexSpec>;
   unique: UniqueIndex[];
+  /** Secondary indexes by field path (the first key of every declared index): they narrow the documents a query reads. */
+  fields: Map<string, FieldIndex>;
+}
+
+/** The documents a query must look at, and what of its filter is still to be checked on them. */
+interface Plan {
+  candidates: Doc[];
+  residual: Filter;
 }
 
 const allowedUpdateOperators = new Set<string>(updateOperators);
@@ -89,7 +98,7 @@ export class DocumentEngine {
   #state(name: string, create: boolean): CollectionState {
     let state = this.#collections.get(name);
     if (!state) {
-      state = { docs: new Map(), indexes: new Map(), unique: [] };
+      state = { docs: new Map(), indexes: new Map(), unique: [], fields: new Map() };
       if (create) this.#collections.set(name, state);
     }
     return state;
@@ -97,50 +106,79 @@ export class DocumentEngine {
 
   // ---- reads ---------------------------------------------------------------------------------------------
 
-  find(collection: string, filter: Filter = {}, options: FindOptions = {}, tx?: ChangeSet): Doc[] {
+  /** Matching documents, sorted and paged, as stored (callers copy what they hand out; projection is theirs). */
+  find(collection: string, filter: Filter = {}, options: Omit<FindOptions, 'projection'> = {}, tx?: ChangeSet): Doc[] {
     checkFilter(filter);
-    const candidates = tx ? tx.candidates(collection, filter) : this.candidates(collection, filter);
-    let cursor = mingoFind(candidates, filter, options.projection as Record<string, 0 | 1> | undefined);
-    if (options.sort && Object.keys(options.sort).length > 0) cursor = cursor.sort(options.sort);
-    if (options.skip) cursor = cursor.skip(options.skip);
-    if (options.limit) cursor = cursor.limit(options.limit);
-    return cursor.all() as Doc[];
+    const plan = this.plan(collection, filter, tx?.overlayOf(collection));
+    let docs = Object.keys(plan.residual).length === 0 ? plan.candidates : matching(plan.candidates, plan.residual);
+    if (options.sort && Object.keys(options.sort).length > 0) docs = sortDocs(docs, options.sort);
+    const skip = options.skip ?? 0;
+    if (skip > 0 || options.limit) docs = docs.slice(skip, options.limit ? skip + options.limit : undefined);
+    return docs;
   }
 
   count(collection: string, filter: Filter = {}): number {
     checkFilter(filter);
-    const candidates = this.candidates(collection, filter);
-    if (Object.keys(filter).length === 0) return candidates.length;
-    const query = new Query(filter);
+    const plan = this.plan(collection, filter);
+    if (Object.keys(plan.residual).length === 0) return plan.candidates.length;
+    const query = compileQuery(plan.residual);
     let n = 0;
-    for (const doc of candidates) if (query.test(doc)) n += 1;
+    for (const doc of plan.candidates) if (query.test(doc)) n += 1;
     return n;
   }
 
-  /** Documents that may match: a direct lookup when the filter pins `_id`, else the whole collection. */
-  candidates(collection: string, filter: Filter, overlay?: Map<string, Doc | null>): Doc[] {
+  /**
+   * Picks the documents a filter can match: a direct lookup when it pins `_id`, else the narrowest secondary
+   * index among its top-level equality/`$in` conditions, else the whole collection. The condition an index (or the
+   * `_id` lookup) answered exactly is dropped from what remains to check. Pending writes of a batch (`overlay`)
+   * take precedence over stored documents.
+   */
+  plan(collection: string, filter: Filter, overlay?: Map<string, Doc | null>): Plan {
     const state = this.#collections.get(collection);
+    const current = (id: string, stored: Doc | undefined): Doc | undefined => (overlay?.has(id) ? (overlay.get(id) ?? undefined) : stored);
     const ids = pinnedIds(filter);
-    const out: Doc[] = [];
     if (ids) {
+      const candidates: Doc[] = [];
       for (const id of ids) {
-        const doc = overlay?.has(id) ? overlay.get(id) : state?.docs.get(id);
-        if (doc) out.push(doc);
+        const doc = current(id, state?.docs.get(id));
+        if (doc) candidates.push(doc);
       }
-      return out;
+      const { _id: _answered, ...residual } = filter;
+      return { candidates, residual };
+    }
+    let best: { field: string; keys: string[]; index: FieldIndex; size: number } | undefined;
+    if (state && state.fields.size > 0) {
+      for (const [field, condition] of Object.entries(filter)) {
+        const index = state.fields.get(field);
+        const keys = index?.usable ? lookupKeys(condition) : null;
+        if (!index || !keys) continue;
+        const size = index.size(keys);
+        if (!best || size < best.size) best = { field, keys, index, size };
+      }
+    }
+    const candidates: Doc[] = [];
+    if (best) {
+      for (const id of best.index.ids(best.keys)) {
+        if (overlay?.has(id)) continue;
+        const doc = state?.docs.get(id);
+        if (doc) candidates.push(doc);
+      }
+      // Pending writes are not in the index: they are all looked at, with the whole filter.
+      const pending = overlay ? [...overlay.values()].filter((d): d is Doc => d !== null) : [];
+      if (pending.length === 0) {
+        const { [best.field]: _answered, ...residual } = filter;
+        return { candidates, residual };
+      }
+      return { candidates: [...candidates, ...pending], residual: filter };
     }
     if (state) {
       for (const [id, doc] of state.docs) {
-        if (overlay?.has(id)) {
-          const changed = overlay.get(id);
-          if (changed) out.push(changed);
-        } else {
-          out.push(doc);
-        }
+        const visible = current(id, doc);
+        if (visible) candidates.push(visible);
       }
     }
-    if (overlay) for (const [id, doc] of overlay) if (doc && !state?.docs.has(id)) out.push(doc);
-    return out;
+    if (overlay) for (const [id, doc] of overlay) if (doc && !state?.docs.has(id)) candidates.push(doc);
+    return { candidates, residual: filter };
   }
 
   get(collection: string, id: string): Doc | undefined {
@@ -172,9 +210,11 @@ export class DocumentEngine {
           if (index.owners.get(key) === change.id) index.owners.delete(key);
         }
       }
+      for (const index of state.fields.values()) if (change.before) index.remove(change.before);
       if (change.after) state.docs.set(change.id, change.after);
       else state.docs.delete(change.id);
       for (const index of state.unique) if (change.after) index.owners.set(indexKey(change.after, index.paths), change.id);
+      for (const index of state.fields.values()) if (change.after) index.add(change.after);
     }
   }
 
@@ -233,8 +273,14 @@ export class DocumentEngine {
 
   #installIndex(_collection: string, state: CollectionState, spec: ResolvedIndexSpec): void {
     state.indexes.set(spec.name, spec);
-    if (!spec.unique) return;
     const paths = Object.keys(spec.keys);
+    const first = paths[0] as string;
+    if (first !== '_id' && !state.fields.has(first)) {
+      const index = new FieldIndex(first);
+      for (const doc of state.docs.values()) index.add(doc);
+      state.fields.set(first, index);
+    }
+    if (!spec.unique) return;
     const owners = new Map<string, string>();
     for (const doc of state.docs.values()) owners.set(indexKey(doc, paths), doc._id);
     state.unique.push({ spec, paths, owners });
@@ -262,8 +308,8 @@ export class ChangeSet {
     this.#engine = engine;
   }
 
-  candidates(collection: string, filter: Filter): Doc[] {
-    return this.#engine.candidates(collection, filter, this.#overlay.get(collection));
+  overlayOf(collection: string): Map<string, Doc | null> | undefined {
+    return this.#overlay.get(collection);
   }
 
   matching(collection: string, filter: Filter, options: { sort?: FindOptions['sort']; limit?: number } = {}): Doc[] {
@@ -409,6 +455,11 @@ function applyUpdate(doc: Record<string, unknown>, update: Update, inserting: bo
   return doc;
 }
 
+function matching(docs: readonly Doc[], filter: Filter): Doc[] {
+  const query = compileQuery(filter);
+  return docs.filter((doc) => query.test(doc));
+}
+
 /** `_id` values a filter pins exactly (`{_id: x}`, `{_id: {$eq: x}}`, `{_id: {$in: [...]}}`), else null. */
 function pinnedIds(filter: Filter): string[] | null {
   const id = filter._id;
@@ -493,13 +544,16 @@ class EngineCollection<T extends Doc> implements Collection<T> {
 
   async find(filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
     this.#guard();
-    return this.#engine.find(this.name, filter, options).map(out) as T[];
+    const { projection, ...rest } = options;
+    return this.#engine.find(this.name, filter, rest).map((doc) => (projection ? projectCopy(doc, projection) : out(doc))) as T[];
   }
 
   async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
     this.#guard();
-    const [doc] = this.#engine.find(this.name, filter, { ...options, limit: 1 });
-    return doc ? (out(doc) as T) : null;
+    const { projection, ...rest } = options;
+    const [doc] = this.#engine.find(this.name, filter, { ...rest, limit: 1 });
+    if (!doc) return null;
+    return (projection ? projectCopy(doc, projection) : out(doc)) as T;
   }
 
   async count(filter: Filter = {}): Promise<number> {

@@ -105,6 +105,41 @@ export const storeConformanceCases: readonly Case[] = [
     },
   ],
   [
+    'secondary indexes change no answer, including inside batches',
+    async (store) => {
+      const c = store.collection<Item>('things');
+      await c.insertMany(items);
+      await c.insertOne({ _id: 'e', tag: null as unknown as string, tags: ['x', 'red'] });
+      const queries: Record<string, unknown>[] = [
+        { tag: 'red' },
+        { tag: { $in: ['red', 'blue', 'nope'] } },
+        { tag: { $eq: 'green' } },
+        { tag: null },
+        { tags: 'x' },
+        { tags: ['x', 'y'] },
+        { 'list.k': 'q' },
+        { 'nested.a': { $in: [1, 4] } },
+        { tag: 'red', n: { $gt: 1 } },
+        { tag: 'red', tags: 'x' },
+      ];
+      const before = [];
+      for (const q of queries) before.push((await c.find(q, { sort: { _id: 1 } })).map((d) => d._id));
+      for (const field of ['tag', 'tags', 'list.k', 'nested.a', 'n']) await c.createIndex({ keys: { [field]: 1 } });
+      for (const [i, q] of queries.entries()) {
+        expect((await c.find(q, { sort: { _id: 1 } })).map((d) => d._id), JSON.stringify(q)).toEqual(before[i]);
+        expect(await c.count(q), JSON.stringify(q)).toBe(before[i]?.length);
+      }
+      await c.updateOne({ _id: 'a' }, { $set: { tag: 'blue' } });
+      expect((await c.find({ tag: 'red' })).map((d) => d._id)).toEqual(['c']);
+      await store.batch([
+        { op: 'update', collection: 'things', filter: { tag: 'blue' }, update: { $set: { tag: 'teal' } }, multi: true },
+        { op: 'delete', collection: 'things', filter: { tag: 'teal', n: 2 } },
+      ]);
+      expect((await c.find({ tag: 'teal' })).map((d) => d._id)).toEqual(['a']);
+      expect(await c.count({ tag: 'blue' })).toBe(0);
+    },
+  ],
+  [
     'find with $regex and options',
     async (store) => {
       const c = store.collection<Item>('things');
