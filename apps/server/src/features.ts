@@ -7,6 +7,8 @@ import type { AnyFeature } from '@vigie/kernel';
 export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature>>> = {
   auth: async () => (await import('@vigie/auth')).authFeature,
   openapi: async () => (await import('@vigie/openapi')).openApiFeature,
+  'context-graph': async () => (await import('@vigie/context-graph')).contextGraphFeature,
+  import: async () => (await import('@vigie/import')).importFeature,
   'idle-rules': async () => (await import('@vigie/idle-rules')).idleRulesFeature,
   actions: async () => (await import('@vigie/actions')).actionsFeature,
   eventfilter: async () => (await import('@vigie/eventfilter')).eventFilterFeature,
@@ -16,6 +18,8 @@ export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature
   'meta-alarms': async () => (await import('@vigie/meta-alarms')).metaAlarmsFeature,
   'dynamic-infos': async () => (await import('@vigie/dynamic-infos')).dynamicInfosFeature,
   webhooks: async () => (await import('@vigie/webhooks')).webhooksFeature,
+  pbehaviors: async () => (await import('@vigie/pbehaviors')).pbehaviorsFeature,
+  weather: async () => (await import('@vigie/weather')).weatherFeature,
   healthcheck: async () => (await import('@vigie/healthcheck')).healthcheckFeature,
 };
 

@@ -1,6 +1,7 @@
 import { defineFeature } from '@vigie/kernel';
 import { contextGraphBridge } from './di.js';
 import { contextGraphErrors } from './errors.js';
+import type { EntityRepository } from './entity-repository.js';
 import { entityRoutes } from './routes.js';
 
 /**
@@ -15,5 +16,6 @@ export const contextGraphFeature = defineFeature({
     f.use(contextGraphBridge, { export: ['entityRepository'] });
     f.errors(contextGraphErrors);
     for (const route of entityRoutes) f.route(route);
+    f.onInit(async (c) => c.resolve<EntityRepository>('entityRepository').ensureIndexes());
   },
 });

@@ -6,8 +6,6 @@ export const pbehaviorCollection = 'default_pbehavior';
 /** The context graph's entities (REFERENCE §6.2), read directly: this feature does not depend on the context graph. */
 export const entityCollection = 'default_entities';
 
-const idsPerQuery = 64;
-
 /** Store access for `default_pbehavior`, and the entity reads that decide `eids`. */
 @injectable()
 export class PbehaviorRepository {
@@ -73,13 +71,8 @@ export class PbehaviorRepository {
     return (await this.#entities.find(filter, { projection: { _id: 1 } })).map((entity) => entity._id);
   }
 
-  /**
-   * The entities among `ids` that exist. Asked in short lists: the embedded store tests every pinned document against
-   * the whole `$in` list, so one long list costs the square of its length.
-   */
-  async entities(ids: readonly string[]): Promise<Doc[]> {
-    const chunks: Promise<Doc[]>[] = [];
-    for (let i = 0; i < ids.length; i += idsPerQuery) chunks.push(this.#entities.find({ _id: { $in: ids.slice(i, i + idsPerQuery) } }));
-    return (await Promise.all(chunks)).flat();
+  /** The entities among `ids` that exist. */
+  entities(ids: readonly string[]): Promise<Doc[]> {
+    return this.#entities.find({ _id: { $in: [...ids] } });
   }
 }

@@ -7,5 +7,5 @@ import { WeatherService } from './weather-service.js';
 export const weatherBridge = defineBridge({
   imports: { activePbehaviors: activePbehaviorsToken },
   singletons: [WeatherRepository, WeatherService],
-  exports: { weatherService: WeatherService },
+  exports: { weatherService: WeatherService, weatherRepository: WeatherRepository },
 });

@@ -1,5 +1,6 @@
 import { defineFeature } from '@vigie/kernel';
 import { weatherBridge } from './di.js';
+import type { WeatherRepository } from './weather-repository.js';
 import { weatherErrors } from './errors.js';
 import { weatherRoutes } from './routes.js';
 
@@ -10,6 +11,7 @@ export const weatherFeature = defineFeature({
   dependsOn: ['pbehaviors'],
   register(f) {
     f.use(weatherBridge);
+    f.onInit(async (c) => c.resolve<WeatherRepository>('weatherRepository').ensureIndexes());
     f.errors(weatherErrors);
     for (const route of weatherRoutes) f.route(route);
   },

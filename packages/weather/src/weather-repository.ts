@@ -41,19 +41,6 @@ const alarmFields = {
   'v.alarmfilter.next_run': 1,
 } as const;
 
-/**
- * Ids per `_id: {$in}` query. The embedded store finds pinned documents directly but then tests each one against the
- * whole list (mingo builds a hash of the `$in` list for every document tested): short lists keep that linear.
- */
-const idsPerQuery = 64;
-
-/**
- * Entity ids up to which open alarms are looked up with `d: {$in}`. That test costs the embedded store time in
- * proportion to the list for every open alarm; past a few dozen ids, one pass over the open alarms reading only `d`,
- * then a lookup of the chosen ones by `_id`, is several times cheaper and does not grow with the list.
- */
-const idsPerAlarmQuery = 32;
-
 /** Reads of the context graph and of the open alarms (collections owned by other features, read through the store port). */
 @injectable()
 export class WeatherRepository {
@@ -71,10 +58,8 @@ export class WeatherRepository {
   }
 
   /** The entities among `ids` that exist (and pass `extra`). */
-  async entitiesById(ids: readonly string[], extra: Filter = {}): Promise<EntityDoc[]> {
-    const chunks: Promise<EntityDoc[]>[] = [];
-    for (let i = 0; i < ids.length; i += idsPerQuery) chunks.push(this.entities({ _id: { $in: ids.slice(i, i + idsPerQuery) }, ...extra }));
-    return (await Promise.all(chunks)).flat();
+  entitiesById(ids: readonly string[], extra: Filter = {}): Promise<EntityDoc[]> {
+    return this.entities({ _id: { $in: [...ids] }, ...extra });
   }
 
   watcher(id: string): Promise<EntityDoc | null> {
@@ -84,17 +69,16 @@ export class WeatherRepository {
   /** The open (not resolved) alarm of each entity that has one; the latest when the data holds several. */
   async openAlarms(entityIds: readonly string[]): Promise<Map<string, AlarmDoc>> {
     if (entityIds.length === 0) return new Map();
-    if (entityIds.length <= idsPerAlarmQuery) {
-      // The cheap test first: resolved alarms never reach the `$in` list.
-      return latestByEntity(await this.#alarms.find({ 'v.resolved': null, d: { $in: [...entityIds] } }, { projection: alarmFields }));
-    }
-    const wanted = new Set(entityIds);
-    // Projection costs the embedded store per field: `d` alone (and `_id`) here, the rest for the chosen few.
-    const open = await this.#alarms.find({ 'v.resolved': null }, { projection: { d: 1 } });
-    const chosen = open.filter((alarm) => wanted.has(alarm.d)).map((alarm) => alarm._id);
-    const alarms: Promise<AlarmDoc[]>[] = [];
-    for (let i = 0; i < chosen.length; i += idsPerQuery) alarms.push(this.#alarms.find({ _id: { $in: chosen.slice(i, i + idsPerQuery) }, 'v.resolved': null }, { projection: alarmFields }));
-    return latestByEntity((await Promise.all(alarms)).flat());
+    return latestByEntity(await this.#alarms.find({ d: { $in: [...entityIds] }, 'v.resolved': null }, { projection: alarmFields }));
+  }
+
+  /**
+   * The indexes the weather's reads rely on: alarms by entity (`d`) — the alarms feature will own it when it lands —
+   * and entities by type (also created by the context graph).
+   */
+  async ensureIndexes(): Promise<void> {
+    await this.#alarms.createIndex({ keys: { d: 1 } });
+    await this.#entities.createIndex({ keys: { type: 1 } });
   }
 }
 
