@@ -1,11 +1,32 @@
 import { hash, randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type HttpContext, parseBasicAuthorization, type AuthenticatedUser, type Authenticator, type AuthOutcome, type Clock, type Extensions, type Logger } from '@vigie/kernel';
+import { KernelTokens, type HttpContext, parseBasicAuthorization, type Authenticator, type AuthOutcome, type Clock, type Extensions, type Logger } from '@vigie/kernel';
 import { providerNames, type AuthConfig } from './config.js';
 import type { AuthProvider, AuthRequest, ProviderOutcome } from './provider.js';
 import { authProvidersPoint } from './tokens.js';
 
 const maxCachedCredentials = 10_000;
+
+/** What providers see of a request; the Basic header is decoded only if a provider asks (cache hits never do). */
+class HttpAuthRequest implements AuthRequest {
+  #basic: AuthRequest['basic'] | undefined;
+
+  constructor(readonly ctx: HttpContext) {}
+
+  get basic(): AuthRequest['basic'] {
+    if (this.#basic === undefined) this.#basic = parseBasicAuthorization(this.ctx.get('authorization') || undefined);
+    return this.#basic;
+  }
+
+  header(name: string): string {
+    return this.ctx.get(name);
+  }
+
+  query(name: string): string | undefined {
+    const value = this.ctx.query[name];
+    return Array.isArray(value) ? value[0] : value;
+  }
+}
 
 /**
  * The kernel's authenticator: asks the configured providers in order until one accepts. A refusal does not
@@ -15,7 +36,7 @@ const maxCachedCredentials = 10_000;
  */
 @injectable()
 export class ProviderChain implements Authenticator {
-  readonly #cache = new Map<string, { user: AuthenticatedUser; expires: number }>();
+  readonly #cache = new Map<string, { outcome: AuthOutcome; expires: number }>();
   /** Keys the cache: a secret prefix makes the stored hashes useless outside this process. */
   readonly #cacheSecret = randomBytes(32).toString('base64');
   /** Verifications under way, by cache key: concurrent requests with one credential share a single check. */
@@ -45,27 +66,14 @@ export class ProviderChain implements Authenticator {
   }
 
   async authenticate(ctx: HttpContext): Promise<AuthOutcome> {
-    let basic: AuthRequest['basic'] | undefined;
-    const request: AuthRequest = {
-      // Decoded only when a provider looks at it: a remembered credential needs no decoding.
-      get basic() {
-        if (basic === undefined) basic = parseBasicAuthorization(ctx.get('authorization') || undefined);
-        return basic;
-      },
-      header: (name) => ctx.get(name),
-      query: (name) => {
-        const value = ctx.query[name];
-        return Array.isArray(value) ? value[0] : value;
-      },
-      ctx,
-    };
+    const request = new HttpAuthRequest(ctx);
     const now = this.clock.nowMs();
     let refused = false;
     for (const provider of this.providers()) {
       const credential = provider.credential?.(request) ?? null;
       const cacheKey = credential === null ? null : hash('sha256', `${this.#cacheSecret}\n${provider.name}\n${credential}`, 'base64');
       const cached = cacheKey === null ? undefined : this.#cache.get(cacheKey);
-      if (cached && cached.expires > now) return { ok: true, user: cached.user };
+      if (cached && cached.expires > now) return cached.outcome;
       const outcome = await this.verify(provider, request, cacheKey);
       if (outcome === null) continue;
       if ('refused' in outcome) {
@@ -73,8 +81,9 @@ export class ProviderChain implements Authenticator {
         this.logger.info({ provider: provider.name, reason: outcome.refused, requestId: ctx.state.requestId }, 'authentication refused');
         continue;
       }
-      if (cacheKey !== null) this.remember(cacheKey, outcome.user, now);
-      return { ok: true, user: outcome.user };
+      const accepted: AuthOutcome = { ok: true, user: outcome.user };
+      if (cacheKey !== null) this.remember(cacheKey, accepted, now);
+      return accepted;
     }
     return { ok: false, reason: refused ? 'invalid' : 'missing' };
   }
@@ -98,13 +107,13 @@ export class ProviderChain implements Authenticator {
     this.#cache.clear();
   }
 
-  private remember(key: string, user: AuthenticatedUser, now: number): void {
+  private remember(key: string, outcome: AuthOutcome, now: number): void {
     const ttl = this.config.cache_ttl_seconds * 1000;
     if (ttl === 0) return;
     if (this.#cache.size >= maxCachedCredentials) {
       const oldest = this.#cache.keys().next();
       if (!oldest.done) this.#cache.delete(oldest.value);
     }
-    this.#cache.set(key, { user, expires: now + ttl });
+    this.#cache.set(key, { outcome, expires: now + ttl });
   }
 }

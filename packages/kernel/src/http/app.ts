@@ -125,9 +125,9 @@ class RequestState implements VigieState {
     this.#container = container;
   }
 
-  /** Disposes the request scope if one was built. */
-  async release(): Promise<void> {
-    if (this.#scope) await this.#scope.dispose();
+  /** Disposes the request scope, if one was built (undefined otherwise, so the common case awaits nothing). */
+  release(): Promise<void> | undefined {
+    return this.#scope?.dispose();
   }
 }
 
@@ -153,7 +153,8 @@ function routeMiddleware(mounted: MountedRoute, bodyLimit: number) {
     } catch (err) {
       throw wordError(err, ctx, [route.errors, wording]);
     } finally {
-      await state.release();
+      const released = state.release();
+      if (released) await released;
     }
   };
 }

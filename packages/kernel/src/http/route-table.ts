@@ -23,6 +23,9 @@ export type RouteMatch<T> =
 
 export class MalformedPathError extends Error {}
 
+/** Exact paths have no parameters: one shared, frozen object rather than a new one per request. */
+const noParams: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 function trimTrailingSlash(path: string): string {
   let end = path.length;
   while (end > 1 && path.charCodeAt(end - 1) === 47) end -= 1;
@@ -83,7 +86,7 @@ export class RouteTable<T> {
     const lookup = method === 'HEAD' ? 'GET' : method;
     const exact = this.#exact.get(path);
     const hit = exact?.get(lookup);
-    if (hit !== undefined) return { found: true, target: hit, params: {} };
+    if (hit !== undefined) return { found: true, target: hit, params: noParams };
     const parts = path.split('/').slice(1);
     const dynamic = this.#dynamic.get(lookup);
     if (dynamic) {
