@@ -28,6 +28,9 @@ export class AgendaScheduler implements Scheduler {
       name: options.workerName ?? `vigie-${process.pid}`,
       processEvery: options.processEveryMs,
       defaultConcurrency: 1,
+      // A one-off job that succeeded has nothing left to say (features keep their own records, e.g. import
+      // statuses); keeping it would only make every poll scan more documents. Failed ones stay for inspection.
+      removeOnComplete: true,
     });
     this.#agenda.on('error', (err: unknown) => this.#logger.error({ err }, 'scheduler error'));
   }
