@@ -1,31 +1,12 @@
 import { array, boolean, number, object, string, type InferType } from 'yup';
 import { durationPattern } from '@vigie/kernel';
-import { patternListSchema, regexProblem } from '@vigie/rule-schemas';
+import { patternListSchema, regexProblem, hookTriggers } from '@vigie/rule-schemas';
 
 /** Operations an action can apply (REFERENCE §5.4). */
 export const actionTypes = ['pbehavior', 'snooze', 'ack', 'ackremove', 'assocticket', 'declareticket', 'cancel', 'changestate'] as const;
 
 /** What can fire a hook (REFERENCE §5.4). */
-export const actionTriggers = [
-  'ack',
-  'ackremove',
-  'assocticket',
-  'cancel',
-  'changestate',
-  'comment',
-  'create',
-  'declareticket',
-  'declareticketwebhook',
-  'done',
-  'resolve',
-  'snooze',
-  'statedec',
-  'stateinc',
-  'statusdec',
-  'statusinc',
-  'uncancel',
-  'unsnooze',
-] as const;
+export const actionTriggers = hookTriggers;
 
 /** The original's answer to an action without a string `_id` and `type`; other shape problems add a detail. */
 const invalidFormat = 'invalid action format';

@@ -3,4 +3,4 @@ export { webhooksConfigSchema, decodeSecretKey, type WebhooksConfig } from './co
 export { SecretBox, secretKeyFileName } from './secret-box.js';
 export type { WebhookRecord, StoredAuth } from './webhook-repository.js';
 export { WebhookService, type WebhookOutput } from './webhook-service.js';
-export { webhookTriggers, triggersWithoutEvent, httpMethods, retryUnits } from './schemas.js';
+export { webhookTriggers, httpMethods, retryUnits } from './schemas.js';

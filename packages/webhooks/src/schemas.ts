@@ -1,31 +1,9 @@
 import { array, boolean, mixed, number, object, string, type TestContext } from 'yup';
-import { patternListSchema, regexProblem } from '@vigie/rule-schemas';
+import { hookTriggers, patternListSchema, regexProblem, triggersWithoutEvent } from '@vigie/rule-schemas';
 import { parseTemplate } from '@vigie/templates';
 
-/** The alarm changes a hook can listen to (REFERENCE §5.4). */
-export const webhookTriggers = [
-  'ack',
-  'ackremove',
-  'assocticket',
-  'cancel',
-  'changestate',
-  'comment',
-  'create',
-  'declareticket',
-  'declareticketwebhook',
-  'done',
-  'resolve',
-  'snooze',
-  'statedec',
-  'stateinc',
-  'statusdec',
-  'statusinc',
-  'uncancel',
-  'unsnooze',
-] as const;
-
-/** Triggers raised by internal processing, not by an event: `event_patterns` can never match them. */
-export const triggersWithoutEvent = ['declareticketwebhook', 'resolve', 'unsnooze'] as const;
+/** The alarm changes a webhook can listen to. */
+export const webhookTriggers = hookTriggers;
 
 export const httpMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
