@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { onLines, spawnSource } from '@vigie/kernel/testing';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { SqliteStore } from '@vigie/store-sqlite';
 import { createServerKernel, runCli, type CliIo } from '../src/index.js';
 
@@ -92,6 +93,31 @@ describe('the vigie command line', () => {
     await expect(createServerKernel({ installDir, env: {} })).rejects.toThrow('[server] features names features this server does not have: teleport');
     writeFileSync(join(installDir, 'etc', 'webserver.conf'), '[store]\nadapter = floppy\n');
     await expect(createServerKernel({ installDir, env: {} })).rejects.toThrow('[store] adapter floppy is unknown');
+  });
+});
+
+describe('the composed server', () => {
+  it('serves an OpenAPI 3.1 document, valid, covering every route of every default feature', async () => {
+    const kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: 'admin password' }, port: 0 });
+    const { url } = await kernel.start();
+    try {
+      const res = await fetch(`${url}/api/v2/openapi.json`, { headers: { authorization: basic('root', 'admin password') } });
+      expect(res.status).toBe(200);
+      const doc = (await res.json()) as { paths: Record<string, Record<string, unknown>> };
+      const result = await new Validator().validate(doc as never);
+      expect(result.errors ?? []).toEqual([]);
+      expect(result.valid).toBe(true);
+      const operations = new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`)));
+      for (const { route } of kernel.routes()) {
+        for (const path of typeof route.path === 'string' ? [route.path] : route.path) {
+          const templated = path.replace(/[:*]([A-Za-z0-9_]+)/g, '{$1}').replace(/(.)\/+$/, '$1');
+          expect(operations, `${route.method} ${path}`).toContain(`${route.method} ${templated}`);
+        }
+      }
+      expect(operations.size).toBeGreaterThan(50);
+    } finally {
+      await kernel.stop();
+    }
   });
 });
 
