@@ -44,7 +44,8 @@ interface Command {
 async function withAdministration(values: Record<string, unknown>, io: CliIo, work: (admin: UserAdministration) => Promise<void>): Promise<number> {
   let kernel: Kernel | undefined;
   try {
-    kernel = await createServerKernel({ installDir: values['install-dir'] as string | undefined, env: io.env });
+    // Administration commands print their own results: the server's informational log lines would only be noise.
+    kernel = await createServerKernel({ installDir: values['install-dir'] as string | undefined, env: { VIGIE_LOG__LEVEL: 'warn', ...io.env } });
     await kernel.init();
     await work(kernel.container('auth').resolve<UserAdministration>('userAdministration'));
     return 0;
