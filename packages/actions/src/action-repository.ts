@@ -12,11 +12,8 @@ export interface ActionHook {
   entity_patterns?: Pattern[] | null;
 }
 
-/**
- * An action as stored in `default_action`: the API's field names and value forms, read as is by the engine.
- * Optional fields are absent rather than null.
- */
-export interface ActionRecord extends Doc {
+/** The fields of an action, the same in the store and in the list route. Optional fields are absent rather than null. */
+export interface ActionFields {
   _id: string;
   /** `pbehavior`, `snooze`, `ack`, … */
   type: string;
@@ -31,6 +28,9 @@ export interface ActionRecord extends Doc {
   creation_date: number;
   last_update_date: number;
 }
+
+/** An action as stored in `default_action`: the API's field names and value forms, read as is by the engine. */
+export interface ActionRecord extends Doc, ActionFields {}
 
 @injectable()
 export class ActionRepository {

@@ -1,21 +1,10 @@
 import { inject, injectable } from 'tsyringe';
 import { HttpError, KernelTokens, type Clock } from '@vigie/kernel';
-import { ActionRepository, type ActionHook, type ActionRecord } from './action-repository.js';
+import { ActionRepository, type ActionFields, type ActionHook, type ActionRecord } from './action-repository.js';
 import type { ActionBody } from './schemas.js';
 
-/** An action as the list shows it: what was stored. */
-export interface Action {
-  _id: string;
-  type: string;
-  hook?: ActionHook;
-  parameters?: Record<string, unknown>;
-  delay?: string;
-  priority?: number;
-  fields?: string[];
-  regex?: string;
-  creation_date: number;
-  last_update_date: number;
-}
+/** An action as the list shows it: what was stored, copied explicitly. */
+export type Action = ActionFields;
 
 /** The single-action answer: the original's model always had `hook`, `parameters`, `regex` and `fields`. */
 export interface ActionDetail extends Omit<Action, 'hook' | 'parameters' | 'regex' | 'fields'> {

@@ -4,8 +4,8 @@ import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kern
 /** A pattern object; its grammar is the engine's (REFERENCE §5.1). */
 export type Pattern = Record<string, unknown>;
 
-/** An idle rule as stored in `idle_rule`: the API's field names and value forms, read as is by the engine. */
-export interface IdleRuleRecord extends Doc {
+/** The fields of an idle rule, the same in the store and in the API. */
+export interface IdleRuleFields {
   _id: string;
   name: string;
   description: string;
@@ -20,6 +20,9 @@ export interface IdleRuleRecord extends Doc {
   creation_date: number;
   last_modified_date: number;
 }
+
+/** An idle rule as stored in `idle_rule`: the API's field names and value forms, read as is by the engine. */
+export interface IdleRuleRecord extends Doc, IdleRuleFields {}
 
 @injectable()
 export class IdleRuleRepository {

@@ -1,23 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { ErrorCodes, HttpError, KernelTokens, hasCode, type Clock } from '@vigie/kernel';
-import { IdleRuleRepository, type IdleRuleRecord, type Pattern } from './idle-rule-repository.js';
+import { IdleRuleRepository, type IdleRuleFields, type IdleRuleRecord } from './idle-rule-repository.js';
 import type { IdleRuleBody } from './schemas.js';
 
-/** An idle rule as the API shows it. */
-export interface IdleRule {
-  _id: string;
-  name: string;
-  description: string;
-  type: string;
-  duration: string;
-  operation: { type: string; parameters: Record<string, unknown> };
-  alarm_patterns: Pattern[] | null;
-  entity_patterns: Pattern[] | null;
-  author: string;
-  creation_date: number;
-  last_modified_date: number;
-}
+/** An idle rule as the API shows it: the stored fields, copied explicitly (never the document itself). */
+export type IdleRule = IdleRuleFields;
 
 /** The output, built field by field from what is stored. */
 export function publicIdleRule(record: IdleRuleRecord): IdleRule {

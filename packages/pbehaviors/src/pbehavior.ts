@@ -38,23 +38,8 @@ export type Pbehavior = Readonly<Omit<PbehaviorFields, 'comments' | 'exdate' | '
   readonly eids: readonly string[];
 };
 
-/** A pbehavior as the API shows it. */
-export interface PbehaviorOutput {
-  _id: string;
-  name: string;
-  author: string;
-  filter: string;
-  tstart: number;
-  tstop: number;
-  rrule: string | null;
-  enabled: boolean;
-  comments: PbehaviorComment[];
-  connector: string;
-  connector_name: string;
-  type_: string;
-  reason: string;
-  timezone: string;
-  exdate: number[];
+/** A pbehavior as the API shows it (`eids` may be left out of large listings). */
+export interface PbehaviorOutput extends Omit<PbehaviorFields, 'eids'> {
   eids?: string[];
   isActive: boolean;
   is_currently_active: boolean;
