@@ -1,4 +1,4 @@
-import { number, object, string, type InferType } from 'yup';
+import { mixed, number, object, string, type InferType } from 'yup';
 
 /** `[auth]` of `etc/webserver.conf`. */
 export const authConfigSchema = object({
@@ -9,8 +9,19 @@ export const authConfigSchema = object({
   providers: string().default('basic,authkey'),
   /** How long a verified credential is remembered, so hashing and directory binds are not paid per request. */
   cache_ttl_seconds: number().integer().min(0).max(3600).default(60),
-  /** Role of the first administrator account. */
+  /** Role of the first administrator account; also the role allowed to change identity configuration (LDAP, CAS). */
   admin_role: string().default('admin'),
+  /** How long a login session lasts, from the login (seconds; 8 hours by default). */
+  session_ttl_seconds: number().integer().min(60).max(31_536_000).default(28_800),
+  /** Name of the session cookie. */
+  session_cookie: string()
+    .matches(/^[A-Za-z0-9_-]{1,64}$/, 'session_cookie must be 1 to 64 letters, digits, _ or -')
+    .default('vigie_session'),
+  /**
+   * When the session cookie carries `Secure`: `auto` when the request came over HTTPS (directly, or through a
+   * proxy sending `X-Forwarded-Proto: https`), `always`, or `never`.
+   */
+  secure_cookie: mixed<'auto' | 'always' | 'never'>().oneOf(['auto', 'always', 'never']).default('auto'),
 });
 
 export type AuthConfig = InferType<typeof authConfigSchema>;

@@ -17,15 +17,17 @@ export function printGeneratedPassword(name: string, password: string): void {
 }
 
 /**
- * Authentication: the provider chain named by `[auth] providers`, local users over HTTP Basic, API keys, and the
- * `auth.providers` extension point through which LDAP, CAS and SAML2 add their providers.
+ * Authentication: the provider chain named by `[auth] providers`, local users over HTTP Basic, API keys, login
+ * sessions (`POST /auth`, `GET /logout`, the `/login` page), and the `auth.providers` extension point through
+ * which LDAP, CAS and SAML2 add their providers. Exports `sessions` (open one after a browser sign-on),
+ * `userAdministration` (`signOnExternal`) and `adminPolicy` to those packages.
  */
 export const authFeature = defineFeature<AuthConfig>({
   id: 'auth',
   kernel: '^0.1.0',
   config: { schema: authConfigSchema },
   register(f) {
-    f.use(authBridge, { export: ['userAdministration', 'userRepository'] });
+    f.use(authBridge, { export: ['userAdministration', 'userRepository', 'sessions', 'adminPolicy'] });
     f.extensionPoint(authProvidersPoint);
     f.extend<AuthProvider>(authProvidersPoint, (c) => c.resolve('localUserProvider'));
     f.extend<AuthProvider>(authProvidersPoint, (c) => c.resolve('apiKeyProvider'));

@@ -1,9 +1,11 @@
 import { hash, randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type HttpContext, parseBasicAuthorization, type Authenticator, type AuthOutcome, type Clock, type Extensions, type Logger } from '@vigie/kernel';
+import { KernelTokens, type AuthenticatedUser, type HttpContext, parseBasicAuthorization, type Authenticator, type AuthOutcome, type Clock, type Extensions, type Logger } from '@vigie/kernel';
 import { providerNames, type AuthConfig } from './config.js';
 import type { AuthProvider, AuthRequest, ProviderOutcome } from './provider.js';
+import { Sessions } from './sessions.js';
 import { authProvidersPoint } from './tokens.js';
+import { UserRepository } from './user-repository.js';
 
 const maxCachedCredentials = 10_000;
 
@@ -29,7 +31,9 @@ class HttpAuthRequest implements AuthRequest {
 }
 
 /**
- * The kernel's authenticator: asks the configured providers in order until one accepts. A refusal does not
+ * The kernel's authenticator. A live login session (cookie) is checked first, whatever `[auth] providers` says:
+ * only a provider of that list could have opened it. Then the configured providers are asked in order until
+ * one accepts. A refusal does not
  * stop the chain (a user unknown locally may be known to the directory). A verified credential is remembered
  * for `cache_ttl_seconds` under a keyed hash of the credential (never the credential itself), so password hashing
  * and directory binds are paid once per TTL rather than per request.
@@ -48,6 +52,8 @@ export class ProviderChain implements Authenticator {
     @inject(KernelTokens.Extensions) private readonly extensions: Extensions,
     @inject(KernelTokens.Clock) private readonly clock: Clock,
     @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @inject(Sessions) private readonly sessions: Sessions,
+    @inject(UserRepository) private readonly users: UserRepository,
   ) {}
 
   /** The configured providers, in order; fails with every unknown name listed. */
@@ -60,15 +66,21 @@ export class ProviderChain implements Authenticator {
         throw new Error(`[auth] providers names unknown providers: ${unknown.join(', ')} (available: ${[...available.keys()].sort().join(', ')})`);
       }
       if (wanted.length === 0) throw new Error('[auth] providers is empty: nobody could authenticate');
-      this.#providers = wanted.map((name) => available.get(name) as AuthProvider);
+      const switchedOn = [...available.values()].filter((p) => p.active === true && !wanted.includes(p.name));
+      this.#providers = [...wanted.map((name) => available.get(name) as AuthProvider), ...switchedOn];
     }
     return this.#providers;
   }
 
   async authenticate(ctx: HttpContext): Promise<AuthOutcome> {
+    let refused = false;
+    if (this.sessions.hasCookie(ctx)) {
+      const user = await this.sessionUser(ctx);
+      if (user) return { ok: true, user };
+      refused = true;
+    }
     const request = new HttpAuthRequest(ctx);
     const now = this.clock.nowMs();
-    let refused = false;
     for (const provider of this.providers()) {
       const credential = provider.credential?.(request) ?? null;
       const cacheKey = credential === null ? null : hash('sha256', `${this.#cacheSecret}\n${provider.name}\n${credential}`, 'base64');
@@ -86,6 +98,41 @@ export class ProviderChain implements Authenticator {
       return accepted;
     }
     return { ok: false, reason: refused ? 'invalid' : 'missing' };
+  }
+
+  /** The user of the request's live session, or null (no session, expired, or the account is gone or disabled). */
+  async sessionUser(ctx: HttpContext): Promise<AuthenticatedUser | null> {
+    const session = await this.sessions.find(ctx);
+    if (!session) return null;
+    const user = await this.users.get(session.user);
+    if (!user?.enabled) return null;
+    return { id: user._id, name: user._id, role: user.role, via: session.via };
+  }
+
+  /**
+   * Checks a user name and password from the login form with each configured provider that takes passwords
+   * (local users, LDAP), in order; the first that accepts wins.
+   */
+  async login(username: string, password: string, requestId: string): Promise<AuthenticatedUser | null> {
+    for (const provider of this.providers()) {
+      if (!provider.login) continue;
+      const outcome = await provider.login(username, password);
+      if (outcome === null) continue;
+      if ('user' in outcome) return outcome.user;
+      this.logger.info({ provider: provider.name, reason: outcome.refused, requestId }, 'login refused');
+    }
+    return null;
+  }
+
+  /** The sign-on buttons of the login page: configured providers that send the browser to an identity provider. */
+  async signOnMethods(): Promise<{ provider: string; path: string; label: string }[]> {
+    const methods = [];
+    for (const provider of this.providers()) {
+      if (!provider.signOn) continue;
+      const label = await provider.signOn.label();
+      if (label !== null) methods.push({ provider: provider.name, path: provider.signOn.loginPath, label });
+    }
+    return methods;
   }
 
   private verify(provider: AuthProvider, request: AuthRequest, cacheKey: string | null): Promise<ProviderOutcome> {

@@ -19,14 +19,31 @@ export interface AuthRequest {
  */
 export type ProviderOutcome = { user: AuthenticatedUser } | { refused: string } | null;
 
+/** A browser sign-on through another site (CAS, SAML2): a button on the login page. */
+export interface SignOn {
+  /** The route that sends the browser to the identity provider. */
+  readonly loginPath: string;
+  /** The button's label, or null when the method is not configured (no button then). */
+  label(): Promise<string | null>;
+}
+
 /** A way to authenticate, contributed to the `auth.providers` extension point. */
 export interface AuthProvider {
   /** The name used in `[auth] providers`, lower case (`basic`, `authkey`, `ldap`, `cas`, `saml2`). */
   readonly name: string;
+  /**
+   * Switched on by its own configuration whatever `[auth] providers` says (SAML2 follows `[webservices] saml2`,
+   * as the spec documents); it then comes after the listed providers.
+   */
+  readonly active?: boolean;
   authenticate(request: AuthRequest): Promise<ProviderOutcome>;
   /**
    * The credential this provider would read from the request (a header value, a key), or null when there is
    * none or its result must not be remembered. A user it accepts is then remembered under a keyed hash of it.
    */
   credential?(request: AuthRequest): string | null;
+  /** Checks a user name and password typed in the login form (`POST /auth`); absent for providers without passwords. */
+  login?(username: string, password: string): Promise<ProviderOutcome>;
+  /** Present for providers that sign users on by sending the browser elsewhere. */
+  readonly signOn?: SignOn;
 }

@@ -1,19 +1,141 @@
 import { object, string } from 'yup';
-import type { RouteDefinition } from '@vigie/kernel';
+import { HttpError, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { loginErrors, renderLoginPage } from './login-page.js';
+import type { ProviderChain } from './provider-chain.js';
+import type { Sessions } from './sessions.js';
+import type { UserRepository } from './user-repository.js';
 
 const accountSchema = object({ id: string().required(), name: string().required(), role: string(), via: string().required() });
+const errorSchema = object({ name: string().required(), description: string().required() });
+const loginSchema = object({
+  username: string().required(),
+  password: string().required(),
+  next: string().optional().meta({ description: 'Local path to go to after a form login (`/login` by default)' }),
+});
+const tags = ['auth'];
 
-/** Vigie addition (not in the spec): who the credentials of this request belong to. */
+const chain = (ctx: VigieContext) => ctx.state.scope.resolve<ProviderChain>('providerChain');
+const sessions = (ctx: VigieContext) => ctx.state.scope.resolve<Sessions>('sessions');
+
+/** A path of this server to go to after login; anything else (other sites, `//host`, `/\host`) becomes `/login`. */
+export function localPath(candidate: unknown): string {
+  if (typeof candidate !== 'string' || candidate.length > 2048) return '/login';
+  return /^\/(?![/\\])[^\s\\]*$/.test(candidate) ? candidate : '/login';
+}
+
+function html(ctx: VigieContext, status: number, page: string): void {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = page;
+}
+
+function field(body: unknown, name: string): string | undefined {
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+async function loginPage(ctx: VigieContext, status: number, error: string | null, next: string, username = ''): Promise<void> {
+  const methods = await chain(ctx).signOnMethods();
+  html(ctx, status, renderLoginPage({ signedInAs: null, signOn: methods, error, next, username }));
+}
+
+/** `POST /auth`: a login form (answered with redirects and pages) or a JSON login (answered with JSON). */
+async function login(ctx: VigieContext): Promise<unknown> {
+  const body = requestBody(ctx);
+  const fromForm = ctx.request.is('application/x-www-form-urlencoded') !== false;
+  const username = field(body, 'username');
+  const password = field(body, 'password');
+  const next = localPath(field(body, 'next'));
+  if (!username || !password) {
+    if (fromForm) return loginPage(ctx, 400, loginErrors.missing as string, next, username ?? '');
+    throw new HttpError(400, 'username and password are required');
+  }
+  const user = await chain(ctx).login(username, password, ctx.state.requestId);
+  if (user) {
+    await sessions(ctx).open(ctx, user);
+    if (!fromForm) return { id: user.id, name: user.name, role: user.role ?? null, via: user.via };
+    ctx.status = 303;
+    ctx.redirect(next);
+    return undefined;
+  }
+  if (fromForm) {
+    // As in the original, a user Vigie does not know (or knows only from an identity provider) is sent to the
+    // browser sign-on, where the identity provider decides.
+    const known = await ctx.state.scope.resolve<UserRepository>('userRepository').get(username);
+    const [signOn] = await chain(ctx).signOnMethods();
+    if (signOn && (!known || known.external)) {
+      ctx.status = 303;
+      ctx.redirect(next === '/login' ? signOn.path : `${signOn.path}?next=${encodeURIComponent(next)}`);
+      return undefined;
+    }
+    return loginPage(ctx, 401, loginErrors.credentials as string, next, username);
+  }
+  throw new HttpError(401, 'Invalid credentials');
+}
+
 export const accountRoutes: RouteDefinition[] = [
   {
     method: 'GET',
-    path: '/api/v2/account/me',
+    // `/account/me` is the original's path; `/api/v2/account/me` the Vigie one. Both answer the same.
+    path: ['/api/v2/account/me', '/account/me'],
     summary: 'The authenticated user',
-    tags: ['auth'],
+    tags,
     responses: { 200: { description: 'The user the request authenticated as', schema: accountSchema } },
     handler: (ctx) => {
       const user = ctx.state.user;
       ctx.body = { id: user?.id, name: user?.name, role: user?.role ?? null, via: user?.via };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/auth',
+    public: true,
+    body: { accept: ['json', 'form'], limit: 16 * 1024 },
+    summary: 'Log in and open a session',
+    description:
+      'Checks `username` and `password` (JSON or an HTML form) with the configured password providers (local users, LDAP) and ' +
+      'opens a session: an HttpOnly, SameSite=Lax cookie (Secure over HTTPS) naming a session stored server-side. A JSON ' +
+      'login answers the user or 401; a form login is redirected (303) to `next`, or shown the login page again with ' +
+      'an error, or — for a user Vigie does not know locally when CAS or SAML2 is enabled — sent to that sign-on.',
+    tags,
+    requestSchema: loginSchema,
+    responses: {
+      200: { description: 'JSON login: the user now signed in (the session cookie is set)', schema: accountSchema },
+      303: { description: 'Form login: redirect to `next` (success) or to the browser sign-on (user unknown locally)' },
+      400: { description: 'User name or password missing', schema: errorSchema },
+      401: { description: 'Wrong credentials (JSON login: `Invalid credentials`; form login: the login page with an error)', schema: errorSchema },
+    },
+    handler: login,
+  },
+  {
+    method: 'GET',
+    path: '/logout',
+    public: true,
+    summary: 'End the session',
+    description: 'Deletes the session named by the cookie, clears the cookie and redirects to the login page. Requests without a session are redirected too.',
+    tags,
+    responses: { 303: { description: 'Redirect to `/login`' } },
+    handler: async (ctx) => {
+      await sessions(ctx).close(ctx);
+      ctx.status = 303;
+      ctx.redirect('/login');
+    },
+  },
+  {
+    method: 'GET',
+    path: '/login',
+    public: true,
+    summary: 'The login page',
+    description: 'A plain HTML page: user name and password form, and a button for each enabled browser sign-on (CAS, SAML2). Shows who is signed in when the request has a session.',
+    tags,
+    responses: { 200: { description: 'The page', contentType: 'text/html' } },
+    handler: async (ctx) => {
+      const user = await chain(ctx).sessionUser(ctx);
+      const code = typeof ctx.query.error === 'string' ? ctx.query.error : '';
+      const next = localPath(ctx.query.next);
+      if (user) return html(ctx, 200, renderLoginPage({ signedInAs: user.name, signOn: [], error: null, next, username: '' }));
+      return loginPage(ctx, 200, loginErrors[code] ?? null, next);
     },
   },
 ];

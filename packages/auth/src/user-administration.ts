@@ -3,7 +3,9 @@ import { inject, injectable } from 'tsyringe';
 import { ErrorCodes, KernelTokens, VigieError, type EventBus } from '@vigie/kernel';
 import { ApiKeyRepository, type ApiKeyRecord } from './api-key-repository.js';
 import { hashPassword } from './password.js';
-import { publicUser, UserRepository, type PublicUser } from './user-repository.js';
+import type { ProviderOutcome } from './provider.js';
+import { Sessions } from './sessions.js';
+import { publicUser, UserRepository, type PublicUser, type UserContact } from './user-repository.js';
 
 declare module '@vigie/kernel' {
   interface VigieEvents {
@@ -26,6 +28,7 @@ export class UserAdministration {
     @inject(UserRepository) private readonly users: UserRepository,
     @inject(ApiKeyRepository) private readonly keys: ApiKeyRepository,
     @inject(KernelTokens.EventBus) private readonly events: EventBus,
+    @inject(Sessions) private readonly sessions: Sessions,
   ) {}
 
   async addUser(input: { name: string; password: string; role?: string }): Promise<PublicUser> {
@@ -50,17 +53,45 @@ export class UserAdministration {
 
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     if (!(await this.users.update(name, { enabled }))) throw invalid(`no user ${name}`);
+    if (!enabled) await this.sessions.closeAllOf(name);
     await this.events.emit('auth.users-changed', { user: name });
   }
 
   async deleteUser(name: string): Promise<void> {
     if (!(await this.users.delete(name))) throw invalid(`no user ${name}`);
     await this.keys.revokeAllOf(name);
+    await this.sessions.closeAllOf(name);
     await this.events.emit('auth.users-changed', { user: name });
   }
 
   async listUsers(): Promise<PublicUser[]> {
     return (await this.users.list()).map(publicUser);
+  }
+
+  /**
+   * Signs on a user an identity provider (LDAP, CAS, SAML2) has verified: created with `defaultRole` at first
+   * login, its contact fields refreshed at every login. A local account of the same name is never taken over
+   * (a directory entry named like the local administrator must not become it), and a disabled account stays out.
+   */
+  async signOnExternal(input: { name: string; via: string; defaultRole: string; contact: UserContact }): Promise<ProviderOutcome> {
+    if (!userNamePattern.test(input.name)) return { refused: `${input.via} user name ${JSON.stringify(input.name)} is not a valid Vigie user name` };
+    const contact = Object.fromEntries(Object.entries(input.contact).filter(([, value]) => typeof value === 'string')) as UserContact;
+    let user = await this.users.get(input.name);
+    if (user && !user.external) return { refused: `${input.name} is a local account; ${input.via} may not sign it on` };
+    if (!user) {
+      try {
+        user = await this.users.insert({ _id: input.name, role: input.defaultRole, enabled: true, external: true, password: null, ...contact });
+      } catch (err) {
+        // Two first logins at once: the other one created it.
+        if ((err as { code?: string }).code !== ErrorCodes.DuplicateKey) throw err;
+        user = await this.users.get(input.name);
+        if (!user?.external) return { refused: `${input.name} is a local account; ${input.via} may not sign it on` };
+      }
+    } else if (Object.keys(contact).length > 0) {
+      await this.users.update(input.name, contact);
+    }
+    if (!user.enabled) return { refused: `account ${user._id} is disabled` };
+    return { user: { id: user._id, name: user._id, role: user.role, via: input.via } };
   }
 
   /** Returns the key once: only its digest is stored. */

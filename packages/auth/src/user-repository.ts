@@ -13,7 +13,14 @@ export interface UserRecord extends Doc {
   password: string | null;
   created: number;
   updated: number;
+  /** Copied from the identity provider at each login of an external user. */
+  mail?: string;
+  firstname?: string;
+  lastname?: string;
 }
+
+/** What an identity provider tells about a user besides the name. */
+export type UserContact = Partial<Pick<UserRecord, 'mail' | 'firstname' | 'lastname'>>;
 
 /** What may be shown of a user: everything but the password hash. */
 export type PublicUser = Omit<UserRecord, 'password'>;
@@ -46,14 +53,14 @@ export class UserRepository {
     return this.#users.count({ role });
   }
 
-  async insert(user: Pick<UserRecord, '_id' | 'role' | 'enabled' | 'external' | 'password'>): Promise<UserRecord> {
+  async insert(user: Pick<UserRecord, '_id' | 'role' | 'enabled' | 'external' | 'password'> & UserContact): Promise<UserRecord> {
     const now = this.clock.nowSec();
     const record: UserRecord = { ...user, created: now, updated: now };
     await this.#users.insertOne(record);
     return record;
   }
 
-  async update(name: string, changes: Partial<Pick<UserRecord, 'role' | 'enabled' | 'password'>>): Promise<boolean> {
+  async update(name: string, changes: Partial<Pick<UserRecord, 'role' | 'enabled' | 'password' | 'mail' | 'firstname' | 'lastname'>>): Promise<boolean> {
     const result = await this.#users.updateOne({ _id: name }, { $set: { ...changes, updated: this.clock.nowSec() } });
     return result.matchedCount === 1;
   }

@@ -3,7 +3,7 @@ import type { AuthProvider, AuthRequest, ProviderOutcome } from '../provider.js'
 import { decoyHash, verifyPassword } from '../password.js';
 import { UserRepository } from '../user-repository.js';
 
-/** `basic`: HTTP Basic against local users (scrypt hashes). Unknown users are refused; later providers still try. */
+/** `basic`: HTTP Basic (and the login form) against local users (scrypt hashes). Unknown users are refused; later providers still try. */
 @injectable()
 export class LocalUserProvider implements AuthProvider {
   readonly name = 'basic';
@@ -17,13 +17,17 @@ export class LocalUserProvider implements AuthProvider {
 
   async authenticate(request: AuthRequest): Promise<ProviderOutcome> {
     if (!request.basic) return request.header('authorization') ? { refused: 'malformed Authorization header' } : null;
-    const user = await this.users.get(request.basic.user);
+    return this.login(request.basic.user, request.basic.password);
+  }
+
+  async login(username: string, password: string): Promise<ProviderOutcome> {
+    const user = await this.users.get(username);
     if (!user || user.external || user.password === null) {
       // Spend the same time as a real check, so timing does not tell which names exist.
-      await verifyPassword(request.basic.password, decoyHash);
-      return { refused: `no local account ${request.basic.user}` };
+      await verifyPassword(password, decoyHash);
+      return { refused: `no local account ${username}` };
     }
-    const matches = await verifyPassword(request.basic.password, user.password);
+    const matches = await verifyPassword(password, user.password);
     if (!matches) return { refused: `wrong password for ${user._id}` };
     if (!user.enabled) return { refused: `account ${user._id} is disabled` };
     return { user: { id: user._id, name: user._id, role: user.role, via: this.name } };
