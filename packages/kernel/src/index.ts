@@ -28,6 +28,7 @@ export { validate, durationPattern, durationSeconds } from './validation.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
 export { EventBus, type VigieEvents } from './event-bus.js';
 export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';
+export { SecretBox, decodeSecretKey, type SecretBoxOptions } from './secret-box.js';
 export { createLogger, redactedLogPaths, type Logger, type LogOptions } from './log.js';
 export { parseIni, envVariableFor, ConfigFiles, type ConfigOverrides, type IniSections } from './config/ini.js';
 export { serverConfigSchema, logConfigSchema, type ServerConfig, type LogConfig } from './config/kernel-config.js';

@@ -1,12 +1,5 @@
 import { object, string, type InferType } from 'yup';
-
-/** A 256-bit key written in base64, or null when the text is not one. */
-export function decodeSecretKey(text: string): Buffer | null {
-  const trimmed = text.trim();
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(trimmed)) return null;
-  const key = Buffer.from(trimmed, 'base64');
-  return key.length === 32 ? key : null;
-}
+import { decodeSecretKey } from '@vigie/kernel';
 
 /** `[webhooks]` of `etc/webserver.conf`. */
 export const webhooksConfigSchema = object({

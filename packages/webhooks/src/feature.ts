@@ -3,7 +3,7 @@ import { webhooksConfigSchema, type WebhooksConfig } from './config.js';
 import { webhooksBridge } from './di.js';
 import { webhookErrors } from './errors.js';
 import { webhookRoutes } from './routes.js';
-import type { SecretBox } from './secret-box.js';
+import type { WebhookSecretBox } from './secret-box.js';
 
 /**
  * Webhooks: outbound HTTP requests fired on alarm changes, kept in `webhooks`. Exports `webhookSecretBox` so the
@@ -17,6 +17,6 @@ export const webhooksFeature = defineFeature<WebhooksConfig>({
     f.use(webhooksBridge, { export: ['webhookService', 'webhookSecretBox'] });
     f.errors(webhookErrors);
     for (const route of webhookRoutes) f.route(route);
-    f.onInit((c) => c.resolve<SecretBox>('webhookSecretBox').load());
+    f.onInit((c) => c.resolve<WebhookSecretBox>('webhookSecretBox').load());
   },
 });

@@ -3,7 +3,7 @@ import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kern
 
 type PatternList = Record<string, unknown>[] | null;
 
-/** Credentials as stored: the password is sealed by `SecretBox` (absent when none was given). */
+/** Credentials as stored: the password is sealed by `WebhookSecretBox` (absent when none was given). */
 export interface StoredAuth {
   username: string;
   password?: string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import type { InferType } from 'yup';
 import { HttpError, KernelTokens, validate, type Clock, type Logger } from '@vigie/kernel';
-import { SecretBox } from './secret-box.js';
+import { WebhookSecretBox } from './secret-box.js';
 import { webhookInputSchema } from './schemas.js';
 import { WebhookRepository, type StoredAuth, type WebhookRecord } from './webhook-repository.js';
 
@@ -41,7 +41,7 @@ function present<T extends object>(fields: T): { [K in keyof T]?: NonNullable<T[
 export class WebhookService {
   constructor(
     @inject(WebhookRepository) private readonly webhooks: WebhookRepository,
-    @inject(SecretBox) private readonly secrets: SecretBox,
+    @inject(WebhookSecretBox) private readonly secrets: WebhookSecretBox,
     @inject(KernelTokens.Clock) private readonly clock: Clock,
     @inject(KernelTokens.Logger) private readonly logger: Logger,
   ) {}

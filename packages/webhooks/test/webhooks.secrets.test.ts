@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '@vigie/kernel';
 import { startFeatureTest, type TestKernel, type TestResponse } from '@vigie/testkit';
-import { secretKeyFileName, webhooksFeature, type SecretBox, type WebhookRecord } from '../src/index.js';
+import { secretKeyFileName, webhooksFeature, type WebhookSecretBox, type WebhookRecord } from '../src/index.js';
 
 let t: TestKernel | undefined;
 afterEach(async () => {
@@ -29,7 +29,7 @@ function webhook(password: unknown, overrides: Record<string, unknown> = {}) {
 
 const sealedPassword = async (kernel: TestKernel) =>
   (await kernel.kernel.store.collection<WebhookRecord>('webhooks').findOne({ _id: 'ticketing' }))?.request.auth?.password as string;
-const secretBox = (kernel: TestKernel) => kernel.kernel.container('webhooks').resolve<SecretBox>('webhookSecretBox');
+const secretBox = (kernel: TestKernel) => kernel.kernel.container('webhooks').resolve<WebhookSecretBox>('webhookSecretBox');
 
 describe('webhook credentials never leave the server', () => {
   it('no response and no log line holds the password, whatever the route or the outcome', async () => {

@@ -2,20 +2,21 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '@vigie/kernel';
-import { SecretBox, secretKeyFileName } from './secret-box.js';
+import { createLogger } from './log.js';
+import { SecretBox } from './secret-box.js';
 
 const logger = createLogger({ level: 'silent' });
 const configuredKey = Buffer.alloc(32, 7).toString('base64');
 
+const secretKeyFileName = 'test-secret.key';
 let dataDir: string;
 beforeEach(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'vigie-webhooks-'));
+  dataDir = mkdtempSync(join(tmpdir(), 'vigie-secret-box-'));
 });
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function box(secretKey?: string): SecretBox {
-  const created = new SecretBox({ secret_key: secretKey }, dataDir, logger);
+  const created = new SecretBox({ key: secretKey, keyFile: join(dataDir, secretKeyFileName), what: 'test secret' }, logger);
   created.load();
   return created;
 }
@@ -38,7 +39,7 @@ describe('SecretBox', () => {
     const parts = sealed.split(':');
     parts[5] = Buffer.from('tampered').toString('base64');
     expect(() => box(configuredKey).open(parts.join(':'))).toThrow();
-    expect(() => box(configuredKey).open('plain text')).toThrow('not a sealed webhook secret');
+    expect(() => box(configuredKey).open('plain text')).toThrow('not a sealed test secret');
   });
 
   it('without a configured key, generates a key file readable by its owner only, and reuses it', () => {
@@ -56,12 +57,16 @@ describe('SecretBox', () => {
     expect(() => statSync(join(dataDir, secretKeyFileName))).toThrow();
   });
 
+  it('refuses a configured key that is not one', () => {
+    expect(() => box('c2hvcnQ=')).toThrow('the test secret key must be the base64 encoding of 32 bytes');
+  });
+
   it('refuses a key file that does not hold a key', () => {
     writeFileSync(join(dataDir, secretKeyFileName), 'not a key\n', { mode: 0o600 });
     expect(() => box()).toThrow(/does not hold the base64 encoding of 32 bytes/);
   });
 
   it('refuses to work before its key is loaded', () => {
-    expect(() => new SecretBox({}, dataDir, logger).seal('x')).toThrow('the webhook secret key is not loaded');
+    expect(() => new SecretBox({ keyFile: join(dataDir, secretKeyFileName), what: 'test secret' }, logger).seal('x')).toThrow('the test secret key is not loaded');
   });
 });
