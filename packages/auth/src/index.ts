@@ -9,3 +9,4 @@ export { Sessions, type SessionRecord } from './sessions.js';
 export type { AdminPolicy } from './admin-policy.js';
 export { localPath } from './routes.js';
 export { hashPassword, verifyPassword } from './password.js';
+export { objectEnvelope, objectEnvelopeSchema, maskedSecret } from './identity-records.js';

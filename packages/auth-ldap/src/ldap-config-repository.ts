@@ -1,0 +1,102 @@
+import { inject, injectable } from 'tsyringe';
+import { ErrorCodes, KernelTokens, VigieError, type Collection, type Doc, type EventBus, type SecretBox, type Store } from '@vigie/kernel';
+import { maskedSecret } from '@vigie/auth';
+import { LdapTokens } from './tokens.js';
+
+export const ldapRecordId = 'cservice.ldapconfig';
+
+/** The directory record as stored in `object` (the original's collection); `admin_passwd` sealed. */
+export interface LdapRecord extends Doc {
+  _id: typeof ldapRecordId;
+  crecord_type: 'ldapconfig';
+  crecord_name: 'ldapconfig';
+  ldap_uri: string;
+  host?: string;
+  port?: number;
+  admin_dn: string;
+  admin_passwd: string;
+  user_dn: string;
+  ufilter: string;
+  username_attr?: string;
+  attrs?: { mail?: string; firstname?: string; lastname?: string };
+  default_role: string;
+}
+
+/** The record as validated from a request. */
+export interface LdapRecordInput {
+  ldap_uri?: string;
+  host?: string;
+  port?: number;
+  admin_dn: string;
+  admin_passwd?: string;
+  user_dn: string;
+  ufilter: string;
+  username_attr?: string;
+  attrs?: { mail?: string; firstname?: string; lastname?: string };
+  default_role: string;
+}
+
+/** What read routes answer: the stored record with `id` and the password masked. */
+export type PublicLdapRecord = Omit<LdapRecord, 'admin_passwd'> & { id: string; admin_passwd: string };
+
+/** The record with its password opened, for the directory client only. */
+export type DirectorySettings = LdapRecord;
+
+function invalid(message: string): VigieError {
+  return new VigieError(ErrorCodes.Validation, message);
+}
+
+@injectable()
+export class LdapConfigRepository {
+  readonly #objects: Collection<LdapRecord>;
+
+  constructor(
+    @inject(KernelTokens.Store) store: Store,
+    @inject(LdapTokens.SecretBox) private readonly secrets: SecretBox,
+    @inject(KernelTokens.EventBus) private readonly events: EventBus,
+  ) {
+    this.#objects = store.collection<LdapRecord>('object');
+  }
+
+  /** Replaces the record; an absent or masked password keeps the stored one. */
+  async save(input: LdapRecordInput): Promise<PublicLdapRecord> {
+    const stored = await this.#objects.findOne({ _id: ldapRecordId });
+    const password = input.admin_passwd === undefined || input.admin_passwd === maskedSecret ? null : input.admin_passwd;
+    if (password === null && !stored) throw invalid('admin_passwd is required');
+    const ldapUri = input.ldap_uri ?? `ldap://${input.host as string}:${input.port ?? 389}`;
+    const record: LdapRecord = {
+      _id: ldapRecordId,
+      crecord_type: 'ldapconfig',
+      crecord_name: 'ldapconfig',
+      ldap_uri: ldapUri,
+      ...(input.host === undefined ? {} : { host: input.host }),
+      ...(input.port === undefined ? {} : { port: input.port }),
+      admin_dn: input.admin_dn,
+      admin_passwd: password === null ? (stored as LdapRecord).admin_passwd : this.secrets.seal(password),
+      user_dn: input.user_dn,
+      ufilter: input.ufilter,
+      ...(input.username_attr === undefined ? {} : { username_attr: input.username_attr }),
+      ...(input.attrs === undefined ? {} : { attrs: input.attrs }),
+      default_role: input.default_role,
+    };
+    await this.#objects.replaceOne({ _id: ldapRecordId }, record, { upsert: true });
+    // Credentials verified under the previous directory settings must be checked again.
+    await this.events.emit('auth.users-changed', { user: '' });
+    return this.#public(record);
+  }
+
+  async get(): Promise<PublicLdapRecord | null> {
+    const record = await this.#objects.findOne({ _id: ldapRecordId });
+    return record ? this.#public(record) : null;
+  }
+
+  /** The stored record with its bind password opened, or null when none is stored. */
+  async settings(): Promise<DirectorySettings | null> {
+    const record = await this.#objects.findOne({ _id: ldapRecordId });
+    return record ? { ...record, admin_passwd: this.secrets.open(record.admin_passwd) } : null;
+  }
+
+  #public(record: LdapRecord): PublicLdapRecord {
+    return { ...record, id: ldapRecordId, admin_passwd: maskedSecret };
+  }
+}
