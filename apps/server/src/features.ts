@@ -7,6 +7,7 @@ import type { AnyFeature } from '@vigie/kernel';
 export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature>>> = {
   auth: async () => (await import('@vigie/auth')).authFeature,
   'auth-ldap': async () => (await import('@vigie/auth-ldap')).authLdapFeature,
+  'auth-cas': async () => (await import('@vigie/auth-cas')).authCasFeature,
   openapi: async () => (await import('@vigie/openapi')).openApiFeature,
   'context-graph': async () => (await import('@vigie/context-graph')).contextGraphFeature,
   import: async () => (await import('@vigie/import')).importFeature,

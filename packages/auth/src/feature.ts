@@ -27,7 +27,7 @@ export const authFeature = defineFeature<AuthConfig>({
   kernel: '^0.1.0',
   config: { schema: authConfigSchema },
   register(f) {
-    f.use(authBridge, { export: ['userAdministration', 'userRepository', 'sessions', 'adminPolicy'] });
+    f.use(authBridge, { export: ['userAdministration', 'userRepository', 'sessions', 'adminPolicy', 'providerChain'] });
     f.extensionPoint(authProvidersPoint);
     f.extend<AuthProvider>(authProvidersPoint, (c) => c.resolve('localUserProvider'));
     f.extend<AuthProvider>(authProvidersPoint, (c) => c.resolve('apiKeyProvider'));

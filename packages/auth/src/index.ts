@@ -7,6 +7,8 @@ export { UserRepository, publicUser, type UserRecord, type PublicUser, type User
 export type { ApiKeyRecord } from './api-key-repository.js';
 export { Sessions, type SessionRecord } from './sessions.js';
 export type { AdminPolicy } from './admin-policy.js';
-export { localPath } from './routes.js';
+export { localPath, answerLoginPage } from './routes.js';
+export type { ProviderChain } from './provider-chain.js';
+export { renderLoginPage, loginErrors, type LoginPageModel } from './login-page.js';
 export { hashPassword, verifyPassword } from './password.js';
 export { objectEnvelope, objectEnvelopeSchema, maskedSecret } from './identity-records.js';

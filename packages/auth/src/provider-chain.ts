@@ -124,6 +124,11 @@ export class ProviderChain implements Authenticator {
     return null;
   }
 
+  /** Whether a provider is in use (named in `[auth] providers`, or switched on by its own configuration). */
+  uses(name: string): boolean {
+    return this.providers().some((provider) => provider.name === name);
+  }
+
   /** The sign-on buttons of the login page: configured providers that send the browser to an identity provider. */
   async signOnMethods(): Promise<{ provider: string; path: string; label: string }[]> {
     const methods = [];

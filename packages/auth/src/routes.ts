@@ -40,6 +40,14 @@ async function loginPage(ctx: VigieContext, status: number, error: string | null
   html(ctx, status, renderLoginPage({ signedInAs: null, signOn: methods, error, next, username }));
 }
 
+/**
+ * Answers the login page with one of `loginErrors` (for sign-on callbacks that refuse an identity provider's
+ * answer: the browser lands on a page saying so rather than on JSON). Usable from any feature depending on auth.
+ */
+export function answerLoginPage(ctx: VigieContext, status: number, error: keyof typeof loginErrors & string): Promise<void> {
+  return loginPage(ctx, status, loginErrors[error] ?? null, '/login');
+}
+
 /** `POST /auth`: a login form (answered with redirects and pages) or a JSON login (answered with JSON). */
 async function login(ctx: VigieContext): Promise<unknown> {
   const body = requestBody(ctx);

@@ -1,0 +1,58 @@
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+
+export const casRecordId = 'cservice.casconfig';
+
+/** The CAS record as stored in `object` (the original's collection). */
+export interface CasRecord extends Doc {
+  _id: typeof casRecordId;
+  crecord_type: 'cservice';
+  crecord_name: 'casconfig';
+  enable: boolean;
+  /** Base URL of the CAS server. */
+  server: string;
+  /** Vigie's external base URL. */
+  service: string;
+  default_role: string;
+  title: string;
+}
+
+export interface CasRecordInput {
+  enable?: boolean;
+  server: string;
+  service: string;
+  default_role: string;
+  title?: string;
+}
+
+export type PublicCasRecord = CasRecord & { id: string };
+
+@injectable()
+export class CasConfigRepository {
+  readonly #objects: Collection<CasRecord>;
+
+  constructor(@inject(KernelTokens.Store) store: Store) {
+    this.#objects = store.collection<CasRecord>('object');
+  }
+
+  async save(input: CasRecordInput): Promise<PublicCasRecord> {
+    const record: CasRecord = {
+      _id: casRecordId,
+      crecord_type: 'cservice',
+      crecord_name: 'casconfig',
+      // Posting a configuration means wanting it: enabled unless said otherwise.
+      enable: input.enable ?? true,
+      server: input.server.replace(/\/+$/, ''),
+      service: input.service.replace(/\/+$/, ''),
+      default_role: input.default_role,
+      title: input.title ?? 'CAS',
+    };
+    await this.#objects.replaceOne({ _id: casRecordId }, record, { upsert: true });
+    return { ...record, id: casRecordId };
+  }
+
+  async get(): Promise<PublicCasRecord | null> {
+    const record = await this.#objects.findOne({ _id: casRecordId });
+    return record ? { ...record, id: casRecordId } : null;
+  }
+}

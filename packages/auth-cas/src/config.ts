@@ -1,0 +1,9 @@
+import { number, object, type InferType } from 'yup';
+
+/** `[auth-cas]` of `etc/webserver.conf`: how Vigie talks to the CAS server (the record says which one). */
+export const casConfigSchema = object({
+  /** Milliseconds a ticket validation (`serviceValidate`) may take. */
+  timeout_ms: number().integer().min(100).max(60_000).default(5000),
+});
+
+export type CasConfig = InferType<typeof casConfigSchema>;

@@ -1,0 +1,21 @@
+import { defineFeature } from '@vigie/kernel';
+import { authProvidersPoint, type AuthProvider } from '@vigie/auth';
+import { casConfigSchema, type CasConfig } from './config.js';
+import { casBridge } from './di.js';
+import { casRoutes } from './routes.js';
+
+/**
+ * CAS single sign-on (`cas` in `[auth] providers`): the `/auth/cas/login` flow validating service tickets with
+ * `serviceValidate`, a button on the login page, and the `/rest/object/casconfig` route that configures it.
+ */
+export const authCasFeature = defineFeature<CasConfig>({
+  id: 'auth-cas',
+  kernel: '^0.1.0',
+  dependsOn: ['auth'],
+  config: { schema: casConfigSchema },
+  register(f) {
+    f.use(casBridge);
+    f.extend<AuthProvider>(authProvidersPoint, (c) => c.resolve('casProvider'));
+    for (const route of casRoutes) f.route(route);
+  },
+});

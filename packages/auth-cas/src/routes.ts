@@ -1,0 +1,85 @@
+import { object, string } from 'yup';
+import { HttpError, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { answerLoginPage, localPath, objectEnvelope, objectEnvelopeSchema, type AdminPolicy, type Sessions } from '@vigie/auth';
+import type { CasConfigRepository, CasRecordInput } from './cas-config-repository.js';
+import type { CasLogin } from './cas-login.js';
+import { casLoginPath } from './cas-provider.js';
+import { casRecordInputSchema, casRecordSchema } from './schemas.js';
+
+const path = '/rest/object/casconfig/cservice.casconfig';
+const tags = ['auth'];
+const errorSchema = object({ name: string().required(), description: string().required() });
+const repository = (ctx: VigieContext) => ctx.state.scope.resolve<CasConfigRepository>('casConfigRepository');
+const login = (ctx: VigieContext) => ctx.state.scope.resolve<CasLogin>('casLogin');
+
+function queryValue(ctx: VigieContext, name: string): string | null {
+  const value = ctx.query[name];
+  return typeof value === 'string' ? value : null;
+}
+
+export const casRoutes: RouteDefinition[] = [
+  {
+    method: 'POST',
+    path,
+    summary: 'Store the single sign-on (CAS) configuration',
+    description:
+      'Replaces the `cservice.casconfig` record: `server` (CAS base URL), `service` (Vigie’s external base URL), `default_role`, ' +
+      '`title` (button label, `CAS` by default), `enable` (true by default). Requires the administrator role (`[auth] admin_role`).',
+    tags,
+    requestSchema: casRecordInputSchema,
+    responses: {
+      200: { description: 'The stored record', schema: objectEnvelopeSchema(casRecordSchema) },
+      400: { description: 'Invalid record: the description names the field', schema: errorSchema },
+      403: { description: 'The user is not an administrator', schema: errorSchema },
+    },
+    handler: async (ctx) => {
+      ctx.state.scope.resolve<AdminPolicy>('adminPolicy').assertAdministrator(ctx.state.user, 'Changing the CAS configuration');
+      const body = requestBody(ctx);
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be the CAS configuration record (a JSON object)');
+      const input = validate(casRecordInputSchema, body, { strict: true }) as CasRecordInput;
+      return objectEnvelope(await repository(ctx).save(input));
+    },
+  },
+  {
+    method: 'GET',
+    path,
+    summary: 'Read the single sign-on (CAS) configuration',
+    tags,
+    responses: { 200: { description: 'The stored record; `data` is empty when none is stored', schema: objectEnvelopeSchema(casRecordSchema) } },
+    handler: async (ctx) => objectEnvelope(await repository(ctx).get()),
+  },
+  {
+    method: 'GET',
+    path: casLoginPath,
+    public: true,
+    summary: 'CAS sign-on: go to the CAS server, and come back with a ticket',
+    description:
+      'Without `ticket`: redirects (302) to `<server>/login?service=<service>/auth/cas/login`. With `ticket` (the CAS server’s ' +
+      'redirect back): validates it once with `<server>/serviceValidate`, signs the user on (created with `default_role` at ' +
+      'first login), opens a session and redirects (303) to `next` or `/login`. An invalid, replayed or refused ticket ' +
+      'answers 401 with the login page and an error.',
+    tags,
+    responses: {
+      302: { description: 'To the CAS server' },
+      303: { description: 'Signed on: to `next`, or `/login` (also when CAS is not enabled, with `?error=disabled`)' },
+      401: { description: 'Ticket refused: the login page with an error', contentType: 'text/html' },
+    },
+    handler: async (ctx) => {
+      const flow = login(ctx);
+      const record = await flow.enabledRecord();
+      if (!record) {
+        ctx.status = 303;
+        return ctx.redirect('/login?error=disabled');
+      }
+      const given = queryValue(ctx, 'next');
+      const next = given === null ? null : localPath(given);
+      const ticket = queryValue(ctx, 'ticket');
+      if (ticket === null) return ctx.redirect(flow.loginUrl(record, next));
+      const outcome = await flow.finish(record, ticket, given);
+      if (!outcome || 'refused' in outcome) return answerLoginPage(ctx, 401, 'signon');
+      await ctx.state.scope.resolve<Sessions>('sessions').open(ctx, outcome.user);
+      ctx.status = 303;
+      return ctx.redirect(next ?? '/login');
+    },
+  },
+];
