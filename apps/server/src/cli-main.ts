@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Kernel } from '@vigie/kernel';
 import type { UserAdministration } from '@vigie/auth';
-import { createServerKernel } from './compose.js';
+import { createServerKernel, resolveInstallDir } from './compose.js';
 
 /** Where the CLI writes; replaced in tests. */
 export interface CliIo {
@@ -147,6 +147,25 @@ const commands: Record<string, Command> = {
     optionsHelp: '',
     positionals: 1,
     run: async ({ values, positionals }, io) => withAdministration(values, io, (admin) => admin.setEnabled(positionals[0] as string, true)),
+  },
+  'saml2 import': {
+    usage: 'vigie saml2 import <setup dir>',
+    summary: 'check a SAML2 setup directory and copy it into <install>/etc/saml2, replacing the previous one',
+    options: {},
+    optionsHelp: '',
+    positionals: 1,
+    run: async ({ values, positionals }, io) => {
+      // No kernel here: the server may not start while SAML2 is switched on and not yet set up.
+      const { importSaml2Setup } = await import('@vigie/saml2');
+      try {
+        const destination = importSaml2Setup(positionals[0] as string, resolveInstallDir(values['install-dir'] as string | undefined, io.env));
+        io.out(`imported the SAML2 setup into ${destination}; restart the server to apply it (with [webservices] saml2 = 1)\n`);
+        return 0;
+      } catch (err) {
+        io.err(`vigie saml2 import: ${(err as Error).message}\n`);
+        return 1;
+      }
+    },
   },
   'apikey create': {
     usage: 'vigie apikey create <user> [--label <text>]',

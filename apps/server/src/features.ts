@@ -8,6 +8,7 @@ export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature
   auth: async () => (await import('@vigie/auth')).authFeature,
   'auth-ldap': async () => (await import('@vigie/auth-ldap')).authLdapFeature,
   'auth-cas': async () => (await import('@vigie/auth-cas')).authCasFeature,
+  saml2: async () => (await import('@vigie/saml2')).saml2Feature,
   openapi: async () => (await import('@vigie/openapi')).openApiFeature,
   'context-graph': async () => (await import('@vigie/context-graph')).contextGraphFeature,
   import: async () => (await import('@vigie/import')).importFeature,

@@ -31,7 +31,7 @@ function captureIo(env: Record<string, string> = {}, stdin = ''): CliIo & { stdo
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 describe('the vigie command line', () => {
-  it.each([['--help'], ['serve', '--help'], ['user', 'add', '--help'], ['user', 'passwd', '--help'], ['user', 'list', '--help'], ['user', 'disable', '--help'], ['user', 'enable', '--help'], ['apikey', 'create', '--help']])(
+  it.each([['--help'], ['serve', '--help'], ['user', 'add', '--help'], ['user', 'passwd', '--help'], ['user', 'list', '--help'], ['user', 'disable', '--help'], ['user', 'enable', '--help'], ['apikey', 'create', '--help'], ['saml2', 'import', '--help']])(
     'prints help for %s',
     async (...argv) => {
       const io = captureIo();
@@ -93,6 +93,60 @@ describe('the vigie command line', () => {
     await expect(createServerKernel({ installDir, env: {} })).rejects.toThrow('[server] features names features this server does not have: teleport');
     writeFileSync(join(installDir, 'etc', 'webserver.conf'), '[store]\nadapter = floppy\n');
     await expect(createServerKernel({ installDir, env: {} })).rejects.toThrow('[store] adapter floppy is unknown');
+  });
+});
+
+describe('vigie saml2 import', () => {
+  function setupDir(serviceUrl: string): string {
+    const dir = mkdtempSync(join(tmpdir(), 'vigie-saml2-setup-'));
+    const settings = {
+      strict: true,
+      sp: {
+        entityId: `${serviceUrl}/auth/saml2/metadata/`,
+        assertionConsumerService: { url: `${serviceUrl}/auth/saml2/acs/`, binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST' },
+        singleLogoutService: { url: `${serviceUrl}/auth/saml2/sls/`, binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect' },
+        NameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
+      },
+      idp: {
+        entityId: 'https://idp.example.org/metadata',
+        singleSignOnService: { url: 'https://idp.example.org/sso', binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect' },
+        x509cert: 'MIIBkTCB+wIJAKHBfpegPjMCMA0GCSqGSIb3DQEBCwUAMBExDzANBgNVBAMMBnRlc3RjYTAeFw0yNDAxMDEwMDAwMDBa',
+      },
+    };
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings));
+    writeFileSync(join(dir, 'advanced_settings.json'), JSON.stringify({ security: { wantAssertionsSigned: true } }));
+    writeFileSync(join(dir, 'user_mapping.json'), JSON.stringify({ userid: null, firstname: null, lastname: null, mail: null }));
+    writeFileSync(join(dir, 'conf_path'), '/tmp\n');
+    writeFileSync(join(dir, 'secret_key'), 'x\n');
+    return dir;
+  }
+
+  it('copies a setup directory into the installation, again and again, and the server then serves SAML2', async () => {
+    const first = setupDir('https://vigie.example.org');
+    const second = setupDir('https://supervision.example.org');
+    try {
+      for (const dir of [first, second]) {
+        const io = captureIo();
+        expect(await runCli(['saml2', 'import', dir, '--install-dir', installDir], io)).toBe(0);
+        expect(io.stdout).toContain(`imported the SAML2 setup into ${join(installDir, 'etc', 'saml2')}`);
+      }
+      const refused = captureIo();
+      expect(await runCli(['saml2', 'import', join(installDir, 'missing'), '--install-dir', installDir], refused)).toBe(1);
+      expect(refused.stderr).toContain('no settings.json');
+      writeFileSync(join(installDir, 'etc', 'webserver.conf'), '[webservices]\nsaml2 = 1\n');
+      const kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: 'admin password' }, port: 0 });
+      const { url } = await kernel.start();
+      try {
+        const metadata = await fetch(`${url}/auth/saml2/metadata/`);
+        expect(metadata.status).toBe(200);
+        expect(await metadata.text()).toContain('entityID="https://supervision.example.org/auth/saml2/metadata/"');
+      } finally {
+        await kernel.stop();
+      }
+    } finally {
+      rmSync(first, { recursive: true, force: true });
+      rmSync(second, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,0 +1,12 @@
+import { boolean, object, string, type InferType } from 'yup';
+
+/**
+ * `[webservices]` of `etc/webserver.conf`, where the spec switches SAML2 on (`saml2 = 1`). Vigie adds the role
+ * given to users at their first SAML2 login.
+ */
+export const saml2ConfigSchema = object({
+  saml2: boolean().default(false),
+  saml2_default_role: string().default('user'),
+});
+
+export type Saml2Config = InferType<typeof saml2ConfigSchema>;
