@@ -102,7 +102,8 @@ export async function startTestKernel(options: TestKernelOptions): Promise<TestK
       body = JSON.stringify(opts.json);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(`${address.url}${path}`, { method, headers, body });
+    // A copy into a plain Uint8Array: the DOM's BodyInit (in programs that load lib.dom) takes no Node Buffer.
+    const res = await fetch(`${address.url}${path}`, { method, headers, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) });
     const text = await res.text();
     let parsed: unknown;
     if ((res.headers.get('content-type') ?? '').includes('json') && text !== '') {
