@@ -174,9 +174,12 @@ export class Saml2Service {
    */
   async logout(query: Record<string, string>, originalQuery: string, closeSessions: (user: string) => Promise<unknown>): Promise<{ redirect: string } | { refused: string }> {
     const { saml, setup } = this.provider();
+    // node-saml accepts unsigned logout messages; an unsigned LogoutRequest would let anyone end anyone's sessions.
+    if (query.SAMLRequest && !query.Signature) return this.#refuse('logout refused: the LogoutRequest is not signed');
     try {
-      const { profile, loggedOut } = await saml.validateRedirectAsync(query, originalQuery);
-      if (loggedOut || !profile) return { redirect: '/login' };
+      // node-saml answers a LogoutResponse with no profile, a LogoutRequest with the profile of its NameID.
+      const { profile } = await saml.validateRedirectAsync(query, originalQuery);
+      if (!profile) return { redirect: '/login' };
       const user = setup.mapping.userid ? null : profile.nameID;
       if (user) await closeSessions(user);
       return { redirect: await saml.getLogoutResponseUrlAsync(profile, query.RelayState ?? '', {}, true) };

@@ -51,6 +51,8 @@ export interface TestIdp {
   response(options: AssertionOptions, signer?: KeyPair): Promise<string>;
   /** The same response unsigned (built by hand). */
   unsignedResponse(options: AssertionOptions): string;
+  /** A LogoutRequest for a NameID, as the URL (HTTP-Redirect binding) of the service provider's SLS; signed unless told. */
+  logoutUrl(nameId: string, options?: { signed?: boolean }): Promise<string>;
   /** Login requests received at `/sso`. */
   requests: { id: string; relayState: string }[];
   close(): Promise<void>;
@@ -66,6 +68,7 @@ export async function startIdp(options: { users: Record<string, { password: stri
   let sp: ReturnType<typeof samlify.ServiceProvider> | undefined;
   /** The service provider's HTTP-POST assertion consumer service, read from its metadata. */
   let acs = '';
+  let spMetadata: string | undefined;
   const requests: TestIdp['requests'] = [];
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -176,10 +179,16 @@ export async function startIdp(options: { users: Record<string, { password: stri
     requests,
     trust: (metadata) => {
       sp = samlify.ServiceProvider({ metadata });
+      spMetadata = metadata;
       acs = /<AssertionConsumerService[^>]*Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"[^>]*Location="([^"]+)"/.exec(metadata)?.[1] ?? '';
     },
     response,
     unsignedResponse: (o) => Buffer.from(xml(o)).toString('base64'),
+    logoutUrl: async (nameId, o = {}) => {
+      if (!spMetadata) throw new Error('the test IdP has no service provider metadata yet');
+      const target = samlify.ServiceProvider({ metadata: spMetadata, wantLogoutRequestSigned: o.signed !== false });
+      return (await idp.createLogoutRequest(target, 'redirect', { logoutNameID: nameId } as never)).context;
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -146,6 +146,21 @@ describe('SAML2 service provider', () => {
     expect(saml2Log(k)).toContain('Invalid document signature');
   });
 
+  it('ends the sessions of a user on a signed LogoutRequest of the identity provider, and refuses an unsigned one', async () => {
+    const k = await start();
+    const landed = await postAcs(k, await idp.response({ nameId: 'newcomer', attributes: users.newcomer.attributes }));
+    const cookie = cookieOf(landed) as string;
+    expect((await k.get('/account/me', { auth: false, headers: { cookie } })).status).toBe(200);
+    const unsigned = await noFollow(await idp.logoutUrl('newcomer', { signed: false }));
+    expect(unsigned.status).toBe(400);
+    expect(saml2Log(k)).toContain('logout refused: the LogoutRequest is not signed');
+    expect((await k.get('/account/me', { auth: false, headers: { cookie } })).status).toBe(200);
+    const signed = await noFollow(await idp.logoutUrl('newcomer'));
+    expect(signed.status).toBe(302);
+    expect(signed.headers.get('location')).toMatch(new RegExp(`^${idp.url}/slo\\?SAMLResponse=`));
+    expect((await k.get('/account/me', { auth: false, headers: { cookie } })).status).toBe(401);
+  });
+
   it('refuses unsolicited answers to requests it never sent', async () => {
     const k = await start();
     expect((await postAcs(k, await idp.response({ nameId: 'newcomer', inResponseTo: '_never-sent' }))).status).toBe(401);
