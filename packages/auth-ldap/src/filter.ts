@@ -6,8 +6,12 @@ export function escapeFilterValue(value: string): string {
   return value.replace(/[*()\\\0]/g, (c) => `\\${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-/** The record's `ufilter` with the escaped user name at each `%s`. */
+/**
+ * The record's `ufilter` with the escaped user name at each `%s`. A filter without its outer parentheses
+ * (`uid=%s`, as the original's documentation writes it, which python-ldap accepted) gets them.
+ */
 export function userFilter(ufilter: string, username: string): string {
   const escaped = escapeFilterValue(username);
-  return ufilter.replaceAll('%s', () => escaped);
+  const filter = ufilter.trim().startsWith('(') ? ufilter.trim() : `(${ufilter.trim()})`;
+  return filter.replaceAll('%s', () => escaped);
 }

@@ -58,10 +58,12 @@ export class LdapConfigRepository {
     this.#objects = store.collection<LdapRecord>('object');
   }
 
-  /** Replaces the record; an absent or masked password keeps the stored one. */
+  /** Replaces the record; an absent password, or the masked one, keeps the stored one. */
   async save(input: LdapRecordInput): Promise<PublicLdapRecord> {
     const stored = await this.#objects.findOne({ _id: ldapRecordId });
-    const password = input.admin_passwd === undefined || input.admin_passwd === maskedSecret ? null : input.admin_passwd;
+    // The masked value sent back means "unchanged" when a password is stored; with none stored it is taken as sent.
+    const keep = input.admin_passwd === undefined || (input.admin_passwd === maskedSecret && stored !== null);
+    const password = keep ? null : (input.admin_passwd as string);
     if (password === null && !stored) throw invalid('admin_passwd is required');
     const ldapUri = input.ldap_uri ?? `ldap://${input.host as string}:${input.port ?? 389}`;
     const record: LdapRecord = {

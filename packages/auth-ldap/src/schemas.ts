@@ -31,8 +31,7 @@ export const ldapRecordInputSchema = object({
   ufilter: string()
     .required('ufilter is required')
     .max(1024)
-    .test('ufilter-placeholder', 'ufilter must contain %s where the user name goes', (value) => value === undefined || value.includes('%s'))
-    .matches(/^\(.*\)$/s, 'ufilter must be an LDAP filter in parentheses, e.g. (uid=%s)'),
+    .test('ufilter-placeholder', 'ufilter must contain %s where the user name goes', (value) => value === undefined || value.includes('%s')),
   username_attr: string().optional().max(128),
   attrs: attrsSchema,
   default_role: string().required('default_role is required').max(255),

@@ -49,6 +49,7 @@ describe('RFC 4515 escaping of the user value', () => {
     expect(escapeFilterValue('a*b(c)d\\e\0f')).toBe('a\\2ab\\28c\\29d\\5ce\\00f');
     expect(escapeFilterValue('jean-édouard')).toBe('jean-édouard');
     expect(userFilter('(|(uid=%s)(mail=%s))', '*)(uid=*')).toBe('(|(uid=\\2a\\29\\28uid=\\2a)(mail=\\2a\\29\\28uid=\\2a))');
+    expect(userFilter('uid=%s', 'a*')).toBe('(uid=a\\2a)');
   });
 });
 
@@ -114,6 +115,8 @@ describe('the directory configuration route', () => {
     expect((await t.post(path, [])).status).toBe(400);
     const { admin_passwd: _unused, ...withoutPassword } = record('ldap://ldap.example.org');
     expect((await t.post(path, withoutPassword)).body).toEqual({ name: '', description: 'admin_passwd is required' });
+    // With nothing stored, the masked value is a password like any other (the original's documentation posts it).
+    expect((await t.post(path, { ...withoutPassword, admin_passwd: '********' })).status).toBe(200);
   });
 
   it('requires the administrator role to change it', async () => {
@@ -143,7 +146,8 @@ describeWithService('slapd (Debian package slapd)', slapdInstalled, () => {
   }
 
   it('logs a directory user in over HTTP Basic, creating it with default_role and the attrs mapping', async () => {
-    const k = await configured(slapd.ldapUrl);
+    // The original's documented record: a filter without parentheses.
+    const k = await configured(slapd.ldapUrl, {}, 'basic,ldap', { ufilter: 'uid=%s' });
     const me = await k.get('/api/v2/account/me', { auth: ['alice', 'alice-password'] });
     expect(me.status).toBe(200);
     expect(me.body).toEqual({ id: 'alice', name: 'alice', role: 'operator', via: 'ldap' });
