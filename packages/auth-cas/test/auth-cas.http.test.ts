@@ -112,8 +112,8 @@ describe('CAS sign-on', () => {
     expect(await k.kernel.store.collection('users').findOne({ _id: 'marie' })).toMatchObject({ external: true, role: 'viewer', mail: 'marie@example.org', firstname: 'Marie', lastname: 'Curie' });
   });
 
-  it('carries a local `next` through the CAS round trip', async () => {
-    const k = await configured();
+  it('carries a local `next` through the CAS round trip (provider named as in the original)', async () => {
+    const k = await configured('basic,canopsis.auth.cas');
     const start = await noFollow(`${k.url}/auth/cas/login?next=${encodeURIComponent('/api/v2/account/me')}`);
     const back = await casLogin(start.headers.get('location') as string, 'marie', 'marie-password');
     const landed = await noFollow(back);

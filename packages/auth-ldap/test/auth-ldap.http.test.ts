@@ -166,8 +166,8 @@ describeWithService('slapd (Debian package slapd)', slapdInstalled, () => {
     expect((await k.get('/api/v2/account/me', { auth: ['alice', 'alice-password'] })).body).toMatchObject({ role: 'manager' });
   });
 
-  it('opens a session from the login form with directory credentials', async () => {
-    const k = await configured(slapd.ldapUrl);
+  it('opens a session from the login form with directory credentials (provider named as in the original)', async () => {
+    const k = await configured(slapd.ldapUrl, {}, 'Basic,canopsis.auth.ldap');
     const res = await k.post('/auth', { username: 'bob', password: 'bob-password' }, { auth: false });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: 'bob', name: 'bob', role: 'operator', via: 'ldap' });
