@@ -108,11 +108,12 @@ function readJson(path: string): unknown {
   }
 }
 
-function mappingFile(dir: string): string {
+/** The user-mapping file, or null when there is none (the defaults apply, as when every key is null). */
+function mappingFile(dir: string): string | null {
   if (existsSync(join(dir, 'user_mapping.json'))) return join(dir, 'user_mapping.json');
   const others = readdirSync(dir).filter((name) => name.endsWith('.json') && !fixedFiles.includes(name));
-  if (others.length !== 1) throw new Error(`${dir}: expected one user-mapping file (user_mapping.json), found ${others.length === 0 ? 'none' : others.join(', ')}`);
-  return join(dir, others[0] as string);
+  if (others.length > 1) throw new Error(`${dir}: several candidate user-mapping files (${others.join(', ')}); name the one to use user_mapping.json`);
+  return others.length === 1 ? join(dir, others[0] as string) : null;
 }
 
 /** PEM text from the settings (bare base64 allowed) or a file; null when neither has it. */
@@ -137,7 +138,8 @@ export function readSaml2Setup(dir: string): Saml2Setup {
     throw new Error(`${join(dir, 'settings.json')}: invalid dict settings: ${details.join(',')}`);
   }
   const advanced = existsSync(join(dir, 'advanced_settings.json')) ? validate(advancedSchema, readJson(join(dir, 'advanced_settings.json'))) : validate(advancedSchema, {});
-  const mapping = validate(mappingSchema, readJson(mappingFile(dir)));
+  const mappingPath = mappingFile(dir);
+  const mapping = validate(mappingSchema, mappingPath === null ? {} : readJson(mappingPath));
   const spCert = pem(settings.sp.x509cert, join(dir, 'certs', 'sp.crt'), 'CERTIFICATE');
   const spKey = pem(settings.sp.privateKey, join(dir, 'certs', 'sp.key'), 'PRIVATE KEY');
   const security = advanced.security;
