@@ -32,9 +32,9 @@ class HttpAuthRequest implements AuthRequest {
 
 /**
  * The kernel's authenticator. A live login session (cookie) is checked first, whatever `[auth] providers` says:
- * only a provider of that list could have opened it. Then the configured providers are asked in order until
- * one accepts. A refusal does not
- * stop the chain (a user unknown locally may be known to the directory). A verified credential is remembered
+ * only a configured provider could have opened it. Then the configured providers are asked in order until
+ * one accepts. A refusal does not stop the chain (a user unknown locally may be known to the directory), and
+ * providers switched on by their own configuration (SAML2) come last. A verified credential is remembered
  * for `cache_ttl_seconds` under a keyed hash of the credential (never the credential itself), so password hashing
  * and directory binds are paid once per TTL rather than per request.
  */
@@ -56,7 +56,7 @@ export class ProviderChain implements Authenticator {
     @inject(UserRepository) private readonly users: UserRepository,
   ) {}
 
-  /** The configured providers, in order; fails with every unknown name listed. */
+  /** The configured providers, in order, then those switched on by their own configuration; fails with every unknown name listed. */
   providers(): AuthProvider[] {
     if (!this.#providers) {
       const available = new Map(this.extensions.contributions<AuthProvider>(authProvidersPoint).map((p) => [p.name, p]));
