@@ -1,5 +1,5 @@
 import { entityTypes } from '@vigie/context-graph';
-import { VigieError, type JsonValue } from '@vigie/kernel';
+import { VigieError, assertJsonDepth, errorDetail, type JsonValue } from '@vigie/kernel';
 
 /** Code of the errors that fail an import; their message becomes the status record's `info`. */
 export const importFailedCode = 'IMPORT_FAILED';
@@ -49,7 +49,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function parseJson(text: string, what: string): unknown {
+function parseJson(text: string, what: string, maxDepth: number): unknown {
+  try {
+    assertJsonDepth(text, maxDepth);
+  } catch (err) {
+    throw new ImportFailure(`${what} is not valid JSON: ${errorDetail(err)}`);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
@@ -57,21 +62,21 @@ function parseJson(text: string, what: string): unknown {
   }
 }
 
-/** The import document inside a request body as it was stored. */
-export function decodeBody(text: string, format: BodyFormat): unknown {
+/** The import document inside a request body as it was stored; JSON nested deeper than `maxDepth` fails the import. */
+export function decodeBody(text: string, format: BodyFormat, maxDepth: number): unknown {
   let inner: unknown;
   if (format === 'form') {
     const field = new URLSearchParams(text).get('json');
     if (field === null) throw new ImportFailure('the form has no field "json" holding the import document');
     inner = field;
   } else {
-    const body = parseJson(text, 'the request body');
+    const body = parseJson(text, 'the request body', maxDepth);
     if (!isObject(body)) throw new ImportFailure(`the request body must be a JSON object ${wrapperShape}`);
     if (!('json' in body)) throw new ImportFailure(`the request body has no field "json" (expected ${wrapperShape})`);
     inner = body.json;
   }
   // A JSON text in the field, as forms send it (and as the original also accepted in JSON bodies).
-  return typeof inner === 'string' ? parseJson(inner, 'the field "json"') : inner;
+  return typeof inner === 'string' ? parseJson(inner, 'the field "json"', maxDepth) : inner;
 }
 
 const quote = (value: unknown): string => JSON.stringify(value) ?? String(value);

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import type { InputLimits } from './http/json-depth.js';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { asFunction, asValue, createContainer, InjectionMode, type AwilixContainer, type Resolver } from 'awilix';
@@ -375,6 +376,8 @@ export class Kernel {
       env: this.#options.env ?? process.env,
       /** Every composed route, for documentation features (OpenAPI). */
       routeCatalog: { list: () => this.routes() },
+      /** Bounds for input a feature reads itself (a body streamed to disk, a JSON text inside a field). */
+      inputLimits: { jsonMaxDepth: this.serverConfig.json_max_depth } satisfies InputLimits,
     };
     this.#root = createContainer({ injectionMode: InjectionMode.PROXY, strict: true });
     for (const [name, value] of Object.entries(rootValues)) this.#root.register(name, asValue(value));
@@ -451,7 +454,7 @@ export class Kernel {
         routes: mounted,
         authenticator: () => this.#authenticator,
         logger: this.logger,
-        bodyLimit: parseByteSize(this.serverConfig.body_limit),
+        bodyDefaults: { limit: parseByteSize(this.serverConfig.body_limit), jsonMaxDepth: this.serverConfig.json_max_depth },
         accessLog: this.#accessLog,
       },
       this.#inFlight,

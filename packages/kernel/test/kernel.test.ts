@@ -198,3 +198,22 @@ describe('the sample feature over HTTP', () => {
     expect(res.body).toEqual({ name: '', description: 'Method not allowed' });
   });
 });
+
+describe('nesting depth of JSON bodies', () => {
+  let t: TestKernel | undefined;
+  afterEach(async () => {
+    await t?.stop();
+    t = undefined;
+  });
+
+  it('refuses bodies nested deeper than [server] json_max_depth as invalid JSON, in the route wording, and stays up', async () => {
+    t = await startTestKernel({ features: [sampleFeature], config: { 'webserver.conf': { server: { json_max_depth: 10 } } } });
+    const json = { 'content-type': 'application/json' };
+    const deep = await t.request('POST', '/api/v2/greet', { body: `{"name":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, headers: json });
+    expect(deep.status).toBe(400);
+    expect(deep.body).toEqual({ name: '', description: 'Malformed greeting' });
+    const fits = await t.request('POST', '/api/v2/greet', { body: `{"name":"ada","extra":${'['.repeat(9)}${']'.repeat(9)}}`, headers: json });
+    expect(fits.status).not.toBe(500);
+    expect((await t.post('/api/v2/greet', { name: 'ada' })).status).toBe(200);
+  });
+});

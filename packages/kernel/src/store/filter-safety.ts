@@ -43,22 +43,21 @@ function unsafe(message: string): VigieError {
   return new VigieError(ErrorCodes.UnsafeFilter, message);
 }
 
-/** Refuses filters that would run code inside the store. Every adapter calls this on every filter. */
+/** Refuses filters that would run code inside the store. Every adapter calls this on every filter (any depth). */
 export function assertNoCodeExecution(filter: unknown): void {
-  walk(filter, 0, (key) => {
-    if ((codeExecutingOperators as readonly string[]).includes(key)) throw unsafe(`operator ${key} is not allowed`);
-  });
-}
-
-function walk(value: unknown, depth: number, visitKey: (key: string, value: unknown, depth: number) => void): void {
-  if (typeof value !== 'object' || value === null) return;
-  if (Array.isArray(value)) {
-    for (const item of value) walk(item, depth + 1, visitKey);
-    return;
-  }
-  for (const [key, member] of Object.entries(value)) {
-    visitKey(key, member, depth);
-    walk(member, depth + 1, visitKey);
+  // Iterative: filters built by code are not depth-bounded like those users send.
+  const pending: unknown[] = [filter];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+      continue;
+    }
+    for (const [key, member] of Object.entries(value)) {
+      if ((codeExecutingOperators as readonly string[]).includes(key)) throw unsafe(`operator ${key} is not allowed`);
+      pending.push(member);
+    }
   }
 }
 
