@@ -1,5 +1,5 @@
 import { entityTypes } from '@vigie/context-graph';
-import { VigieError, assertJsonDepth, errorDetail, type JsonValue } from '@vigie/kernel';
+import { VigieError, assertJsonDepth, errorDetail, inputBounds, type JsonValue } from '@vigie/kernel';
 
 /** Code of the errors that fail an import; their message becomes the status record's `info`. */
 export const importFailedCode = 'IMPORT_FAILED';
@@ -90,8 +90,8 @@ function checkFieldName(key: string, label: string, where: string): void {
 }
 
 function checkStringList(value: unknown, label: string, field: string): string[] {
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && item !== '')) {
-    throw new ImportFailure(`${label}: ${field} must be a list of non-empty strings`);
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && item !== '' && item.length <= inputBounds.idLength)) {
+    throw new ImportFailure(`${label}: ${field} must be a list of non-empty entity ids of at most ${inputBounds.idLength} characters`);
   }
   return value as string[];
 }
@@ -106,6 +106,7 @@ type FieldCheck = (value: unknown, label: string, id: string) => void;
 const modelFieldChecks: Record<string, FieldCheck> = {
   name: (value, label) => {
     if (typeof value !== 'string') throw new ImportFailure(`${label}: name must be a string`);
+    if (value.length > inputBounds.nameLength) throw new ImportFailure(`${label}: name must be at most ${inputBounds.nameLength} characters`);
   },
   type: (value, label) => {
     if (typeof value !== 'string' || !(entityTypes as readonly string[]).includes(value)) {
@@ -154,6 +155,7 @@ function readCi(element: unknown, index: number): CiAction {
   if (!isObject(element)) throw new ImportFailure(`${at}: an element must be an object`);
   const id = element._id;
   if (typeof id !== 'string' || id === '') throw new ImportFailure(`${at}: _id must be a non-empty string`);
+  if (id.length > inputBounds.idLength) throw new ImportFailure(`${at}: _id must be at most ${inputBounds.idLength} characters`);
   const action = element.action;
   if (typeof action !== 'string' || !(ciActions as readonly string[]).includes(action)) {
     const got = action === undefined ? 'missing' : `got ${quote(action)}`;

@@ -26,6 +26,17 @@ export { parseByteSize, readBody, type BodyDefaults, type BodyMedia, type BodyOp
 export { JsonDepthMeter, FormJsonDepthMeter, assertJsonDepth, defaultJsonMaxDepth, type InputLimits } from './http/json-depth.js';
 export { requestBody, pathParam } from './http/context.js';
 export { validate, durationPattern, durationSeconds } from './validation.js';
+export {
+  inputBounds,
+  idField,
+  nameField,
+  textField,
+  longTextField,
+  listField,
+  tooLongMessage,
+  tooManyMessage,
+  assertWithinInputBounds,
+} from './input-bounds.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
 export { EventBus, type VigieEvents } from './event-bus.js';
 export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';

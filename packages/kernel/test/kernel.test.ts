@@ -217,3 +217,19 @@ describe('nesting depth of JSON bodies', () => {
     expect((await t.post('/api/v2/greet', { name: 'ada' })).status).toBe(200);
   });
 });
+
+describe('path parameters', () => {
+  let t: TestKernel | undefined;
+  afterEach(async () => {
+    await t?.stop();
+    t = undefined;
+  });
+
+  it('answers 400 to an id longer than 255 characters, before any lookup', async () => {
+    t = await startTestKernel({ features: [sampleFeature] });
+    expect((await t.get(`/api/v2/greet/${'i'.repeat(255)}`)).status).toBe(200);
+    const long = await t.get(`/api/v2/greet/${'i'.repeat(256)}`);
+    expect(long.status).toBe(400);
+    expect(long.body).toEqual({ name: '', description: expect.stringMatching(/^the path parameter \w+ must be at most 255 characters$/) });
+  });
+});

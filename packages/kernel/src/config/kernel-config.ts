@@ -1,5 +1,6 @@
 import { boolean, number, object, string, type InferType } from 'yup';
 import { defaultJsonMaxDepth } from '../http/json-depth.js';
+import { inputBounds } from '../input-bounds.js';
 
 /** `[server]` of `etc/webserver.conf`: what the kernel itself needs. */
 export const serverConfigSchema = object({
@@ -13,7 +14,7 @@ export const serverConfigSchema = object({
    * How deep objects and arrays may nest in a JSON body (any route, including bodies streamed to disk): deeper is
    * an invalid body, answered in each route's words. Real rules nest fewer than 10 levels.
    */
-  json_max_depth: number().integer().min(8).max(512).default(defaultJsonMaxDepth),
+  json_max_depth: number().integer().min(8).max(inputBounds.depth).default(defaultJsonMaxDepth),
   /** How long shutdown waits for in-flight requests and running jobs. */
   shutdown_timeout_ms: number().integer().min(0).default(30000),
   /** Upper bound of each lifecycle phase (init, start, shutdown hooks). */
