@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { InputLimits } from './http/json-depth.js';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -459,7 +459,7 @@ export class Kernel {
       },
       this.#inFlight,
     );
-    const server = createServer(app.callback());
+    const server = this.#createServer(app.callback());
     this.#server = server;
     await new Promise<void>((resolveListen, reject) => {
       server.once('error', reject);
@@ -474,6 +474,25 @@ export class Kernel {
     this.#phase = 'started';
     this.logger.info({ url: this.#address.url, store: this.#adapter?.name, features: this.featureIds() }, 'Vigie is listening');
     return this.#address;
+  }
+
+  /** The HTTP server, with the `[server]` bounds on slow clients and connections. */
+  #createServer(handler: RequestListener): Server {
+    const config = this.serverConfig;
+    const server = createServer(
+      {
+        headersTimeout: config.headers_timeout_ms,
+        requestTimeout: config.request_timeout_ms,
+        // Node checks both timeouts on this period (30 s by default): often enough that a slow client is cut
+        // within a tenth of its header timeout, or a second.
+        connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(config.headers_timeout_ms / 10))),
+      },
+      handler,
+    );
+    server.keepAliveTimeout = config.keep_alive_timeout_ms;
+    server.timeout = config.socket_timeout_ms;
+    if (config.max_connections > 0) server.maxConnections = config.max_connections;
+    return server;
   }
 
   /**
