@@ -203,6 +203,8 @@ function probes(op: Operation): Probe[] {
     json(`${name}: list of deep objects`, withField(`[${deepObject(100)}]`));
     json(`${name}: huge number`, withField('1e400'));
     json(`${name}: lone surrogate`, JSON.stringify({ ...base, [name]: '\ud800x' }));
+    json(`${name}: NUL and traversal`, JSON.stringify({ ...base, [name]: '../\u0000/..\\x' }));
+    json(`${name}: prototype key`, withField('{"__proto__":{"polluted":true},"constructor":{"prototype":{}}}'));
   }
   return out;
 }
