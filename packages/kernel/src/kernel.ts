@@ -476,11 +476,12 @@ export class Kernel {
     return this.#address;
   }
 
-  /** The HTTP server, with the `[server]` bounds on slow clients and connections. */
+  /** The HTTP server, with the `[server]` bounds on headers, slow clients and connections. */
   #createServer(handler: RequestListener): Server {
     const config = this.serverConfig;
     const server = createServer(
       {
+        maxHeaderSize: parseByteSize(config.max_header_size),
         headersTimeout: config.headers_timeout_ms,
         requestTimeout: config.request_timeout_ms,
         // Node checks both timeouts on this period (30 s by default): often enough that a slow client is cut

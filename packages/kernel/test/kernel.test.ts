@@ -225,6 +225,13 @@ describe('path parameters', () => {
     t = undefined;
   });
 
+  it('takes request lines up to [server] max_header_size (64 KiB), and answers 431 beyond', async () => {
+    t = await startTestKernel({ features: [sampleFeature] });
+    expect((await t.get(`/api/v2/greet/${'i'.repeat(40_000)}`)).status).toBe(400);
+    expect((await t.get(`/api/v2/greet/${'i'.repeat(100_000)}`)).status).toBe(431);
+    expect((await t.get('/api/v2/greet/ada')).status).toBe(200);
+  });
+
   it('answers 400 to an id longer than 255 characters, before any lookup', async () => {
     t = await startTestKernel({ features: [sampleFeature] });
     expect((await t.get(`/api/v2/greet/${'i'.repeat(255)}`)).status).toBe(200);

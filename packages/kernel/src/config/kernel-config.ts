@@ -11,6 +11,13 @@ export const serverConfigSchema = object({
     .matches(/^\d+(\.\d+)?\s*([kmgt]i?b?|b)?$/i, 'body_limit must be a size such as 1mb')
     .default('1mb'),
   /**
+   * Largest request line plus headers (Node's default is 16 KiB): generous, since long filters travel in URLs (the
+   * original's users hit its 6800-byte request line). Larger ⇒ 431 and the connection closes.
+   */
+  max_header_size: string()
+    .matches(/^\d+(\.\d+)?\s*([kmgt]i?b?|b)?$/i, 'max_header_size must be a size such as 64kb')
+    .default('64kb'),
+  /**
    * How deep objects and arrays may nest in a JSON body (any route, including bodies streamed to disk): deeper is
    * an invalid body, answered in each route's words. Real rules nest fewer than 10 levels.
    */
