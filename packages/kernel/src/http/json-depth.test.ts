@@ -29,4 +29,10 @@ describe('FormJsonDepthMeter', () => {
     meter.feed('B%5D%5D&other=%7B%7B');
     expect(() => meter.feed('%7B')).toThrow('nested deeper than 2');
   });
+
+  it('takes a % that starts no escape as itself', () => {
+    const meter = new FormJsonDepthMeter(1);
+    meter.feed('json=%ZZ%5B%2');
+    expect(() => meter.feed('x[')).toThrow('nested deeper than 1');
+  });
 });

@@ -11,8 +11,12 @@ export interface InputLimits {
 
 const quote = 0x22;
 const backslash = 0x5c;
-const openers = new Set([0x5b, 0x7b]);
-const closers = new Set([0x5d, 0x7d]);
+const openBracket = 0x5b;
+const openBrace = 0x7b;
+const closeBracket = 0x5d;
+const closeBrace = 0x7d;
+const percent = 0x25;
+const ampersand = 0x26;
 
 /**
  * Measures how deep a JSON text nests, chunk by chunk and without parsing it, so that a body can be refused before
@@ -39,16 +43,16 @@ export class JsonDepthMeter {
       return;
     }
     if (code === quote) this.#inString = true;
-    else if (openers.has(code)) {
+    else if (code === openBracket || code === openBrace) {
       this.#depth += 1;
       if (this.#depth > this.#max) throw tooDeep(this.#max);
-    } else if (closers.has(code) && this.#depth > 0) this.#depth -= 1;
+    } else if ((code === closeBracket || code === closeBrace) && this.#depth > 0) this.#depth -= 1;
   }
 
   /** Feeds a chunk of text or bytes. */
   feed(chunk: string | Uint8Array): void {
     if (typeof chunk === 'string') for (let i = 0; i < chunk.length; i++) this.feedCode(chunk.charCodeAt(i));
-    else for (const code of chunk) this.feedCode(code);
+    else for (let i = 0; i < chunk.length; i++) this.feedCode(chunk[i] as number);
   }
 
   /** Starts over (a new form field). */
@@ -65,27 +69,44 @@ export class JsonDepthMeter {
  */
 export class FormJsonDepthMeter {
   readonly #meter: JsonDepthMeter;
-  /** Hex digits of a pending `%` escape, or null outside one. */
-  #escape: string | null = null;
+  /** Hex digits still expected by a pending `%` escape (0 outside one), and the value read so far. */
+  #escapeDigits = 0;
+  #escapeValue = 0;
 
   constructor(max: number) {
     this.#meter = new JsonDepthMeter(max);
   }
 
   feed(chunk: string | Uint8Array): void {
-    const codes = typeof chunk === 'string' ? Array.from(chunk, (c) => c.charCodeAt(0)) : chunk;
-    for (const code of codes) {
-      if (this.#escape !== null) {
-        this.#escape += String.fromCharCode(code);
-        if (this.#escape.length < 2) continue;
-        const decoded = Number.parseInt(this.#escape, 16);
-        this.#escape = null;
-        if (!Number.isNaN(decoded)) this.#meter.feedCode(decoded);
-      } else if (code === 0x25) this.#escape = '';
-      else if (code === 0x26) this.#meter.reset();
+    const text = typeof chunk === 'string';
+    for (let i = 0; i < chunk.length; i++) {
+      const code = text ? chunk.charCodeAt(i) : (chunk[i] as number);
+      if (this.#escapeDigits > 0) {
+        const digit = hexValue(code);
+        if (digit < 0) {
+          // Not an escape after all: `%` and this character stand for themselves.
+          this.#escapeDigits = 0;
+          this.#meter.feedCode(percent);
+          this.#meter.feedCode(code);
+          continue;
+        }
+        this.#escapeValue = this.#escapeValue * 16 + digit;
+        this.#escapeDigits -= 1;
+        if (this.#escapeDigits === 0) this.#meter.feedCode(this.#escapeValue);
+      } else if (code === percent) {
+        this.#escapeDigits = 2;
+        this.#escapeValue = 0;
+      } else if (code === ampersand) this.#meter.reset();
       else this.#meter.feedCode(code);
     }
   }
+}
+
+function hexValue(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  if (code >= 0x41 && code <= 0x46) return code - 0x37;
+  if (code >= 0x61 && code <= 0x66) return code - 0x57;
+  return -1;
 }
 
 /** Throws `BODY_INVALID_JSON` when `text` nests deeper than `max` (cheap: texts too short to nest that deep pass). */
