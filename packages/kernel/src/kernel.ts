@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { InputLimits } from './http/json-depth.js';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { asFunction, asValue, createContainer, InjectionMode, type AwilixContainer, type Resolver } from 'awilix';
@@ -18,6 +17,7 @@ import { HealthRegistry } from './health.js';
 import { createHttpApp, InFlight, type MountedRoute } from './http/app.js';
 import { RouteTable } from './http/route-table.js';
 import { parseByteSize } from './http/body.js';
+import type { InputLimits } from './http/json-depth.js';
 import type { ErrorWording } from './http/error-wording.js';
 import { createLogger, type Logger } from './log.js';
 import { AgendaScheduler } from './scheduler/agenda-scheduler.js';
