@@ -19,5 +19,6 @@ describe('input bounds', () => {
     expect(validate(schema, { _id: 'i'.repeat(255) })).toEqual({ _id: 'i'.repeat(255) });
     expect(() => validate(schema, { _id: 'i'.repeat(256) })).toThrow('_id must be at most 255 characters');
     expect(() => validate(object(), { ignored: 'x'.repeat(1_000_000) })).toThrow('ignored must be at most 65536 characters');
+    expect(validate(object({ metadata: string() }), { metadata: 'x'.repeat(100_000) }, { bounded: false }).metadata).toHaveLength(100_000);
   });
 });

@@ -128,7 +128,7 @@ export class Kernel {
       const raw = this.config.section('webserver.conf', section);
       for (const key of unknownKeys(schema, raw)) problems.push(`config [${section}] (webserver.conf): unknown key ${key}`);
       try {
-        return validate(schema, raw);
+        return validate(schema, raw, { bounded: false });
       } catch (err) {
         for (const d of (err as VigieError).details ?? [String(err)]) problems.push(`config [${section}] (webserver.conf): ${d}`);
         return undefined;
@@ -201,7 +201,8 @@ export class Kernel {
       const unknown = unknownKeys(feature.config.schema, raw);
       for (const key of unknown) problems.push(`${where}: unknown key ${key}`);
       try {
-        config = validate(feature.config.schema, raw);
+        // Configuration is the operator's, not a client's: the input bounds do not apply.
+        config = validate(feature.config.schema, raw, { bounded: false });
       } catch (err) {
         for (const d of (err as VigieError).details ?? [String(err)]) problems.push(`${where}: ${d}`);
         return undefined;
