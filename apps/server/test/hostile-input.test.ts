@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kernel } from '@vigie/kernel';
 import { createServerKernel } from '../src/index.js';
@@ -33,8 +34,9 @@ interface Operation {
 interface Probe {
   what: string;
   path: string;
-  body?: string;
+  body?: string | Buffer;
   contentType?: string;
+  headers?: Record<string, string>;
   /** The input is beyond every bound: the answer must be an error, not a success. */
   refused?: boolean;
 }
@@ -118,6 +120,7 @@ function wrongType(schema: JsonSchema | undefined): unknown {
   }
 }
 
+const gzipBomb = gzipSync(Buffer.alloc(100 * 1024 * 1024, ' '));
 const deepArray = (n: number) => '['.repeat(n) + ']'.repeat(n);
 const deepObject = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
 
@@ -179,6 +182,10 @@ function probes(op: Operation): Probe[] {
   json('prototype keys', '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
   out.push({ what: 'body over 2 MB', path: plain, body: JSON.stringify({ _id: 'x', big: 'b'.repeat(2 * 1024 * 1024) }), contentType: 'application/json' });
   out.push({ what: 'wrong content type', path: plain, body: '<a/>', contentType: 'application/xml' });
+  out.push({ what: 'gzip bomb (100 MB of spaces)', path: plain, body: gzipBomb, contentType: 'application/json', headers: { 'content-encoding': 'gzip' } });
+  out.push({ what: 'unknown content encoding', path: plain, body: '{}', contentType: 'application/json', headers: { 'content-encoding': 'br, zstd, x-evil' } });
+  out.push({ what: 'UTF-16 charset', path: plain, body: Buffer.from('{"a":1}', 'utf16le'), contentType: 'application/json; charset=utf-16' });
+  out.push({ what: 'unknown charset', path: plain, body: '{"a":1}', contentType: 'application/json; charset=x-evil' });
   out.push({ what: 'form body', path: plain, body: 'json=%7B%22cis%22%3A1%7D&a[b]=c', contentType: 'application/x-www-form-urlencoded' });
 
   const base = (typeof sample(op.bodySchema) === 'object' ? sample(op.bodySchema) : {}) as Record<string, unknown>;
@@ -245,6 +252,7 @@ async function send(op: Operation, probe: Probe): Promise<{ status: number; type
   const started = Date.now();
   const headers: Record<string, string> = { authorization: auth };
   if (probe.contentType) headers['content-type'] = probe.contentType;
+  Object.assign(headers, probe.headers);
   const res = await fetch(`${url}${probe.path}`, { method: op.method, headers, body: probe.body, signal: AbortSignal.timeout(answerBoundMs * 2) });
   const text = await res.text();
   return { status: res.status, type: res.headers.get('content-type') ?? '', ms: Date.now() - started, text };
@@ -281,6 +289,12 @@ describe('hostile input on every route of the composed server', () => {
             problems.push(`${op.method} ${op.path} [path id: ${what}]: ${(err as Error).message}`);
           }
         }
+      }
+      // (fetch refuses to send TRACE.)
+      for (const method of ['HEAD', 'OPTIONS', 'PATCH', 'PROPFIND']) {
+        const res = await fetch(`${url}${fillPath(op, 'hostile-probe')}`, { method, headers: { authorization: auth } }).catch((err: Error) => err);
+        if (res instanceof Error) problems.push(`${method} ${op.path}: no answer (${res.message})`);
+        else if (res.status >= 500) problems.push(`${method} ${op.path}: ${res.status}`);
       }
       const health = await fetch(`${url}/api/v2/account/me`, { headers: { authorization: auth } });
       if (health.status !== 200) problems.push(`${op.method} ${op.path}: server unhealthy afterwards (${health.status})`);

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it, afterEach } from 'vitest';
 import { object, string, number } from 'yup';
 import { defineFeature } from '../src/feature.js';
@@ -215,6 +216,25 @@ describe('nesting depth of JSON bodies', () => {
     const fits = await t.request('POST', '/api/v2/greet', { body: `{"name":"ada","extra":${'['.repeat(9)}${']'.repeat(9)}}`, headers: json });
     expect(fits.status).not.toBe(500);
     expect((await t.post('/api/v2/greet', { name: 'ada' })).status).toBe(200);
+  });
+});
+
+describe('unreadable bodies', () => {
+  let t: TestKernel | undefined;
+  afterEach(async () => {
+    await t?.stop();
+    t = undefined;
+  });
+
+  it('answers 415 to an unknown content encoding, 413 to a body that inflates beyond the limit, and reads any charset as UTF-8', async () => {
+    t = await startTestKernel({ features: [sampleFeature] });
+    const encoded = await t.request('POST', '/api/v2/greet', { body: '{"name":"ada"}', headers: { 'content-type': 'application/json', 'content-encoding': 'x-evil' } });
+    expect(encoded.status).toBe(415);
+    expect((encoded.body as { description: string }).description).toMatch(/^unsupported body: /);
+    const charset = await t.request('POST', '/api/v2/greet', { body: '{"name":"ada"}', headers: { 'content-type': 'application/json; charset=x-evil' } });
+    expect(charset.status).toBe(200);
+    const bomb = await t.request('POST', '/api/v2/greet', { body: gzipSync(Buffer.alloc(50 * 1024 * 1024, ' ')), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    expect(bomb.status).toBe(413);
   });
 });
 

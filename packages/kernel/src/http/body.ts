@@ -68,6 +68,8 @@ export async function readBody(ctx: Context, options: BodyOptions, defaults: Bod
   } catch (err) {
     const e = err as { status?: number; type?: string; message?: string; body?: unknown };
     if (e.status === 413 || e.type === 'entity.too.large') throw tooLarge(limit);
+    // An unknown Content-Encoding or charset: the body cannot be read at all.
+    if (e.status === 415) throw new VigieError(ErrorCodes.BodyUnsupportedType, `unsupported body: ${e.message ?? 'unknown encoding'}`, { cause: err });
     // A body of only whitespace is an empty body, not broken JSON (the parser hands back what it read).
     if (typeof e.body === 'string' && e.body.trim() === '') {
       if (options.required) throw new VigieError(ErrorCodes.BodyEmpty, 'the request body is empty');
