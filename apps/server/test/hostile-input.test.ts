@@ -303,6 +303,31 @@ describe('hostile input on every route of the composed server', () => {
   }, 600_000);
 });
 
+describe('hostile credentials', () => {
+  it('answers every malformed or injected credential with a 4xx', async () => {
+    const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
+    const attempts: [string, Record<string, string>, string?][] = [
+      ['no scheme', { authorization: 'root:admin' }],
+      ['empty basic', { authorization: 'Basic ' }],
+      ['invalid base64', { authorization: 'Basic %%%###' }],
+      ['no colon', { authorization: basic('root') }],
+      ['empty user and password', { authorization: basic(':') }],
+      ['60 KB of credentials', { authorization: basic(`${'u'.repeat(30_000)}:${'p'.repeat(30_000)}`) }],
+      ['NUL and operators in the user', { authorization: basic('{"$ne":null}\u0000:x') }],
+      ['unknown scheme', { authorization: 'Bearer eyJhbGciOiJub25lIn0.e30.' }],
+      ['operator as authkey header', { 'x-canopsis-authkey': '{"$ne":null}' }],
+      ['huge authkey header', { 'x-canopsis-authkey': 'k'.repeat(50_000) }],
+      ['operator as authkey query', {}, '?authkey[$ne]=x&authkey=%7B%22%24ne%22%3Anull%7D'],
+      ['bad percent encoding in the authkey query', {}, '?authkey=%E0%A4%A'],
+    ];
+    for (const [what, headers, query = ''] of attempts) {
+      const res = await fetch(`${url}/api/v2/account/me${query}`, { headers });
+      expect(res.status, what).toBeGreaterThanOrEqual(400);
+      expect(res.status, what).toBeLessThan(500);
+    }
+  });
+});
+
 describe('slow clients against the composed server', () => {
   it('cuts 50 sockets trickling their header after [server] headers_timeout_ms while normal requests keep answering', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vigie-slow-'));
