@@ -8,6 +8,9 @@ describe('input bounds', () => {
     expect(() => assertWithinInputBounds({ a: [{ b: 'x'.repeat(inputBounds.longTextLength) }] })).not.toThrow();
     expect(() => assertWithinInputBounds({ a: [{ b: 'x'.repeat(inputBounds.longTextLength + 1) }] })).toThrow('a[0].b must be at most 65536 characters');
     expect(() => assertWithinInputBounds({ list: new Array(10001).fill(1) })).toThrow('list must have at most 10000 elements');
+    expect(() => assertWithinInputBounds({ name: 'caf\u00e9 \ud83d\ude00' })).not.toThrow();
+    expect(() => assertWithinInputBounds({ name: 'x\ud800y' })).toThrow('name must be valid Unicode text (it holds a lone surrogate)');
+    expect(() => assertWithinInputBounds({ ['\udc00']: 1 })).toThrow('a key of the value must be valid Unicode text');
     expect(() => assertWithinInputBounds({ infos: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, i])) })).toThrow('infos must have at most 1000 keys');
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = [deep];

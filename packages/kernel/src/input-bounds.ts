@@ -65,7 +65,7 @@ export function listField<S extends Maxable<S>>(schema: S, max: number = inputBo
 }
 
 /**
- * Refuses a value holding, at any depth, a string longer than `longTextLength`, a list longer than
+ * Refuses a value holding, at any depth, a string longer than `longTextLength` or not valid Unicode, a list longer than
  * `anyListLength` or an object with more than `objectKeys` keys, or nested deeper than `depth`, as a `VALIDATION`
  * error naming where. Iterative, so any depth is safe; `validate` calls it before the schema sees the value.
  */
@@ -89,6 +89,7 @@ export function assertWithinInputBounds(value: unknown): void {
     const current = entry.value;
     if (typeof current === 'string') {
       if (current.length > inputBounds.longTextLength) throw outOfBounds(`${pathOf(entry)} must be at most ${inputBounds.longTextLength} characters`);
+      if (loneSurrogate.test(current)) throw outOfBounds(`${pathOf(entry)} must be valid Unicode text (it holds a lone surrogate)`);
       continue;
     }
     if (typeof current !== 'object' || current === null) continue;
@@ -101,11 +102,18 @@ export function assertWithinInputBounds(value: unknown): void {
       if (keys.length > inputBounds.objectKeys) throw outOfBounds(`${pathOf(entry)} must have at most ${inputBounds.objectKeys} keys`);
       for (const key of keys) {
         if (key.length > inputBounds.longTextLength) throw outOfBounds(`a key of ${pathOf(entry)} must be at most ${inputBounds.longTextLength} characters`);
+        if (loneSurrogate.test(key)) throw outOfBounds(`a key of ${pathOf(entry)} must be valid Unicode text (it holds a lone surrogate)`);
         pending.push({ value: (current as Record<string, unknown>)[key], parent: entry, key, depth: entry.depth + 1 });
       }
     }
   }
 }
+
+/**
+ * Half of a UTF-16 surrogate pair without its other half: JSON can carry it (`"\ud800"`), UTF-8 cannot, so no store
+ * or connector could keep it faithfully (the original only took UTF-8).
+ */
+const loneSurrogate = /[\uD800-\uDFFF]/u;
 
 function outOfBounds(detail: string): VigieError {
   return new VigieError(ErrorCodes.Validation, detail, { detail, details: [detail] });
