@@ -1,5 +1,5 @@
 import { array, boolean, number, object, string, type InferType } from 'yup';
-import { durationPattern } from '@vigie/kernel';
+import { durationPattern, idField, listField, nameField, tooLongMessage, tooManyMessage } from '@vigie/kernel';
 import { patternListSchema, regexProblem, hookTriggers } from '@vigie/rule-schemas';
 
 /** Operations an action can apply (REFERENCE §5.4). */
@@ -56,11 +56,16 @@ function stringItem() {
 }
 
 function hookPatterns() {
-  return patternListSchema({ list: invalid('${path} should be a list of objects or null'), item: invalid('${path} should be an object'), regex: invalid });
+  return patternListSchema({
+    list: invalid('${path} should be a list of objects or null'),
+    item: invalid('${path} should be an object'),
+    regex: invalid,
+    tooMany: invalid(tooManyMessage),
+  });
 }
 
 const hookSchema = object({
-  triggers: array(stringItem().oneOf(actionTriggers, invalid('${path} should be one of: ${values}')))
+  triggers: listField(array(stringItem().oneOf(actionTriggers, invalid('${path} should be one of: ${values}'))), undefined, invalid(tooManyMessage))
     .required(invalid('the hook.triggers field is required'))
     .typeError(invalid('hook.triggers should be a list of triggers'))
     .min(1, invalid('hook.triggers should list at least one trigger')),
@@ -79,7 +84,7 @@ const hookSchema = object({
  * neither stored nor shown).
  */
 export const actionBodySchema = object({
-  _id: string().required(invalidFormat).typeError(invalidFormat).min(1, invalidFormat),
+  _id: idField(string().required(invalidFormat).typeError(invalidFormat).min(1, invalidFormat), invalid(tooLongMessage)),
   type: string().required(invalidFormat).typeError(invalidFormat).oneOf(actionTypes, invalid('type should be one of: ${values}')),
   hook: hookSchema,
   parameters: object().default(undefined).nullable().typeError(invalid('parameters should be an object')),
@@ -88,7 +93,7 @@ export const actionBodySchema = object({
     .typeError('delay value is invalid')
     .test('duration', 'delay value is invalid', (delay) => delay === undefined || delay === null || delay === '' || durationPattern.test(delay)),
   priority: number().typeError(invalid('priority should be an integer')).integer(invalid('priority should be an integer')),
-  fields: array(stringItem())
+  fields: listField(array(nameField(stringItem(), invalid(tooLongMessage))), undefined, invalid(tooManyMessage))
     .nullable()
     .typeError(invalid('fields should be a list of strings')),
   regex: string()

@@ -1,4 +1,5 @@
 import { array, boolean, mixed, number, object, string } from 'yup';
+import { idField, listField, textField } from '@vigie/kernel';
 
 /** The tasks the alarm-filter engine knows (REFERENCE §4.6), run in the listed order. */
 export const alarmFilterTasks = [
@@ -33,10 +34,10 @@ function alarmQuerySchema(description: string) {
 const fields = {
   entity_filter: alarmQuerySchema('The alarms the action applies to: a MongoDB query on alarm documents, as an object or as JSON text'),
   condition: alarmQuerySchema('What an alarm must also match when the tasks run (may be empty): a MongoDB query on alarm documents'),
-  tasks: array(string().oneOf(alarmFilterTasks).required())
+  tasks: listField(array(string().oneOf(alarmFilterTasks).required()))
     .min(1)
     .meta({ jsonSchema: { description: 'Tasks run in order on each matching alarm' } }),
-  output_format: string().meta({ jsonSchema: { description: 'Output of the event the tasks build; `{old}` stands for the message of the alarm’s latest step' } }),
+  output_format: textField(string()).meta({ jsonSchema: { description: 'Output of the event the tasks build; `{old}` stands for the message of the alarm’s latest step' } }),
   limit: number()
     .integer()
     .min(0)
@@ -50,7 +51,7 @@ const fields = {
 
 /** POST body: the action without `_id` (a non-empty `_id` is used as the id). Unknown keys are ignored. */
 export const alarmFilterCreateSchema = object({
-  _id: string()
+  _id: idField(string())
     .nullable()
     .meta({ jsonSchema: { description: 'Generated (uuid4) when absent or empty' } }),
   ...fields,
@@ -61,7 +62,7 @@ export const alarmFilterCreateSchema = object({
 });
 
 /** PUT body: the keys to change; `_id`, when given, must be the id of the path. Unknown keys are ignored. */
-export const alarmFilterUpdateSchema = object({ _id: string(), ...fields });
+export const alarmFilterUpdateSchema = object({ _id: idField(string()), ...fields });
 
 export const alarmFilterSchema = object({
   _id: string().required(),

@@ -151,6 +151,7 @@ describe('alarm-filter actions over HTTP', () => {
     ['an entity_filter that is not JSON', { ...action, entity_filter: '{v.state.val: 1' }],
     ['an entity_filter whose JSON is not an object', { ...action, entity_filter: '[1]' }],
     ['an entity_filter running code', { ...action, entity_filter: { $where: 'sleep(1000)' } }],
+    ['an entity_filter with a comparison at its top level', { ...action, entity_filter: { $ne: null } }],
     ['a condition with a catastrophic regex', { ...action, condition: { 'v.output': { $regex: '(a+)+$' } } }],
     ['a condition text with a forbidden operator', { ...action, condition: '{"$expr": {"$gt": ["$a", 1]}}' }],
     ['a repeat that is not an integer', { ...action, repeat: 'once' }],
@@ -168,6 +169,7 @@ describe('alarm-filter actions over HTTP', () => {
     ['no body at all', {}],
     ['a text body', { body: JSON.stringify(action), headers: { 'content-type': 'text/plain' } }],
     ['a form body', { body: 'limit=3600', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
+    ['a body nested 100,000 deep', { body: `{"tasks":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, headers: { 'content-type': 'application/json' } }],
   ])('answers 500 with an HTML page to a POST and a PUT with %s', async (_case, options) => {
     expectHtml500(await t.request('POST', '/api/v2/alerts/filters', options));
     const { _id } = await create(action);

@@ -1,11 +1,12 @@
 import { array, boolean, number, object, string } from 'yup';
+import { textField } from '@vigie/kernel';
 
 /** `#` and 3 or 6 hexadecimal digits, e.g. `#f00`, `#1a2B3c`. */
 export const hexColourPattern = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
 /** POST and PUT bodies: exactly these four keys; any other key (even `_id`) makes the payload invalid. */
 export const broadcastMessageInputSchema = object({
-  message: string().defined().meta({ jsonSchema: { description: 'Text displayed' } }),
+  message: textField(string()).defined().meta({ jsonSchema: { description: 'Text displayed' } }),
   color: string()
     .matches(hexColourPattern, '${path} must be # followed by 3 or 6 hexadecimal digits')
     .required()

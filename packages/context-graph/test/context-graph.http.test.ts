@@ -109,6 +109,7 @@ describe('GET /api/v2/entities', () => {
     [`filter=${encodeURIComponent('{"type": ')}`, /^Invalid filter: not valid JSON \(.+\)$/],
     [`filter=${encodeURIComponent('[1]')}`, 'Invalid filter: the filter must be a JSON object'],
     [`filter=${encodeURIComponent('{"$where": "sleep(1000)"}')}`, 'Invalid filter: operator $where is not allowed'],
+    [`filter=${encodeURIComponent('{"$ne": null}')}`, /^Invalid filter: unknown top level operator \$ne/],
     [`filter=${encodeURIComponent('{"name": {"$regex": "(a+)+$"}}')}`, 'Invalid filter: nested quantifiers (such as (a+)+ or (a|b)*) are not allowed in regular expressions'],
   ])('answers 400 to %s', async (query, description) => {
     const res = await t.get(`/api/v2/entities?${query}`);

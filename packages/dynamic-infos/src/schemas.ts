@@ -1,4 +1,5 @@
 import { array, mixed, number, object, string } from 'yup';
+import { idField, listField, nameField, textField } from '@vigie/kernel';
 import { patternListSchema } from '@vigie/rule-schemas';
 
 /** The value types an info may declare (optional; see the README on `type`). */
@@ -16,7 +17,7 @@ function isInfoValue(value: unknown): boolean {
 }
 
 const infoSchema = object({
-  name: string()
+  name: nameField(string())
     .defined('each element of the infos array should have a field "name"')
     .nonNullable('${path} should be a string')
     .typeError('${path} should be a string')
@@ -39,10 +40,10 @@ const infoSchema = object({
 
 /** POST and PUT bodies. `author` and the dates are accepted (they come back from GET) and ignored. */
 export const dynamicInfosInputSchema = object({
-  _id: string().nonNullable('_id should be a string').typeError('_id should be a string').min(1, '_id should not be empty'),
-  name: string().defined('the name field is required').nonNullable('name should be a string').typeError('name should be a string').min(1, 'name should not be empty'),
-  description: string().nullable().typeError('description should be a string'),
-  infos: array(infoSchema)
+  _id: idField(string()).nonNullable('_id should be a string').typeError('_id should be a string').min(1, '_id should not be empty'),
+  name: nameField(string()).defined('the name field is required').nonNullable('name should be a string').typeError('name should be a string').min(1, 'name should not be empty'),
+  description: textField(string()).nullable().typeError('description should be a string'),
+  infos: listField(array(infoSchema))
     .defined('the infos field is required')
     .nonNullable('infos should be a list')
     .typeError('infos should be a list')
@@ -58,7 +59,7 @@ export const dynamicInfosInputSchema = object({
     }),
   alarm_patterns: patternListSchema(),
   entity_patterns: patternListSchema(),
-  disable_during_periods: array(string().typeError('${path} should be a string').nonNullable('${path} should be a string'))
+  disable_during_periods: listField(array(nameField(string()).typeError('${path} should be a string').nonNullable('${path} should be a string')))
     .nullable()
     .typeError('disable_during_periods should be a list of strings'),
   author: mixed(),

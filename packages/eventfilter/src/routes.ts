@@ -1,5 +1,5 @@
 import { array } from 'yup';
-import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
+import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam, inputBounds, assertWithinInputBounds } from '@vigie/kernel';
 import { createRuleErrors, emptyRequest } from './errors.js';
 import { notFound, type RuleService } from './rule-service.js';
 import { createdRuleSchema, emptyObjectSchema, ruleBodySchema, ruleOutputSchema, ruleSchema } from './schemas.js';
@@ -19,8 +19,13 @@ function readRule(ctx: VigieContext, pathId?: string) {
   // Falsy bodies and empty objects or lists were "empty" to the original.
   if (!body || (typeof body === 'object' && Object.keys(body).length === 0)) throw new HttpError(400, emptyRequest);
   if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'Malformed JSON: the rule should be a JSON object');
+  // `_id` is read apart from the schema: the bounds on the whole body must cover it too.
+  assertWithinInputBounds(body);
   const { _id: requestedId, ...rest } = body as Record<string, unknown>;
   if (pathId !== undefined && requestedId !== undefined && requestedId !== pathId) throw new HttpError(400, 'The _id field should not be modified.');
+  if (typeof requestedId === 'string' && requestedId.length > inputBounds.idLength) {
+    throw new HttpError(400, `The _id field should be at most ${inputBounds.idLength} characters.`);
+  }
   return { requestedId, rule: validate(ruleSchema, rest, { strict: true }) };
 }
 

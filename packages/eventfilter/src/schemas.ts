@@ -1,4 +1,5 @@
 import { array, boolean, number, object, string, type InferType } from 'yup';
+import { listField, textField } from '@vigie/kernel';
 import { patternListSchema, patternSchema } from '@vigie/rule-schemas';
 
 /** What a matching rule does (REFERENCE §5.2). */
@@ -27,7 +28,7 @@ const regexWording = (field: string) => (problem: string) => `The ${field} field
  */
 export const ruleBodySchema = object({
   _id: string(),
-  description: string().nonNullable('The description field should be a string.').typeError('The description field should be a string.'),
+  description: textField(string(), 'The description field should be at most ${max} characters.').nonNullable('The description field should be a string.').typeError('The description field should be a string.'),
   type: string()
     .required('The type field is required.')
     .typeError(`The type field should be one of: ${ruleTypes.join(', ')}.`)
@@ -40,6 +41,7 @@ export const ruleBodySchema = object({
     list: 'The patterns field should be a list of objects or null.',
     item: 'The patterns field should only contain objects.',
     regex: regexWording('patterns'),
+    tooMany: 'The patterns field should hold at most ${max} patterns.',
   }),
   priority: number()
     .nonNullable('The priority field should be an integer.')
@@ -47,7 +49,11 @@ export const ruleBodySchema = object({
     .integer('The priority field should be an integer.'),
   enabled: boolean().nonNullable('The enabled field should be a boolean.').typeError('The enabled field should be a boolean.'),
   external_data: object().default(undefined).nonNullable('The external_data field should be an object.').typeError('The external_data field should be an object.'),
-  actions: array(object().nonNullable('The actions field should only contain objects.').typeError('The actions field should only contain objects.'))
+  actions: listField(
+    array(object().nonNullable('The actions field should only contain objects.').typeError('The actions field should only contain objects.')),
+    undefined,
+    'The actions field should hold at most ${max} actions.',
+  )
     .nonNullable('The actions field should be a list.')
     .typeError('The actions field should be a list.'),
   on_success: outcomeSchema('on_success'),

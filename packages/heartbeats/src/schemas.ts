@@ -1,4 +1,5 @@
 import { array, object, string } from 'yup';
+import { inputBounds } from '@vigie/kernel';
 
 /**
  * `<digits><s|m|h>`, at least one digit. The heartbeat engine parses the interval as a Go duration, which knows
@@ -6,20 +7,28 @@ import { array, object, string } from 'yup';
  */
 export const expectedIntervalPattern = /^[0-9]+(s|m|h)$/;
 
+/** At most this many event fields in one pattern (there are about twenty event fields). */
+const maxPatternFields = 100;
+
 function isStringMap(value: unknown): boolean {
   if (value === undefined) return true;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const values = Object.values(value);
-  return values.length > 0 && values.every((v) => typeof v === 'string');
+  const entries = Object.entries(value);
+  return (
+    entries.length > 0 &&
+    entries.length <= maxPatternFields &&
+    entries.every(([k, v]) => typeof v === 'string' && k.length <= inputBounds.nameLength && v.length <= inputBounds.nameLength)
+  );
 }
 
 export const heartbeatPatternSchema = object()
-  .test('string-map', '${path} must be a non-empty object of string values', isStringMap)
+  .test('string-map', `\${path} must be a non-empty object of at most ${maxPatternFields} string values of at most ${inputBounds.nameLength} characters`, isStringMap)
   .meta({
     jsonSchema: {
       description: 'Event fields and the exact values they must hold, e.g. connector and connector_name',
       minProperties: 1,
-      additionalProperties: { type: 'string' },
+      maxProperties: maxPatternFields,
+      additionalProperties: { type: 'string', maxLength: inputBounds.nameLength },
     },
   });
 

@@ -1,5 +1,5 @@
 import { array, boolean, number, object, string, type InferType } from 'yup';
-import { durationPattern } from '@vigie/kernel';
+import { durationPattern, idField, inputBounds, nameField, textField } from '@vigie/kernel';
 import { patternListSchema } from '@vigie/rule-schemas';
 
 /** What the engine compares with the rule's `duration` (REFERENCE §5.3). */
@@ -17,12 +17,23 @@ function kindOf(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** Operation parameters the API bounds to 255 characters (the spec's changes from 25.10.2 to 26.04.0). */
+export const boundedOperationParameters = ['output', 'ticket', 'ticket_system_name', 'ticket_url', 'ticket_url_title'] as const;
+
 const operationSchema = object({
   type: string()
     .required('the operation.type field is required')
     .typeError('operation.type should be a string')
     .oneOf(operationTypes, `operation.type should be one of: ${operationTypes.join(', ')}`),
-  parameters: object().typeError('operation.parameters should be an object'),
+  parameters: object()
+    .typeError('operation.parameters should be an object')
+    .test('bounded-parameters', (parameters, context) => {
+      const long = boundedOperationParameters.find((key) => {
+        const value: unknown = (parameters as Record<string, unknown> | undefined)?.[key];
+        return typeof value === 'string' && value.length > inputBounds.idLength;
+      });
+      return long === undefined || context.createError({ message: `operation.parameters.${long} must be at most ${inputBounds.idLength} characters` });
+    }),
 })
   // yup gives nested objects a `{}` default, which the OpenAPI document would show as the body's default.
   .default(undefined)
@@ -35,9 +46,9 @@ const operationSchema = object({
  * can be sent back as is) and ignored: the service sets them.
  */
 export const idleRuleBodySchema = object({
-  _id: string().typeError('_id should be a string').min(1, '_id should not be empty'),
-  name: string().required('the name field is required').typeError('name should be a string'),
-  description: string().nullable().typeError('description should be a string'),
+  _id: idField(string()).typeError('_id should be a string').min(1, '_id should not be empty'),
+  name: nameField(string()).required('the name field is required').typeError('name should be a string'),
+  description: textField(string()).nullable().typeError('description should be a string'),
   type: string()
     .required('the type field is required')
     .typeError('type should be a string')
@@ -49,7 +60,7 @@ export const idleRuleBodySchema = object({
   operation: operationSchema,
   alarm_patterns: patternListSchema(),
   entity_patterns: patternListSchema(),
-  author: string().typeError('author should be a string'),
+  author: nameField(string()).typeError('author should be a string'),
   creation_date: number().typeError('creation_date should be a timestamp'),
   last_modified_date: number().typeError('last_modified_date should be a timestamp'),
 })

@@ -155,6 +155,21 @@ describe('idle rule errors', () => {
     expect(nested.body).toEqual(error('invalid idle rule: the following keys of operation are invalid: delay'));
   });
 
+  it('oversized fields ⇒ 400 invalid idle rule: <field> must be at most <n> characters', async () => {
+    for (const [body, description] of [
+      [{ ...sample, _id: 'i'.repeat(256) }, 'invalid idle rule: _id must be at most 255 characters'],
+      [{ ...sample, name: 'n'.repeat(1025) }, 'invalid idle rule: name must be at most 1024 characters'],
+      [{ ...sample, description: 'd'.repeat(4097) }, 'invalid idle rule: description must be at most 4096 characters'],
+      [{ ...sample, operation: { type: 'assocticket', parameters: { ticket: 't'.repeat(256) } } }, 'invalid idle rule: operation.parameters.ticket must be at most 255 characters'],
+      [{ ...sample, alarm_patterns: Array.from({ length: 101 }, () => ({ v: { resource: 'x' } })) }, 'invalid idle rule: alarm_patterns must have at most 100 elements'],
+    ] as const) {
+      const res = await t.post('/api/v2/idle-rule', body);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(error(description));
+    }
+    expect((await t.post('/api/v2/idle-rule', { ...sample, operation: { type: 'assocticket', parameters: { ticket: 't'.repeat(255) } } })).status).toBe(200);
+  });
+
   it('missing fields and wrong types ⇒ 400 invalid idle rule: <detail>', async () => {
     const { name: _name, ...withoutName } = sample;
     const { type: _type, ...withoutType } = sample;

@@ -12,5 +12,7 @@ export const importErrors: ErrorWording = {
   },
   // The client may still be sending: the connection closes after the answer instead of reading the rest.
   [ErrorCodes.BodyTooLarge]: (e) => new HttpError(413, e.detail, { headers: { Connection: 'close' } }),
+  // Found while the body streams to disk (nesting beyond `[server] json_max_depth`): the same early answer.
+  [ErrorCodes.BodyInvalidJson]: (e) => new HttpError(400, `Invalid JSON: ${e.detail}`, { headers: { Connection: 'close' } }),
   [importNotStoredCode]: (e) => ({ status: 500, description: e.detail }),
 };

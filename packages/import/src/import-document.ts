@@ -1,5 +1,5 @@
 import { entityTypes } from '@vigie/context-graph';
-import { VigieError, type JsonValue } from '@vigie/kernel';
+import { VigieError, assertJsonDepth, errorDetail, inputBounds, type JsonValue } from '@vigie/kernel';
 
 /** Code of the errors that fail an import; their message becomes the status record's `info`. */
 export const importFailedCode = 'IMPORT_FAILED';
@@ -49,7 +49,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function parseJson(text: string, what: string): unknown {
+function parseJson(text: string, what: string, maxDepth: number): unknown {
+  try {
+    assertJsonDepth(text, maxDepth);
+  } catch (err) {
+    throw new ImportFailure(`${what} is not valid JSON: ${errorDetail(err)}`);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
@@ -57,21 +62,21 @@ function parseJson(text: string, what: string): unknown {
   }
 }
 
-/** The import document inside a request body as it was stored. */
-export function decodeBody(text: string, format: BodyFormat): unknown {
+/** The import document inside a request body as it was stored; JSON nested deeper than `maxDepth` fails the import. */
+export function decodeBody(text: string, format: BodyFormat, maxDepth: number): unknown {
   let inner: unknown;
   if (format === 'form') {
     const field = new URLSearchParams(text).get('json');
     if (field === null) throw new ImportFailure('the form has no field "json" holding the import document');
     inner = field;
   } else {
-    const body = parseJson(text, 'the request body');
+    const body = parseJson(text, 'the request body', maxDepth);
     if (!isObject(body)) throw new ImportFailure(`the request body must be a JSON object ${wrapperShape}`);
     if (!('json' in body)) throw new ImportFailure(`the request body has no field "json" (expected ${wrapperShape})`);
     inner = body.json;
   }
   // A JSON text in the field, as forms send it (and as the original also accepted in JSON bodies).
-  return typeof inner === 'string' ? parseJson(inner, 'the field "json"') : inner;
+  return typeof inner === 'string' ? parseJson(inner, 'the field "json"', maxDepth) : inner;
 }
 
 const quote = (value: unknown): string => JSON.stringify(value) ?? String(value);
@@ -85,8 +90,8 @@ function checkFieldName(key: string, label: string, where: string): void {
 }
 
 function checkStringList(value: unknown, label: string, field: string): string[] {
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && item !== '')) {
-    throw new ImportFailure(`${label}: ${field} must be a list of non-empty strings`);
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && item !== '' && item.length <= inputBounds.idLength)) {
+    throw new ImportFailure(`${label}: ${field} must be a list of non-empty entity ids of at most ${inputBounds.idLength} characters`);
   }
   return value as string[];
 }
@@ -101,6 +106,7 @@ type FieldCheck = (value: unknown, label: string, id: string) => void;
 const modelFieldChecks: Record<string, FieldCheck> = {
   name: (value, label) => {
     if (typeof value !== 'string') throw new ImportFailure(`${label}: name must be a string`);
+    if (value.length > inputBounds.nameLength) throw new ImportFailure(`${label}: name must be at most ${inputBounds.nameLength} characters`);
   },
   type: (value, label) => {
     if (typeof value !== 'string' || !(entityTypes as readonly string[]).includes(value)) {
@@ -149,6 +155,7 @@ function readCi(element: unknown, index: number): CiAction {
   if (!isObject(element)) throw new ImportFailure(`${at}: an element must be an object`);
   const id = element._id;
   if (typeof id !== 'string' || id === '') throw new ImportFailure(`${at}: _id must be a non-empty string`);
+  if (id.length > inputBounds.idLength) throw new ImportFailure(`${at}: _id must be at most ${inputBounds.idLength} characters`);
   const action = element.action;
   if (typeof action !== 'string' || !(ciActions as readonly string[]).includes(action)) {
     const got = action === undefined ? 'missing' : `got ${quote(action)}`;

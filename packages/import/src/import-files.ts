@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, KernelTokens, VigieError, errorDetail, parseByteSize } from '@vigie/kernel';
+import { ErrorCodes, FormJsonDepthMeter, JsonDepthMeter, KernelTokens, VigieError, errorDetail, parseByteSize, type InputLimits } from '@vigie/kernel';
 import type { ImportConfig } from './config.js';
 import type { BodyFormat } from './import-document.js';
 
@@ -19,9 +19,15 @@ export class ImportFiles {
   readonly directory: string;
   readonly #maxBytes: number;
   readonly #maxSize: string;
+  readonly #maxDepth: number;
 
-  constructor(@inject(KernelTokens.DataDir) dataDir: string, @inject(KernelTokens.Config) config: ImportConfig) {
+  constructor(
+    @inject(KernelTokens.DataDir) dataDir: string,
+    @inject(KernelTokens.Config) config: ImportConfig,
+    @inject(KernelTokens.InputLimits) limits: InputLimits,
+  ) {
     this.directory = join(dataDir, 'imports');
+    this.#maxDepth = limits.jsonMaxDepth;
     this.#maxSize = config.max_body_size;
     this.#maxBytes = parseByteSize(config.max_body_size);
   }
@@ -32,7 +38,8 @@ export class ImportFiles {
 
   /**
    * Streams a request body to the import's file. Refuses it (`BODY_TOO_LARGE`) when its Content-Length, or the
-   * bytes received, exceed `[import] max_body_size`; a storage failure is `IMPORT_NOT_STORED`. The file appears
+   * bytes received, exceed `[import] max_body_size`, and (`BODY_INVALID_JSON`) when its JSON nests deeper than
+   * `[server] json_max_depth`, measured as it flows (the body is never held in memory); a storage failure is `IMPORT_NOT_STORED`. The file appears
    * complete and flushed to disk, or not at all. Returns the number of bytes written.
    */
   async write(id: string, format: BodyFormat, body: Readable, declaredLength: number | undefined): Promise<number> {
@@ -45,10 +52,17 @@ export class ImportFiles {
     const refuse = (err: Error): Error => (refusal = err);
     const maxBytes = this.#maxBytes;
     const tooLarge = () => this.#tooLarge();
+    const depth = format === 'json' ? new JsonDepthMeter(this.#maxDepth) : new FormJsonDepthMeter(this.#maxDepth);
     const limiter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         bytes += chunk.length;
-        done(bytes > maxBytes ? refuse(tooLarge()) : null, chunk);
+        if (bytes > maxBytes) return done(refuse(tooLarge()));
+        try {
+          depth.feed(chunk);
+        } catch (err) {
+          return done(refuse(err as Error));
+        }
+        done(null, chunk);
       },
     });
     const onRequestError = (err: Error) => limiter.destroy(refuse(err));
@@ -80,6 +94,11 @@ export class ImportFiles {
       body.off('close', onRequestClose);
     }
     return bytes;
+  }
+
+  /** The bound on JSON nesting the body was stored under, which its inner JSON texts also get. */
+  get maxDepth(): number {
+    return this.#maxDepth;
   }
 
   read(id: string, format: BodyFormat): Promise<string> {

@@ -133,7 +133,7 @@ export class ImportProcessor {
   async #apply(record: ImportRecord, startedAt: number, run: RunProgress): Promise<ImportOutcome | null> {
     const failed = (info: string): ImportOutcome => ({ status: 'failed', exec_time: execTime(this.clock.nowMs() - startedAt), info });
     try {
-      const plan = readDocument(decodeBody(await this.files.read(record._id, record.format), record.format));
+      const plan = readDocument(decodeBody(await this.files.read(record._id, record.format), record.format, this.files.maxDepth));
       const changes = applyPlan(plan, await this.entities.draft(namedIds(plan)));
       if (!(await this.#renew(record._id, run))) {
         this.logger.warn({ importId: record._id }, 'another worker took over this import');

@@ -104,6 +104,26 @@ describe('PUT and POST /api/contextgraph/import', () => {
     expect(small.status).toBe(200);
   });
 
+  it('answers 400 to JSON nested deeper than [server] json_max_depth, JSON or form, measured while streaming, keeping nothing', async () => {
+    const k = await start({ config: { 'webserver.conf': { server: { json_max_depth: 16 } } } });
+    const deep = `{"json":{"cis":[{"_id":"x","type":"resource","action":"create","infos":${'['.repeat(100_000)}${']'.repeat(100_000)}}]}}`;
+    const json = await k.request('PUT', '/api/contextgraph/import', { body: deep, headers: { 'content-type': 'application/json' } });
+    expect(json.status).toBe(400);
+    expect(json.body).toEqual({ name: '', description: 'Invalid JSON: JSON nested deeper than 16 levels' });
+    const form = await k.request('POST', '/api/contextgraph/import', {
+      body: `json=${encodeURIComponent(`{"cis":[${'{"a":'.repeat(20)}1${'}'.repeat(20)}]}`)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.status).toBe(400);
+    expect(await records(k)).toEqual([]);
+    expect(readdirSync(importsDir(k))).toEqual([]);
+    // JSON text inside the field is only parsed when the import runs: the same bound fails the import.
+    const id = await k.submitRaw(JSON.stringify({ json: `{"cis":${'['.repeat(40)}${']'.repeat(40)}}` }), 'application/json');
+    const record = await k.finished(id);
+    expect(record.status).toBe('failed');
+    expect(record.info).toBe('the field "json" is not valid JSON: JSON nested deeper than 16 levels');
+  });
+
   it('answers 500 with the reason when the body cannot be stored', async () => {
     const k = await start();
     // A file where the directory should be.

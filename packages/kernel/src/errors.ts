@@ -15,6 +15,8 @@ export const ErrorCodes = {
   BodyUnsupportedType: 'BODY_UNSUPPORTED_TYPE',
   /** A yup schema rejected a body, query or parameter. `detail` names the faulty field. */
   Validation: 'VALIDATION',
+  /** A path parameter is longer than the route allows (255 characters for ids). */
+  ParamTooLong: 'PARAM_TOO_LONG',
   /** A user-supplied store filter uses a forbidden operator or exceeds a bound. */
   UnsafeFilter: 'UNSAFE_FILTER',
   /** An insert collided with an existing `_id` or unique index key. */

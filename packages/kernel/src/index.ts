@@ -22,9 +22,21 @@ export { Kernel, createKernel, KERNEL_VERSION, type KernelOptions, type Listenin
 export { KernelTokens, defineBridge, type BridgeSpec, type DiBridge } from './di/bridge.js';
 export { ErrorCodes, VigieError, HttpError, DuplicateKeyError, hasCode, isHttpError, errorDetail, type ErrorCode } from './errors.js';
 export { defaultWording, wordError, type ErrorWording, type WordedError } from './http/error-wording.js';
-export { parseByteSize, readBody, type BodyMedia, type BodyOptions } from './http/body.js';
+export { parseByteSize, readBody, type BodyDefaults, type BodyMedia, type BodyOptions } from './http/body.js';
+export { JsonDepthMeter, FormJsonDepthMeter, assertJsonDepth, defaultJsonMaxDepth, type InputLimits } from './http/json-depth.js';
 export { requestBody, pathParam } from './http/context.js';
-export { validate, durationPattern, durationSeconds } from './validation.js';
+export { validate, durationPattern, durationSeconds, type CheckOptions } from './validation.js';
+export {
+  inputBounds,
+  idField,
+  nameField,
+  textField,
+  longTextField,
+  listField,
+  tooLongMessage,
+  tooManyMessage,
+  assertWithinInputBounds,
+} from './input-bounds.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
 export { EventBus, type VigieEvents } from './event-bus.js';
 export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';

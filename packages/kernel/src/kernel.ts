@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { asFunction, asValue, createContainer, InjectionMode, type AwilixContainer, type Resolver } from 'awilix';
@@ -17,6 +17,7 @@ import { HealthRegistry } from './health.js';
 import { createHttpApp, InFlight, type MountedRoute } from './http/app.js';
 import { RouteTable } from './http/route-table.js';
 import { parseByteSize } from './http/body.js';
+import type { InputLimits } from './http/json-depth.js';
 import type { ErrorWording } from './http/error-wording.js';
 import { createLogger, type Logger } from './log.js';
 import { AgendaScheduler } from './scheduler/agenda-scheduler.js';
@@ -127,7 +128,7 @@ export class Kernel {
       const raw = this.config.section('webserver.conf', section);
       for (const key of unknownKeys(schema, raw)) problems.push(`config [${section}] (webserver.conf): unknown key ${key}`);
       try {
-        return validate(schema, raw);
+        return validate(schema, raw, { bounded: false });
       } catch (err) {
         for (const d of (err as VigieError).details ?? [String(err)]) problems.push(`config [${section}] (webserver.conf): ${d}`);
         return undefined;
@@ -200,7 +201,8 @@ export class Kernel {
       const unknown = unknownKeys(feature.config.schema, raw);
       for (const key of unknown) problems.push(`${where}: unknown key ${key}`);
       try {
-        config = validate(feature.config.schema, raw);
+        // Configuration is the operator's, not a client's: the input bounds do not apply.
+        config = validate(feature.config.schema, raw, { bounded: false });
       } catch (err) {
         for (const d of (err as VigieError).details ?? [String(err)]) problems.push(`${where}: ${d}`);
         return undefined;
@@ -375,6 +377,8 @@ export class Kernel {
       env: this.#options.env ?? process.env,
       /** Every composed route, for documentation features (OpenAPI). */
       routeCatalog: { list: () => this.routes() },
+      /** Bounds for input a feature reads itself (a body streamed to disk, a JSON text inside a field). */
+      inputLimits: { jsonMaxDepth: this.serverConfig.json_max_depth } satisfies InputLimits,
     };
     this.#root = createContainer({ injectionMode: InjectionMode.PROXY, strict: true });
     for (const [name, value] of Object.entries(rootValues)) this.#root.register(name, asValue(value));
@@ -451,12 +455,12 @@ export class Kernel {
         routes: mounted,
         authenticator: () => this.#authenticator,
         logger: this.logger,
-        bodyLimit: parseByteSize(this.serverConfig.body_limit),
+        bodyDefaults: { limit: parseByteSize(this.serverConfig.body_limit), jsonMaxDepth: this.serverConfig.json_max_depth },
         accessLog: this.#accessLog,
       },
       this.#inFlight,
     );
-    const server = createServer(app.callback());
+    const server = this.#createServer(app.callback());
     this.#server = server;
     await new Promise<void>((resolveListen, reject) => {
       server.once('error', reject);
@@ -471,6 +475,26 @@ export class Kernel {
     this.#phase = 'started';
     this.logger.info({ url: this.#address.url, store: this.#adapter?.name, features: this.featureIds() }, 'Vigie is listening');
     return this.#address;
+  }
+
+  /** The HTTP server, with the `[server]` bounds on headers, slow clients and connections. */
+  #createServer(handler: RequestListener): Server {
+    const config = this.serverConfig;
+    const server = createServer(
+      {
+        maxHeaderSize: parseByteSize(config.max_header_size),
+        headersTimeout: config.headers_timeout_ms,
+        requestTimeout: config.request_timeout_ms,
+        // Node checks both timeouts on this period (30 s by default): often enough that a slow client is cut
+        // within a tenth of its header timeout, or a second.
+        connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(config.headers_timeout_ms / 10))),
+      },
+      handler,
+    );
+    server.keepAliveTimeout = config.keep_alive_timeout_ms;
+    server.timeout = config.socket_timeout_ms;
+    if (config.max_connections > 0) server.maxConnections = config.max_connections;
+    return server;
   }
 
   /**

@@ -1,15 +1,30 @@
 import { ValidationError, type Schema, type ValidateOptions } from 'yup';
 import { ErrorCodes, VigieError } from './errors.js';
+import { assertWithinInputBounds } from './input-bounds.js';
+
+/** yup's options, plus whether the input bounds apply (they do unless `bounded: false`). */
+export interface CheckOptions extends ValidateOptions {
+  /**
+   * `false` for trusted values (configuration files) or documents that are legitimately larger than the input bounds;
+   * user input is always bounded.
+   */
+  bounded?: boolean;
+}
 
 /**
  * Validates and casts `value` with a yup schema. On failure throws a `VALIDATION` error whose `detail` is the
  * first problem (path-qualified, e.g. `retry.unit must be one of s, m, h`) and whose `details` lists them all;
  * features word it through their error table. Pass `{ strict: true }` for request bodies: values are then
  * checked as sent (no casting of 42 to "42", unknown keys refused by `noUnknown()` instead of stripped).
+ * Values beyond the input bounds (`assertWithinInputBounds`: any string over 64 KiB, list over 10000 elements,
+ * object over 1000 keys, nesting over 512) are refused the same way, whatever the schema.
  */
-export function validate<T>(schema: Schema<T>, value: unknown, options: ValidateOptions = {}): T {
+export function validate<T>(schema: Schema<T>, value: unknown, options: CheckOptions = {}): T {
+  const { bounded = true, ...yupOptions } = options;
+  // Before yup: its messages print the value, and no field of any schema may hold more than the input bounds.
+  if (bounded) assertWithinInputBounds(value);
   try {
-    return schema.validateSync(value, { abortEarly: false, ...options });
+    return schema.validateSync(value, { abortEarly: false, ...yupOptions });
   } catch (err) {
     if (err instanceof ValidationError || (err as { name?: string }).name === 'ValidationError') {
       const v = err as ValidationError;

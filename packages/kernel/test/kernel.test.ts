@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it, afterEach } from 'vitest';
 import { object, string, number } from 'yup';
 import { defineFeature } from '../src/feature.js';
@@ -196,5 +197,66 @@ describe('the sample feature over HTTP', () => {
     const res = await t.delete('/api/v2/greet');
     expect(res.status).toBe(405);
     expect(res.body).toEqual({ name: '', description: 'Method not allowed' });
+  });
+});
+
+describe('nesting depth of JSON bodies', () => {
+  let t: TestKernel | undefined;
+  afterEach(async () => {
+    await t?.stop();
+    t = undefined;
+  });
+
+  it('refuses bodies nested deeper than [server] json_max_depth as invalid JSON, in the route wording, and stays up', async () => {
+    t = await startTestKernel({ features: [sampleFeature], config: { 'webserver.conf': { server: { json_max_depth: 10 } } } });
+    const json = { 'content-type': 'application/json' };
+    const deep = await t.request('POST', '/api/v2/greet', { body: `{"name":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, headers: json });
+    expect(deep.status).toBe(400);
+    expect(deep.body).toEqual({ name: '', description: 'Malformed greeting' });
+    const fits = await t.request('POST', '/api/v2/greet', { body: `{"name":"ada","extra":${'['.repeat(9)}${']'.repeat(9)}}`, headers: json });
+    expect(fits.status).not.toBe(500);
+    expect((await t.post('/api/v2/greet', { name: 'ada' })).status).toBe(200);
+  });
+});
+
+describe('unreadable bodies', () => {
+  let t: TestKernel | undefined;
+  afterEach(async () => {
+    await t?.stop();
+    t = undefined;
+  });
+
+  it('answers 415 to an unknown content encoding, 413 to a body that inflates beyond the limit, and reads any charset as UTF-8', async () => {
+    t = await startTestKernel({ features: [sampleFeature] });
+    const encoded = await t.request('POST', '/api/v2/greet', { body: '{"name":"ada"}', headers: { 'content-type': 'application/json', 'content-encoding': 'x-evil' } });
+    expect(encoded.status).toBe(415);
+    expect((encoded.body as { description: string }).description).toMatch(/^unsupported body: /);
+    const charset = await t.request('POST', '/api/v2/greet', { body: '{"name":"ada"}', headers: { 'content-type': 'application/json; charset=x-evil' } });
+    expect(charset.status).toBe(200);
+    const bomb = await t.request('POST', '/api/v2/greet', { body: gzipSync(Buffer.alloc(50 * 1024 * 1024, ' ')), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    expect(bomb.status).toBe(413);
+  });
+});
+
+describe('path parameters', () => {
+  let t: TestKernel | undefined;
+  afterEach(async () => {
+    await t?.stop();
+    t = undefined;
+  });
+
+  it('takes request lines up to [server] max_header_size (64 KiB), and answers 431 beyond', async () => {
+    t = await startTestKernel({ features: [sampleFeature] });
+    expect((await t.get(`/api/v2/greet/${'i'.repeat(40_000)}`)).status).toBe(400);
+    expect((await t.get(`/api/v2/greet/${'i'.repeat(100_000)}`)).status).toBe(431);
+    expect((await t.get('/api/v2/greet/ada')).status).toBe(200);
+  });
+
+  it('answers 400 to an id longer than 255 characters, before any lookup', async () => {
+    t = await startTestKernel({ features: [sampleFeature] });
+    expect((await t.get(`/api/v2/greet/${'i'.repeat(255)}`)).status).toBe(200);
+    const long = await t.get(`/api/v2/greet/${'i'.repeat(256)}`);
+    expect(long.status).toBe(400);
+    expect(long.body).toEqual({ name: '', description: expect.stringMatching(/^the path parameter \w+ must be at most 255 characters$/) });
   });
 });

@@ -1,4 +1,4 @@
-import { ErrorCodes, VigieError, validate } from '@vigie/kernel';
+import { ErrorCodes, VigieError, assertJsonDepth, inputBounds, validate } from '@vigie/kernel';
 import { parseTemplate } from '@vigie/templates';
 import { configKeyRuleTypes, isRuleType, type RuleType } from './rule-types.js';
 import { ruleContentSchema } from './schemas.js';
@@ -56,10 +56,20 @@ function missing(value: unknown): boolean {
 function decodeJsonText(value: unknown, field: 'patterns' | 'config'): unknown {
   if (typeof value !== 'string') return value ?? null;
   try {
+    // The body parser bounded the body's nesting, not the nesting of JSON text inside it.
+    assertJsonDepth(value, inputBounds.depth);
     return JSON.parse(value) as unknown;
   } catch {
     throw invalid(`Can't decode rule ${field} parameter: ${shown(value)}`);
   }
+}
+
+/** The first of `fields` whose text is longer than its bound, as an error text; null when all fit. */
+function tooLongField(fields: Record<string, [unknown, number]>): string | null {
+  for (const [field, [value, max]] of Object.entries(fields)) {
+    if (typeof value === 'string' && value.length > max) return `${field} must be at most ${max} characters`;
+  }
+  return null;
 }
 
 /**
@@ -79,6 +89,8 @@ export function readRuleInput(body: unknown): RuleInput {
   if (output_template !== undefined && typeof output_template !== 'string') {
     throw invalid(`invalid output_template value type ${shown(output_template)}`);
   }
+  const tooLong = tooLongField({ _id: [_id, inputBounds.idLength], name: [name, inputBounds.nameLength], output_template: [output_template, inputBounds.longTextLength] });
+  if (tooLong) throw invalid(tooLong);
   if (typeof output_template === 'string') {
     const parsed = parseTemplate(output_template);
     if (!parsed.ok) throw invalid(`invalid output_template: ${parsed.error.message}`);

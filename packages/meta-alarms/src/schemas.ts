@@ -1,4 +1,5 @@
 import { array, boolean, mixed, number, object, string } from 'yup';
+import { idField, longTextField, nameField } from '@vigie/kernel';
 import { patternListSchema } from '@vigie/rule-schemas';
 import { ruleTypes } from './rule-types.js';
 
@@ -50,13 +51,13 @@ export const ruleContentSchema = object({ patterns: rulePatternsSchema, config: 
  * `patterns` and `config` may also be JSON text; `_id` is generated when absent or empty.
  */
 export const metaAlarmRuleInputSchema = object({
-  _id: string(),
-  name: string().required(),
+  _id: idField(string()),
+  name: nameField(string()).required(),
   type: string().oneOf(ruleTypes).required(),
   patterns: mixed().nullable(),
   config: mixed().nullable(),
   auto_resolve: boolean(),
-  output_template: string(),
+  output_template: longTextField(string()),
 });
 
 /** A rule as the API returns it. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { array, boolean, number, object, string, type InferType } from 'yup';
 import { Query } from 'mingo';
-import { assertSafeFilter, errorDetail, HttpError, validate, type Filter } from '@vigie/kernel';
+import { assertSafeFilter, errorDetail, HttpError, idField, listField, nameField, textField, validate, type Filter } from '@vigie/kernel';
 import type { PbehaviorComment, PbehaviorRecord } from './pbehavior.js';
 import { RecurrenceError } from './recurrence.js';
 import { Schedule } from './schedule.js';
@@ -20,38 +20,45 @@ const timestamp = (field: string) =>
     .max(maxTimestamp, `The ${field} must be between 0 and ${maxTimestamp}`);
 
 const text = (field: string) => string().typeError(`The ${field} must be a string`);
+const label = (field: string) => nameField(text(field), `The ${field} must be at most \${max} characters long`);
 
 /** A pbehavior body, in the spec's form (aliases already resolved); every field optional here. */
 export const pbehaviorBodySchema = object({
-  _id: text('_id').min(1, 'The _id must not be empty').max(255, 'The _id must be at most 255 characters long'),
-  name: text('name').max(255, 'The name must be at most 255 characters long'),
-  author: text('author'),
+  _id: idField(text('_id').min(1, 'The _id must not be empty'), 'The _id must be at most ${max} characters long'),
+  name: idField(text('name'), 'The name must be at most ${max} characters long'),
+  author: label('author'),
   filter: object().typeError('The filter must be a JSON object (a query on entities)'),
   tstart: timestamp('tstart'),
   tstop: timestamp('tstop'),
-  rrule: text('rrule').nullable(),
+  rrule: label('rrule').nullable(),
   enabled: boolean().typeError('The enabled field must be a boolean'),
-  comments: array(
-    object({
-      author: text('comment author').required('Each comment needs an author and a message'),
-      message: text('comment message').required('Each comment needs an author and a message'),
-    })
-      .noUnknown('A comment has only an author and a message')
-      .typeError('Each comment must be an object with an author and a message'),
+  comments: listField(
+    array(
+      object({
+        author: label('comment author').required('Each comment needs an author and a message'),
+        message: textField(text('comment message'), 'The comment message must be at most ${max} characters long').required('Each comment needs an author and a message'),
+      })
+        .noUnknown('A comment has only an author and a message')
+        .typeError('Each comment must be an object with an author and a message'),
+    ),
+    undefined,
+    'The comments must hold at most ${max} comments',
   ).typeError('The comments must be a list'),
-  connector: text('connector'),
-  connector_name: text('connector_name'),
-  type_: text('type_'),
-  reason: text('reason'),
-  timezone: text('timezone'),
-  exdate: array(timestamp('exdate items').required('The exdate must be a list of epoch seconds')).typeError('The exdate must be a list of epoch seconds'),
+  connector: label('connector'),
+  connector_name: label('connector_name'),
+  type_: label('type_'),
+  reason: textField(text('reason'), 'The reason must be at most ${max} characters long'),
+  timezone: label('timezone'),
+  exdate: listField(array(timestamp('exdate items').required('The exdate must be a list of epoch seconds')), undefined, 'The exdate must hold at most ${max} dates').typeError(
+    'The exdate must be a list of epoch seconds',
+  ),
 })
   .noUnknown('Unknown pbehavior fields: ${unknown}')
   .typeError('The pbehavior must be a JSON object');
 
 /** A creation body: the required fields (checked first, with the original's message) are marked for the API docs. */
 export const pbehaviorCreationSchema = pbehaviorBodySchema.shape({
-  name: text('name').max(255, 'The name must be at most 255 characters long').required(requiredFieldsMessage),
+  name: idField(text('name'), 'The name must be at most ${max} characters long').required(requiredFieldsMessage),
   filter: object().typeError('The filter must be a JSON object (a query on entities)').required(requiredFieldsMessage),
   tstart: timestamp('tstart').required(requiredFieldsMessage),
   tstop: timestamp('tstop').required(requiredFieldsMessage),

@@ -115,6 +115,7 @@ describe('POST /api/v2/pbehavior', () => {
     [{ rrule: 'FREQ=WEEKLY;BYDAY=XX' }, 'Invalid RRULE: BYDAY weekdays must be one of MO, TU, WE, TH, FR, SA, SU, not "XX"'],
     [{ timezone: 'Mars/Olympus' }, 'The timezone "Mars/Olympus" is not a known IANA time zone (such as Europe/Paris or UTC)'],
     [{ filter: { $where: 'sleep(1000)' } }, 'Invalid filter: operator $where is not allowed'],
+    [{ filter: { $or: [{ type: 'resource' }, { $exists: true }] } }, expect.stringMatching(/^Invalid filter: unknown top level operator \$exists/)],
     [{ filter: { name: { $regex: '(a+)+$' } } }, 'Invalid filter: nested quantifiers (such as (a+)+ or (a|b)*) are not allowed in regular expressions'],
     [{ filter: { name: { $in: 'disk' } } }, expect.stringMatching(/^Invalid filter: /)],
     [{ filter: ['disk'] }, 'The filter must be a JSON object (a query on entities)'],

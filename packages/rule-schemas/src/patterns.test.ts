@@ -91,3 +91,12 @@ describe('patternSchema', () => {
     expect(() => validate(worded, { pattern: { output: { regex_match: '(' } } }, { strict: true })).toThrow(/^Bad: pattern\.output\.regex_match is not an accepted/);
   });
 });
+
+describe('pattern list bounds', () => {
+  it('refuses more than 100 patterns in one list, in the default or the group wording', () => {
+    const patterns = (n: number) => Array.from({ length: n }, () => ({ v: { resource: 'x' } }));
+    expect(() => validate(object({ alarm_patterns: patternListSchema() }), { alarm_patterns: patterns(100) }, { strict: true })).not.toThrow();
+    expect(() => validate(object({ alarm_patterns: patternListSchema() }), { alarm_patterns: patterns(101) }, { strict: true })).toThrow('alarm_patterns must have at most 100 elements');
+    expect(() => validate(object({ p: patternListSchema({ tooMany: 'too many: ${max}' }) }), { p: patterns(101) }, { strict: true })).toThrow('too many: 100');
+  });
+});

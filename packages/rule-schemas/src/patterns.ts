@@ -1,4 +1,5 @@
 import { array, object, type TestConfig } from 'yup';
+import { inputBounds, listField } from '@vigie/kernel';
 import { regexProblem } from './regex.js';
 
 /**
@@ -57,16 +58,19 @@ export interface PatternListMessages {
   item?: string;
   /** Turns a `regex_match` problem into the group's wording; the problem as is by default. */
   regex?: (problem: string) => string;
+  /** When the list holds more than `inputBounds.patternCount` (100) patterns; `${path} must have at most ${max} elements` by default. */
+  tooMany?: string;
 }
 
 /**
  * A list of patterns (OR'ed; inside one pattern every field must match) or null: `alarm_patterns`,
  * `entity_patterns`, `event_patterns`, `patterns`. Elements are objects whose grammar the engines interpret;
- * only their `regex_match` expressions are checked here.
+ * only their `regex_match` expressions are checked here. At most `inputBounds.patternCount` (100) patterns.
  */
 export function patternListSchema(messages: PatternListMessages = {}) {
   const item = messages.item ?? '${path} should be an object';
-  return array(object().nonNullable(item).typeError(item))
+  const list = array(object().nonNullable(item).typeError(item));
+  return (messages.tooMany ? list.max(inputBounds.patternCount, messages.tooMany) : listField(list, inputBounds.patternCount))
     .nullable()
     .typeError(messages.list ?? '${path} should be a list of objects or null')
     .test(boundedRegexMatches(messages.regex));

@@ -1,5 +1,5 @@
 import { array } from 'yup';
-import { HttpError, pathParam, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, inputBounds, pathParam, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { errorSchema, watchersQuerySchema, weatherEntrySchema } from './schemas.js';
 import type { WatcherPage, WeatherService } from './weather-service.js';
 
@@ -61,7 +61,8 @@ export const weatherRoutes: RouteDefinition[] = [
     },
     handler: async (ctx) => {
       const service = ctx.state.scope.resolve<WeatherService>('weatherService');
-      const target = pathParam(ctx, 'target');
+      // A filter may stand where a watcher id does: it gets the bound of a filter sent as text.
+      const target = pathParam(ctx, 'target', inputBounds.longTextLength);
       if (/^\{.*\}$/s.test(target)) return service.watchers(parseFilter(target), readPage(ctx));
       return service.dependencies(target);
     },

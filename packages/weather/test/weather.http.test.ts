@@ -178,6 +178,7 @@ describe('GET /api/v2/weather/watchers/<filter>', () => {
 
   it.each([
     [{ $where: 'true' }, 'Invalid filter: operator $where is not allowed'],
+    [{ $ne: null }, 'Invalid filter: unknown top level operator $ne: only $and, $or and $nor combine filters; compare fields as {"field": {"$ne": …}}'],
     [{ name: { $regex: '(a|b)*c' } }, 'Invalid filter: nested quantifiers (such as (a+)+ or (a|b)*) are not allowed in regular expressions'],
     [{ tileColor: 2 }, 'tileColor must be a tile value, a list of them or {"$in": [...]}'],
   ])('refuses the unsafe or unreadable filter %j', async (filter, description) => {

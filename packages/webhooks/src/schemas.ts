@@ -1,4 +1,5 @@
 import { array, boolean, mixed, number, object, string, type TestContext } from 'yup';
+import { idField, listField, nameField } from '@vigie/kernel';
 import { hookTriggers, patternListSchema, regexProblem, triggersWithoutEvent } from '@vigie/rule-schemas';
 import { parseTemplate } from '@vigie/templates';
 
@@ -73,7 +74,7 @@ function isDeclareTicket(value: unknown, context: TestContext) {
 const nonNegativeInteger = (message: string) => number().typeError(message).integer(message).min(0, message).nonNullable(message);
 
 const hookSchema = object({
-  triggers: array(string().typeError('${path} should be a string').oneOf(webhookTriggers, `\${path} should be one of ${webhookTriggers.join(', ')}`))
+  triggers: listField(array(string().typeError('${path} should be a string').oneOf(webhookTriggers, `\${path} should be one of ${webhookTriggers.join(', ')}`)))
     .defined('hook.triggers is required')
     .nonNullable('hook.triggers should be a list of trigger names')
     .typeError('hook.triggers should be a list of trigger names')
@@ -118,9 +119,10 @@ const requestSchema = object({
     .test('template', isTemplate)
     .meta({ jsonSchema: { description: 'A template, parsed at save time; it should render to the body to send' } }),
   auth: object({
-    username: string().defined('request.auth.username is required').nonNullable('request.auth.username should be a string').typeError('request.auth.username should be a string'),
+    username: nameField(string(), 'request.auth.username should be at most ${max} characters')
+      .defined('request.auth.username is required').nonNullable('request.auth.username should be a string').typeError('request.auth.username should be a string'),
     // Custom texts everywhere here: yup's defaults would repeat the value, and this one is a secret.
-    password: string()
+    password: nameField(string(), 'request.auth.password should be at most ${max} characters')
       .nonNullable('request.auth.password should be a string')
       .typeError('request.auth.password should be a string')
       .meta({ jsonSchema: { description: 'Encrypted at rest, never returned; on PUT, left out to keep the stored one' } }),
@@ -147,7 +149,7 @@ const flag = (name: string) => boolean().typeError(`${name} should be a boolean`
 
 /** POST and PUT bodies. `author` and the dates come back from GET: they are accepted and ignored. */
 export const webhookInputSchema = object({
-  _id: string()
+  _id: idField(string())
     .nonNullable('_id should be a string')
     .typeError('_id should be a string')
     .test('not-blank', '_id should not be empty', (id) => id === undefined || id.trim() !== ''),

@@ -1,4 +1,6 @@
 import { boolean, number, object, string, type InferType } from 'yup';
+import { defaultJsonMaxDepth } from '../http/json-depth.js';
+import { inputBounds } from '../input-bounds.js';
 
 /** `[server]` of `etc/webserver.conf`: what the kernel itself needs. */
 export const serverConfigSchema = object({
@@ -8,6 +10,30 @@ export const serverConfigSchema = object({
   body_limit: string()
     .matches(/^\d+(\.\d+)?\s*([kmgt]i?b?|b)?$/i, 'body_limit must be a size such as 1mb')
     .default('1mb'),
+  /**
+   * Largest request line plus headers (Node's default is 16 KiB): generous, since long filters travel in URLs (the
+   * original's users hit its 6800-byte request line). Larger ⇒ 431 and the connection closes.
+   */
+  max_header_size: string()
+    .matches(/^\d+(\.\d+)?\s*([kmgt]i?b?|b)?$/i, 'max_header_size must be a size such as 64kb')
+    .default('64kb'),
+  /**
+   * How deep objects and arrays may nest in a JSON body (any route, including bodies streamed to disk): deeper is
+   * an invalid body, answered in each route's words. Real rules nest fewer than 10 levels.
+   */
+  json_max_depth: number().integer().min(8).max(inputBounds.depth).default(defaultJsonMaxDepth),
+  /**
+   * Slow clients (Node's http server options). A client must send its whole request header within
+   * `headers_timeout_ms` and its whole request within `request_timeout_ms` (the original's workers were killed after
+   * 120 s), or gets a 408 and the connection closes; an idle kept-alive connection closes after
+   * `keep_alive_timeout_ms`, any socket silent for `socket_timeout_ms` closes (0: never), and connections beyond
+   * `max_connections` are refused (0: no cap).
+   */
+  headers_timeout_ms: number().integer().min(1).default(10000),
+  request_timeout_ms: number().integer().min(0).default(120000),
+  keep_alive_timeout_ms: number().integer().min(0).default(5000),
+  socket_timeout_ms: number().integer().min(0).default(60000),
+  max_connections: number().integer().min(0).default(1024),
   /** How long shutdown waits for in-flight requests and running jobs. */
   shutdown_timeout_ms: number().integer().min(0).default(30000),
   /** Upper bound of each lifecycle phase (init, start, shutdown hooks). */
@@ -16,7 +42,11 @@ export const serverConfigSchema = object({
   jobs_poll_ms: number().integer().positive().default(5000),
   /** Comma-separated feature ids a composing host (the reference server) should load. */
   features: string().optional(),
-});
+}).test(
+  'headers-within-request',
+  'headers_timeout_ms must not exceed request_timeout_ms (unless request_timeout_ms is 0)',
+  (server) => server.request_timeout_ms === 0 || server.headers_timeout_ms <= server.request_timeout_ms,
+);
 
 /** `[log]` of `etc/webserver.conf`. */
 export const logConfigSchema = object({

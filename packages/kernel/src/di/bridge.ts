@@ -23,6 +23,8 @@ export const KernelTokens = {
   Env: Symbol.for('kernel.Env'),
   /** `{ contributions(point) }`: what other features contributed to this feature's extension points. */
   Extensions: Symbol.for('kernel.Extensions'),
+  /** `InputLimits`: the server's bounds on input (`[server] json_max_depth`), for input a feature reads itself. */
+  InputLimits: Symbol.for('kernel.InputLimits'),
 } as const;
 
 /** awilix registration names of what `KernelTokens` stand for. */
@@ -37,6 +39,7 @@ const kernelImports: Record<string, symbol> = {
   dataDir: KernelTokens.DataDir,
   env: KernelTokens.Env,
   extensions: KernelTokens.Extensions,
+  inputLimits: KernelTokens.InputLimits,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tsyringe's own constructor type

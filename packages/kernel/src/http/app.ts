@@ -5,7 +5,7 @@ import type { Logger } from '../log.js';
 import type { Authenticator } from '../auth.js';
 import { HttpError, isHttpError } from '../errors.js';
 import type { RouteDefinition, VigieContext, VigieState } from '../feature.js';
-import { readBody } from './body.js';
+import { readBody, type BodyDefaults } from './body.js';
 import { wordError, type ErrorWording } from './error-wording.js';
 import { MalformedPathError, RouteTable } from './route-table.js';
 
@@ -22,7 +22,8 @@ export interface HttpAppOptions {
   /** Resolved lazily: the authenticating feature builds it at init. */
   authenticator: () => Authenticator | undefined;
   logger: Logger;
-  bodyLimit: number;
+  /** `[server] body_limit` and `json_max_depth`: what routes read bodies with unless they set their own limit. */
+  bodyDefaults: BodyDefaults;
   accessLog: boolean;
 }
 
@@ -131,14 +132,14 @@ class RequestState implements VigieState {
   }
 }
 
-function routeMiddleware(mounted: MountedRoute, bodyLimit: number) {
+function routeMiddleware(mounted: MountedRoute, bodyDefaults: BodyDefaults) {
   const { route, container, wording } = mounted;
   return async (ctx: VigieContext): Promise<void> => {
     const state = ctx.state as unknown as RequestState;
     state.useContainer(container);
     try {
       if (route.body !== false && bodyMethods.has(ctx.method)) {
-        await readBody(ctx, route.body ?? {}, bodyLimit);
+        await readBody(ctx, route.body ?? {}, bodyDefaults);
       }
       const result: unknown = await route.handler(ctx);
       if (result !== undefined && ctx.body === undefined) {
@@ -165,7 +166,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
   app.silent = true;
   const table = new RouteTable<{ mounted: MountedRoute; run: (ctx: VigieContext) => Promise<void> }>();
   for (const mounted of options.routes) {
-    const run = routeMiddleware(mounted, options.bodyLimit);
+    const run = routeMiddleware(mounted, options.bodyDefaults);
     const paths = typeof mounted.route.path === 'string' ? [mounted.route.path] : mounted.route.path;
     for (const path of paths) table.add(mounted.route.method, path, { mounted, run });
   }

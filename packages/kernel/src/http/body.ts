@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import { ErrorCodes, VigieError } from '../errors.js';
+import { assertJsonDepth } from './json-depth.js';
 
 export type BodyMedia = 'json' | 'form' | 'text';
 
@@ -24,13 +25,22 @@ function hasBody(ctx: Context): boolean {
   return ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
 }
 
+/** The server-wide bounds a route's own `BodyOptions` start from. */
+export interface BodyDefaults {
+  /** `[server] body_limit`, in bytes. */
+  limit: number;
+  /** `[server] json_max_depth`. */
+  jsonMaxDepth: number;
+}
+
 /**
  * Reads the request body into `ctx.request.body` (undefined when there is none), raising kernel errors that
- * features word as their spec requires: BODY_INVALID_JSON, BODY_TOO_LARGE, BODY_EMPTY, BODY_UNSUPPORTED_TYPE.
+ * features word as their spec requires: BODY_INVALID_JSON (also for JSON nested deeper than the bound, so that no
+ * recursive code ever sees such a value), BODY_TOO_LARGE, BODY_EMPTY, BODY_UNSUPPORTED_TYPE.
  */
-export async function readBody(ctx: Context, options: BodyOptions, defaultLimit: number): Promise<void> {
+export async function readBody(ctx: Context, options: BodyOptions, defaults: BodyDefaults): Promise<void> {
   const accept = options.accept ?? ['json'];
-  const limit = options.limit ?? defaultLimit;
+  const limit = options.limit ?? defaults.limit;
   ctx.request.body = undefined;
   if (!hasBody(ctx)) {
     if (options.required) throw new VigieError(ErrorCodes.BodyEmpty, 'the request body is empty');
@@ -58,6 +68,8 @@ export async function readBody(ctx: Context, options: BodyOptions, defaultLimit:
   } catch (err) {
     const e = err as { status?: number; type?: string; message?: string; body?: unknown };
     if (e.status === 413 || e.type === 'entity.too.large') throw tooLarge(limit);
+    // An unknown Content-Encoding or charset: the body cannot be read at all.
+    if (e.status === 415) throw new VigieError(ErrorCodes.BodyUnsupportedType, `unsupported body: ${e.message ?? 'unknown encoding'}`, { cause: err });
     // A body of only whitespace is an empty body, not broken JSON (the parser hands back what it read).
     if (typeof e.body === 'string' && e.body.trim() === '') {
       if (options.required) throw new VigieError(ErrorCodes.BodyEmpty, 'the request body is empty');
@@ -73,6 +85,16 @@ export async function readBody(ctx: Context, options: BodyOptions, defaultLimit:
   if (typeof raw === 'string' && raw.trim() === '') {
     ctx.request.body = undefined;
     if (options.required) throw new VigieError(ErrorCodes.BodyEmpty, 'the request body is empty');
+    return;
+  }
+  const text = (ctx.request as { rawBody?: unknown }).rawBody;
+  if (media === 'json' && typeof text === 'string') {
+    try {
+      assertJsonDepth(text, defaults.jsonMaxDepth);
+    } catch (err) {
+      ctx.request.body = undefined;
+      throw err;
+    }
   }
 }
 

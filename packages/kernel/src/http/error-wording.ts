@@ -14,6 +14,7 @@ export const defaultWording: ErrorWording = {
   [ErrorCodes.BodyEmpty]: () => ({ status: 400, description: 'The request body is empty' }),
   [ErrorCodes.BodyUnsupportedType]: (e) => ({ status: 415, description: e.detail }),
   [ErrorCodes.Validation]: (e) => ({ status: 400, description: e.detail }),
+  [ErrorCodes.ParamTooLong]: (e) => ({ status: 400, description: e.detail }),
   [ErrorCodes.UnsafeFilter]: (e) => ({ status: 400, description: `Invalid filter: ${e.detail}` }),
   [ErrorCodes.DuplicateKey]: (e) => ({ status: 409, description: e.detail }),
 };

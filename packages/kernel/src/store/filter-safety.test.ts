@@ -18,8 +18,37 @@ describe('assertSafeFilter', () => {
     [{ a: { $regex: 'a', $options: 'g' } }, '$options may only hold'],
     [{ a: { $regex: 'x'.repeat(300) } }, 'longer than 256'],
     [[{ a: 1 }], 'must be a JSON object'],
+    [{ $ne: null }, 'unknown top level operator $ne'],
+    [{ $regex: 'a' }, 'unknown top level operator $regex'],
+    [{ $or: [{ a: 1 }, { $in: [1] }] }, 'unknown top level operator $in'],
+    [{ $or: { a: 1 } }, '$or needs a list'],
+    [{ $and: [] }, '$and needs a non-empty list'],
+    [{ $or: [1] }, 'each element of $or must be an object'],
+    [{ a: { $or: [{ b: 1 }] } }, 'cannot be used inside a field condition'],
+    [{ a: { $gt: 1, b: 2 } }, 'cannot mix operators'],
+    [{ a: { $in: 'x' } }, '$in needs a list'],
+    [{ a: { $size: -1 } }, '$size needs a non-negative integer'],
+    [{ a: { $exists: 'yes' } }, '$exists needs true or false'],
+    [{ a: { $not: 'x' } }, '$not needs an object of operators'],
+    [{ a: { $options: 'i' } }, '$options needs a $regex'],
+    [{ a: { $eq: { $gt: 1 } } }, 'operator $gt is not allowed inside a value'],
+    [{ a: { b: { $where: '1' } } }, 'operator $where is not allowed'],
+    [{ a: { $elemMatch: { $where: '1' } } }, 'operator $where is not allowed'],
   ])('refuses %j', (filter, message) => {
     expect(() => assertSafeFilter(filter)).toThrow(message);
+  });
+
+  it('accepts each operator where the grammar puts it', () => {
+    const filter = {
+      $and: [{ a: { $not: { $regex: 'x' } } }, { $nor: [{ b: { $exists: false } }] }],
+      c: { $elemMatch: { d: 1, e: { $gte: 2 } } },
+      f: { $elemMatch: { $gt: 1, $lt: 5 } },
+      g: { $size: 2, $all: [1, 2] },
+      h: { nested: 'literal object' },
+      i: [1, 2],
+      j: { $ne: null, $nin: [1] },
+    };
+    expect(assertSafeFilter(filter)).toBe(filter);
   });
 
   it('bounds depth and size', () => {

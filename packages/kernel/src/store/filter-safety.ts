@@ -43,29 +43,36 @@ function unsafe(message: string): VigieError {
   return new VigieError(ErrorCodes.UnsafeFilter, message);
 }
 
-/** Refuses filters that would run code inside the store. Every adapter calls this on every filter. */
+/** Refuses filters that would run code inside the store. Every adapter calls this on every filter (any depth). */
 export function assertNoCodeExecution(filter: unknown): void {
-  walk(filter, 0, (key) => {
-    if ((codeExecutingOperators as readonly string[]).includes(key)) throw unsafe(`operator ${key} is not allowed`);
-  });
+  // Iterative: filters built by code are not depth-bounded like those users send.
+  const pending: unknown[] = [filter];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+      continue;
+    }
+    for (const [key, member] of Object.entries(value)) {
+      if ((codeExecutingOperators as readonly string[]).includes(key)) throw unsafe(`operator ${key} is not allowed`);
+      pending.push(member);
+    }
+  }
 }
 
-function walk(value: unknown, depth: number, visitKey: (key: string, value: unknown, depth: number) => void): void {
-  if (typeof value !== 'object' || value === null) return;
-  if (Array.isArray(value)) {
-    for (const item of value) walk(item, depth + 1, visitKey);
-    return;
-  }
-  for (const [key, member] of Object.entries(value)) {
-    visitKey(key, member, depth);
-    walk(member, depth + 1, visitKey);
-  }
-}
+/** Operators that combine whole filters: the only operators allowed at the top level of a filter. */
+const logicalOperators: ReadonlySet<string> = new Set(['$and', '$or', '$nor']);
+/** Operators whose value must be a list. */
+const listOperators: ReadonlySet<string> = new Set(['$in', '$nin', '$all']);
 
 /**
- * Checks a filter a user sent: only the allowed operators, bounded size and depth, and regular expressions
- * that cannot backtrack catastrophically. Returns the filter unchanged when it is safe; throws an
- * `UNSAFE_FILTER` error that names the problem otherwise.
+ * Checks a filter a user sent, before any store sees it: only the allowed operators, each where the query grammar
+ * puts it (`$and`/`$or`/`$nor` at the top level, with a non-empty list of filters; comparison operators inside a
+ * field's condition, never at the top level, never mixed with plain keys), values of the right kind (`$in` a list,
+ * `$size` a count, `$exists` a boolean…), bounded size and depth, and regular expressions that cannot backtrack
+ * catastrophically. Returns the filter unchanged when it is safe; throws an `UNSAFE_FILTER` error that names the
+ * problem otherwise. Every route that takes a user filter calls it (weather, pbehaviors, alarm filters, entities).
  */
 export function assertSafeFilter(input: unknown, options: SafeFilterOptions = {}): Filter {
   const operators = new Set(options.operators ?? safeQueryOperators);
@@ -75,32 +82,91 @@ export function assertSafeFilter(input: unknown, options: SafeFilterOptions = {}
   const maxListLength = options.maxListLength ?? 10000;
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw unsafe('the filter must be a JSON object');
   let nodes = 0;
-  const visit = (value: unknown, depth: number): void => {
+  const enter = (depth: number): void => {
     nodes += 1;
     if (nodes > maxNodes) throw unsafe(`the filter has more than ${maxNodes} elements`);
     if (depth > maxDepth) throw unsafe(`the filter is nested deeper than ${maxDepth} levels`);
+  };
+  const allowed = (key: string): void => {
+    if (!operators.has(key)) throw unsafe(`operator ${key} is not allowed`);
+  };
+  const list = (value: unknown, what: string): unknown[] => {
+    if (!Array.isArray(value)) throw unsafe(`${what} needs a list`);
+    if (value.length > maxListLength) throw unsafe(`a list in the filter has more than ${maxListLength} elements`);
+    return value;
+  };
+  /** A value compared as is: no operator may hide inside it. */
+  const literal = (value: unknown, depth: number): void => {
+    enter(depth);
     if (typeof value !== 'object' || value === null) return;
     if (Array.isArray(value)) {
-      if (value.length > maxListLength) throw unsafe(`a list in the filter has more than ${maxListLength} elements`);
-      for (const item of value) visit(item, depth + 1);
+      list(value, 'a value');
+      for (const item of value) literal(item, depth + 1);
       return;
     }
-    const record = value as Record<string, unknown>;
-    for (const [key, member] of Object.entries(record)) {
+    for (const [key, member] of Object.entries(value)) {
       if (key.startsWith('$')) {
-        if (!operators.has(key)) throw unsafe(`operator ${key} is not allowed`);
-        if (key === '$regex') {
-          if (typeof member !== 'string') throw unsafe('$regex must be a string');
-          assertSafeRegex(member, maxRegexLength);
-        }
-        if (key === '$options' && (typeof member !== 'string' || !/^[imsx]*$/.test(member))) {
-          throw unsafe('$options may only hold the flags i, m, s and x');
-        }
+        allowed(key);
+        throw unsafe(`operator ${key} is not allowed inside a value`);
       }
-      visit(member, depth + 1);
+      literal(member, depth + 1);
     }
   };
-  visit(input, 0);
+  /** A whole filter: field conditions and logical operators. */
+  const expression = (value: unknown, depth: number, where: string): void => {
+    enter(depth);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw unsafe(`${where} must be an object`);
+    for (const [key, member] of Object.entries(value)) {
+      if (key.startsWith('$')) {
+        allowed(key);
+        if (!logicalOperators.has(key)) throw unsafe(`unknown top level operator ${key}: only $and, $or and $nor combine filters; compare fields as {"field": {"${key}": …}}`);
+        const items = list(member, key);
+        if (items.length === 0) throw unsafe(`${key} needs a non-empty list of filters`);
+        for (const item of items) expression(item, depth + 1, `each element of ${key}`);
+      } else {
+        condition(member, depth + 1);
+      }
+    }
+  };
+  /** What a field is compared with: a plain value, or an object of operators. */
+  const condition = (value: unknown, depth: number): void => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return literal(value, depth);
+    const keys = Object.keys(value);
+    const operatorKeys = keys.filter((key) => key.startsWith('$'));
+    if (operatorKeys.length === 0) return literal(value, depth);
+    enter(depth);
+    if (operatorKeys.length !== keys.length) throw unsafe(`a condition cannot mix operators (${operatorKeys.join(', ')}) with plain keys`);
+    const record = value as Record<string, unknown>;
+    for (const [key, member] of Object.entries(record)) {
+      allowed(key);
+      if (logicalOperators.has(key)) throw unsafe(`${key} combines filters and cannot be used inside a field condition`);
+      if (listOperators.has(key)) {
+        for (const item of list(member, key)) literal(item, depth + 1);
+      } else if (key === '$regex') {
+        if (typeof member !== 'string') throw unsafe('$regex must be a string');
+        assertSafeRegex(member, maxRegexLength);
+      } else if (key === '$options') {
+        if (typeof member !== 'string' || !/^[imsx]*$/.test(member)) throw unsafe('$options may only hold the flags i, m, s and x');
+        if (!('$regex' in record)) throw unsafe('$options needs a $regex beside it');
+      } else if (key === '$exists') {
+        if (typeof member !== 'boolean' && member !== 0 && member !== 1) throw unsafe('$exists needs true or false');
+      } else if (key === '$size') {
+        if (!Number.isInteger(member) || (member as number) < 0) throw unsafe('$size needs a non-negative integer');
+      } else if (key === '$not') {
+        if (typeof member !== 'object' || member === null || Array.isArray(member) || Object.keys(member).length === 0 || !Object.keys(member).every((k) => k.startsWith('$'))) {
+          throw unsafe('$not needs an object of operators');
+        }
+        condition(member, depth + 1);
+      } else if (key === '$elemMatch') {
+        if (typeof member !== 'object' || member === null || Array.isArray(member)) throw unsafe('$elemMatch needs an object');
+        if (Object.keys(member).every((k) => k.startsWith('$'))) condition(member, depth + 1);
+        else expression(member, depth + 1, '$elemMatch');
+      } else {
+        literal(member, depth + 1);
+      }
+    }
+  };
+  expression(input, 0, 'the filter');
   return input as Filter;
 }
 

@@ -1,15 +1,22 @@
 import { VigieError, ErrorCodes } from '../errors.js';
 
 /**
+ * How deep a stored document may nest. Request bodies are bounded far lower (`[server] json_max_depth`, at most
+ * 512); this bound keeps the recursive copy below safe whatever a caller hands the store.
+ */
+export const maxStoredDepth = 1000;
+
+/**
  * Deep-copies a JSON document and checks it in the same pass: undefined object members are dropped (as
  * JSON.stringify does), anything that JSON cannot carry faithfully (Date, NaN, functions, class instances,
- * undefined inside arrays) is refused so that a document reads back exactly as it was written.
+ * undefined inside arrays) is refused so that a document reads back exactly as it was written, and so is a
+ * document nested deeper than `maxStoredDepth`.
  */
 export function cloneJson<T>(value: T, path = ''): T {
-  return cloneValue(value, path) as T;
+  return cloneValue(value, path, 0) as T;
 }
 
-function cloneValue(value: unknown, path: string): unknown {
+function cloneValue(value: unknown, path: string, depth: number): unknown {
   if (value === null) return null;
   switch (typeof value) {
     case 'string':
@@ -19,12 +26,13 @@ function cloneValue(value: unknown, path: string): unknown {
       if (!Number.isFinite(value)) throw notJson(path, String(value));
       return value;
     case 'object': {
+      if (depth >= maxStoredDepth) throw new VigieError(ErrorCodes.StoreFailure, `${path === '' ? 'the document' : `field ${path}`} is nested deeper than ${maxStoredDepth} levels`);
       if (Array.isArray(value)) {
         const out = new Array<unknown>(value.length);
         for (let i = 0; i < value.length; i++) {
           const item: unknown = value[i];
           if (item === undefined) throw notJson(`${path}[${i}]`, 'undefined');
-          out[i] = cloneValue(item, `${path}[${i}]`);
+          out[i] = cloneValue(item, `${path}[${i}]`, depth + 1);
         }
         return out;
       }
@@ -36,7 +44,7 @@ function cloneValue(value: unknown, path: string): unknown {
       for (const key of Object.keys(value)) {
         const member = (value as Record<string, unknown>)[key];
         if (member === undefined) continue;
-        out[key] = cloneValue(member, path ? `${path}.${key}` : key);
+        out[key] = cloneValue(member, path ? `${path}.${key}` : key, depth + 1);
       }
       return out;
     }
@@ -50,22 +58,25 @@ function notJson(path: string, what: string): VigieError {
   return new VigieError(ErrorCodes.StoreFailure, `${where} holds a non-JSON value (${what})`);
 }
 
-/** Structural equality of two JSON values; object key order does not matter. */
+/** Structural equality of two JSON values; object key order does not matter. Iterative: any depth is safe. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (const k of ka) {
-    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
-    if (!jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  const pending: [unknown, unknown][] = [[a, b]];
+  for (let pair = pending.pop(); pair; pair = pending.pop()) {
+    const [x, y] = pair;
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) pending.push([x[i], y[i]]);
+      continue;
+    }
+    if (Array.isArray(y)) return false;
+    const kx = Object.keys(x);
+    if (kx.length !== Object.keys(y).length) return false;
+    for (const k of kx) {
+      if (!Object.prototype.hasOwnProperty.call(y, k)) return false;
+      pending.push([(x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]]);
+    }
   }
   return true;
 }

@@ -3,6 +3,7 @@ import { number, object, string } from 'yup';
 import { defineFeature } from '../../src/feature.js';
 import { ErrorCodes, HttpError } from '../../src/errors.js';
 import { validate } from '../../src/validation.js';
+import { pathParam } from '../../src/http/context.js';
 import type { Scheduler } from '../../src/scheduler/port.js';
 import type { GreetingPolicy, SampleConfig } from './greeting-policy.js';
 import { sampleBridge } from './di.js';
@@ -40,7 +41,7 @@ export const sampleFeature = defineFeature<SampleConfig>({
     f.route({
       method: 'GET',
       path: '/api/v2/greet/*name',
-      handler: async (ctx) => ctx.state.scope.resolve<GreetingService>('greetingService').greet(ctx.params.name as string),
+      handler: async (ctx) => ctx.state.scope.resolve<GreetingService>('greetingService').greet(pathParam(ctx, 'name')),
     });
     f.route({
       method: 'POST',

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { cloneJson, jsonEqual, maxStoredDepth } from './json.js';
+import { assertNoCodeExecution } from './filter-safety.js';
+
+const nested = (n: number): unknown => {
+  let value: unknown = 1;
+  for (let i = 0; i < n; i++) value = { a: value };
+  return value;
+};
+
+describe('deep values', () => {
+  it('cloneJson refuses documents nested deeper than maxStoredDepth instead of overflowing the stack', () => {
+    expect(cloneJson(nested(maxStoredDepth - 1))).toEqual(nested(maxStoredDepth - 1));
+    expect(() => cloneJson(nested(100_000))).toThrow(expect.objectContaining({ code: 'STORE_FAILURE', message: expect.stringContaining(`nested deeper than ${maxStoredDepth} levels`) }));
+  });
+
+  it('jsonEqual and assertNoCodeExecution walk any depth', () => {
+    expect(jsonEqual(nested(100_000), nested(100_000))).toBe(true);
+    expect(jsonEqual(nested(100_000), nested(99_999))).toBe(false);
+    expect(() => assertNoCodeExecution(nested(100_000))).not.toThrow();
+    expect(() => assertNoCodeExecution({ a: [nested(50_000), { $where: '1' }] })).toThrow('operator $where is not allowed');
+  });
+});

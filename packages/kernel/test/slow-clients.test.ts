@@ -1,0 +1,111 @@
+// Slow clients and connection caps, with real sockets against the listening kernel.
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestKernel, type TestKernel } from '../src/testing/index.js';
+import { sampleFeature } from './sample-feature/feature.js';
+
+let t: TestKernel | undefined;
+const sockets: Socket[] = [];
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  await t?.stop();
+  t = undefined;
+});
+
+const auth = `Basic ${Buffer.from('root:root').toString('base64')}`;
+
+async function start(server: Record<string, number>): Promise<TestKernel> {
+  t = await startTestKernel({ features: [sampleFeature], config: { 'webserver.conf': { server } } });
+  return t;
+}
+
+/** A raw connection; `closed` resolves with what the server sent and how long the connection lived. */
+function open(kernel: TestKernel): Promise<{ socket: Socket; closed: Promise<{ received: string; ms: number }> }> {
+  const { hostname, port } = new URL(kernel.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    sockets.push(socket);
+    const opened = Date.now();
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const closed = new Promise<{ received: string; ms: number }>((resolveClosed) => socket.on('close', () => resolveClosed({ received, ms: Date.now() - opened })));
+    socket.once('connect', () => resolve({ socket, closed }));
+    socket.once('error', reject);
+  });
+}
+
+/** Writes `text` one byte every `everyMs` while the socket is open. */
+function trickle(socket: Socket, text: string, everyMs: number): void {
+  let i = 0;
+  const timer = setInterval(() => {
+    if (socket.destroyed || i >= text.length) return clearInterval(timer);
+    socket.write(text[i++] as string);
+  }, everyMs);
+  socket.once('close', () => clearInterval(timer));
+}
+
+describe('slow clients', () => {
+  it('cuts a client sending its header a byte at a time after headers_timeout_ms, with a 408, while others are served', async () => {
+    const k = await start({ headers_timeout_ms: 400, request_timeout_ms: 5000 });
+    const slow = await Promise.all(Array.from({ length: 20 }, () => open(k)));
+    for (const { socket } of slow) trickle(socket, `GET /api/v2/greet/slow HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nX-Padding: ${'p'.repeat(200)}\r\n\r\n`, 50);
+    // Normal requests keep answering meanwhile.
+    expect((await k.get('/api/v2/greet/fast')).status).toBe(200);
+    for (const { closed } of slow) {
+      const { received, ms } = await closed;
+      expect(received).toMatch(/^HTTP\/1\.1 408/);
+      expect(ms).toBeGreaterThanOrEqual(350);
+      expect(ms).toBeLessThan(3000);
+    }
+    expect((await k.get('/api/v2/greet/fast')).status).toBe(200);
+  });
+
+  it('cuts a client sending its body too slowly after request_timeout_ms', async () => {
+    const k = await start({ headers_timeout_ms: 200, request_timeout_ms: 500 });
+    const { socket, closed } = await open(k);
+    socket.write(`POST /api/v2/greet HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`);
+    trickle(socket, `{"name":"${'n'.repeat(90)}"}`, 50);
+    const { received, ms } = await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 408/);
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it('closes a silent socket after socket_timeout_ms and an idle kept-alive one after keep_alive_timeout_ms', async () => {
+    const k = await start({ headers_timeout_ms: 5000, request_timeout_ms: 10000, socket_timeout_ms: 2000, keep_alive_timeout_ms: 200 });
+    const [silent, kept] = await Promise.all([open(k), open(k)]);
+    kept.socket.write(`GET /api/v2/greet/ada HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n\r\n`);
+    const { received, ms } = await kept.closed;
+    expect(received).toMatch(/^HTTP\/1\.1 200/);
+    // Node keeps an idle connection one second beyond the timeout it announces, so clients close first.
+    expect(ms).toBeGreaterThanOrEqual(150);
+    expect(ms).toBeLessThan(1800);
+    const { ms: silentMs } = await silent.closed;
+    expect(silentMs).toBeGreaterThanOrEqual(1950);
+    expect(silentMs).toBeLessThan(4000);
+  });
+
+  it('refuses connections beyond max_connections, and accepts again once some close', async () => {
+    const k = await start({ max_connections: 3, headers_timeout_ms: 5000, request_timeout_ms: 10000 });
+    const held = await Promise.all([open(k), open(k), open(k)]);
+    const extra = await open(k);
+    const { received, ms } = await extra.closed;
+    expect(received).toBe('');
+    expect(ms).toBeLessThan(1000);
+    for (const { socket } of held) socket.destroy();
+    await Promise.all(held.map((h) => h.closed));
+    // The server counts a connection as gone once it sees it close, which may take a moment on a busy machine.
+    let status = 0;
+    for (let attempt = 0; attempt < 40 && status !== 200; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = await fetch(`${k.url}/api/v2/greet/ada`, { headers: { authorization: auth, connection: 'close' } }).then(
+        (res) => res.status,
+        () => 0,
+      );
+    }
+    expect(status).toBe(200);
+  });
+
+  it('refuses a header timeout longer than the request timeout at start', async () => {
+    await expect(start({ headers_timeout_ms: 5000, request_timeout_ms: 1000 })).rejects.toThrow('headers_timeout_ms must not exceed request_timeout_ms');
+  });
+});
