@@ -248,12 +248,17 @@ function specListed(op: Operation, status: number, contentType: string): boolean
   return op.path.startsWith('/api/v2/alerts/filters') && ['POST', 'PUT'].includes(op.method) && status === 500 && contentType.startsWith('text/html');
 }
 
+/** Buffers as plain bytes: with DOM types in the test program (a SAML test's dependency), fetch does not take a Buffer. */
+function toBodyInit(body: string | Buffer | undefined): string | Uint8Array<ArrayBuffer> | undefined {
+  return typeof body === 'string' || body === undefined ? body : new Uint8Array(body);
+}
+
 async function send(op: Operation, probe: Probe): Promise<{ status: number; type: string; ms: number; text: string }> {
   const started = Date.now();
   const headers: Record<string, string> = { authorization: auth };
   if (probe.contentType) headers['content-type'] = probe.contentType;
   Object.assign(headers, probe.headers);
-  const res = await fetch(`${url}${probe.path}`, { method: op.method, headers, body: probe.body, signal: AbortSignal.timeout(answerBoundMs * 2) });
+  const res = await fetch(`${url}${probe.path}`, { method: op.method, headers, body: toBodyInit(probe.body), signal: AbortSignal.timeout(answerBoundMs * 2) });
   const text = await res.text();
   return { status: res.status, type: res.headers.get('content-type') ?? '', ms: Date.now() - started, text };
 }
