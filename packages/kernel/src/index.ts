@@ -12,9 +12,13 @@ export type {
   HealthCheckDefinition,
   HttpMethod,
   JobDefinition,
+  KoaRouterLike,
   LifecycleHook,
   RouteDefinition,
   RouteResponseDoc,
+  RouterOptions,
+  RouterRouteDoc,
+  RouterRouteEntry,
   VigieContext,
   VigieState,
 } from './feature.js';
@@ -27,6 +31,7 @@ export { requestBody, pathParam } from './http/context.js';
 export { validate, durationPattern, durationSeconds } from './validation.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
 export { EventBus, type VigieEvents } from './event-bus.js';
+export { Observations, type HttpObservation, type StoreObservation, type JobObservation, type PipelineObservation } from './observation.js';
 export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';
 export { createLogger, redactedLogPaths, type Logger, type LogOptions } from './log.js';
 export { parseIni, envVariableFor, ConfigFiles, type ConfigOverrides, type IniSections } from './config/ini.js';

@@ -23,6 +23,8 @@ export const KernelTokens = {
   Env: Symbol.for('kernel.Env'),
   /** `{ contributions(point) }`: what other features contributed to this feature's extension points. */
   Extensions: Symbol.for('kernel.Extensions'),
+  /** The kernel's observation hooks (requests, store operations, job runs, pipeline progress). */
+  Observations: Symbol.for('kernel.Observations'),
 } as const;
 
 /** awilix registration names of what `KernelTokens` stand for. */
@@ -37,6 +39,7 @@ const kernelImports: Record<string, symbol> = {
   dataDir: KernelTokens.DataDir,
   env: KernelTokens.Env,
   extensions: KernelTokens.Extensions,
+  observations: KernelTokens.Observations,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tsyringe's own constructor type
