@@ -4,7 +4,7 @@ import type { Collection, Store } from './store/port.js';
 /** One answered HTTP request. */
 export interface HttpObservation {
   method: string;
-  /** The route template that answered (`/api/v2/x/:id`), or undefined when no route matched (404, 405, 401 before routing). */
+  /** The route template of the request (`/api/v2/x/:id`), also when authentication failed; undefined when no route matched. */
   route: string | undefined;
   status: number;
   seconds: number;

@@ -116,10 +116,14 @@ describe('observations', () => {
     await t.get('/api/v2/legacy/greetings/ada');
     await t.get('/api/v2/legacy/declared');
     await t.get('/api/v2/legacy/nowhere');
+    await t.get('/api/v2/legacy/declared', { auth: false });
+    await t.get('/api/v2/legacy/crash');
     expect(http.map(({ method, route, status }) => ({ method, route, status }))).toEqual([
       { method: 'GET', route: '/api/v2/legacy/greetings/:name', status: 200 },
       { method: 'GET', route: '/api/v2/legacy/declared', status: 200 },
       { method: 'GET', route: undefined, status: 404 },
+      { method: 'GET', route: '/api/v2/legacy/declared', status: 401 },
+      { method: 'GET', route: '/api/v2/legacy/crash', status: 500 },
     ]);
     expect(http.every((o) => o.seconds >= 0)).toBe(true);
 

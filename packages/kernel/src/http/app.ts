@@ -221,6 +221,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
         await authenticate(ctx);
         throw new HttpError(400, err.message);
       }
+      if (match.found) template = match.target.path;
       if (!match.found || !match.target.mounted.route.public) await authenticate(ctx);
       if (!match.found) {
         let allowed = match.allowed;
@@ -228,7 +229,6 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
           const routed = routers.match(ctx.method, ctx.path);
           if (routed.found) {
             await runRouter(ctx as VigieContext, routed.mounted, routed.middleware);
-            template = (ctx as { _matchedRoute?: string })._matchedRoute;
             return;
           }
           allowed = [...new Set([...allowed, ...routed.allowed])];
@@ -241,7 +241,6 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
         }
         throw new HttpError(405, 'Method not allowed', { headers: { Allow: allowed.join(', ') } });
       }
-      template = match.target.path;
       (ctx as VigieContext).params = match.params;
       await match.target.run(ctx as VigieContext);
     } catch (err) {
@@ -250,7 +249,9 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
       inFlight.leave();
       if (options.accessLog || observed) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        if (observed) observations?.http({ method: ctx.method, route: template, status: ctx.status, seconds: ms / 1000 });
+        // A router route's template is what @koa/router matched (set even when its handler threw).
+        const route = template ?? (ctx as { _matchedRoute?: string })._matchedRoute;
+        if (observed) observations?.http({ method: ctx.method, route, status: ctx.status, seconds: ms / 1000 });
         if (options.accessLog) {
           ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, user: ctx.state.user?.name }, 'request');
         }
