@@ -103,6 +103,14 @@ describe('the packed packages, installed with npm outside the workspace', () => 
     expect(output).toMatch(/Tests\s+6 passed/);
   }, minutes(3));
 
+  it('scaffold, with `vigie new feature`, a plugin package that builds and passes its test as generated', async () => {
+    const output = await run(join(app, 'node_modules', '.bin', 'vigie'), ['new', 'feature', 'asset-tags'], app);
+    expect(output).toContain(`created plugin package ${join(app, 'asset-tags')}`);
+    const dir = join(app, 'asset-tags');
+    await run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], dir);
+    expect(await run(join(app, 'node_modules', '.bin', 'vitest'), ['run'], dir, { NO_COLOR: '1' })).toMatch(/Tests\s+3 passed/);
+  }, minutes(3));
+
   it('run `vigie serve` loading the example plugin through [server] plugins', async () => {
     mkdirSync(join(app, 'etc'), { recursive: true });
     writeFileSync(join(app, 'etc', 'webserver.conf'), '[server]\nport = 0\nplugins = @acme/vigie-hello\n\n[hello]\ngreeting = Bonjour\n');
