@@ -89,6 +89,8 @@ describe('the packed packages, installed with npm outside the workspace', () => 
     await run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], dir);
     const output = await run(process.execPath, [join(dir, 'dist', 'embed.js'), join(work, 'embedded-install')], dir);
     const result = JSON.parse(output.trim().split('\n').pop() as string) as Record<string, unknown>;
+    // The repository's source condition (.pnpmfile.cjs strips it at pack time) is not published.
+    expect(readFileSync(join(app, 'node_modules', '@vigie', 'kernel', 'package.json'), 'utf8')).not.toContain('vigie-source');
     expect(result).toEqual({
       created: { status: 200, body: { _id: 'item-0', owner: 'root' } },
       listed: { status: 200, body: [{ _id: 'item-0', owner: 'root' }] },
