@@ -54,6 +54,8 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 async function httpBenchmark() {
   const installDir = mkdtempSync(join(tmpdir(), 'vigie-bench-'));
   const path = '/api/v2/account/me';
+  // Served by the @koa/router router the bench server mounts (tried after the kernel's route table).
+  const routerPath = '/api/v2/bench-legacy/items/1';
   const auth = { authorization: `Basic ${Buffer.from('root:bench-password').toString('base64')}` };
   const vigie = await startServer('vigie.mjs', [installDir]);
   const koa = await startServer('bare-koa.mjs');
@@ -61,19 +63,23 @@ async function httpBenchmark() {
     // Warm both (JIT, credential cache), then alternate rounds so neither gets the quieter machine.
     await load(koa, path, {}, 2);
     await load(vigie, path, auth, 2);
-    const results = { koa: [], vigie: [] };
+    await load(vigie, routerPath, auth, 2);
+    const results = { koa: [], vigie: [], router: [] };
     for (let round = 0; round < rounds; round++) {
       results.koa.push(await load(koa, path, {}, duration));
       results.vigie.push(await load(vigie, path, auth, duration));
+      results.router.push(await load(vigie, routerPath, auth, duration));
     }
     const summary = (list) => ({ rps: median(list.map((r) => r.rps)), p99: median(list.map((r) => r.p99)), cpuUs: median(list.map((r) => r.cpuUs)) });
     const k = summary(results.koa);
     const v = summary(results.vigie);
+    const r = summary(results.router);
     const ratio = v.rps / k.rps;
-    console.log(`\nHTTP: GET ${path}, ${connections} connections, ${rounds} rounds of ${duration} s each (median)`);
+    console.log(`\nHTTP: GET ${path}, ${connections} connections, ${rounds} rounds of ${duration} s each (median); Vigie mounts a @koa/router router`);
     const line = (name, r) => `  ${name.padEnd(16)}${r.rps.toFixed(0).padStart(8)} req/s   p99 ${String(r.p99).padStart(4)} ms   ${r.cpuUs.toFixed(0).padStart(4)} µs CPU per request`;
     console.log(line('bare Koa', k));
     console.log(line("Vigie (auth'd)", v));
+    console.log(line('router (auth\'d)', r) + `   GET ${routerPath}, answered by the router`);
     console.log(`  ratio Vigie/Koa   ${ratio.toFixed(2)} in requests/s (target >= 0.70: ${ratio >= 0.7 ? 'met' : 'NOT met'}); ${(k.cpuUs / v.cpuUs).toFixed(2)} in CPU per request`);
   } finally {
     await vigie.stop();

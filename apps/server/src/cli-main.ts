@@ -3,6 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Kernel } from '@vigie/kernel';
 import type { UserAdministration } from '@vigie/auth';
 import { createServerKernel, resolveInstallDir } from './compose.js';
+import { scaffoldFeature } from './scaffold.js';
 
 /** Where the CLI writes; replaced in tests. */
 export interface CliIo {
@@ -11,6 +12,8 @@ export interface CliIo {
   /** Reads standard input to its end (for `--password-stdin`). */
   readStdin(): Promise<string>;
   env: Readonly<Record<string, string | undefined>>;
+  /** Working directory (where `new feature` writes by default). */
+  cwd?: () => string;
 }
 
 const processIo: CliIo = {
@@ -22,6 +25,7 @@ const processIo: CliIo = {
     return Buffer.concat(chunks).toString('utf8');
   },
   env: process.env,
+  cwd: () => process.cwd(),
 };
 
 const commonOptions = {
@@ -178,6 +182,28 @@ const commands: Record<string, Command> = {
         const { key } = await admin.createApiKey(positionals[0] as string, (values.label as string | undefined) ?? '');
         io.out(`${key}\n`);
       }),
+  },
+  'new feature': {
+    usage: 'vigie new feature <name> [--dir <directory>]',
+    summary: 'scaffold a feature package (in packages/<name> of the Vigie repository, else ./<name> as a plugin)',
+    options: { dir: { type: 'string' } },
+    optionsHelp: '  --dir <directory>     where to create the package (must be absent or empty)\n',
+    positionals: 1,
+    run: async ({ values, positionals }, io) => {
+      try {
+        const result = scaffoldFeature({ name: positionals[0] as string, dir: values.dir as string | undefined, cwd: io.cwd?.() ?? process.cwd() });
+        io.out(`created ${result.mode === 'workspace' ? 'workspace package' : 'plugin package'} ${result.dir}\n${result.files.map((f) => `  ${f}\n`).join('')}`);
+        io.out(
+          result.mode === 'workspace'
+            ? `next: npx -y pnpm@10 install, add it to apps/server/src/features.ts, then npx vitest run --project ${positionals[0] as string}\n`
+            : 'next: npm install && npm run build && npm test, then list it in [server] plugins (see docs/embedding.md)\n',
+        );
+        return 0;
+      } catch (err) {
+        io.err(`vigie new feature: ${err instanceof Error ? err.message : String(err)}\n`);
+        return 1;
+      }
+    },
   },
 };
 

@@ -24,6 +24,7 @@ export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature
   pbehaviors: async () => (await import('@vigie/pbehaviors')).pbehaviorsFeature,
   weather: async () => (await import('@vigie/weather')).weatherFeature,
   healthcheck: async () => (await import('@vigie/healthcheck')).healthcheckFeature,
+  metrics: async () => (await import('@vigie/metrics')).metricsFeature,
 };
 
 /** Every available feature, in a stable order: what the server runs when `[server] features` is not set. */

@@ -57,6 +57,39 @@ export interface RouteDefinition {
   handler(ctx: VigieContext): unknown;
 }
 
+/**
+ * The part of a `@koa/router` `Router` the kernel uses. Structural, so that the kernel does not load
+ * `@koa/router` itself and features bring the version they use (15 or later).
+ */
+export interface KoaRouterLike {
+  readonly stack: readonly { readonly path: string | RegExp; readonly methods: readonly string[] }[];
+  match(path: string, method: string): { readonly path: readonly { readonly methods: readonly string[] }[]; readonly route: boolean };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Koa middleware of any context type
+  routes(): (ctx: any, next: () => Promise<any>) => any;
+}
+
+/** Documentation of one route of a router, for the OpenAPI document. */
+export interface RouterRouteDoc {
+  summary?: string;
+  description?: string;
+  tags?: readonly string[];
+}
+
+export interface RouterOptions {
+  /** Documentation by `'<METHOD> <path as declared in the router>'`; routes without one are listed as undocumented. */
+  docs?: Readonly<Record<string, RouterRouteDoc>>;
+}
+
+/** A route a feature's router answers, as the OpenAPI document lists it. */
+export interface RouterRouteEntry {
+  featureId: string;
+  method: string;
+  /** As declared in the router (prefix included), in `path-to-regexp` syntax. */
+  path: string;
+  /** Absent when the author attached none: the route is undocumented. */
+  doc?: RouterRouteDoc;
+}
+
 export interface JobDefinition<D = unknown> extends JobOptions {
   /** Globally unique; prefix with the feature id (`import.process`). */
   name: string;
@@ -92,6 +125,12 @@ export interface FeatureRegistrar<C> {
   /** Registers a tsyringe bridge (one per feature, from its `src/di.ts`); `export` names the bridge exports dependents see. */
   use(bridge: DiBridge, options?: { export?: readonly string[] }): void;
   route(route: RouteDefinition): void;
+  /**
+   * Mounts a `@koa/router` router (for existing Koa routes and middleware). Its routes are tried after the declared
+   * routes and get the same authentication, request scope, error envelope and logging; the kernel reads no body
+   * for them (bring a body parser if they need one).
+   */
+  router(router: KoaRouterLike, options?: RouterOptions): void;
   job<D>(job: JobDefinition<D>): void;
   healthCheck(check: HealthCheckDefinition): void;
   /** How this feature's routes word kernel errors (body parsing, validation, store errors). */

@@ -12,9 +12,13 @@ export type {
   HealthCheckDefinition,
   HttpMethod,
   JobDefinition,
+  KoaRouterLike,
   LifecycleHook,
   RouteDefinition,
   RouteResponseDoc,
+  RouterOptions,
+  RouterRouteDoc,
+  RouterRouteEntry,
   VigieContext,
   VigieState,
 } from './feature.js';
@@ -39,6 +43,7 @@ export {
 } from './input-bounds.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
 export { EventBus, type VigieEvents } from './event-bus.js';
+export { Observations, type HttpObservation, type StoreObservation, type JobObservation, type PipelineObservation } from './observation.js';
 export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';
 export { SecretBox, decodeSecretKey, type SecretBoxOptions } from './secret-box.js';
 export { createLogger, redactedLogPaths, type Logger, type LogOptions } from './log.js';

@@ -12,10 +12,23 @@ import { logConfigSchema, serverConfigSchema, type ServerConfig } from './config
 import type { DiBridge } from './di/bridge.js';
 import { ErrorCodes, VigieError } from './errors.js';
 import { EventBus } from './event-bus.js';
-import type { AnyFeature, Extensions, FeatureRegistrar, HealthCheckDefinition, JobDefinition, LifecycleHook, RouteDefinition } from './feature.js';
+import type {
+  AnyFeature,
+  Extensions,
+  FeatureRegistrar,
+  HealthCheckDefinition,
+  JobDefinition,
+  KoaRouterLike,
+  LifecycleHook,
+  RouteDefinition,
+  RouterOptions,
+  RouterRouteEntry,
+} from './feature.js';
 import { HealthRegistry } from './health.js';
 import { createHttpApp, InFlight, type MountedRoute } from './http/app.js';
 import { RouteTable } from './http/route-table.js';
+import { routerRoutes, type MountedRouter } from './http/routers.js';
+import { Observations, observedJob, observedStore } from './observation.js';
 import { parseByteSize } from './http/body.js';
 import type { InputLimits } from './http/json-depth.js';
 import type { ErrorWording } from './http/error-wording.js';
@@ -49,6 +62,7 @@ interface FeatureRecord {
   services: Map<string, { resolver: Resolver<unknown>; exported: boolean }>;
   bridges: { bridge: DiBridge; exported: readonly string[] }[];
   routes: RouteDefinition[];
+  routers: { router: KoaRouterLike; options: RouterOptions }[];
   jobs: JobDefinition<unknown>[];
   healthChecks: HealthCheckDefinition[];
   wording: ErrorWording | undefined;
@@ -99,6 +113,8 @@ export class Kernel {
   readonly clock: Clock;
   readonly eventBus = new EventBus();
   readonly health = new HealthRegistry();
+  /** Where the kernel reports requests, store operations and job runs (for metrics). */
+  readonly observations = new Observations();
   readonly config: ConfigFiles;
   readonly serverConfig: ServerConfig;
   readonly #options: KernelOptions;
@@ -216,6 +232,7 @@ export class Kernel {
       services: new Map(),
       bridges: [],
       routes: [],
+      routers: [],
       jobs: [],
       healthChecks: [],
       wording: undefined,
@@ -245,6 +262,13 @@ export class Kernel {
       },
       route: (route) => {
         record.routes.push(route);
+      },
+      router: (router, options) => {
+        if (typeof router?.routes !== 'function' || typeof router.match !== 'function' || !Array.isArray(router.stack)) {
+          problems.push(`feature ${id}: router() needs a @koa/router Router`);
+          return;
+        }
+        record.routers.push({ router, options: options ?? {} });
       },
       job: (job) => {
         record.jobs.push(job as JobDefinition<unknown>);
@@ -297,6 +321,11 @@ export class Kernel {
           else routes.set(key, id);
         }
       }
+      for (const entry of this.#routerEntries(record)) {
+        if (!entry.path.startsWith('/')) problems.push(`feature ${id}: router path ${entry.path} must be absolute`);
+        const owner = routes.get(`${entry.method} ${RouteTable.shape(entry.path)}`);
+        if (owner !== undefined) problems.push(`router route ${entry.method} ${entry.path} of feature ${id} is hidden by a declared route of feature ${owner}`);
+      }
       for (const job of record.jobs) {
         const owner = jobs.get(job.name);
         if (owner !== undefined) problems.push(`duplicate job ${job.name} (features ${owner} and ${id})`);
@@ -320,6 +349,15 @@ export class Kernel {
   /** The routes of every feature, for documentation (OpenAPI). */
   routes(): { featureId: string; route: RouteDefinition }[] {
     return this.#records.flatMap((r) => r.routes.map((route) => ({ featureId: r.feature.id, route })));
+  }
+
+  /** The routes of every feature's `@koa/router` routers, for documentation (OpenAPI). */
+  routerRoutes(): RouterRouteEntry[] {
+    return this.#records.flatMap((r) => this.#routerEntries(r));
+  }
+
+  #routerEntries(record: FeatureRecord): RouterRouteEntry[] {
+    return record.routers.flatMap(({ router, options }) => routerRoutes(record.feature.id, router, options));
   }
 
   featureIds(): string[] {
@@ -366,7 +404,7 @@ export class Kernel {
       logger: this.logger.child({ component: 'scheduler' }),
     });
     const rootValues = {
-      store: this.#adapter.store,
+      store: observedStore(this.#adapter.store, this.observations),
       clock: this.clock,
       eventBus: this.eventBus,
       scheduler: this.#scheduler,
@@ -376,7 +414,8 @@ export class Kernel {
       /** The process environment (or the one given to the kernel), for settings that come from variables. */
       env: this.#options.env ?? process.env,
       /** Every composed route, for documentation features (OpenAPI). */
-      routeCatalog: { list: () => this.routes() },
+      routeCatalog: { list: () => this.routes(), routers: () => this.routerRoutes() },
+      observations: this.observations,
       /** Bounds for input a feature reads itself (a body streamed to disk, a JSON text inside a field). */
       inputLimits: { jsonMaxDepth: this.serverConfig.json_max_depth } satisfies InputLimits,
     };
@@ -424,7 +463,7 @@ export class Kernel {
       for (const check of record.healthChecks) {
         this.health.register({ name: check.name, timeoutMs: check.timeoutMs, check: () => check.check(container) });
       }
-      for (const job of record.jobs) this.#scheduler.define(job, container);
+      for (const job of record.jobs) this.#scheduler.define(observedJob(job, this.observations), container);
       if (record.authenticator) this.#authenticator = record.authenticator(container);
     }
     this.#authenticator ??= this.#options.authenticator;
@@ -450,9 +489,14 @@ export class Kernel {
     const mounted: MountedRoute[] = this.#records.flatMap((record) =>
       record.routes.map((route) => ({ featureId: record.feature.id, route, container: record.container as AwilixContainer, wording: record.wording })),
     );
+    const routers: MountedRouter[] = this.#records.flatMap((record) =>
+      record.routers.map(({ router, options }) => ({ featureId: record.feature.id, router, options, container: record.container as AwilixContainer, wording: record.wording })),
+    );
     const app = createHttpApp(
       {
         routes: mounted,
+        routers,
+        observations: this.observations,
         authenticator: () => this.#authenticator,
         logger: this.logger,
         bodyDefaults: { limit: parseByteSize(this.serverConfig.body_limit), jsonMaxDepth: this.serverConfig.json_max_depth },

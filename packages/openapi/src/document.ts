@@ -1,6 +1,6 @@
 import { convertSchema } from '@sodaru/yup-to-json-schema';
 import type { Schema } from 'yup';
-import type { RouteDefinition } from '@vigie/kernel';
+import type { RouteDefinition, RouterRouteEntry } from '@vigie/kernel';
 
 export interface CatalogRoute {
   featureId: string;
@@ -80,16 +80,7 @@ function operation(entry: CatalogRoute, path: string, parameters: { name: string
     operationId: `${route.method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
     summary: route.summary ?? `${route.method} ${path}`,
     tags: route.tags ? [...route.tags] : [entry.featureId],
-    parameters: [
-      ...parameters.map((p) => ({
-        name: p.name,
-        in: 'path',
-        required: true,
-        schema: { type: 'string' },
-        ...(p.rest ? { description: 'May contain "/", raw or URL-encoded' } : {}),
-      })),
-      ...queryParameters(route.querySchema),
-    ],
+    parameters: [...pathParameters(parameters), ...queryParameters(route.querySchema)],
     responses,
   };
   if (route.description) op.description = route.description;
@@ -103,8 +94,39 @@ function operation(entry: CatalogRoute, path: string, parameters: { name: string
   return op;
 }
 
-/** The OpenAPI 3.1 document of every composed route. */
-export function buildOpenApiDocument(routes: readonly CatalogRoute[], info: DocumentInfo): JsonObject {
+function pathParameters(parameters: { name: string; rest: boolean }[]): JsonObject[] {
+  return parameters.map((p) => ({
+    name: p.name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+    ...(p.rest ? { description: 'May contain "/", raw or URL-encoded' } : {}),
+  }));
+}
+
+/**
+ * A route of a feature's `@koa/router` router: its author declared no schemas, so the operation says only what the
+ * kernel guarantees (authentication, error envelope); without a description it is marked `x-vigie-undocumented`.
+ */
+function routerOperation(entry: RouterRouteEntry, path: string, parameters: { name: string; rest: boolean }[]): JsonObject {
+  const op: JsonObject = {
+    operationId: `${entry.method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    summary: entry.doc?.summary ?? `${entry.method} ${path} (undocumented)`,
+    tags: entry.doc?.tags ? [...entry.doc.tags] : [entry.featureId],
+    parameters: pathParameters(parameters),
+    responses: {
+      '200': { description: 'Answered by a @koa/router router of the feature' },
+      '401': { description: 'Missing or invalid credentials', content: { 'application/json': { schema: errorSchemaRef } } },
+      default: { description: 'Error', content: { 'application/json': { schema: errorSchemaRef } } },
+    },
+  };
+  if (entry.doc?.description) op.description = entry.doc.description;
+  if (!entry.doc) op['x-vigie-undocumented'] = true;
+  return op;
+}
+
+/** The OpenAPI 3.1 document of every composed route, and of the routes of the features' `@koa/router` routers. */
+export function buildOpenApiDocument(routes: readonly CatalogRoute[], info: DocumentInfo, routerRoutes: readonly RouterRouteEntry[] = []): JsonObject {
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const entry of routes) {
     const list = typeof entry.route.path === 'string' ? [entry.route.path] : entry.route.path;
@@ -113,6 +135,12 @@ export function buildOpenApiDocument(routes: readonly CatalogRoute[], info: Docu
       const item = (paths[path] ??= {});
       item[entry.route.method.toLowerCase()] = operation(entry, path, parameters);
     }
+  }
+  for (const entry of routerRoutes) {
+    // path-to-regexp optional groups (`{/:format}`) are documented as if present.
+    const { path, parameters } = openApiPath(entry.path.replace(/[{}]/g, ''));
+    const item = (paths[path] ??= {});
+    item[entry.method.toLowerCase()] ??= routerOperation(entry, path, parameters);
   }
   const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
   return {

@@ -1,3 +1,4 @@
+import Router from '@koa/router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { array, number, object, string } from 'yup';
@@ -29,6 +30,10 @@ const widgetsFeature = defineFeature({
       handler: () => ({}),
     });
     f.route({ method: 'GET', path: '/public/widgets/count', public: true, handler: () => ({ n: 0 }) });
+    const legacy = new Router({ prefix: '/api/v2/legacy-widgets' });
+    legacy.get('/:id', (ctx) => void (ctx.body = { id: ctx.params.id }));
+    legacy.post('/', (ctx) => void (ctx.body = {}));
+    f.router(legacy, { docs: { 'POST /api/v2/legacy-widgets/': { summary: 'Create a legacy widget', description: 'From the old Koa app' } } });
   },
 });
 
@@ -58,6 +63,10 @@ describe('GET /api/v2/openapi.json', () => {
     expect(one.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'id', in: 'path' }), expect.objectContaining({ name: 'verbose', in: 'query' })]));
     expect(Object.keys(one.responses)).toEqual(expect.arrayContaining(['200', '404', '401']));
     expect(doc.paths['/public/widgets/count']?.get?.security).toEqual([]);
+    // Router routes: undocumented unless their author described them.
+    expect(doc.paths['/api/v2/legacy-widgets/{id}']?.get).toMatchObject({ summary: 'GET /api/v2/legacy-widgets/{id} (undocumented)', 'x-vigie-undocumented': true, tags: ['widgets'] });
+    expect(doc.paths['/api/v2/legacy-widgets']?.post).toMatchObject({ summary: 'Create a legacy widget', description: 'From the old Koa app' });
+    expect(doc.paths['/api/v2/legacy-widgets']?.post).not.toHaveProperty('x-vigie-undocumented');
     // The validator does reject a broken document (so the check above can fail).
     expect((await new Validator().validate({ ...doc, paths: { 'no-leading-slash': {} } } as never)).valid).toBe(false);
   });
@@ -65,6 +74,28 @@ describe('GET /api/v2/openapi.json', () => {
   it('needs credentials like every other route', async () => {
     t = await startFeatureTest({ features: [openApiFeature] });
     expect((await t.get('/api/v2/openapi.json', { auth: false })).status).toBe(401);
+  });
+});
+
+describe('GET /api/v2/docs', () => {
+  it('serves the reference page and its local assets to authenticated users only', async () => {
+    t = await startFeatureTest({ features: [openApiFeature] });
+    const page = await t.get('/api/v2/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.text).toContain('/api/v2/docs/swagger-ui-bundle.js');
+    expect(page.text).not.toMatch(/https?:\/\//);
+    const bundle = await t.get('/api/v2/docs/swagger-ui-bundle.js');
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toContain('javascript');
+    expect(bundle.text).toContain('SwaggerUIBundle');
+    expect((await t.get('/api/v2/docs/init.js')).text).toContain('/api/v2/openapi.json');
+    expect((await t.get('/api/v2/docs', { auth: false })).status).toBe(401);
+    expect((await t.get('/api/v2/docs/swagger-ui.css', { auth: false })).status).toBe(401);
+    const other = await t.get('/api/v2/docs/package.json');
+    expect(other.status).toBe(404);
+    expect(other.body).toMatchObject({ description: 'No asset package.json in the API reference' });
+    expect((await t.get('/api/v2/docs/..%2Fpackage.json')).status).toBe(404);
   });
 });
 

@@ -42,6 +42,8 @@ export const serverConfigSchema = object({
   jobs_poll_ms: number().integer().positive().default(5000),
   /** Comma-separated feature ids a composing host (the reference server) should load. */
   features: string().optional(),
+  /** Comma-separated npm packages, each exporting a feature, that the reference server loads from the installation directory. */
+  plugins: string().optional(),
 }).test(
   'headers-within-request',
   'headers_timeout_ms must not exceed request_timeout_ms (unless request_timeout_ms is 0)',

@@ -25,6 +25,8 @@ export const KernelTokens = {
   Extensions: Symbol.for('kernel.Extensions'),
   /** `InputLimits`: the server's bounds on input (`[server] json_max_depth`), for input a feature reads itself. */
   InputLimits: Symbol.for('kernel.InputLimits'),
+  /** The kernel's observation hooks (requests, store operations, job runs, pipeline progress). */
+  Observations: Symbol.for('kernel.Observations'),
 } as const;
 
 /** awilix registration names of what `KernelTokens` stand for. */
@@ -40,6 +42,7 @@ const kernelImports: Record<string, symbol> = {
   env: KernelTokens.Env,
   extensions: KernelTokens.Extensions,
   inputLimits: KernelTokens.InputLimits,
+  observations: KernelTokens.Observations,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tsyringe's own constructor type

@@ -8,6 +8,8 @@ import type { RouteDefinition, VigieContext, VigieState } from '../feature.js';
 import { readBody, type BodyDefaults } from './body.js';
 import { wordError, type ErrorWording } from './error-wording.js';
 import { MalformedPathError, RouteTable } from './route-table.js';
+import { RouterSet, type MountedRouter } from './routers.js';
+import type { Observations } from '../observation.js';
 
 /** A route as the kernel mounts it: the definition plus the feature it belongs to. */
 export interface MountedRoute {
@@ -19,6 +21,10 @@ export interface MountedRoute {
 
 export interface HttpAppOptions {
   routes: readonly MountedRoute[];
+  /** `@koa/router` routers, tried in order when no declared route matches. */
+  routers?: readonly MountedRouter[];
+  /** Where each answered request is reported (metrics). */
+  observations?: Observations;
   /** Resolved lazily: the authenticating feature builds it at init. */
   authenticator: () => Authenticator | undefined;
   logger: Logger;
@@ -132,6 +138,20 @@ class RequestState implements VigieState {
   }
 }
 
+/** Runs a router's middleware for a request it has a route for, in the request scope of the router's feature. */
+async function runRouter(ctx: VigieContext, mounted: MountedRouter, middleware: (ctx: VigieContext, next: () => Promise<void>) => unknown): Promise<void> {
+  const state = ctx.state as unknown as RequestState;
+  state.useContainer(mounted.container);
+  try {
+    await middleware(ctx, () => Promise.resolve());
+  } catch (err) {
+    throw wordError(err, ctx, [undefined, mounted.wording]);
+  } finally {
+    const released = state.release();
+    if (released) await released;
+  }
+}
+
 function routeMiddleware(mounted: MountedRoute, bodyDefaults: BodyDefaults) {
   const { route, container, wording } = mounted;
   return async (ctx: VigieContext): Promise<void> => {
@@ -164,12 +184,14 @@ function routeMiddleware(mounted: MountedRoute, bodyDefaults: BodyDefaults) {
 export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<VigieState> {
   const app = new Koa<VigieState>();
   app.silent = true;
-  const table = new RouteTable<{ mounted: MountedRoute; run: (ctx: VigieContext) => Promise<void> }>();
+  const table = new RouteTable<{ mounted: MountedRoute; path: string; run: (ctx: VigieContext) => Promise<void> }>();
   for (const mounted of options.routes) {
     const run = routeMiddleware(mounted, options.bodyDefaults);
     const paths = typeof mounted.route.path === 'string' ? [mounted.route.path] : mounted.route.path;
-    for (const path of paths) table.add(mounted.route.method, path, { mounted, run });
+    for (const path of paths) table.add(mounted.route.method, path, { mounted, path, run });
   }
+  const routers = new RouterSet(options.routers ?? []);
+  const observations = options.observations;
 
   const authenticate = async (ctx: Context): Promise<void> => {
     const authenticator = options.authenticator();
@@ -188,7 +210,9 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
     const requestId = requestIdPattern.test(given) ? given : randomUUID();
     ctx.state = new RequestState(requestId, options.logger);
     ctx.set('X-Request-Id', requestId);
-    const started = options.accessLog ? process.hrtime.bigint() : 0n;
+    const observed = observations?.listens('http') === true;
+    const started = options.accessLog || observed ? process.hrtime.bigint() : 0n;
+    let template: string | undefined;
     try {
       let match;
       try {
@@ -198,15 +222,25 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
         await authenticate(ctx);
         throw new HttpError(400, err.message);
       }
+      if (match.found) template = match.target.path;
       if (!match.found || !match.target.mounted.route.public) await authenticate(ctx);
       if (!match.found) {
-        if (match.allowed.length === 0) throw new HttpError(404, `No route matches ${ctx.method} ${ctx.path}`);
-        ctx.set('Allow', match.allowed.join(', '));
+        let allowed = match.allowed;
+        if (routers.size > 0) {
+          const routed = routers.match(ctx.method, ctx.path);
+          if (routed.found) {
+            await runRouter(ctx as VigieContext, routed.mounted, routed.middleware);
+            return;
+          }
+          allowed = [...new Set([...allowed, ...routed.allowed])];
+        }
+        if (allowed.length === 0) throw new HttpError(404, `No route matches ${ctx.method} ${ctx.path}`);
+        ctx.set('Allow', allowed.join(', '));
         if (ctx.method === 'OPTIONS') {
           ctx.status = 204;
           return;
         }
-        throw new HttpError(405, 'Method not allowed', { headers: { Allow: match.allowed.join(', ') } });
+        throw new HttpError(405, 'Method not allowed', { headers: { Allow: allowed.join(', ') } });
       }
       (ctx as VigieContext).params = match.params;
       await match.target.run(ctx as VigieContext);
@@ -214,9 +248,14 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
       render(ctx, err, ctx.state.log);
     } finally {
       inFlight.leave();
-      if (options.accessLog) {
+      if (options.accessLog || observed) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, user: ctx.state.user?.name }, 'request');
+        // A router route's template is what @koa/router matched (set even when its handler threw).
+        const route = template ?? (ctx as { _matchedRoute?: string })._matchedRoute;
+        if (observed) observations?.http({ method: ctx.method, route, status: ctx.status, seconds: ms / 1000 });
+        if (options.accessLog) {
+          ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, user: ctx.state.user?.name }, 'request');
+        }
       }
     }
   });

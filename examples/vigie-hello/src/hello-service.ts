@@ -1,0 +1,47 @@
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, type Clock } from '@vigie/kernel';
+import type { HelloConfig, Visit } from './schemas.js';
+import { VisitRepository } from './visit-repository.js';
+
+/** Greets, records visits, counts the entities the event bus reports changed, summarises on a schedule. */
+@injectable()
+export class HelloService {
+  /** Since this process started: the bus is in-process, the summary job persists the figure. */
+  #changedEntities = 0;
+
+  constructor(
+    @inject(VisitRepository) private readonly visits: VisitRepository,
+    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @inject(KernelTokens.Config) private readonly config: HelloConfig,
+  ) {}
+
+  greet(name: string): string {
+    return `${this.config.greeting}, ${name}!`;
+  }
+
+  /** Subscriber of `entities.changed` (a later version can be an event-pipeline stage instead). */
+  noteChangedEntities(ids: readonly string[]): void {
+    this.#changedEntities += ids.length;
+  }
+
+  async recordVisit(name: string): Promise<Visit> {
+    const record = await this.visits.add(name, this.clock.nowSec());
+    return { _id: record._id, name: record.name, at: record.at };
+  }
+
+  async status(user: string): Promise<{ greeting: string; visits: number; changed_entities: number; last_summary: number | null }> {
+    const [visits, summary] = await Promise.all([this.visits.count(), this.visits.lastSummary()]);
+    return { greeting: this.greet(user), visits, changed_entities: this.#changedEntities, last_summary: summary?.at ?? null };
+  }
+
+  /** The scheduled job: trims old visits and saves a summary. */
+  async summarise(): Promise<void> {
+    await this.visits.trim(this.config.max_visits);
+    await this.visits.saveSummary({ _id: 'summary', visits: await this.visits.count(), changed_entities: this.#changedEntities, at: this.clock.nowSec() });
+  }
+
+  async health(): Promise<{ ok: boolean; message: string }> {
+    await this.visits.ping();
+    return { ok: true, message: `${await this.visits.count()} visits` };
+  }
+}

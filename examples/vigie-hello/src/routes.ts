@@ -1,0 +1,28 @@
+import { requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import type { HelloService } from './hello-service.js';
+import { helloSchema, visitInputSchema, visitSchema } from './schemas.js';
+
+const tags = ['hello'];
+const service = (ctx: VigieContext) => ctx.state.scope.resolve<HelloService>('helloService');
+
+/** Declared routes: validated, documented in the OpenAPI document from their schemas. */
+export const helloRoutes: RouteDefinition[] = [
+  {
+    method: 'GET',
+    path: '/api/v2/hello',
+    summary: 'Greets the caller, with the plugin counters',
+    tags,
+    responses: { 200: { description: 'Greeting and counters', schema: helloSchema } },
+    handler: (ctx) => service(ctx).status(ctx.state.user?.name ?? ''),
+  },
+  {
+    method: 'POST',
+    path: '/api/v2/hello/visits',
+    summary: 'Records a visit',
+    tags,
+    body: { required: true },
+    requestSchema: visitInputSchema,
+    responses: { 200: { description: 'The visit', schema: visitSchema }, 400: { description: 'Invalid body' } },
+    handler: (ctx) => service(ctx).recordVisit(validate(visitInputSchema, requestBody(ctx), { strict: true }).name),
+  },
+];

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+
+export interface VisitRecord extends Doc {
+  _id: string;
+  name: string;
+  /** Epoch seconds. */
+  at: number;
+}
+
+export interface SummaryRecord extends Doc {
+  _id: 'summary';
+  visits: number;
+  changed_entities: number;
+  at: number;
+}
+
+/** Store access: visits in `hello_visits`, the job's last summary in `hello_summary`. */
+@injectable()
+export class VisitRepository {
+  readonly #visits: Collection<VisitRecord>;
+  readonly #summary: Collection<SummaryRecord>;
+
+  constructor(@inject(KernelTokens.Store) private readonly store: Store) {
+    this.#visits = store.collection<VisitRecord>('hello_visits');
+    this.#summary = store.collection<SummaryRecord>('hello_summary');
+  }
+
+  async add(name: string, at: number): Promise<VisitRecord> {
+    const record = { _id: randomUUID(), name, at };
+    await this.#visits.insertOne(record);
+    return record;
+  }
+
+  count(): Promise<number> {
+    return this.#visits.count();
+  }
+
+  /** Drops the oldest visits beyond `keep`. */
+  async trim(keep: number): Promise<void> {
+    const old = await this.#visits.find({}, { sort: { at: -1, _id: 1 }, skip: keep, projection: { _id: 1 } });
+    if (old.length > 0) await this.#visits.deleteMany({ _id: { $in: old.map((v) => v._id) } });
+  }
+
+  lastSummary(): Promise<SummaryRecord | null> {
+    return this.#summary.findOne({ _id: 'summary' });
+  }
+
+  async saveSummary(summary: SummaryRecord): Promise<void> {
+    await this.#summary.replaceOne({ _id: 'summary' }, summary, { upsert: true });
+  }
+
+  ping(): Promise<void> {
+    return this.store.ping();
+  }
+}

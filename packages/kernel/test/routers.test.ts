@@ -1,0 +1,135 @@
+import Router from '@koa/router';
+import { asValue } from 'awilix';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineFeature } from '../src/feature.js';
+import { ErrorCodes, HttpError, hasCode, type VigieError } from '../src/errors.js';
+import { Kernel } from '../src/kernel.js';
+import { createLogger } from '../src/log.js';
+import { memoryStoreFactory } from '../src/store/memory-adapter.js';
+import type { HttpObservation, JobObservation, StoreObservation } from '../src/observation.js';
+import { startTestKernel, type TestKernel } from '../src/testing/index.js';
+
+let t: TestKernel | undefined;
+afterEach(async () => {
+  await t?.stop();
+  t = undefined;
+});
+
+/** A feature bringing an existing Koa router: a greeting, a failure, a declared route next to it. */
+function routerFeature() {
+  const router = new Router({ prefix: '/api/v2/legacy' });
+  router.get('/greetings/:name', (ctx) => {
+    const greeter = (ctx.state as { scope: { resolve<T>(n: string): T } }).scope.resolve<{ greet(n: string): string }>('greeter');
+    const user = (ctx.state as { user?: { name: string } }).user;
+    ctx.body = { greeting: greeter.greet(ctx.params.name ?? ''), user: user?.name };
+  });
+  router.post('/failures', () => {
+    throw new HttpError(409, 'already failing');
+  });
+  router.get('/crash', () => {
+    throw new Error('secret detail');
+  });
+  return defineFeature({
+    id: 'legacy',
+    kernel: '^0.1.0',
+    register(f) {
+      f.service('greeter', asValue({ greet: (n: string) => `hello ${n}` }));
+      f.route({ method: 'GET', path: '/api/v2/legacy/declared', handler: () => ({ declared: true }) });
+      f.router(router, { docs: { 'GET /api/v2/legacy/greetings/:name': { summary: 'Greets someone' } } });
+      f.job({ name: 'legacy.tick', handler: async (run) => void (await run.scope.resolve<Kernel['store']>('store').collection('ticks').insertOne({ _id: run.id })) });
+    },
+  });
+}
+
+describe('@koa/router routers', () => {
+  it('serve their routes behind authentication, in the feature request scope', async () => {
+    t = await startTestKernel({ features: [routerFeature()] });
+    const ok = await t.get('/api/v2/legacy/greetings/ada');
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ greeting: 'hello ada', user: 'root' });
+    expect(ok.headers.get('x-request-id')).toBeTruthy();
+    const anonymous = await t.get('/api/v2/legacy/greetings/ada', { auth: false });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toMatchObject({ name: '' });
+    expect((await t.get('/api/v2/legacy/declared')).body).toEqual({ declared: true });
+  });
+
+  it('render their errors in the JSON envelope, hiding unknown ones behind a 500', async () => {
+    t = await startTestKernel({ features: [routerFeature()] });
+    const conflict = await t.post('/api/v2/legacy/failures', {});
+    expect(conflict.status).toBe(409);
+    expect(conflict.body).toEqual({ name: '', description: 'already failing' });
+    const crash = await t.get('/api/v2/legacy/crash');
+    expect(crash.status).toBe(500);
+    expect(crash.text).not.toContain('secret detail');
+    expect(crash.body).toEqual({ name: '', description: 'Internal server error' });
+  });
+
+  it('answer 405 with their methods in Allow, and 404 when nothing matches', async () => {
+    t = await startTestKernel({ features: [routerFeature()] });
+    const wrongMethod = await t.delete('/api/v2/legacy/failures');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toContain('POST');
+    expect((await t.get('/api/v2/legacy/nowhere')).status).toBe(404);
+  });
+
+  it('are listed for documentation, with the descriptions their authors attached', async () => {
+    t = await startTestKernel({ features: [routerFeature()] });
+    expect(t.kernel.routerRoutes()).toEqual([
+      { featureId: 'legacy', method: 'GET', path: '/api/v2/legacy/greetings/:name', doc: { summary: 'Greets someone' } },
+      { featureId: 'legacy', method: 'POST', path: '/api/v2/legacy/failures' },
+      { featureId: 'legacy', method: 'GET', path: '/api/v2/legacy/crash' },
+    ]);
+  });
+
+  it('are refused at boot when not a router, or hidden by a declared route', () => {
+    const router = new Router();
+    router.get('/api/v2/shadowed', (ctx) => void (ctx.body = 1));
+    const features = [
+      defineFeature({ id: 'owner', kernel: '^0.1.0', register: (f) => f.route({ method: 'GET', path: '/api/v2/shadowed', handler: () => 1 }) }),
+      defineFeature({ id: 'shadow', kernel: '^0.1.0', register: (f) => f.router(router) }),
+      defineFeature({ id: 'wrong', kernel: '^0.1.0', register: (f) => f.router({} as never) }),
+    ];
+    let error: unknown;
+    try {
+      new Kernel({ features, installDir: '/nonexistent-vigie', env: {}, store: memoryStoreFactory(), logger: createLogger({ level: 'silent' }) });
+    } catch (err) {
+      error = err;
+    }
+    expect(hasCode(error, ErrorCodes.InvalidComposition)).toBe(true);
+    expect((error as VigieError).details).toEqual([
+      'feature wrong: router() needs a @koa/router Router',
+      'router route GET /api/v2/shadowed of feature shadow is hidden by a declared route of feature owner',
+    ]);
+  });
+});
+
+describe('observations', () => {
+  it('report requests by route template and status, store operations and job runs', async () => {
+    t = await startTestKernel({ features: [routerFeature()] });
+    const http: HttpObservation[] = [];
+    const store: StoreObservation[] = [];
+    const jobs: JobObservation[] = [];
+    t.kernel.observations.on('http', (o) => http.push(o));
+    t.kernel.observations.on('store', (o) => store.push(o));
+    t.kernel.observations.on('job', (o) => jobs.push(o));
+    await t.get('/api/v2/legacy/greetings/ada');
+    await t.get('/api/v2/legacy/declared');
+    await t.get('/api/v2/legacy/nowhere');
+    await t.get('/api/v2/legacy/declared', { auth: false });
+    await t.get('/api/v2/legacy/crash');
+    expect(http.map(({ method, route, status }) => ({ method, route, status }))).toEqual([
+      { method: 'GET', route: '/api/v2/legacy/greetings/:name', status: 200 },
+      { method: 'GET', route: '/api/v2/legacy/declared', status: 200 },
+      { method: 'GET', route: undefined, status: 404 },
+      { method: 'GET', route: '/api/v2/legacy/declared', status: 401 },
+      { method: 'GET', route: '/api/v2/legacy/crash', status: 500 },
+    ]);
+    expect(http.every((o) => o.seconds >= 0)).toBe(true);
+
+    await t.kernel.scheduler.now('legacy.tick', {});
+    await expect.poll(() => jobs.length, { timeout: 5000 }).toBe(1);
+    expect(jobs[0]).toMatchObject({ job: 'legacy.tick', ok: true });
+    expect(store).toContainEqual(expect.objectContaining({ collection: 'ticks', operation: 'insertOne', ok: true }));
+  });
+});

@@ -1,0 +1,3 @@
+export { metricsFeature } from './feature.js';
+export { MetricsRegistry } from './metrics-registry.js';
+export { metricsConfigSchema, type MetricsConfig } from './schemas.js';
