@@ -7,6 +7,7 @@ import type { AnyFeature } from '@vigie/kernel';
 export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature>>> = {
   auth: async () => (await import('@vigie/auth')).authFeature,
   openapi: async () => (await import('@vigie/openapi')).openApiFeature,
+  events: async () => (await import('@vigie/events')).eventsFeature,
   'context-graph': async () => (await import('@vigie/context-graph')).contextGraphFeature,
   import: async () => (await import('@vigie/import')).importFeature,
   'idle-rules': async () => (await import('@vigie/idle-rules')).idleRulesFeature,

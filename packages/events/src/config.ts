@@ -1,5 +1,13 @@
 import { number, object, string, type InferType } from 'yup';
-import { durationPattern, durationSeconds } from '@vigie/kernel';
+import { durationPattern, durationSeconds, parseByteSize } from '@vigie/kernel';
+
+function isByteSize(value: string | undefined): boolean {
+  try {
+    return value !== undefined && parseByteSize(value) > 0;
+  } catch {
+    return false;
+  }
+}
 
 const duration = (key: string, fallback: string) =>
   string()
@@ -13,6 +21,8 @@ export const engineConfigSchema = object({
   beat_interval: duration('beat_interval', '60s'),
   /** Events one ingestion request may carry; a larger batch is refused with 413. */
   max_batch_events: number().integer().min(1).max(1_000_000).default(10_000),
+  /** Largest ingestion request body (`64mb`, `1gib`, bytes); a larger one is refused with 413. */
+  max_body_size: string().test('byte-size', 'max_body_size must be a size such as 64mb', isByteSize).default('64mb'),
   /** Entities processed concurrently: events of one entity always go through one lane, one at a time. */
   lanes: number().integer().min(1).max(1024).default(64),
   /** The health check reports the pipeline as lagging when more events than this wait to be processed. */

@@ -1,8 +1,12 @@
 import { defineBridge } from '@vigie/kernel';
 import { EngineSettingsService } from './engine-settings.js';
+import { EventIntake } from './event-intake.js';
+import { EventQueueRepository } from './event-queue.js';
+import { PipelineHealth } from './pipeline-health.js';
+import { PipelineRunner } from './pipeline-runner.js';
 
 /** The events feature's class graph (tsyringe) and what awilix sees of it. */
 export const eventsBridge = defineBridge({
-  singletons: [EngineSettingsService],
-  exports: { engineSettings: EngineSettingsService },
+  singletons: [EngineSettingsService, EventQueueRepository, PipelineRunner, EventIntake, PipelineHealth],
+  exports: { engineSettings: EngineSettingsService, eventIntake: EventIntake, pipelineRunner: PipelineRunner, pipelineHealth: PipelineHealth },
 });

@@ -1,5 +1,8 @@
-export { eventsFeature } from './feature.js';
+export { eventsFeature, eventsHealthChecks } from './feature.js';
 export { engineConfigSchema, type EngineConfig } from './config.js';
+export { EventIntake } from './event-intake.js';
+export { acceptEvent, eventProblem, routingKeyOf, sourceTypes, type EventProblem, type EventSender } from './event-validation.js';
+export { PipelineRunner, laneOf, type PipelineStats } from './pipeline-runner.js';
 export {
   PipelineOrder,
   entityIdOf,
