@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, ManualClock } from '@vigie/kernel';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { eventsFeature } from '../src/index.js';
-import { check, recordingFeature } from './helpers.js';
+import { check, recordingFeature } from '../src/testing.js';
 
 const start = Date.UTC(2025, 0, 1, 12);
 let t: TestKernel | undefined;

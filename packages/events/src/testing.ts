@@ -1,5 +1,6 @@
+/** Test helpers for features that contribute pipeline stages (`@vigie/events/testing`). */
 import { defineFeature, type AnyFeature } from '@vigie/kernel';
-import { pipelineStagesPoint, type PipelineContext, type PipelineStage } from '../src/index.js';
+import { pipelineStagesPoint, type PipelineContext, type PipelineStage } from './pipeline.js';
 
 /** What a recording stage saw of one event. */
 export interface Seen {
@@ -12,7 +13,11 @@ export interface Seen {
  * A feature contributing stages that record what reaches them (and may act on it), the way a real feature plugs a
  * stage into the pipeline. `waitFor(n)` resolves once the last stage has seen `n` events.
  */
-export function recordingFeature(stages: { name: string; order: number; act?: (context: PipelineContext) => Promise<void> | void }[]) {
+export function recordingFeature(stages: { name: string; order: number; act?: (context: PipelineContext) => Promise<void> | void }[]): {
+  feature: AnyFeature;
+  seen: Map<string, Seen[]>;
+  waitFor(stage: string, count: number, timeoutMs?: number): Promise<void>;
+} {
   const seen = new Map<string, Seen[]>(stages.map((s) => [s.name, []]));
   const waiters: { stage: string; count: number; resolve: () => void }[] = [];
   const feature: AnyFeature = defineFeature({
@@ -37,7 +42,7 @@ export function recordingFeature(stages: { name: string; order: number; act?: (c
       }
     },
   });
-  const waitFor = (stage: string, count: number, timeoutMs = 5000) =>
+  const waitFor = (stage: string, count: number, timeoutMs = 10000): Promise<void> =>
     (seen.get(stage)?.length ?? 0) >= count
       ? Promise.resolve()
       : new Promise<void>((resolve, reject) => {
@@ -47,7 +52,8 @@ export function recordingFeature(stages: { name: string; order: number; act?: (c
   return { feature, seen, waitFor };
 }
 
-export const check = (overrides: Record<string, unknown> = {}) => ({
+/** A check event on `disk/host` from `nagios/nagios-1`, state 2, with `overrides`. */
+export const check = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
   event_type: 'check',
   source_type: 'resource',
   connector: 'nagios',
