@@ -84,6 +84,15 @@ export class EventEntities {
     return entity && structuredClone(entity);
   }
 
+  /** The entity `id` as cached, not to be changed (pattern matching reads it for every event). */
+  async peek(id: string): Promise<Readonly<Entity> | null> {
+    const cached = this.#cache.get(id);
+    if (cached !== undefined) return cached;
+    const entity = await this.entities.get(id);
+    this.#remember(id, entity);
+    return entity;
+  }
+
   /**
    * Makes sure the entities `event` names exist with their links, and returns the event's own entity (`entityId`):
    * null when the event names none the graph models (meta-alarm, service) and none exists under that id.
