@@ -9,6 +9,7 @@ export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature
   openapi: async () => (await import('@vigie/openapi')).openApiFeature,
   events: async () => (await import('@vigie/events')).eventsFeature,
   'context-graph': async () => (await import('@vigie/context-graph')).contextGraphFeature,
+  alarms: async () => (await import('@vigie/alarms')).alarmsFeature,
   import: async () => (await import('@vigie/import')).importFeature,
   'idle-rules': async () => (await import('@vigie/idle-rules')).idleRulesFeature,
   actions: async () => (await import('@vigie/actions')).actionsFeature,

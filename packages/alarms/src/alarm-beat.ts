@@ -65,7 +65,7 @@ export class AlarmBeat {
       { type: 'resolve', ifDue: true },
     );
 
-    if (this.#retentionSec > 0) report.deleted = await this.#repository.deleteResolvedBefore(nowSec - this.#retentionSec);
+    if (this.#retentionSec > 0) report.deleted = await this.#repository.deleteResolvedUntil(nowSec - this.#retentionSec);
     if (report.resolved + report.unsnoozed + report.statusesRefreshed + report.deleted > 0) this.#logger.debug({ ...report }, 'alarms beat');
     return report;
   }

@@ -63,9 +63,9 @@ export class AlarmRepository {
     await this.#store.batch(operations);
   }
 
-  /** Deletes resolved alarms resolved before `before` (epoch seconds); returns how many. */
-  async deleteResolvedBefore(before: number): Promise<number> {
-    return (await this.#alarms.deleteMany({ 'v.resolved': { $lt: before } })).deletedCount;
+  /** Deletes alarms resolved at or before `cutoff` (epoch seconds); returns how many. */
+  async deleteResolvedUntil(cutoff: number): Promise<number> {
+    return (await this.#alarms.deleteMany({ 'v.resolved': { $lte: cutoff } })).deletedCount;
   }
 
   /** Indexes of the reads: the open alarm of an entity, the beats' candidates, the list's time window. */
