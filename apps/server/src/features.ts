@@ -8,6 +8,7 @@ export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature
   auth: async () => (await import('@vigie/auth')).authFeature,
   openapi: async () => (await import('@vigie/openapi')).openApiFeature,
   events: async () => (await import('@vigie/events')).eventsFeature,
+  'events-amqp': async () => (await import('@vigie/events')).eventsAmqpFeature,
   'context-graph': async () => (await import('@vigie/context-graph')).contextGraphFeature,
   alarms: async () => (await import('@vigie/alarms')).alarmsFeature,
   import: async () => (await import('@vigie/import')).importFeature,

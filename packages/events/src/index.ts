@@ -1,4 +1,7 @@
 export { eventsFeature, eventsHealthChecks } from './feature.js';
+export { eventsAmqpFeature } from './amqp-feature.js';
+export { amqpConfigSchema, type AmqpConfig } from './amqp-config.js';
+export { AmqpIngestion } from './amqp-ingestion.js';
 export { engineConfigSchema, type EngineConfig } from './config.js';
 export { EventIntake } from './event-intake.js';
 export { acceptEvent, eventProblem, routingKeyOf, sourceTypes, type EventProblem, type EventSender } from './event-validation.js';
