@@ -40,6 +40,11 @@ export interface AppliedChange {
   triggers: AlarmTrigger[];
 }
 
+/** Event ids kept on an alarm: the few events of one entity that may be redelivered after a crash. */
+const appliedEventsKept = 32;
+/** Tries of a change that keeps losing a race against another node. */
+const maxAttempts = 5;
+
 /** `XX-XX-XX` of random capital letters. */
 function randomDisplayName(): string {
   const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -97,27 +102,33 @@ export class AlarmChangeService {
   }
 
   async #apply(entityId: string, operation: AlarmOperation, cause: ChangeCause, onUnchanged?: (reason: string) => void): Promise<AppliedChange | null> {
-    const current = await this.#repository.open(entityId);
-    const result = applyOperation(current, operation, {
-      entityId,
-      nowSec: this.#clock.nowSec(),
-      settings: this.settings,
-      newId: randomUUID,
-      displayName: randomDisplayName,
-    });
-    if (!result.changed) {
-      if (onUnchanged) onUnchanged(result.reason);
-      else this.#logger.debug({ entityId, operation: operation.type, reason: result.reason }, 'alarm unchanged');
+    const unchanged = (reason: string): null => {
+      if (onUnchanged) onUnchanged(reason);
+      else this.#logger.debug({ entityId, operation: operation.type, reason }, 'alarm unchanged');
       return null;
+    };
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.#repository.open(entityId);
+      if (cause.eventId !== undefined && current?.applied_events?.includes(cause.eventId)) return unchanged('the event was applied before a restart');
+      const result = applyOperation(current, operation, {
+        entityId,
+        nowSec: this.#clock.nowSec(),
+        settings: this.settings,
+        newId: randomUUID,
+        displayName: randomDisplayName,
+      });
+      if (!result.changed) return unchanged(result.reason);
+      const previousRevision = current?.revision ?? 0;
+      const applied = [...(result.created ? [] : (current?.applied_events ?? [])), ...(cause.eventId === undefined ? [] : [cause.eventId])];
+      const alarm: Alarm = { ...result.alarm, revision: previousRevision + 1, applied_events: applied.slice(-appliedEventsKept) };
+      if (await this.#repository.save(alarm, result.created ? null : previousRevision)) {
+        const change: AppliedChange = { alarm, created: result.created, triggers: result.triggers };
+        await this.#emit(change, cause);
+        return change;
+      }
+      // Another node changed the alarm since it was read (a beat): read it again and decide again.
+      if (attempt >= maxAttempts) throw new Error(`alarm of ${entityId} kept changing under ${operation.type}; gave up after ${maxAttempts} attempts`);
     }
-    if (cause.eventId !== undefined && (await this.#repository.wasApplied(entityId, cause.eventId))) {
-      onUnchanged?.('the event was applied before a restart');
-      return null;
-    }
-    await this.#repository.save(result.alarm, result.created, cause.eventId === undefined ? undefined : { entityId, eventId: cause.eventId });
-    const change: AppliedChange = { alarm: result.alarm, created: result.created, triggers: result.triggers };
-    await this.#emit(change, cause);
-    return change;
   }
 
   async #emit(change: AppliedChange, cause: ChangeCause): Promise<void> {

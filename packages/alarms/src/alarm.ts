@@ -70,6 +70,10 @@ export interface Alarm extends Doc {
   t: number;
   d: string;
   v: AlarmValue;
+  /** Bumped by every stored change; a write expecting another revision lost a race and is retried. Not shown. */
+  revision?: number;
+  /** Queue ids of the last events applied to this alarm, stored with the change itself (idempotency). Not shown. */
+  applied_events?: string[];
 }
 
 export const alarmCollection = 'periodical_alarm';
