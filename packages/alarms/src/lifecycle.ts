@@ -113,6 +113,7 @@ function create(operation: AlarmOperation, env: LifecycleEnvironment): Lifecycle
   const author = operation.author ?? `${origin.connector}.${origin.connector_name}`;
   const message = operation.output ?? '';
   const stateStep: AlarmStep = { _t: 'stateinc', t, a: author, m: message, val: state, initiator: operation.initiator ?? 'external' };
+  // `status` is replaced below, once the status rules have seen the new value.
   const value: AlarmValue = {
     state: stateStep,
     status: stateStep,
