@@ -1,13 +1,12 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, hasCode, ErrorCodes, type Clock, type EventBus, type JsonValue } from '@vigie/kernel';
+import { KernelTokens, hasCode, ErrorCodes, type BatchOperation, type Clock, type EventBus, type JsonValue, type Logger, type Store } from '@vigie/kernel';
 import type { VigieEvent } from '@vigie/events';
 import type { Entity, EntityType } from './entity.js';
-import { EntityRepository } from './entity-repository.js';
-import type { GraphDraft } from './graph-draft.js';
+import { EntityRepository, entityCollection } from './entity-repository.js';
 
 /** Entities kept in memory at most; the least recently read ones go first. */
 const cacheLimit = 200_000;
-/** A created entity another node (or lane) stored meanwhile: the draft is made again, at most this many times. */
+/** A created entity another node stored meanwhile: the writes are worked out again, at most this many times. */
 const duplicateRetries = 3;
 
 /** One entity an event names, and how the event's links attach it. */
@@ -60,6 +59,8 @@ export class EventEntities {
     @inject(EntityRepository) private readonly entities: EntityRepository,
     @inject(KernelTokens.EventBus) private readonly eventBus: EventBus,
     @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @inject(KernelTokens.Store) private readonly store: Store,
+    @inject(KernelTokens.Logger) private readonly logger: Logger,
   ) {}
 
   /** Listens to `entities.changed` to keep the cache true. */
@@ -109,17 +110,16 @@ export class EventEntities {
   /** Sets infos on an entity that exists (event-filter actions); announced like every graph change. */
   async setInfos(id: string, infos: Record<string, JsonValue>): Promise<Entity | null> {
     return this.#serialised(async () => {
-      const draft = await this.entities.draft([id]);
-      const entity = draft.get(id);
+      const entity = await this.entities.get(id);
       if (!entity) return null;
       const changed = Object.entries(infos).some(([key, value]) => JSON.stringify(entity.infos[key]) !== JSON.stringify(value));
       if (changed) {
-        draft.put({ ...structuredClone(entity), infos: { ...entity.infos, ...infos } });
-        await this.entities.commit(draft.changes());
+        entity.infos = { ...entity.infos, ...infos };
+        await this.store.batch([{ op: 'update', collection: entityCollection, filter: { _id: id }, update: { $set: { infos: entity.infos } } }]);
+        await this.#announce([id]);
       }
-      const stored = (draft.get(id) as Entity) ?? null;
-      this.#remember(id, stored);
-      return stored && structuredClone(stored);
+      this.#remember(id, entity);
+      return structuredClone(entity);
     });
   }
 
@@ -129,20 +129,25 @@ export class EventEntities {
     return run;
   }
 
+  /**
+   * Inserts the missing entities with their links and adds the missing links to existing ones with `$addToSet`, in
+   * one atomic batch: a connector linked to thousands of resources is never read or rewritten whole.
+   */
   async #create(all: Named[], links: [string, string][], key: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      const draft = await this.entities.draft(all.map((n) => n.id));
-      this.#fill(draft, all, links);
-      const changes = draft.changes();
+      const existing = await this.entities.getMany(all.map((n) => n.id));
+      const operations = this.#operations(all, links, existing);
       try {
-        if (changes.created.length + changes.replaced.length > 0) await this.entities.commit(changes);
+        if (operations.length > 0) {
+          await this.store.batch(operations);
+          await this.#announce([...new Set(operations.map((op) => (op.op === 'insert' ? op.doc._id : String(op.filter._id))))]);
+        }
         break;
       } catch (err) {
         if (!hasCode(err, ErrorCodes.DuplicateKey) || attempt >= duplicateRetries) throw err;
       }
     }
     for (const { id } of all) {
-      this.#cache.delete(id);
       let keys = this.#ensuredBy.get(id);
       if (!keys) this.#ensuredBy.set(id, (keys = new Set()));
       keys.add(key);
@@ -150,12 +155,12 @@ export class EventEntities {
     this.#ensured.add(key);
   }
 
-  /** Creates the missing entities and adds the missing links; nothing else changes. */
-  #fill(draft: GraphDraft, all: Named[], links: [string, string][]): void {
+  #operations(all: Named[], links: [string, string][], existing: Map<string, Entity>): BatchOperation[] {
     const now = this.clock.nowSec();
+    const created = new Map<string, Entity>();
     for (const named of all) {
-      if (draft.exists(named.id)) continue;
-      draft.put({
+      if (existing.has(named.id)) continue;
+      created.set(named.id, {
         _id: named.id,
         name: named.name,
         type: named.type,
@@ -169,7 +174,41 @@ export class EventEntities {
         ...named.extra,
       });
     }
-    for (const [from, to] of links) if (!draft.impacts(from, to)) draft.link(from, to);
+    const additions = new Map<string, { impact: string[]; depends: string[] }>();
+    const add = (id: string, field: 'impact' | 'depends', other: string): void => {
+      const target = created.get(id);
+      if (target) {
+        target[field].push(other);
+        return;
+      }
+      if (existing.get(id)?.[field].includes(other)) return;
+      let entry = additions.get(id);
+      if (!entry) additions.set(id, (entry = { impact: [], depends: [] }));
+      entry[field].push(other);
+    };
+    for (const [from, to] of links) {
+      add(from, 'impact', to);
+      add(to, 'depends', from);
+    }
+    const operations: BatchOperation[] = [...created.values()].map((doc) => ({ op: 'insert', collection: entityCollection, doc }));
+    for (const [id, { impact, depends }] of additions) {
+      const addToSet: Record<string, unknown> = {};
+      if (impact.length > 0) addToSet.impact = { $each: impact };
+      if (depends.length > 0) addToSet.depends = { $each: depends };
+      operations.push({ op: 'update', collection: entityCollection, filter: { _id: id }, update: { $addToSet: addToSet } });
+    }
+    return operations;
+  }
+
+  /** The cache forgets the written entities, and `entities.changed` tells everyone else. */
+  async #announce(ids: string[]): Promise<void> {
+    for (const id of ids) this.#cache.delete(id);
+    if (ids.length === 0) return;
+    try {
+      await this.eventBus.emit('entities.changed', { ids });
+    } catch (err) {
+      this.logger.error({ err }, 'a listener of entities.changed failed');
+    }
   }
 
   #remember(id: string, entity: Entity | null): void {

@@ -39,20 +39,21 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
     return { kernel, recorder };
   }
 
-  /** Waits until the exchange exists (declared by the first node that connected). */
-  async function exchangeReady(): Promise<void> {
-    for (let attempt = 0; attempt < 100; attempt++) {
+  /** Waits until a node consumes the intake queue: the exchange, the queues and their bindings are in place. */
+  async function exchangeReady(queue = 'intake'): Promise<void> {
+    for (let attempt = 0; attempt < 200; attempt++) {
       const channel = await broker.createChannel();
       channel.on('error', () => undefined);
       try {
-        await channel.checkExchange(exchange);
+        const intake = await channel.checkQueue(`${prefix}.${queue}`);
         await channel.close();
-        return;
+        if (intake.consumerCount > 0) return;
       } catch {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // Not declared yet.
       }
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    throw new Error(`exchange ${exchange} was never declared`);
+    throw new Error(`no node consumes ${prefix}.${queue}`);
   }
 
   async function waitUntil(condition: () => boolean, what: string): Promise<void> {
@@ -94,11 +95,12 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
   });
 
   it('keeps each entity’s events in order with two nodes consuming the partitions', async () => {
-    const a = await node({ preferred_partitions: '0-1', standby_delay: '1s' });
+    const a = await node({ preferred_partitions: '0-1', standby_delay: '3s' });
     await exchangeReady();
-    const b = await node({ preferred_partitions: '2-3', standby_delay: '1s' });
-    // Let node b subscribe to its preferred partitions before the stream starts.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const b = await node({ preferred_partitions: '2-3', standby_delay: '3s' });
+    // Node b is the active consumer of p2 and p3 once it consumes them (node a stands by for them later).
+    await exchangeReady('p2');
+    await exchangeReady('p3');
     const channel = await broker.createConfirmChannel();
     const entities = 12;
     const perEntity = 40;
