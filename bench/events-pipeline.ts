@@ -20,8 +20,8 @@ import { Kernel, createLogger, defineFeature } from '../packages/kernel/src/inde
 import { sqliteStoreFactory } from '../packages/store-sqlite/src/index.js';
 
 const streamLength = Number(process.env.BENCH_EVENTS ?? 100_000);
-const entityCount = 10_000;
-const alarmedCount = 2_000;
+const entityCount = Number(process.env.BENCH_ENTITIES ?? 10_000);
+const alarmedCount = entityCount / 5;
 const batchSize = 1_000;
 const requestsInFlight = Number(process.env.BENCH_IN_FLIGHT ?? 4);
 const goalRate = 20_000;
