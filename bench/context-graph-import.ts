@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authFeature } from '../packages/auth/src/index.js';
 import { contextGraphFeature } from '../packages/context-graph/src/index.js';
+import { eventsFeature } from '../packages/events/src/index.js';
 import { importFeature } from '../packages/import/src/index.js';
 import { Kernel, createLogger } from '../packages/kernel/src/index.js';
 import { sqliteStoreFactory } from '../packages/store-sqlite/src/index.js';
@@ -48,7 +49,7 @@ function importBody(): string {
 const installDir = mkdtempSync(join(tmpdir(), 'vigie-bench-import-'));
 const password = 'bench-password';
 const kernel = new Kernel({
-  features: [authFeature, contextGraphFeature, importFeature],
+  features: [authFeature, eventsFeature, contextGraphFeature, importFeature],
   installDir,
   env: { VIGIE_ADMIN_USER: 'root', VIGIE_ADMIN_PASSWORD: password },
   configOverrides: { 'webserver.conf': { server: { host: '127.0.0.1', port: 0, jobs_poll_ms: 100 } } },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { eventsFeature } from '@vigie/events';
 import { contextGraphFeature, type Entity, type EntityRepository } from '../src/index.js';
 
 let t: TestKernel;
@@ -12,7 +13,7 @@ function entity(id: string, fields: Partial<Entity> = {}): Entity {
 const repository = () => t.kernel.container('context-graph').resolve<EntityRepository>('entityRepository');
 
 beforeAll(async () => {
-  t = await startFeatureTest({ features: [contextGraphFeature] });
+  t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature] });
   t.kernel.eventBus.on('entities.changed', ({ ids }) => void changed.push(ids));
   // Written the way imports write: a draft, then one atomic commit.
   const draft = await repository().draft(['disk/host', 'host', 'cpu/host', 'poller/nagios', 'watcher-1']);

@@ -1,18 +1,25 @@
 import { defineFeature } from '@vigie/kernel';
+import type { EventEntities } from '@vigie/context-graph';
+import { pipelineStagesPoint, type PipelineStage } from '@vigie/events';
 import { eventFilterBridge } from './di.js';
 import { ruleErrors } from './errors.js';
+import { eventFilterStage } from './event-filter-stage.js';
+import type { RuleCache } from './rule-cache.js';
 import { eventFilterRoutes } from './routes.js';
 
 /**
  * Event filter: the rules the event pipeline applies to every incoming event, by priority — enrich it, stop the
- * rules (`break`) or drop it (REFERENCE §5.2). The routes keep them in `eventfilter`, where the pipeline reads them.
+ * rules (`break`) or drop it (REFERENCE §5.2). The routes keep them in `eventfilter`; the pipeline stage (order 100)
+ * applies them, reloaded after every write through the routes.
  */
 export const eventFilterFeature = defineFeature({
   id: 'eventfilter',
   kernel: '^0.1.0',
+  dependsOn: ['events', 'context-graph'],
   register(f) {
     f.use(eventFilterBridge, { export: ['eventFilterRuleService'] });
     f.errors(ruleErrors);
     for (const route of eventFilterRoutes) f.route(route);
+    f.extend<PipelineStage>(pipelineStagesPoint, (c) => eventFilterStage(c.resolve<RuleCache>('eventFilterRuleCache'), c.resolve<EventEntities>('eventEntities')));
   },
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { HttpError } from '@vigie/kernel';
+import { RuleCache } from './rule-cache.js';
 import { RuleRepository, type RuleRecord } from './rule-repository.js';
 import type { RuleBody } from './schemas.js';
 
@@ -27,21 +28,27 @@ function acceptedId(requested: unknown): string {
   return typeof requested === 'string' && requested !== '' && !/\s/.test(requested) ? requested : randomUUID();
 }
 
-/** Creating, replacing, reading and deleting event-filter rules (`eventfilter`). */
+/** Creating, replacing, reading and deleting event-filter rules (`eventfilter`); every write reaches the pipeline's next event. */
 @injectable()
 export class RuleService {
-  constructor(@inject(RuleRepository) private readonly rules: RuleRepository) {}
+  constructor(
+    @inject(RuleRepository) private readonly rules: RuleRepository,
+    @inject(RuleCache) private readonly cache: RuleCache,
+  ) {}
 
   /** Throws the store's `DUPLICATE_KEY` error when the id exists. */
   async create(requestedId: unknown, body: RuleBody): Promise<{ _id: string }> {
     const rule = buildRule(acceptedId(requestedId), body);
     await this.rules.insert(rule);
+    this.cache.invalidate();
     return { _id: rule._id };
   }
 
   /** Full replacement of the rule `id`. */
   async replace(id: string, body: RuleBody): Promise<void> {
-    if (!(await this.rules.replace(buildRule(id, body)))) throw notFound(id);
+    const replaced = await this.rules.replace(buildRule(id, body));
+    this.cache.invalidate();
+    if (!replaced) throw notFound(id);
   }
 
   async get(id: string): Promise<Rule | null> {
@@ -58,6 +65,8 @@ export class RuleService {
 
   /** The spec answers an unknown id with 400 here (404 on GET and PUT). */
   async delete(id: string): Promise<void> {
-    if (!(await this.rules.delete(id))) throw notFound(id, 400);
+    const deleted = await this.rules.delete(id);
+    this.cache.invalidate();
+    if (!deleted) throw notFound(id, 400);
   }
 }

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { contextGraphFeature } from '@vigie/context-graph';
+import { eventsFeature } from '@vigie/events';
 import { eventFilterFeature } from '../src/index.js';
 
 const enrichment = {
@@ -15,7 +17,7 @@ const drop = { type: 'drop', pattern: { connector: 'spam' }, priority: 1 };
 const rules = '/api/v2/eventfilter/rules';
 let t: TestKernel;
 beforeEach(async () => {
-  t = await startFeatureTest({ features: [eventFilterFeature] });
+  t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, eventFilterFeature] });
 });
 afterEach(() => t.stop());
 

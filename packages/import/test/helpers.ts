@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { contextGraphFeature } from '@vigie/context-graph';
+import { eventsFeature } from '@vigie/events';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import type { ConfigOverrides, Clock, StoreFactory } from '@vigie/kernel';
 import { importFeature, type ImportStatus } from '../src/index.js';
@@ -20,7 +21,7 @@ export interface ImportTestKernel extends TestKernel {
 }
 
 export async function startImportTest(options: { config?: ConfigOverrides; clock?: Clock; installDir?: string; store?: StoreFactory } = {}): Promise<ImportTestKernel> {
-  const t = await startFeatureTest({ features: [contextGraphFeature, importFeature], ...options });
+  const t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, importFeature], ...options });
   const announced = new Map<string, ImportStatus[]>();
   const waiters = new Map<string, () => void>();
   t.kernel.eventBus.on('import.status-changed', ({ importId, status }) => {

@@ -1,5 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { KernelTokens, type Collection, type Doc, type Filter, type FindOptions, type Store } from '@vigie/kernel';
+import type { AlarmReader } from '@vigie/alarms';
+import { WeatherTokens } from './tokens.js';
 
 /** An entity of the context graph (REFERENCE §6.2), as the weather reads it; stored data is not trusted to be well formed. */
 export interface EntityDoc extends Doc {
@@ -14,7 +16,7 @@ export interface EntityDoc extends Doc {
   mfilter?: unknown;
 }
 
-/** An alarm of `periodical_alarm` (REFERENCE §6.1), with the fields the weather shows. */
+/** An alarm (REFERENCE §6.1), with the fields the weather shows; read through the alarms feature's reader. */
 export interface AlarmDoc extends Doc {
   /** The entity id. */
   d: string;
@@ -41,15 +43,15 @@ const alarmFields = {
   'v.alarmfilter.next_run': 1,
 } as const;
 
-/** Reads of the context graph and of the open alarms (collections owned by other features, read through the store port). */
+/** Reads of the context graph (through the store port) and of the live open alarms (through `alarmReader`). */
 @injectable()
 export class WeatherRepository {
   readonly #entities: Collection<EntityDoc>;
-  readonly #alarms: Collection<AlarmDoc>;
+  readonly #alarms: AlarmReader;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@inject(KernelTokens.Store) store: Store, @inject(WeatherTokens.AlarmReader) alarms: AlarmReader) {
     this.#entities = store.collection<EntityDoc>('default_entities');
-    this.#alarms = store.collection<AlarmDoc>('periodical_alarm');
+    this.#alarms = alarms;
   }
 
   entities(filter: Filter, options: Omit<FindOptions, 'projection'> = {}): Promise<EntityDoc[]> {
@@ -66,27 +68,13 @@ export class WeatherRepository {
     return this.#entities.findOne({ _id: id, type: 'watcher' });
   }
 
-  /** The open (not resolved) alarm of each entity that has one; the latest when the data holds several. */
-  async openAlarms(entityIds: readonly string[]): Promise<Map<string, AlarmDoc>> {
-    if (entityIds.length === 0) return new Map();
-    return latestByEntity(await this.#alarms.find({ d: { $in: [...entityIds] }, 'v.resolved': null }, { projection: alarmFields }));
+  /** The open (not resolved) alarm of each entity that has one. */
+  openAlarms(entityIds: readonly string[]): Promise<Map<string, AlarmDoc>> {
+    return this.#alarms.openAlarms(entityIds, alarmFields);
   }
 
-  /**
-   * The indexes the weather's reads rely on: alarms by entity (`d`) — the alarms feature will own it when it lands —
-   * and entities by type (also created by the context graph).
-   */
+  /** The index the weather's entity reads rely on (also created by the context graph); the alarms feature indexes alarms. */
   async ensureIndexes(): Promise<void> {
-    await this.#alarms.createIndex({ keys: { d: 1 } });
     await this.#entities.createIndex({ keys: { type: 1 } });
   }
-}
-
-function latestByEntity(alarms: readonly AlarmDoc[]): Map<string, AlarmDoc> {
-  const byEntity = new Map<string, AlarmDoc>();
-  for (const alarm of alarms) {
-    const known = byEntity.get(alarm.d);
-    if (!known || Number(alarm.t) > Number(known.t)) byEntity.set(alarm.d, alarm);
-  }
-  return byEntity;
 }

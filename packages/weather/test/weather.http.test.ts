@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vigie/kernel/testing';
 import { pbehaviorsFeature } from '@vigie/pbehaviors';
+import { alarmsFeature } from '@vigie/alarms';
+import { contextGraphFeature } from '@vigie/context-graph';
+import { eventsFeature } from '@vigie/events';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { weatherFeature, type DependencyEntry, type WatcherEntry } from '../src/index.js';
 
@@ -71,7 +74,7 @@ const alarms = [
 
 beforeEach(async () => {
   clock = new ManualClock(start);
-  t = await startFeatureTest({ features: [pbehaviorsFeature, weatherFeature], clock });
+  t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, alarmsFeature, pbehaviorsFeature, weatherFeature], clock });
   await t.kernel.store.collection('default_entities').insertMany(entities.map((e) => JSON.parse(JSON.stringify(e))));
   await t.kernel.store.collection('periodical_alarm').insertMany(alarms.map((a) => JSON.parse(JSON.stringify(a))));
 });

@@ -1,0 +1,144 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, type Clock, type EventBus, type Logger } from '@vigie/kernel';
+import type { VigieEvent } from '@vigie/events';
+import type { Alarm, AlarmTrigger } from './alarm.js';
+import { AlarmRepository } from './alarm-repository.js';
+import { lifecycleSettings, type AlarmsConfig } from './config.js';
+import { applyOperation, type AlarmOperation, type LifecycleSettings } from './lifecycle.js';
+
+/** Payload of `alarms.trigger` on the kernel bus: one per trigger of a stored change. */
+export interface AlarmTriggerEvent {
+  trigger: AlarmTrigger;
+  /** The alarm as stored by the change. */
+  alarm: Alarm;
+  /** The entity document, when the change came from an event that had one. */
+  entity?: Record<string, unknown>;
+  /** The event that caused the change (absent for beats and engines). */
+  event?: VigieEvent;
+}
+
+declare module '@vigie/kernel' {
+  interface VigieEvents {
+    /** An alarm change was stored; emitted once per trigger (REFERENCE §5.4 names), in order. */
+    'alarms.trigger': AlarmTriggerEvent;
+  }
+}
+
+/** What caused an operation, for idempotency and for the trigger payloads. */
+export interface ChangeCause {
+  /** The queue id of the event; a change already stored for it is not applied again. */
+  eventId?: string;
+  event?: VigieEvent;
+  entity?: Record<string, unknown>;
+}
+
+/** A stored change. */
+export interface AppliedChange {
+  alarm: Alarm;
+  created: boolean;
+  triggers: AlarmTrigger[];
+}
+
+/** Event ids kept on an alarm: the few events of one entity that may be redelivered after a crash. */
+const appliedEventsKept = 32;
+/** Tries of a change that keeps losing a race against another node. */
+const maxAttempts = 5;
+
+/** `XX-XX-XX` of random capital letters. */
+function randomDisplayName(): string {
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const pair = () => `${letters[randomInt(26)]}${letters[randomInt(26)]}`;
+  return `${pair()}-${pair()}-${pair()}`;
+}
+
+/**
+ * The one code path of every alarm change — events (the pipeline stage), beats, and later idle rules, actions and
+ * webhooks — so steps and triggers are the same whatever caused them. Operations on one entity run one at a time,
+ * in call order; the change is stored (with the causing event id, atomically) before its triggers are emitted.
+ */
+@injectable()
+export class AlarmChangeService {
+  readonly #repository: AlarmRepository;
+  readonly #clock: Clock;
+  readonly #bus: EventBus;
+  readonly #logger: Logger;
+  readonly settings: LifecycleSettings;
+  /** The tail of each entity's chain of operations. */
+  readonly #queues = new Map<string, Promise<unknown>>();
+
+  constructor(
+    @inject(AlarmRepository) repository: AlarmRepository,
+    @inject(KernelTokens.Clock) clock: Clock,
+    @inject(KernelTokens.EventBus) bus: EventBus,
+    @inject(KernelTokens.Logger) logger: Logger,
+    @inject(KernelTokens.Config) config: AlarmsConfig,
+  ) {
+    this.#repository = repository;
+    this.#clock = clock;
+    this.#bus = bus;
+    this.#logger = logger;
+    this.settings = lifecycleSettings(config);
+  }
+
+  /**
+   * Applies `operation` to the entity's open alarm (a check may create one). Resolves with the stored change, or
+   * null when the operation changed nothing (the reason is logged at debug level, or traced by the caller).
+   */
+  apply(entityId: string, operation: AlarmOperation, cause: ChangeCause = {}, onUnchanged?: (reason: string) => void): Promise<AppliedChange | null> {
+    return this.#serialised(entityId, () => this.#apply(entityId, operation, cause, onUnchanged));
+  }
+
+  /** Runs `work` after every operation already queued for the entity. */
+  #serialised<T>(entityId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(entityId) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const tail = run.catch(() => undefined);
+    this.#queues.set(entityId, tail);
+    void tail.then(() => {
+      if (this.#queues.get(entityId) === tail) this.#queues.delete(entityId);
+    });
+    return run;
+  }
+
+  async #apply(entityId: string, operation: AlarmOperation, cause: ChangeCause, onUnchanged?: (reason: string) => void): Promise<AppliedChange | null> {
+    const unchanged = (reason: string): null => {
+      if (onUnchanged) onUnchanged(reason);
+      else this.#logger.debug({ entityId, operation: operation.type, reason }, 'alarm unchanged');
+      return null;
+    };
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.#repository.open(entityId);
+      if (cause.eventId !== undefined && current?.applied_events?.includes(cause.eventId)) return unchanged('the event was applied before a restart');
+      const result = applyOperation(current, operation, {
+        entityId,
+        nowSec: this.#clock.nowSec(),
+        settings: this.settings,
+        newId: randomUUID,
+        displayName: randomDisplayName,
+      });
+      if (!result.changed) return unchanged(result.reason);
+      const previousRevision = current?.revision ?? 0;
+      const applied = [...(result.created ? [] : (current?.applied_events ?? [])), ...(cause.eventId === undefined ? [] : [cause.eventId])];
+      const alarm: Alarm = { ...result.alarm, revision: previousRevision + 1, applied_events: applied.slice(-appliedEventsKept) };
+      if (await this.#repository.save(alarm, result.created ? null : previousRevision)) {
+        const change: AppliedChange = { alarm, created: result.created, triggers: result.triggers };
+        await this.#emit(change, cause);
+        return change;
+      }
+      // Another node changed the alarm since it was read (a beat): read it again and decide again.
+      if (attempt >= maxAttempts) throw new Error(`alarm of ${entityId} kept changing under ${operation.type}; gave up after ${maxAttempts} attempts`);
+    }
+  }
+
+  async #emit(change: AppliedChange, cause: ChangeCause): Promise<void> {
+    for (const trigger of change.triggers) {
+      try {
+        await this.#bus.emit('alarms.trigger', { trigger, alarm: change.alarm, entity: cause.entity, event: cause.event });
+      } catch (err) {
+        // The change is stored; a failing subscriber must not undo it nor stop the other triggers.
+        this.#logger.error({ err, trigger, alarm: change.alarm._id }, 'an alarms.trigger subscriber failed');
+      }
+    }
+  }
+}

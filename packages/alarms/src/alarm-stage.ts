@@ -1,0 +1,113 @@
+import { PipelineOrder, type PipelineContext, type PipelineStage, type VigieEvent } from '@vigie/events';
+import type { AlarmChangeService, AppliedChange } from './alarm-changes.js';
+import type { AlarmRepository } from './alarm-repository.js';
+import type { AlarmOperation, AlarmOperationType } from './lifecycle.js';
+
+/** Event types that operate on the entity's open alarm (REFERENCE §6.3); `check` may also create one. */
+const operationTypes: ReadonlySet<string> = new Set<AlarmOperationType>([
+  'check',
+  'ack',
+  'ackremove',
+  'cancel',
+  'uncancel',
+  'comment',
+  'done',
+  'assocticket',
+  'declareticket',
+  'changestate',
+  'keepstate',
+  'snooze',
+  'unsnooze',
+]);
+
+/** Key under which the stage leaves the stored change for later stages. */
+export const alarmChangeDataKey = 'alarms.change';
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The alarm operation an event asks for, or null for events that do not touch alarms (perf, …). */
+export function operationOf(event: VigieEvent): AlarmOperation | null {
+  if (!operationTypes.has(event.event_type)) return null;
+  const type = event.event_type as AlarmOperationType;
+  const connectorAuthor = `${event.connector}.${event.connector_name}`;
+  const base = {
+    type,
+    timestamp: event.timestamp,
+    output: text(event.output) ?? '',
+    ...(typeof event.state === 'number' ? { state: event.state } : {}),
+  };
+  if (type === 'check') {
+    return {
+      ...base,
+      author: connectorAuthor,
+      initiator: 'external',
+      // A long output that is not a string reads as "" (the original's event route does the same).
+      longOutput: event.long_output === undefined ? undefined : (text(event.long_output) ?? ''),
+      origin: {
+        connector: event.connector,
+        connector_name: event.connector_name,
+        component: event.component ?? '',
+        ...(event.source_type === 'resource' && event.resource !== undefined ? { resource: event.resource } : {}),
+      },
+    };
+  }
+  return {
+    ...base,
+    author: text(event.author) ?? connectorAuthor,
+    initiator: 'user',
+    ...(text(event.role) !== undefined ? { role: text(event.role) } : {}),
+    ...(text(event.ticket) !== undefined ? { ticket: text(event.ticket) } : {}),
+    ...(typeof event.duration === 'number' ? { duration: event.duration } : {}),
+  };
+}
+
+/**
+ * The alarms stage (order 400): turns each event into an alarm operation through the change service. A disabled
+ * entity gets no alarm. An ack of a component with `ack_resources` also acknowledges the open alarms of its
+ * resources that are not acknowledged yet.
+ */
+export function alarmStage(changes: AlarmChangeService, alarms: AlarmRepository): PipelineStage {
+  return {
+    name: 'alarms',
+    order: PipelineOrder.alarms,
+    async process(context: PipelineContext): Promise<void> {
+      const event = context.event;
+      const operation = operationOf(event);
+      if (operation === null) return;
+      if (context.entity?.enabled === false) {
+        context.trace('alarms', 'entity disabled: no alarm change', { entity: context.entityId });
+        return;
+      }
+      const cause = { eventId: context.eventId, event, entity: context.entity };
+      const change = await changes.apply(context.entityId, operation, cause, (reason) =>
+        context.trace('alarms', `alarm unchanged: ${reason}`, { entity: context.entityId, operation: operation.type }),
+      );
+      if (change) {
+        context.data.set(alarmChangeDataKey, change);
+        context.trace('alarms', `alarm ${change.created ? 'created' : 'changed'}`, { alarm: change.alarm._id, triggers: change.triggers });
+      }
+      if (event.event_type === 'ack' && event.ack_resources === true && event.source_type === 'component' && event.component) {
+        await acknowledgeResources(changes, alarms, event.component, operation, context);
+      }
+    },
+  };
+}
+
+async function acknowledgeResources(
+  changes: AlarmChangeService,
+  alarms: AlarmRepository,
+  component: string,
+  operation: AlarmOperation,
+  context: PipelineContext,
+): Promise<void> {
+  const open = await alarms.find({ 'v.component': component, 'v.resource': { $exists: true }, 'v.resolved': null, 'v.ack': null });
+  const acked: AppliedChange[] = [];
+  for (const alarm of open) {
+    // Already acknowledged resources are left alone, which also makes a redelivered event harmless.
+    const change = await changes.apply(alarm.d, operation, { event: context.event }, () => undefined);
+    if (change) acked.push(change);
+  }
+  if (acked.length > 0) context.trace('alarms', `acknowledged ${acked.length} resource alarm(s) of ${component}`);
+}

@@ -1,0 +1,45 @@
+import { boolean, number, object, string, type InferType } from 'yup';
+import { durationPattern, durationSeconds } from '@vigie/kernel';
+import type { LifecycleSettings } from './lifecycle.js';
+
+const duration = (key: string, fallback: string) =>
+  string().default(fallback).matches(durationPattern, `${key} must be a number followed by a unit among s, m, h, d, w, such as ${fallback}`);
+
+/** `[alarms]` of `etc/webserver.conf`: the knobs of the alarm lifecycle (REFERENCE §6.1, §6.4). */
+export const alarmsConfigSchema = object({
+  /** An alarm back to OK (status off) for this long since its last step is resolved. */
+  baggot_time: duration('baggot_time', '60s'),
+  /** A cancelled alarm is resolved this long after its cancel. */
+  cancel_autosolve_delay: duration('cancel_autosolve_delay', '1h'),
+  /** A done alarm is resolved this long after its done. */
+  done_autosolve_delay: duration('done_autosolve_delay', '15m'),
+  /** Flapping: more state changes than this within `flapping_interval`; 0 disables flapping. */
+  flapping_freq_limit: number().integer().min(0).default(0),
+  flapping_interval: duration('flapping_interval', '0s'),
+  /** Stealthy: back to OK within this long after a non-OK state; 0s disables it. */
+  stealthy_interval: duration('stealthy_interval', '0s'),
+  /** Refresh `v.last_event_date` on every event (else it keeps the creation time, as in the original). */
+  enable_last_event_date: boolean().default(false),
+  /** Resolved alarms older than this are deleted by the beat. */
+  resolved_retention: duration('resolved_retention', '90d'),
+});
+
+export type AlarmsConfig = InferType<typeof alarmsConfigSchema>;
+
+const seconds = (text: string): number => durationSeconds(text) ?? 0;
+
+export function lifecycleSettings(config: AlarmsConfig): LifecycleSettings {
+  return {
+    baggotTimeSec: seconds(config.baggot_time),
+    cancelAutosolveDelaySec: seconds(config.cancel_autosolve_delay),
+    doneAutosolveDelaySec: seconds(config.done_autosolve_delay),
+    flappingFreqLimit: config.flapping_freq_limit,
+    flappingIntervalSec: seconds(config.flapping_interval),
+    stealthyIntervalSec: seconds(config.stealthy_interval),
+    enableLastEventDate: config.enable_last_event_date,
+  };
+}
+
+export function retentionSeconds(config: AlarmsConfig): number {
+  return seconds(config.resolved_retention);
+}

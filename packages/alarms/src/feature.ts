@@ -1,0 +1,52 @@
+import { defineFeature, type Logger } from '@vigie/kernel';
+import { pipelineStagesPoint, type EngineSettings, type PipelineStage } from '@vigie/events';
+import type { AlarmBeat } from './alarm-beat.js';
+import type { AlarmChangeService } from './alarm-changes.js';
+import type { AlarmRepository } from './alarm-repository.js';
+import { alarmStage } from './alarm-stage.js';
+import { alarmsConfigSchema, type AlarmsConfig } from './config.js';
+import { alarmsBridge } from './di.js';
+import { alarmRoutes } from './routes.js';
+
+/**
+ * Alarms: the lifecycle of REFERENCE §6.4 as the pipeline stage of order 400 and a beat every
+ * `[engine] beat_interval`; exports `alarmChanges` (every alarm write) and `alarmReader`; serves the alarm list.
+ */
+export const alarmsFeature = defineFeature<AlarmsConfig>({
+  id: 'alarms',
+  kernel: '^0.1.0',
+  dependsOn: ['events', 'context-graph'],
+  config: { schema: alarmsConfigSchema },
+  register(f) {
+    f.use(alarmsBridge, { export: ['alarmChanges', 'alarmReader'] });
+    for (const route of alarmRoutes) f.route(route);
+    f.extend<PipelineStage>(pipelineStagesPoint, (c) => alarmStage(c.resolve<AlarmChangeService>('alarmChanges'), c.resolve<AlarmRepository>('alarmRepository')));
+    f.onInit(async (c) => c.resolve<AlarmRepository>('alarmRepository').ensureIndexes());
+
+    // The beat is a timer of this process, not a stored job: it must tick every second in tests and demos, and
+    // every change it makes is re-checked under the entity's lock, so two nodes beating at once do no harm.
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<unknown> = Promise.resolve();
+    f.onStart((c) => {
+      const beat = c.resolve<AlarmBeat>('alarmBeat');
+      const logger = c.resolve<Logger>('logger');
+      const { beatIntervalMs } = c.resolve<EngineSettings>('engineSettings');
+      let busy = false;
+      timer = setInterval(() => {
+        if (busy) return;
+        busy = true;
+        running = beat
+          .run()
+          .catch((err: unknown) => logger.error({ err }, 'alarms beat failed'))
+          .finally(() => {
+            busy = false;
+          });
+      }, beatIntervalMs);
+      timer.unref();
+    });
+    f.onBeforeShutdown(async () => {
+      clearInterval(timer);
+      await running;
+    });
+  },
+});

@@ -1,0 +1,25 @@
+export { alarmsFeature } from './feature.js';
+export { alarmsConfigSchema, lifecycleSettings, type AlarmsConfig } from './config.js';
+export {
+  AlarmState,
+  AlarmStatus,
+  alarmCollection,
+  maxSteps,
+  stateChangesBeforeCounter,
+  type Alarm,
+  type AlarmStep,
+  type AlarmTrigger,
+  type AlarmValue,
+} from './alarm.js';
+export { AlarmChangeService, type AlarmTriggerEvent, type AppliedChange, type ChangeCause } from './alarm-changes.js';
+export { AlarmReader } from './alarm-reader.js';
+export { alarmChangeDataKey, operationOf } from './alarm-stage.js';
+export {
+  applyOperation,
+  computeStatus,
+  resolutionDue,
+  type AlarmOperation,
+  type AlarmOperationType,
+  type AlarmOrigin,
+  type LifecycleSettings,
+} from './lifecycle.js';

@@ -1,0 +1,55 @@
+import { ErrorCodes, HttpError, VigieError, pathParam, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import type { AlarmListService } from './alarm-list.js';
+import { alarmListQuerySchema, alarmListSchema, alarmOutputSchema, errorSchema, maxAlarmPage } from './schemas.js';
+
+const tags = ['alarms'];
+const service = (ctx: VigieContext) => ctx.state.scope.resolve<AlarmListService>('alarmListService');
+
+/** Each parameter once: `?limit=1&limit=2` is ambiguous, not the first or the last of them. */
+function singleValued(query: VigieContext['query']): VigieContext['query'] {
+  for (const [key, value] of Object.entries(query)) {
+    if (Array.isArray(value)) throw new VigieError(ErrorCodes.Validation, `${key} is given more than once`);
+  }
+  return query;
+}
+
+export const alarmRoutes: RouteDefinition[] = [
+  {
+    method: 'GET',
+    path: '/alerts/get-alarms',
+    summary: 'List alarms',
+    description:
+      'The original clients\' alarm list. Open alarms by default (`opened=true`, `resolved=false`); `tstart`/`tstop` keep alarms ' +
+      'created by `tstop` and open or resolved at or after `tstart`; `filter` is a MongoDB-style filter on alarm fields (JSON text, ' +
+      'safe operators only); `search` looks for a case-insensitive substring in the entity id, display name, output, connector, ' +
+      `component and resource; sorted by \`sort_key\` (default \`t\`) \`sort_dir\` (default DESC); \`limit\` 1 to ${maxAlarmPage} ` +
+      '(default 50) from `skip`; steps only with `with_steps=true`. `first` is the 1-based rank of the first alarm of the page.',
+    tags,
+    querySchema: alarmListQuerySchema,
+    responses: {
+      200: { description: '`{total, data: [{alarms, total, first, last}], success}`', schema: alarmListSchema },
+      400: { description: 'Invalid query value or filter', schema: errorSchema },
+    },
+    handler: async (ctx) => {
+      const query = validate(alarmListQuerySchema, singleValued(ctx.query));
+      const page = await service(ctx).list(query);
+      return { total: 1, data: [page], success: true };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/alarms/*id',
+    summary: 'Get one alarm with its steps',
+    tags,
+    responses: {
+      200: { description: 'The alarm `{_id, t, d, v, entity}`, steps included', schema: alarmOutputSchema },
+      404: { description: '`No alarm with id <id>`', schema: errorSchema },
+    },
+    handler: async (ctx) => {
+      const id = pathParam(ctx, 'id');
+      const alarm = await service(ctx).get(id);
+      if (!alarm) throw new HttpError(404, `No alarm with id ${id}`, { name: 'not_found' });
+      return alarm;
+    },
+  },
+];

@@ -1,0 +1,67 @@
+import { array, boolean, mixed, number, object, string } from 'yup';
+
+/** A field path to sort on: dot-separated segments, no `$` (no operator can slip in). */
+const fieldPathPattern = /^[^.$]+(\.[^.$]+)*$/;
+
+export const maxAlarmPage = 10_000;
+
+const flag = (name: string, fallback: boolean) =>
+  boolean()
+    .transform((value: unknown, original: unknown) => (typeof original === 'string' ? { true: true, false: false, '1': true, '0': false }[original.toLowerCase()] ?? original : value))
+    .typeError(`${name} must be true or false`)
+    .default(fallback);
+
+const epoch = (name: string) => number().typeError(`${name} must be a number of epoch seconds`).min(0, `${name} must be a number of epoch seconds`);
+
+/** Query of `GET /alerts/get-alarms`; values arrive as strings and are cast. */
+export const alarmListQuerySchema = object({
+  tstart: epoch('tstart').meta({ jsonSchema: { description: 'Alarms still open at or resolved after this time (epoch seconds)' } }),
+  tstop: epoch('tstop').meta({ jsonSchema: { description: 'Alarms created at or before this time (epoch seconds)' } }),
+  opened: flag('opened', true).meta({ jsonSchema: { description: 'Include open alarms (default true)' } }),
+  resolved: flag('resolved', false).meta({ jsonSchema: { description: 'Include resolved alarms (default false)' } }),
+  filter: string().typeError('filter must be one JSON object').meta({
+    jsonSchema: { description: 'A MongoDB-style filter on alarm fields as JSON text, e.g. {"v.state.val": 3}; safe operators only' },
+  }),
+  search: string().typeError('search must be a string').max(256, 'search must be at most 256 characters'),
+  sort_key: string()
+    .typeError('sort_key must be a field path')
+    .max(200, 'sort_key must be at most 200 characters')
+    .matches(fieldPathPattern, 'sort_key must be a field path such as t or v.state.val')
+    .default('t'),
+  sort_dir: string()
+    .typeError('sort_dir must be ASC or DESC')
+    .transform((value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value))
+    .oneOf(['ASC', 'DESC'], 'sort_dir must be ASC or DESC')
+    .default('DESC'),
+  skip: number().typeError('skip must be an integer').integer('skip must be an integer').min(0, 'skip must not be negative').default(0),
+  limit: number()
+    .typeError('limit must be an integer')
+    .integer('limit must be an integer')
+    .min(1, 'limit must be at least 1')
+    .max(maxAlarmPage, `limit must be at most ${maxAlarmPage}`)
+    .default(50),
+  with_steps: flag('with_steps', false).meta({ jsonSchema: { description: 'Include `v.steps` (default false)' } }),
+});
+
+export const alarmOutputSchema = object({
+  _id: string().required(),
+  t: number().integer().required().meta({ jsonSchema: { description: 'Creation time, epoch seconds' } }),
+  d: string().required().meta({ jsonSchema: { description: 'Entity id' } }),
+  v: mixed().required().meta({ jsonSchema: { type: 'object', description: 'The alarm value (REFERENCE §6.1): state, status, steps, ack, …' } }),
+  entity: mixed().nullable().meta({ jsonSchema: { type: 'object', description: 'The entity of the alarm, or null' } }),
+});
+
+export const alarmListSchema = object({
+  total: number().integer().required().meta({ jsonSchema: { description: 'Number of entries in data (always 1), as the original' } }),
+  data: array(
+    object({
+      alarms: array(alarmOutputSchema).required(),
+      total: number().integer().required().meta({ jsonSchema: { description: 'Alarms matching the query' } }),
+      first: number().integer().required().meta({ jsonSchema: { description: '1-based rank of the first alarm of the page' } }),
+      last: number().integer().required().meta({ jsonSchema: { description: 'Rank of the last alarm of the page' } }),
+    }),
+  ).required(),
+  success: boolean().required(),
+});
+
+export const errorSchema = object({ name: string().defined(), description: string().defined() });

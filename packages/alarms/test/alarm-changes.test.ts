@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventBus } from '@vigie/kernel';
+import type { AlarmChangeService, AlarmReader, AlarmTriggerEvent } from '../src/index.js';
+import type { AlarmRepository } from '../src/alarm-repository.js';
+import { event, startAlarms, type AlarmsHarness } from './harness.js';
+
+let h: AlarmsHarness | undefined;
+afterEach(async () => {
+  await h?.stop();
+  h = undefined;
+});
+
+const origin = { connector: 'nagios', connector_name: 'nagios-1', component: 'host', resource: 'disk' };
+
+describe('the alarmChanges service', () => {
+  it('applies an event once: the same event id again changes nothing and emits nothing', async () => {
+    h = await startAlarms();
+    const changes = h.t.kernel.container('alarms').resolve<AlarmChangeService>('alarmChanges');
+    await changes.apply('disk/host', { type: 'check', state: 2, output: 'x', origin }, { eventId: 'e1' });
+    expect(await changes.apply('disk/host', { type: 'check', state: 2, output: 'x', origin }, { eventId: 'e1' })).toBeNull();
+    const first = await changes.apply('disk/host', { type: 'ack', author: 'bob' }, { eventId: 'e2' });
+    expect(first?.triggers).toEqual(['ack']);
+    expect(await changes.apply('disk/host', { type: 'ack', author: 'bob' }, { eventId: 'e2' })).toBeNull();
+    expect(await changes.apply('disk/host', { type: 'comment', author: 'bob' }, { eventId: 'e1' })).toBeNull();
+    const [alarm] = await h.alarms({ with_steps: true });
+    expect(alarm!.v.steps.map((s: { _t: string }) => s._t)).toEqual(['stateinc', 'statusinc', 'ack']);
+    expect(alarm).not.toHaveProperty('revision');
+    expect(h.triggers).toEqual(['create disk/host', 'ack disk/host']);
+  });
+
+  it('emits each trigger after the change is stored', async () => {
+    h = await startAlarms();
+    const container = h.t.kernel.container('alarms');
+    const reader = container.resolve<AlarmReader>('alarmReader');
+    const seenStored: unknown[] = [];
+    container.resolve<EventBus>('eventBus').on('alarms.trigger', async ({ trigger, alarm }: AlarmTriggerEvent) => {
+      const stored = await reader.get(alarm._id);
+      seenStored.push([trigger, stored?.v.state.val, stored?.v.ack?.a ?? null]);
+    });
+    await h.send(event({ state: 3 }), event({ event_type: 'ack', output: 'mine' }));
+    expect(seenStored).toEqual([
+      ['create', 3, null],
+      ['ack', 3, 'root'],
+    ]);
+  });
+
+  it('runs the operations of one entity one at a time, in call order', async () => {
+    h = await startAlarms();
+    const changes = h.t.kernel.container('alarms').resolve<AlarmChangeService>('alarmChanges');
+    await changes.apply('disk/host', { type: 'check', state: 2, origin });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => changes.apply('disk/host', { type: 'comment', author: 'bob', output: `c${i}` })));
+    const [alarm] = await h.alarms({ with_steps: true });
+    expect(alarm!.v.steps.slice(2).map((s: { m: string }) => s.m)).toEqual(Array.from({ length: 20 }, (_, i) => `c${i}`));
+  });
+
+  it('refuses to overwrite an alarm another writer changed since it was read', async () => {
+    h = await startAlarms();
+    const container = h.t.kernel.container('alarms');
+    await container.resolve<AlarmChangeService>('alarmChanges').apply('disk/host', { type: 'check', state: 2, origin });
+    const repository = container.resolve<AlarmRepository>('alarmRepository');
+    const alarm = (await repository.open('disk/host'))!;
+    expect(alarm.revision).toBe(1);
+    expect(await repository.save({ ...alarm, revision: 2, v: { ...alarm.v, output: 'first writer' } }, 1)).toBe(true);
+    expect(await repository.save({ ...alarm, revision: 2, v: { ...alarm.v, output: 'second writer' } }, 1)).toBe(false);
+    // Two writes in one group commit, one of them stale: only the stale one is refused.
+    const other = (await container.resolve<AlarmChangeService>('alarmChanges').apply('cpu/host', { type: 'check', state: 1, origin: { ...origin, resource: 'cpu' } }))!.alarm;
+    const [fresh, stale] = await Promise.all([
+      repository.save({ ...other, revision: 2, v: { ...other.v, output: 'fresh' } }, 1),
+      repository.save({ ...alarm, revision: 3, v: { ...alarm.v, output: 'stale' } }, 1),
+    ]);
+    expect([fresh, stale]).toEqual([true, false]);
+    expect((await repository.open('disk/host'))!.v.output).toBe('first writer');
+  });
+});

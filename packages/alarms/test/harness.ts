@@ -1,0 +1,103 @@
+import { expect } from 'vitest';
+import { defineFeature, ManualClock, type AnyFeature, type ConfigOverrides, type EventBus } from '@vigie/kernel';
+import { contextGraphFeature } from '@vigie/context-graph';
+import { eventsFeature } from '@vigie/events';
+import { recordingFeature } from '@vigie/events/testing';
+import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import type { AlarmTriggerEvent } from '../src/index.js';
+import { alarmsFeature } from '../src/index.js';
+
+export const start = Date.UTC(2025, 0, 1, 12);
+export const startSec = start / 1000;
+
+/** A check event on `disk/host` from `nagios/nagios-1`. */
+export const event = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
+  event_type: 'check',
+  source_type: 'resource',
+  connector: 'nagios',
+  connector_name: 'nagios-1',
+  component: 'host',
+  resource: 'disk',
+  state: 2,
+  output: 'disk full',
+  ...overrides,
+});
+
+export interface ListedAlarm {
+  _id: string;
+  t: number;
+  d: string;
+  v: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read the JSON answer freely
+  entity: Record<string, unknown> | null;
+}
+
+/** A feature recording every `alarms.trigger` the bus carries, as `<trigger> <entity>`. */
+function triggerRecorder(): { feature: AnyFeature; seen: string[] } {
+  const seen: string[] = [];
+  const feature = defineFeature({
+    id: 'trigger-recorder',
+    kernel: '^0.1.0',
+    dependsOn: ['alarms'],
+    register(f) {
+      f.onInit((c) => {
+        c.resolve<EventBus>('eventBus').on('alarms.trigger', (payload: AlarmTriggerEvent) => {
+          seen.push(`${payload.trigger} ${payload.alarm.d}`);
+        });
+      });
+    },
+  });
+  return { feature, seen };
+}
+
+export interface AlarmsHarness {
+  t: TestKernel;
+  clock: ManualClock;
+  triggers: string[];
+  /** Sends events and waits until the pipeline has processed them all. */
+  send(...events: Record<string, unknown>[]): Promise<void>;
+  /** Sends events and waits until `processed` of them went through the whole pipeline (others are dropped). */
+  sendSome(processed: number, ...events: Record<string, unknown>[]): Promise<void>;
+  /** `/alerts/get-alarms` with `query`; the alarms of the page. */
+  alarms(query?: Record<string, string | number | boolean>): Promise<ListedAlarm[]>;
+  /** Polls `/alerts/get-alarms` until `accept` holds (beats run every second in these tests). */
+  eventually(query: Record<string, string | number | boolean>, accept: (alarms: ListedAlarm[]) => boolean): Promise<ListedAlarm[]>;
+  stop(): Promise<void>;
+}
+
+export async function startAlarms(alarmsConfig: Record<string, string> = {}, extra: { features?: AnyFeature[]; config?: ConfigOverrides } = {}): Promise<AlarmsHarness> {
+  const clock = new ManualClock(start);
+  const recorder = recordingFeature([{ name: 'after-alarms', order: 10_000 }]);
+  const triggers = triggerRecorder();
+  const t = await startFeatureTest({
+    features: [eventsFeature, contextGraphFeature, alarmsFeature, recorder.feature, triggers.feature, ...(extra.features ?? [])],
+    clock,
+    config: { 'webserver.conf': { engine: { beat_interval: '1s' }, alarms: alarmsConfig, ...extra.config?.['webserver.conf'] } },
+  });
+  let sent = 0;
+  const sendSome = async (processed: number, ...events: Record<string, unknown>[]) => {
+    const res = await t.post('/api/v2/event', events);
+    expect(res.status).toBe(200);
+    expect((res.body as { failed_events: unknown[] }).failed_events).toEqual([]);
+    sent += processed;
+    // Generous: a loaded CI machine is slow on the 2,000-step test; a passing run does not wait for it.
+    await recorder.waitFor('after-alarms', sent, 110_000);
+  };
+  const send = (...events: Record<string, unknown>[]) => sendSome(events.length, ...events);
+  const alarms = async (query: Record<string, string | number | boolean> = {}) => {
+    const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
+    const res = await t.get(`/alerts/get-alarms?${search.toString()}`);
+    expect(res.status).toBe(200);
+    const body = res.body as { data: { alarms: ListedAlarm[] }[] };
+    return body.data[0]!.alarms;
+  };
+  const eventually = async (query: Record<string, string | number | boolean>, accept: (alarms: ListedAlarm[]) => boolean) => {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const found = await alarms(query);
+      if (accept(found)) return found;
+      if (Date.now() > deadline) throw new Error(`condition not met; alarms: ${JSON.stringify(found.map((a) => ({ d: a.d, v: { state: a.v.state, status: a.v.status, resolved: a.v.resolved, snooze: a.v.snooze } })))}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  return { t, clock, triggers: triggers.seen, send, sendSome, alarms, eventually, stop: () => t.stop() };
+}

@@ -1,0 +1,222 @@
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, hasCode, ErrorCodes, type BatchOperation, type Clock, type EventBus, type JsonValue, type Logger, type Store } from '@vigie/kernel';
+import type { VigieEvent } from '@vigie/events';
+import type { Entity, EntityType } from './entity.js';
+import { EntityRepository, entityCollection } from './entity-repository.js';
+
+/** Entities kept in memory at most; the least recently read ones go first. */
+const cacheLimit = 200_000;
+/** A created entity another node stored meanwhile: the writes are worked out again, at most this many times. */
+const duplicateRetries = 3;
+
+/** One entity an event names, and how the event's links attach it. */
+interface Named {
+  id: string;
+  type: EntityType;
+  name: string;
+  extra?: Record<string, string>;
+}
+
+/** The entities an event names (REFERENCE §6.2): its connector, component and resource, as the source type has them. */
+function namedEntities(event: VigieEvent): { connector: Named; component?: Named; resource?: Named } | undefined {
+  const connector: Named = { id: `${event.connector}/${event.connector_name}`, type: 'connector', name: event.connector_name };
+  if (event.source_type === 'connector') return { connector };
+  if (event.source_type !== 'component' && event.source_type !== 'resource') return undefined;
+  if (typeof event.component !== 'string' || event.component === '') return undefined;
+  const component: Named = { id: event.component, type: 'component', name: event.component };
+  if (event.source_type === 'component') return { connector, component };
+  if (typeof event.resource !== 'string' || event.resource === '') return undefined;
+  return { connector, component, resource: { id: `${event.resource}/${event.component}`, type: 'resource', name: event.resource, extra: { component: event.component } } };
+}
+
+/** `from` impacts `to` pairs an event implies: resource ⇒ component, connector ⇒ resource, component ⇒ connector. */
+function impactLinks(named: NonNullable<ReturnType<typeof namedEntities>>): [string, string][] {
+  const { connector, component, resource } = named;
+  const links: [string, string][] = [];
+  if (resource && component) links.push([resource.id, component.id], [connector.id, resource.id]);
+  if (component) links.push([component.id, connector.id]);
+  return links;
+}
+
+/**
+ * The context graph as events see it: the entities an event names are created with their links the first time,
+ * then read from a cache. Existing entities keep their infos and links (only missing links are added). The
+ * cache forgets what `entities.changed` announces (imports, other writers), so it never serves a stale entity
+ * this process knows changed.
+ */
+@injectable()
+export class EventEntities {
+  readonly #cache = new Map<string, Entity | null>();
+  /** Events whose entities and links are known to be in place, by the ids they name. */
+  readonly #ensured = new Set<string>();
+  /** The keys of `#ensured` each entity id is part of. */
+  readonly #ensuredBy = new Map<string, Set<string>>();
+  /** Graph writes from events one at a time: two lanes adding links to one component must not overwrite each other. */
+  #writes: Promise<unknown> = Promise.resolve();
+  #subscribed = false;
+
+  constructor(
+    @inject(EntityRepository) private readonly entities: EntityRepository,
+    @inject(KernelTokens.EventBus) private readonly eventBus: EventBus,
+    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @inject(KernelTokens.Store) private readonly store: Store,
+    @inject(KernelTokens.Logger) private readonly logger: Logger,
+  ) {}
+
+  /** Listens to `entities.changed` to keep the cache true. */
+  subscribe(): void {
+    if (this.#subscribed) return;
+    this.#subscribed = true;
+    this.eventBus.on('entities.changed', ({ ids }) => {
+      for (const id of ids) {
+        this.#cache.delete(id);
+        for (const key of this.#ensuredBy.get(id) ?? []) this.#ensured.delete(key);
+        this.#ensuredBy.delete(id);
+      }
+    });
+  }
+
+  /** The entity `id` (a copy the caller may change), from the cache when it is there. */
+  async get(id: string): Promise<Entity | null> {
+    const cached = this.#cache.get(id);
+    if (cached !== undefined) return cached && structuredClone(cached);
+    const entity = await this.entities.get(id);
+    this.#remember(id, entity);
+    return entity && structuredClone(entity);
+  }
+
+  /** The entity `id` as cached, not to be changed (pattern matching reads it for every event). */
+  async peek(id: string): Promise<Readonly<Entity> | null> {
+    const cached = this.#cache.get(id);
+    if (cached !== undefined) return cached;
+    const entity = await this.entities.get(id);
+    this.#remember(id, entity);
+    return entity;
+  }
+
+  /**
+   * Makes sure the entities `event` names exist with their links, and returns the event's own entity (`entityId`):
+   * null when the event names none the graph models (meta-alarm, service) and none exists under that id.
+   */
+  async ensure(event: VigieEvent, entityId: string): Promise<Entity | null> {
+    const named = namedEntities(event);
+    if (!named) return this.get(entityId);
+    const all = [named.connector, named.component, named.resource].filter((n): n is Named => n !== undefined);
+    const key = all.map((n) => n.id).join('\u0000');
+    if (!this.#ensured.has(key)) await this.#serialised(() => this.#create(all, impactLinks(named), key));
+    return this.get(entityId);
+  }
+
+  /** Sets infos on an entity that exists (event-filter actions); announced like every graph change. */
+  async setInfos(id: string, infos: Record<string, JsonValue>): Promise<Entity | null> {
+    return this.#serialised(async () => {
+      const entity = await this.entities.get(id);
+      if (!entity) return null;
+      const changed = Object.entries(infos).some(([key, value]) => JSON.stringify(entity.infos[key]) !== JSON.stringify(value));
+      if (changed) {
+        entity.infos = { ...entity.infos, ...infos };
+        await this.store.batch([{ op: 'update', collection: entityCollection, filter: { _id: id }, update: { $set: { infos: entity.infos } } }]);
+        await this.#announce([id]);
+      }
+      this.#remember(id, entity);
+      return structuredClone(entity);
+    });
+  }
+
+  #serialised<T>(write: () => Promise<T>): Promise<T> {
+    const run = this.#writes.then(write);
+    this.#writes = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Inserts the missing entities with their links and adds the missing links to existing ones with `$addToSet`, in
+   * one atomic batch: a connector linked to thousands of resources is never read or rewritten whole.
+   */
+  async #create(all: Named[], links: [string, string][], key: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const existing = await this.entities.getMany(all.map((n) => n.id));
+      const operations = this.#operations(all, links, existing);
+      try {
+        if (operations.length > 0) {
+          await this.store.batch(operations);
+          await this.#announce([...new Set(operations.map((op) => (op.op === 'insert' ? op.doc._id : String(op.filter._id))))]);
+        }
+        break;
+      } catch (err) {
+        if (!hasCode(err, ErrorCodes.DuplicateKey) || attempt >= duplicateRetries) throw err;
+      }
+    }
+    for (const { id } of all) {
+      let keys = this.#ensuredBy.get(id);
+      if (!keys) this.#ensuredBy.set(id, (keys = new Set()));
+      keys.add(key);
+    }
+    this.#ensured.add(key);
+  }
+
+  #operations(all: Named[], links: [string, string][], existing: Map<string, Entity>): BatchOperation[] {
+    const now = this.clock.nowSec();
+    const created = new Map<string, Entity>();
+    for (const named of all) {
+      if (existing.has(named.id)) continue;
+      created.set(named.id, {
+        _id: named.id,
+        name: named.name,
+        type: named.type,
+        impact: [],
+        depends: [],
+        enabled: true,
+        enable_history: [now],
+        disable_history: [],
+        measurements: [],
+        infos: {},
+        ...named.extra,
+      });
+    }
+    const additions = new Map<string, { impact: string[]; depends: string[] }>();
+    const add = (id: string, field: 'impact' | 'depends', other: string): void => {
+      const target = created.get(id);
+      if (target) {
+        target[field].push(other);
+        return;
+      }
+      if (existing.get(id)?.[field].includes(other)) return;
+      let entry = additions.get(id);
+      if (!entry) additions.set(id, (entry = { impact: [], depends: [] }));
+      entry[field].push(other);
+    };
+    for (const [from, to] of links) {
+      add(from, 'impact', to);
+      add(to, 'depends', from);
+    }
+    const operations: BatchOperation[] = [...created.values()].map((doc) => ({ op: 'insert', collection: entityCollection, doc }));
+    for (const [id, { impact, depends }] of additions) {
+      const addToSet: Record<string, unknown> = {};
+      if (impact.length > 0) addToSet.impact = { $each: impact };
+      if (depends.length > 0) addToSet.depends = { $each: depends };
+      operations.push({ op: 'update', collection: entityCollection, filter: { _id: id }, update: { $addToSet: addToSet } });
+    }
+    return operations;
+  }
+
+  /** The cache forgets the written entities, and `entities.changed` tells everyone else. */
+  async #announce(ids: string[]): Promise<void> {
+    for (const id of ids) this.#cache.delete(id);
+    if (ids.length === 0) return;
+    try {
+      await this.eventBus.emit('entities.changed', { ids });
+    } catch (err) {
+      this.logger.error({ err }, 'a listener of entities.changed failed');
+    }
+  }
+
+  #remember(id: string, entity: Entity | null): void {
+    this.#cache.delete(id);
+    this.#cache.set(id, entity);
+    if (this.#cache.size > cacheLimit) {
+      const oldest = this.#cache.keys().next().value as string;
+      this.#cache.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import type { Entity, EventEntities } from '@vigie/context-graph';
+import { PipelineOrder, type PipelineContext, type PipelineStage } from '@vigie/events';
+import type { JsonValue } from '@vigie/kernel';
+import type { RegexCaptures } from '@vigie/patterns';
+import type { CompiledAction, CompiledRule, RuleOutcome } from './compiled-rules.js';
+import { entityView, eventView, setEventField } from './event-fields.js';
+import type { RuleCache } from './rule-cache.js';
+
+const stageName = 'eventfilter';
+
+/** What the rules of one event share: the entity once loaded, and the infos actions gave it. */
+interface FilterState {
+  entity: Entity | null | undefined;
+  infos: Record<string, JsonValue>;
+}
+
+/** A step along `.`-separated keys of the template data (`ExternalData.entity`, `RegexMatch.Output.x`, `Event.Output`). */
+function readPath(data: Record<string, unknown>, path: readonly string[]): unknown {
+  let value: unknown = data;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/**
+ * Order 100: the event-filter rules (REFERENCE §5.2), by ascending priority. `drop` drops the event, `break` stops
+ * the rules; an enrichment rule loads its external data, runs its actions in order (a failing action stops the
+ * others; changes made before it stay) and continues as `on_success` or `on_failure` say. Entity infos set by
+ * actions are written once, after the rules, unless the event was dropped.
+ */
+export function eventFilterStage(cache: RuleCache, entities: EventEntities): PipelineStage {
+  async function enrich(rule: CompiledRule, context: PipelineContext, captures: RegexCaptures, state: FilterState): Promise<string | undefined> {
+    if (rule.entitySources.length > 0) {
+      state.entity ??= await entities.get(context.entityId);
+      if (!state.entity) return `the entity ${context.entityId} does not exist yet`;
+    }
+    // Built for each action: the entity an action changed is what the next one reads.
+    const data = (): Record<string, unknown> => {
+      const externalData: Record<string, unknown> = {};
+      for (const name of rule.entitySources) externalData[name] = entityView(state.entity as Entity);
+      return { Event: eventView(context.event), RegexMatch: captures, ExternalData: externalData };
+    };
+    for (const action of rule.actions) {
+      const problem = runAction(action, context, state, data);
+      if (problem !== undefined) return `action ${action.type} ${action.name}: ${problem}`;
+      context.trace(stageName, 'action applied', { rule: rule.id, action: action.type, name: action.name });
+    }
+    return undefined;
+  }
+
+  function runAction(action: CompiledAction, context: PipelineContext, state: FilterState, data: () => Record<string, unknown>): string | undefined {
+    let value: unknown;
+    if ('constant' in action.value) value = action.value.constant;
+    else if ('template' in action.value) {
+      try {
+        value = action.value.template.render(data());
+      } catch (err) {
+        return (err as Error).message;
+      }
+    } else {
+      value = readPath(data(), action.value.path);
+      if (value === undefined) return `nothing at ${action.value.path.join('.')}`;
+    }
+    if (!action.entityInfo) return setEventField(context.event, action.name, value);
+    // The original wrote infos only on an entity an `entity` data source had loaded.
+    if (!state.entity) return 'no entity loaded: the rule, or one applied before it, needs an external_data source of type entity';
+    const info = { name: action.name, description: action.description ?? '', value: value as JsonValue };
+    state.entity.infos[action.name] = info;
+    state.infos[action.name] = info;
+    return undefined;
+  }
+
+  return {
+    name: stageName,
+    order: PipelineOrder.eventFilter,
+    async process(context) {
+      const rules = await cache.rules();
+      if (rules.length === 0) return;
+      const state: FilterState = { entity: undefined, infos: {} };
+      const current = (await entities.peek(context.entityId)) ?? undefined;
+      let outcome: RuleOutcome = 'pass';
+      for (const rule of rules) {
+        const captures = rule.type === 'enrichment' ? rule.patterns.match(context.event, current) : rule.patterns.matches(context.event, current) ? {} : null;
+        if (!captures) continue;
+        context.trace(stageName, 'rule matches', { rule: rule.id, type: rule.type });
+        if (rule.type === 'drop' || rule.type === 'break') {
+          outcome = rule.type;
+        } else {
+          const failure = await enrich(rule, context, captures, state);
+          if (failure !== undefined) context.trace(stageName, 'enrichment failed', { rule: rule.id, problem: failure });
+          outcome = failure === undefined ? rule.onSuccess : rule.onFailure;
+        }
+        if (outcome === 'drop') {
+          context.drop(`dropped by event-filter rule ${rule.id}`);
+          break;
+        }
+        if (outcome === 'break') break;
+      }
+      if (context.dropped === undefined && state.entity && Object.keys(state.infos).length > 0) await entities.setInfos(state.entity._id, state.infos);
+    },
+  };
+}

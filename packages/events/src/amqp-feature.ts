@@ -1,0 +1,23 @@
+import { defineFeature } from '@vigie/kernel';
+import { amqpConfigSchema, type AmqpConfig } from './amqp-config.js';
+import type { AmqpIngestion } from './amqp-ingestion.js';
+import { eventsAmqpBridge } from './di.js';
+
+/**
+ * Event ingestion from RabbitMQ, configured by `[amqp]` (nothing happens while `url` is empty). A feature of its own
+ * so that `[amqp]` is its configuration section; it hands every event to the events feature's durable queue.
+ */
+export const eventsAmqpFeature = defineFeature<AmqpConfig>({
+  id: 'events-amqp',
+  kernel: '^0.1.0',
+  dependsOn: ['events'],
+  config: { schema: amqpConfigSchema, section: 'amqp' },
+  register(f) {
+    f.use(eventsAmqpBridge, { export: ['amqpIngestion'] });
+    if (f.config.url !== '') {
+      f.healthCheck({ name: 'engines.amqp-ingestion', check: (c) => c.resolve<AmqpIngestion>('amqpIngestion').health() });
+    }
+    f.onStart((c) => c.resolve<AmqpIngestion>('amqpIngestion').start());
+    f.onBeforeShutdown((c) => c.resolve<AmqpIngestion>('amqpIngestion').stop());
+  },
+});

@@ -1,0 +1,217 @@
+import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, durationSeconds, type Clock, type HealthResult, type Logger } from '@vigie/kernel';
+import { partitionList, type AmqpConfig } from './amqp-config.js';
+import { readMessage } from './amqp-messages.js';
+import type { EventIntake } from './event-intake.js';
+import { entityIdOf, type VigieEvent } from './pipeline.js';
+import { laneOf } from './pipeline-runner.js';
+import { EventsTokens } from './tokens.js';
+
+/** Messages a partition consumer queues in one store write, at most. */
+const batchSize = 1000;
+/** … waiting at most this long for more. */
+const batchDelayMs = 5;
+/** A failed store write is tried again after this pause, the messages held unacknowledged meanwhile. */
+const retryPauseMs = 1000;
+/** The broker closes a channel whose check names a missing exchange with this code. */
+const notFound = 404;
+
+interface PendingMessage {
+  message: ConsumeMessage;
+  events: VigieEvent[];
+}
+
+/**
+ * Events from RabbitMQ (REFERENCE §6.3). Connectors publish to the topic exchange `canopsis.events`; a durable
+ * `<prefix>.intake` queue bound to it with `#` has one active consumer (single active consumer), which checks each
+ * message and routes its events to the durable partition queue `<prefix>.p<k>`, k a hash of the entity id, then
+ * acknowledges it once the broker confirmed those publications. Malformed messages go to `<prefix>.dead` with their
+ * reason. Each partition queue also has a single active consumer, which durably queues its events for the pipeline
+ * (one store write per batch) before acknowledging them: one entity's events keep their order across nodes.
+ */
+@injectable()
+export class AmqpIngestion {
+  #model: RecoveringChannelModel | undefined;
+  #connected = false;
+  #stopping = false;
+  readonly #timers = new Set<NodeJS.Timeout>();
+  #pending: PendingMessage[] = [];
+  #flushTimer: NodeJS.Timeout | undefined;
+  #flushing: Promise<void> = Promise.resolve();
+  /** The channel each gathered message came on, to acknowledge it there. */
+  readonly #channelOf = new WeakMap<ConsumeMessage, Channel>();
+
+  constructor(
+    @inject(KernelTokens.Config) private readonly config: AmqpConfig,
+    @inject(EventsTokens.EventIntake) private readonly intake: EventIntake,
+    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @inject(KernelTokens.Clock) private readonly clock: Clock,
+  ) {}
+
+  get enabled(): boolean {
+    return this.config.url !== '';
+  }
+
+  queueName(suffix: string): string {
+    return `${this.config.queue_prefix}.${suffix}`;
+  }
+
+  /** Connects in the background and keeps reconnecting: an absent broker never stops the server. */
+  async start(): Promise<void> {
+    if (!this.enabled) return;
+    this.#model = await connect(this.config.url, {
+      recovery: {
+        waitForConnect: false,
+        maxDelay: 30_000,
+        setup: (model: ChannelModel) => this.#setup(model),
+      },
+    });
+    this.#model.on('disconnect', (err: Error) => {
+      this.#connected = false;
+      if (!this.#stopping) this.logger.warn({ err: err.message }, 'AMQP connection lost; reconnecting');
+    });
+    this.#model.on('connect-failed', (err: Error) => this.logger.warn({ err: err.message }, 'AMQP connection failed; retrying'));
+    this.#model.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'AMQP error'));
+  }
+
+  /** Stops consuming, queues what was received, and closes the connection (unacknowledged messages go back to the broker). */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    for (const timer of this.#timers) clearTimeout(timer);
+    await this.#flush();
+    await this.#model?.close().catch(() => undefined);
+    this.#connected = false;
+  }
+
+  health(): Promise<HealthResult> {
+    return Promise.resolve(this.#connected ? { ok: true, message: '' } : { ok: false, message: 'AMQP event ingestion is not connected to the broker' });
+  }
+
+  async #setup(model: ChannelModel): Promise<void> {
+    await this.#ensureExchange(model);
+    const router = await model.createConfirmChannel();
+    router.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'AMQP router channel error'));
+    const singleActive = { durable: true, arguments: { 'x-single-active-consumer': true } };
+    const intake = this.queueName('intake');
+    await router.assertQueue(intake, singleActive);
+    await router.bindQueue(intake, this.config.exchange, '#');
+    await router.assertQueue(this.queueName('dead'), { durable: true });
+    for (let k = 0; k < this.config.partitions; k++) await router.assertQueue(this.queueName(`p${k}`), singleActive);
+    await router.prefetch(this.config.prefetch);
+    await router.consume(intake, (message) => message && this.#route(router, message));
+
+    const worker = await model.createChannel();
+    worker.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'AMQP partition channel error'));
+    await worker.prefetch(this.config.prefetch);
+    const all = Array.from({ length: this.config.partitions }, (_, k) => k);
+    const preferred = partitionList(this.config.preferred_partitions, this.config.partitions) ?? all;
+    const consume = (k: number) => worker.consume(this.queueName(`p${k}`), (message) => message && this.#collect(worker, message));
+    for (const k of preferred) await consume(k);
+    const others = all.filter((k) => !preferred.includes(k));
+    if (others.length > 0) {
+      // Standing by later lets the nodes that prefer these partitions become their active consumers first.
+      const timer = setTimeout(() => {
+        this.#timers.delete(timer);
+        if (!this.#stopping) Promise.all(others.map(consume)).catch((err: unknown) => this.logger.warn({ err }, 'AMQP standby consumers failed'));
+      }, (durationSeconds(this.config.standby_delay) ?? 5) * 1000);
+      this.#timers.add(timer);
+    }
+    this.#connected = true;
+    this.logger.info({ exchange: this.config.exchange, intake, partitions: this.config.partitions, preferred }, 'consuming events from AMQP');
+  }
+
+  /** Declares the exchange only when it is absent: an existing one is used as it is. */
+  async #ensureExchange(model: ChannelModel): Promise<void> {
+    const probe = await model.createChannel();
+    probe.on('error', () => undefined);
+    try {
+      await probe.checkExchange(this.config.exchange);
+      await probe.close();
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== notFound) throw err;
+      const declare = await model.createChannel();
+      await declare.assertExchange(this.config.exchange, 'topic', { durable: true });
+      await declare.close();
+      this.logger.info({ exchange: this.config.exchange }, 'declared the AMQP exchange');
+    }
+  }
+
+  /** Intake: malformed content to the dead-letter queue, events to their partitions; ack once all is confirmed. */
+  #route(router: ConfirmChannel, message: ConsumeMessage): void {
+    const read = readMessage(message.content, this.clock.nowSec());
+    let outstanding = read.events.length + read.refused.length;
+    let failed = false;
+    const confirmed = (err: unknown): void => {
+      if (err) failed = true;
+      if (--outstanding > 0) return;
+      try {
+        if (failed) router.nack(message, false, true);
+        else router.ack(message);
+      } catch {
+        // The channel closed meanwhile: the broker delivers the message again.
+      }
+    };
+    if (outstanding === 0) {
+      router.ack(message);
+      return;
+    }
+    for (const refused of read.refused) {
+      this.logger.warn({ reason: refused.reason, routingKey: message.fields.routingKey }, 'malformed AMQP event dead-lettered');
+      router.sendToQueue(
+        this.queueName('dead'),
+        refused.content,
+        { persistent: true, headers: { 'x-vigie-reason': refused.reason, 'x-vigie-exchange': message.fields.exchange, 'x-vigie-routing-key': message.fields.routingKey } },
+        confirmed,
+      );
+    }
+    for (const event of read.events) {
+      const partition = laneOf(entityIdOf(event), this.config.partitions);
+      router.sendToQueue(this.queueName(`p${partition}`), Buffer.from(JSON.stringify(event)), { persistent: true, contentType: 'application/json' }, confirmed);
+    }
+  }
+
+  /** Partitions: events gathered for one store write. */
+  #collect(worker: Channel, message: ConsumeMessage): void {
+    const read = readMessage(message.content, this.clock.nowSec());
+    // The router checked these; a message sent straight to a partition queue gets the same treatment.
+    for (const refused of read.refused) {
+      this.logger.warn({ reason: refused.reason }, 'malformed event in a partition queue dead-lettered');
+      worker.sendToQueue(this.queueName('dead'), refused.content, { persistent: true, headers: { 'x-vigie-reason': refused.reason } });
+    }
+    this.#pending.push({ message, events: read.events });
+    this.#channelOf.set(message, worker);
+    if (this.#pending.length >= batchSize) void this.#flush();
+    else this.#flushTimer ??= setTimeout(() => void this.#flush(), batchDelayMs);
+  }
+
+  /** Queues the gathered events (one write, in delivery order), then acknowledges their messages. */
+  #flush(): Promise<void> {
+    clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    if (this.#pending.length === 0) return this.#flushing;
+    const batch = this.#pending;
+    this.#pending = [];
+    this.#flushing = this.#flushing.then(async () => {
+      const events = batch.flatMap((p) => p.events);
+      for (;;) {
+        try {
+          await this.intake.accept(events);
+          break;
+        } catch (err) {
+          if (this.#stopping) return;
+          this.logger.error({ err, events: events.length }, 'could not queue AMQP events; retrying, messages stay unacknowledged');
+          await new Promise((resolve) => setTimeout(resolve, retryPauseMs));
+        }
+      }
+      for (const { message } of batch) {
+        try {
+          this.#channelOf.get(message)?.ack(message);
+        } catch {
+          // The channel closed: the broker delivers the message again (the event may then be queued twice).
+        }
+      }
+    });
+    return this.#flushing;
+  }
+}

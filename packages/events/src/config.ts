@@ -1,0 +1,39 @@
+import { number, object, string, type InferType } from 'yup';
+import { durationPattern, durationSeconds, parseByteSize } from '@vigie/kernel';
+
+function isByteSize(value: string | undefined): boolean {
+  try {
+    return value !== undefined && parseByteSize(value) > 0;
+  } catch {
+    return false;
+  }
+}
+
+const duration = (key: string, fallback: string) =>
+  string()
+    .default(fallback)
+    .matches(durationPattern, `${key} must be a number followed by a unit among s, m, h, d, w, such as ${fallback}`)
+    .test(key, `${key} must be longer than 0s`, (value) => value === undefined || (durationSeconds(value) ?? 0) > 0);
+
+/** `[engine]` of `etc/webserver.conf`: the event pipeline and the period of every engine's beat. */
+export const engineConfigSchema = object({
+  /** Period of every periodic beat of every engine (resolution, delays, snooze expiry, …); tests and demos set `1s`. */
+  beat_interval: duration('beat_interval', '60s'),
+  /** Events one ingestion request may carry; a larger batch is refused with 413. */
+  max_batch_events: number().integer().min(1).max(1_000_000).default(10_000),
+  /** Largest ingestion request body (`64mb`, `1gib`, bytes); a larger one is refused with 413. */
+  max_body_size: string().test('byte-size', 'max_body_size must be a size such as 64mb', isByteSize).default('64mb'),
+  /** Entities processed concurrently: events of one entity always go through one lane, one at a time. */
+  lanes: number().integer().min(1).max(1024).default(64),
+  /** The health check reports the pipeline as lagging when more events than this wait to be processed. */
+  max_queue_depth: number().integer().min(1).default(100_000),
+  /** … or when the oldest waiting event was accepted longer ago than this. */
+  max_event_age: duration('max_event_age', '1m'),
+});
+
+export type EngineConfig = InferType<typeof engineConfigSchema>;
+
+/** Milliseconds in a validated `<n><unit>` duration. */
+export function durationMs(text: string): number {
+  return (durationSeconds(text) ?? 0) * 1000;
+}

@@ -1,0 +1,22 @@
+import { inject, injectable } from 'tsyringe';
+import { durationMs, type EngineConfig } from './config.js';
+import type { EngineSettings } from './pipeline.js';
+import { KernelTokens, parseByteSize } from '@vigie/kernel';
+
+/** The `[engine]` values other features need, in the units they use (exported as `engineSettings`). */
+@injectable()
+export class EngineSettingsService implements EngineSettings {
+  readonly beatIntervalMs: number;
+  readonly maxEventAgeMs: number;
+  readonly maxQueueDepth: number;
+  readonly maxBatchEvents: number;
+  readonly maxBodyBytes: number;
+
+  constructor(@inject(KernelTokens.Config) config: EngineConfig) {
+    this.beatIntervalMs = durationMs(config.beat_interval);
+    this.maxEventAgeMs = durationMs(config.max_event_age);
+    this.maxQueueDepth = config.max_queue_depth;
+    this.maxBatchEvents = config.max_batch_events;
+    this.maxBodyBytes = parseByteSize(config.max_body_size);
+  }
+}

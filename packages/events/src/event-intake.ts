@@ -1,0 +1,68 @@
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, type Clock } from '@vigie/kernel';
+import { EventIdSequence, nodeName } from './event-ids.js';
+import { EventQueueRepository, type QueuedEvent } from './event-queue.js';
+import { entityIdOf, type VigieEvent } from './pipeline.js';
+import { PipelineRunner } from './pipeline-runner.js';
+
+/**
+ * Where accepted events enter (HTTP, AMQP): `accept` resolves once they are durably queued, then the pipeline
+ * processes them. Events of one call keep their order, and calls keep theirs.
+ */
+@injectable()
+export class EventIntake {
+  readonly #ids = new EventIdSequence();
+  #node: string | undefined;
+  /** Hand-overs to the runner happen in acceptance order, even when stores answer out of order. */
+  #handoff: Promise<void> = Promise.resolve();
+
+  constructor(
+    @inject(EventQueueRepository) private readonly queue: EventQueueRepository,
+    @inject(PipelineRunner) private readonly runner: PipelineRunner,
+    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @inject(KernelTokens.DataDir) private readonly dataDir: string,
+  ) {}
+
+  get node(): string {
+    this.#node ??= nodeName(this.dataDir);
+    return this.#node;
+  }
+
+  /** Indexes, and new ids after those the previous run left queued. */
+  async init(): Promise<void> {
+    await this.queue.ensureIndexes();
+    this.#ids.resumeAfter(await this.queue.lastId(this.node));
+  }
+
+  /** Processes what the previous run left queued, then every accepted event. */
+  async start(): Promise<void> {
+    this.runner.start(await this.queue.pending(this.node));
+  }
+
+  stop(): Promise<void> {
+    return this.runner.stop();
+  }
+
+  /** Durably queues valid events (one atomic write); resolves when they are stored. */
+  async accept(events: readonly VigieEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const now = this.clock.nowMs();
+    const node = this.node;
+    const queued: QueuedEvent[] = events.map((event) => ({
+      _id: `${this.#ids.next(now)}-${node}`,
+      node,
+      entity: entityIdOf(event),
+      accepted_at: now,
+      event,
+    }));
+    const stored = this.queue.insert(queued);
+    const previous = this.#handoff;
+    const handoff = (async () => {
+      await previous;
+      await stored;
+      this.runner.enqueue(queued);
+    })();
+    this.#handoff = handoff.catch(() => undefined);
+    await handoff;
+  }
+}

@@ -1,0 +1,134 @@
+import type { VigieEvent } from './pipeline.js';
+
+/** Why an event is refused: the field at fault (null for the event as a whole) and a sentence. */
+export interface EventProblem {
+  field: string | null;
+  reason: string;
+}
+
+/** The source types the original's engines accept (REFERENCE §5.2: the Go engines also take metaalarm and service). */
+export const sourceTypes = ['connector', 'component', 'resource', 'metaalarm', 'service'] as const;
+
+/** Event types whose author is the user who sent them over HTTP (REFERENCE §4.13). */
+export const userActionTypes = new Set([
+  'ack',
+  'ackremove',
+  'assocticket',
+  'declareticket',
+  'cancel',
+  'uncancel',
+  'comment',
+  'done',
+  'changestate',
+  'keepstate',
+  'snooze',
+  'unsnooze',
+]);
+
+/** AMQP short strings, hence the original's routing keys, hold at most 255 octets (REFERENCE §6.3, §9.1). */
+export const maxRoutingKeyBytes = 255;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const nonEmptyString = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/** `<connector>.<connector_name>.<event_type>.<source_type>.<component>[.<resource>]`, the original's AMQP routing key. */
+export function routingKeyOf(event: Pick<VigieEvent, 'connector' | 'connector_name' | 'event_type' | 'source_type' | 'component' | 'resource'>): string {
+  const key = `${event.connector}.${event.connector_name}.${event.event_type}.${event.source_type}.${event.component ?? ''}`;
+  return event.source_type === 'resource' && event.resource !== undefined ? `${key}.${event.resource}` : key;
+}
+
+/** A lone UTF-16 surrogate: text JSON can carry (`"\\ud800"`) but UTF-8 cannot encode. */
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The first string value (at any depth) that is not well-formed Unicode, hence not encodable as UTF-8. */
+function malformedText(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return loneSurrogate.test(value) ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = malformedText(value[i], `${path}.${i}`);
+      if (found) return found;
+    }
+  } else if (isObject(value)) {
+    for (const [key, inner] of Object.entries(value)) {
+      if (loneSurrogate.test(key)) return path === '' ? key : `${path}.${key}`;
+      const found = malformedText(inner, path === '' ? key : `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * What makes an event unprocessable (REFERENCE §5.2, §6.3), or undefined. Checked at ingestion and again after the
+ * event filter, which may have changed the event.
+ */
+export function eventProblem(event: Record<string, unknown>): EventProblem | undefined {
+  if (!nonEmptyString(event.event_type)) return { field: 'event_type', reason: 'event_type must be a non-empty string' };
+  if (!(sourceTypes as readonly unknown[]).includes(event.source_type)) {
+    return { field: 'source_type', reason: `source_type must be one of ${sourceTypes.join(', ')}` };
+  }
+  for (const field of ['connector', 'connector_name'] as const) {
+    if (!nonEmptyString(event[field])) return { field, reason: `${field} must be a non-empty string` };
+  }
+  if (event.source_type !== 'connector' && !nonEmptyString(event.component)) {
+    return { field: 'component', reason: `component must be a non-empty string for a ${String(event.source_type)} event` };
+  }
+  if (event.source_type === 'resource' && !nonEmptyString(event.resource)) {
+    return { field: 'resource', reason: 'resource must be a non-empty string for a resource event' };
+  }
+  for (const field of ['component', 'resource', 'output', 'author', 'ticket'] as const) {
+    if (event[field] !== undefined && typeof event[field] !== 'string') return { field, reason: `${field} must be a string` };
+  }
+  const state = event.state;
+  if (state !== undefined && !(Number.isInteger(state) && (state as number) >= 0 && (state as number) <= 3)) {
+    return { field: 'state', reason: 'state must be an integer between 0 and 3' };
+  }
+  if ((event.event_type === 'changestate' || event.event_type === 'keepstate') && state === undefined) {
+    return { field: 'state', reason: `a ${event.event_type} event needs a state` };
+  }
+  if (typeof event.timestamp !== 'number' || !Number.isFinite(event.timestamp) || event.timestamp < 0) {
+    return { field: 'timestamp', reason: 'timestamp must be a number of seconds since the epoch' };
+  }
+  if (event.event_type === 'snooze' && !(Number.isInteger(event.duration) && (event.duration as number) > 0)) {
+    return { field: 'duration', reason: 'a snooze event needs a duration: a positive number of seconds' };
+  }
+  if (event.event_type === 'assocticket' && !nonEmptyString(event.ticket)) {
+    return { field: 'ticket', reason: 'an assocticket event needs a ticket' };
+  }
+  if (event.event_type === 'perf' && event.perf_data === undefined && event.perf_data_array === undefined) {
+    return { field: 'perf_data', reason: 'a perf event needs perf_data or perf_data_array' };
+  }
+  for (const field of ['ack_resources', 'debug'] as const) {
+    if (event[field] !== undefined && typeof event[field] !== 'boolean') return { field, reason: `${field} must be a boolean` };
+  }
+  const malformed = malformedText(event, '');
+  if (malformed !== null) return { field: malformed, reason: `${malformed} is not valid UTF-8 text` };
+  const routingKey = routingKeyOf(event as unknown as VigieEvent);
+  if (Buffer.byteLength(routingKey) > maxRoutingKeyBytes) {
+    return { field: null, reason: `the routing key <connector>.<connector_name>.<event_type>.<source_type>.<component>[.<resource>] is ${Buffer.byteLength(routingKey)} octets long, more than ${maxRoutingKeyBytes}` };
+  }
+  return undefined;
+}
+
+/** Who sent an event over HTTP, for the events whose author is that user. */
+export interface EventSender {
+  name: string;
+  role?: string;
+}
+
+/**
+ * The event as the pipeline takes it, or why it is refused: `timestamp` defaults to `nowSec`, a non-string
+ * `long_output` becomes "" (REFERENCE §4.13), and a user action sent over HTTP is authored by the sender.
+ */
+export function acceptEvent(raw: unknown, nowSec: number, sender?: EventSender): { event: VigieEvent } | { problem: EventProblem } {
+  if (!isObject(raw)) return { problem: { field: null, reason: 'an event must be a JSON object' } };
+  const event: Record<string, unknown> = { ...raw };
+  if (event.timestamp === undefined || event.timestamp === null) event.timestamp = nowSec;
+  if (event.long_output !== undefined && typeof event.long_output !== 'string') event.long_output = '';
+  if (sender && typeof event.event_type === 'string' && userActionTypes.has(event.event_type)) {
+    event.author = sender.name;
+    if (sender.role !== undefined) event.role = sender.role;
+  }
+  const problem = eventProblem(event);
+  return problem ? { problem } : { event: event as VigieEvent };
+}

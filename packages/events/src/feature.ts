@@ -1,0 +1,32 @@
+import { defineFeature } from '@vigie/kernel';
+import { engineConfigSchema, type EngineConfig } from './config.js';
+import { eventsBridge } from './di.js';
+import type { EventIntake } from './event-intake.js';
+import type { PipelineHealth } from './pipeline-health.js';
+import { pipelineStagesPoint, type PipelineStage } from './pipeline.js';
+import { eventRoutes } from './routes.js';
+import { validationStage } from './validation-stage.js';
+
+/** Names of the checks this feature adds to the health registry (`engines.` ⇒ the healthcheck's `engines` entry). */
+export const eventsHealthChecks = { pipeline: 'engines.pipeline' } as const;
+
+/**
+ * The event pipeline: events enter over HTTP (and AMQP, see `eventsAmqpFeature`), are durably queued, then go
+ * through the stages other features contribute to `events.stages`, in their order, one at a time per entity.
+ * Owns `[engine]`.
+ */
+export const eventsFeature = defineFeature<EngineConfig>({
+  id: 'events',
+  kernel: '^0.1.0',
+  config: { schema: engineConfigSchema, section: 'engine' },
+  register(f) {
+    f.use(eventsBridge, { export: ['engineSettings', 'eventIntake', 'pipelineRunner'] });
+    f.extensionPoint(pipelineStagesPoint);
+    f.extend<PipelineStage>(pipelineStagesPoint, () => validationStage);
+    for (const route of eventRoutes) f.route(route);
+    f.healthCheck({ name: eventsHealthChecks.pipeline, check: (c) => c.resolve<PipelineHealth>('pipelineHealth').check() });
+    f.onInit((c) => c.resolve<EventIntake>('eventIntake').init());
+    f.onStart((c) => c.resolve<EventIntake>('eventIntake').start());
+    f.onBeforeShutdown((c) => c.resolve<EventIntake>('eventIntake').stop());
+  },
+});

@@ -1,0 +1,17 @@
+export { eventsFeature, eventsHealthChecks } from './feature.js';
+export { eventsAmqpFeature } from './amqp-feature.js';
+export { amqpConfigSchema, type AmqpConfig } from './amqp-config.js';
+export { AmqpIngestion } from './amqp-ingestion.js';
+export { engineConfigSchema, type EngineConfig } from './config.js';
+export { EventIntake } from './event-intake.js';
+export { acceptEvent, eventProblem, routingKeyOf, sourceTypes, type EventProblem, type EventSender } from './event-validation.js';
+export { PipelineRunner, laneOf, type PipelineStats } from './pipeline-runner.js';
+export {
+  PipelineOrder,
+  entityIdOf,
+  pipelineStagesPoint,
+  type EngineSettings,
+  type PipelineContext,
+  type PipelineStage,
+  type VigieEvent,
+} from './pipeline.js';

@@ -1,0 +1,42 @@
+import type { Logger } from '@vigie/kernel';
+import type { QueuedEvent } from './event-queue.js';
+import type { PipelineContext, VigieEvent } from './pipeline.js';
+
+/** One event's trip through the stages. The per-event logger is made only when something logs. */
+export class EventTrip implements PipelineContext {
+  event: VigieEvent;
+  readonly eventId: string;
+  readonly acceptedAt: number;
+  entityId: string;
+  entity?: Record<string, unknown> & { _id: string; enabled?: boolean };
+  readonly data = new Map<string, unknown>();
+  #dropped: string | undefined;
+  #log: Logger | undefined;
+  readonly #parentLog: Logger;
+
+  constructor(queued: QueuedEvent, parentLog: Logger) {
+    // Stages change the event; the queued copy stays as accepted, should the event have to run again.
+    this.event = structuredClone(queued.event);
+    this.eventId = queued._id;
+    this.acceptedAt = queued.accepted_at;
+    this.entityId = queued.entity;
+    this.#parentLog = parentLog;
+  }
+
+  get log(): Logger {
+    this.#log ??= this.#parentLog.child({ eventId: this.eventId });
+    return this.#log;
+  }
+
+  get dropped(): string | undefined {
+    return this.#dropped;
+  }
+
+  trace(stage: string, message: string, details?: Record<string, unknown>): void {
+    if (this.event.debug === true) this.log.info({ stage, entityId: this.entityId, ...details }, message);
+  }
+
+  drop(reason: string): void {
+    this.#dropped ??= reason;
+  }
+}

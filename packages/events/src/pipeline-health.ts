@@ -1,0 +1,30 @@
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, type Clock, type HealthResult } from '@vigie/kernel';
+import { EngineSettingsService } from './engine-settings.js';
+import { PipelineRunner } from './pipeline-runner.js';
+
+/** The pipeline as the healthcheck's `engines` entry sees it: stopped, or lagging past the `[engine]` limits. */
+@injectable()
+export class PipelineHealth {
+  constructor(
+    @inject(PipelineRunner) private readonly runner: PipelineRunner,
+    @inject(EngineSettingsService) private readonly settings: EngineSettingsService,
+    @inject(KernelTokens.Clock) private readonly clock: Clock,
+  ) {}
+
+  check(): Promise<HealthResult> {
+    const stats = this.runner.stats();
+    const problems: string[] = [];
+    if (!stats.running) problems.push('the event pipeline is stopped');
+    if (stats.depth > this.settings.maxQueueDepth) {
+      problems.push(`the event pipeline is lagging: ${stats.depth} events wait to be processed (limit ${this.settings.maxQueueDepth})`);
+    }
+    if (stats.oldestAcceptedAt !== null) {
+      const ageMs = this.clock.nowMs() - stats.oldestAcceptedAt;
+      if (ageMs > this.settings.maxEventAgeMs) {
+        problems.push(`the event pipeline is lagging: the oldest waiting event was accepted ${Math.round(ageMs / 1000)}s ago (limit ${this.settings.maxEventAgeMs / 1000}s)`);
+      }
+    }
+    return Promise.resolve({ ok: problems.length === 0, message: problems.join('; ') });
+  }
+}

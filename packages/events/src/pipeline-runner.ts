@@ -1,0 +1,223 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, type Clock, type Extensions, type Logger } from '@vigie/kernel';
+import type { EngineConfig } from './config.js';
+import { EventQueueRepository, type QueuedEvent } from './event-queue.js';
+import { EventTrip } from './pipeline-context.js';
+import { pipelineStagesPoint, type PipelineStage } from './pipeline.js';
+
+/** How the pipeline stands, for the health check, logs and benchmarks. */
+export interface PipelineStats {
+  /** Accepted events not processed yet. */
+  depth: number;
+  /** Acceptance time (epoch ms) of the oldest of them, or null when none waits. */
+  oldestAcceptedAt: number | null;
+  processed: number;
+  /** Events a stage dropped, by stage. */
+  dropped: Record<string, number>;
+  /** Events given up on after a stage kept failing (kept in `event_failures`). */
+  failed: number;
+  running: boolean;
+}
+
+/** A stage that throws is retried after these pauses, then the event is set aside in `event_failures`. */
+const retryPausesMs = [50, 500];
+/** Processed events are removed from the queue in groups: at this many, or after `removalDelayMs`. */
+const removalBatch = 4000;
+const removalDelayMs = 20;
+
+/** One lane: the events of the entities that hash to it, processed one at a time in acceptance order. */
+class Lane {
+  items: (QueuedEvent | undefined)[] = [];
+  head = 0;
+  current: QueuedEvent | undefined;
+  loop: Promise<void> | undefined;
+
+  get waiting(): number {
+    return this.items.length - this.head;
+  }
+
+  take(): QueuedEvent | undefined {
+    const item = this.items[this.head];
+    this.items[this.head] = undefined;
+    this.head++;
+    // Reclaim the consumed prefix once it is most of the array.
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+}
+
+/** FNV-1a: a cheap, stable spread of entity ids over lanes. */
+export function laneOf(entityId: string, lanes: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < entityId.length; i++) {
+    hash ^= entityId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % lanes;
+}
+
+/**
+ * Runs queued events through the stages contributed to `events.stages`, by ascending `order`. Events of one
+ * entity go through one lane, one at a time and in acceptance order; lanes run concurrently. A processed event
+ * leaves the queue in a grouped delete; after a crash the events still queued run again, which the stages
+ * tolerate (they are idempotent per event id).
+ */
+@injectable()
+export class PipelineRunner {
+  readonly #lanes: Lane[];
+  #stages: PipelineStage[] | undefined;
+  #running = false;
+  #processed = 0;
+  #failed = 0;
+  readonly #dropped: Record<string, number> = {};
+  #done: string[] = [];
+  #removalTimer: NodeJS.Timeout | undefined;
+  #removals: Promise<void> = Promise.resolve();
+  readonly #idleWaiters: (() => void)[] = [];
+
+  constructor(
+    @inject(EventQueueRepository) private readonly queue: EventQueueRepository,
+    @inject(KernelTokens.Extensions) private readonly extensions: Extensions,
+    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @inject(KernelTokens.Config) config: EngineConfig,
+  ) {
+    this.#lanes = Array.from({ length: config.lanes }, () => new Lane());
+  }
+
+  /** The contributed stages by ascending order (resolved once, at the first event). */
+  get stages(): readonly PipelineStage[] {
+    if (!this.#stages) {
+      const stages = [...this.extensions.contributions<PipelineStage>(pipelineStagesPoint)].sort((a, b) => a.order - b.order);
+      const names = new Set<string>();
+      for (const stage of stages) {
+        if (names.has(stage.name)) throw new Error(`two pipeline stages are named ${stage.name}`);
+        names.add(stage.name);
+      }
+      this.#stages = stages;
+      this.logger.info({ stages: stages.map((s) => `${s.order} ${s.name}`) }, 'event pipeline stages');
+    }
+    return this.#stages;
+  }
+
+  /** Starts processing; `pending` are the events left queued by a previous run, in acceptance order. */
+  start(pending: readonly QueuedEvent[]): void {
+    void this.stages;
+    if (pending.length > 0) this.logger.info({ events: pending.length }, 'processing the events left queued by the previous run');
+    this.enqueue(pending);
+    this.#running = true;
+    for (const lane of this.#lanes) if (lane.waiting > 0 && !lane.loop) lane.loop = this.#drain(lane);
+  }
+
+  /** Hands durably queued events to their lanes. */
+  enqueue(events: readonly QueuedEvent[]): void {
+    for (const event of events) {
+      const lane = this.#lanes[laneOf(event.entity, this.#lanes.length)] as Lane;
+      lane.items.push(event);
+      if (this.#running && !lane.loop) lane.loop = this.#drain(lane);
+    }
+  }
+
+  /** Lets every lane finish the event it is on, then removes what was processed from the queue. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    await Promise.all(this.#lanes.map((lane) => lane.loop));
+    await this.#removeDone();
+  }
+
+  stats(): PipelineStats {
+    let depth = 0;
+    let oldest: number | null = null;
+    for (const lane of this.#lanes) {
+      depth += lane.waiting + (lane.current ? 1 : 0);
+      const first = lane.current ?? lane.items[lane.head];
+      if (first && (oldest === null || first.accepted_at < oldest)) oldest = first.accepted_at;
+    }
+    return { depth, oldestAcceptedAt: oldest, processed: this.#processed, dropped: { ...this.#dropped }, failed: this.#failed, running: this.#running };
+  }
+
+  /** Resolves once nothing waits and every processed event has left the queue (tests, benchmarks, shutdown). */
+  async whenIdle(): Promise<void> {
+    if (this.stats().depth > 0) await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+    await this.#removeDone();
+  }
+
+  async #drain(lane: Lane): Promise<void> {
+    try {
+      while (this.#running && lane.waiting > 0) {
+        const event = lane.take() as QueuedEvent;
+        lane.current = event;
+        await this.#process(event);
+        lane.current = undefined;
+      }
+    } finally {
+      lane.current = undefined;
+      lane.loop = undefined;
+      if (this.#idleWaiters.length > 0 && this.stats().depth === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
+    }
+  }
+
+  async #process(queued: QueuedEvent): Promise<void> {
+    const trip = new EventTrip(queued, this.logger);
+    trip.trace('pipeline', 'event accepted', { event: trip.event, acceptedAt: trip.acceptedAt });
+    for (const stage of this.stages) {
+      trip.trace(stage.name, 'stage starts', { event: trip.event });
+      const error = await this.#runStage(stage, trip);
+      if (error !== undefined) {
+        this.#failed++;
+        const message = error instanceof Error ? error.message : String(error);
+        trip.log.error({ err: error, stage: stage.name, entityId: trip.entityId }, 'a pipeline stage kept failing: the event is set aside in event_failures');
+        try {
+          await this.queue.fail(queued, stage.name, message, this.clock.nowMs());
+        } catch (err) {
+          trip.log.error({ err }, 'could not set the failed event aside; it stays queued for the next start');
+        }
+        return;
+      }
+      if (trip.dropped !== undefined) {
+        this.#dropped[stage.name] = (this.#dropped[stage.name] ?? 0) + 1;
+        if (trip.event.debug === true) trip.log.info({ stage: stage.name, reason: trip.dropped }, 'event dropped');
+        else trip.log.debug({ stage: stage.name, reason: trip.dropped, entityId: trip.entityId }, 'event dropped');
+        break;
+      }
+      trip.trace(stage.name, 'stage done', { event: trip.event });
+    }
+    if (trip.dropped === undefined) trip.trace('pipeline', 'event processed');
+    this.#processed++;
+    this.#done.push(queued._id);
+    if (this.#done.length >= removalBatch) void this.#removeDone();
+    else this.#removalTimer ??= setTimeout(() => void this.#removeDone(), removalDelayMs);
+  }
+
+  /** The error of the last attempt when every attempt failed, else undefined. */
+  async #runStage(stage: PipelineStage, trip: EventTrip): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await stage.process(trip);
+        return undefined;
+      } catch (err) {
+        const pause = retryPausesMs[attempt];
+        if (pause === undefined) return err ?? new Error('unknown failure');
+        trip.log.warn({ err, stage: stage.name, attempt: attempt + 1 }, 'a pipeline stage failed; retrying the event');
+        await sleep(pause);
+      }
+    }
+  }
+
+  /** One grouped delete of the processed events; deletes run one after the other. */
+  #removeDone(): Promise<void> {
+    clearTimeout(this.#removalTimer);
+    this.#removalTimer = undefined;
+    if (this.#done.length === 0) return this.#removals;
+    const ids = this.#done;
+    this.#done = [];
+    this.#removals = this.#removals
+      .then(() => this.queue.remove(ids))
+      .catch((err: unknown) => this.logger.error({ err, events: ids.length }, 'could not remove processed events from the queue; they will run again at the next start'));
+    return this.#removals;
+  }
+}

@@ -1,0 +1,100 @@
+import type { Logger } from '@vigie/kernel';
+
+/** An event as it travels the pipeline (REFERENCE §6.3). Unknown keys are kept (extra infos). */
+export interface VigieEvent {
+  /** check, ack, ackremove, cancel, uncancel, comment, done, assocticket, declareticket, changestate, keepstate,
+   *  snooze, perf, … (REFERENCE §6.3). */
+  event_type: string;
+  /** connector | component | resource (also metaalarm, service). */
+  source_type: string;
+  connector: string;
+  connector_name: string;
+  component?: string;
+  resource?: string;
+  /** Epoch seconds; the acceptance time when the sender gave none. */
+  timestamp: number;
+  /** 0..3 */
+  state?: number;
+  output?: string;
+  long_output?: string;
+  author?: string;
+  ticket?: string;
+  /** snooze, seconds */
+  duration?: number;
+  ack_resources?: boolean;
+  debug?: boolean;
+  [extra: string]: unknown;
+}
+
+/** What one event's trip through the stages carries; stages read and change it. */
+export interface PipelineContext {
+  /** The event; the event-filter stage may change it. */
+  event: VigieEvent;
+  /** Queue id of the event: unique, stable across redelivery after a crash, increasing in acceptance order. */
+  readonly eventId: string;
+  /** When the event was accepted (epoch ms, from the injected clock). */
+  readonly acceptedAt: number;
+  /**
+   * Entity id of the event (REFERENCE §6.3: resource ⇒ `resource/component`, component ⇒ `component`, connector ⇒
+   * `connector/connector_name`), computed again after the event filter.
+   */
+  entityId: string;
+  /** The entity document (context-graph `default_entities`), set by the entities stage. */
+  entity?: Record<string, unknown> & { _id: string; enabled?: boolean };
+  /** Logger bound to this event; `trace` writes at info level when `event.debug` is true, nothing otherwise. */
+  readonly log: Logger;
+  trace(stage: string, message: string, details?: Record<string, unknown>): void;
+  /** Stops the pipeline for this event; the reason is logged and counted. */
+  drop(reason: string): void;
+  readonly dropped: string | undefined;
+  /** Values a stage leaves for later stages, by key (e.g. the alarms stage sets 'alarms.change'). */
+  readonly data: Map<string, unknown>;
+}
+
+export interface PipelineStage {
+  /** Unique; used in logs and traces. */
+  name: string;
+  /** Position in the pipeline: stages run by ascending order (see PipelineOrder). */
+  order: number;
+  process(context: PipelineContext): Promise<void>;
+}
+
+/** The documented positions of the built-in stages (ARCHITECTURE §7); later features slot in between. */
+export const PipelineOrder = {
+  eventFilter: 100,
+  /** Events still invalid after the filter are dropped and counted (events package). */
+  validation: 150,
+  /** context-graph: create/refresh entities and links from the event. */
+  entities: 200,
+  heartbeats: 300,
+  /** alarms: create / update / resolve, steps, triggers. */
+  alarms: 400,
+  pbehaviors: 500,
+  metaAlarms: 600,
+  dynamicInfos: 700,
+} as const;
+
+/**
+ * Extension point declared by the `events` feature; a feature contributes a stage with `dependsOn: ['events']` and
+ * `f.extend<PipelineStage>(pipelineStagesPoint, (container) => stage)`.
+ */
+export const pipelineStagesPoint = 'events.stages';
+
+/** The `[engine]` settings other features read through the `engineSettings` service of the events feature. */
+export interface EngineSettings {
+  /** Period of every engine's periodic beat (`[engine] beat_interval`). */
+  readonly beatIntervalMs: number;
+}
+
+/** The stable entity id of an event (REFERENCE §6.3). */
+export function entityIdOf(event: Pick<VigieEvent, 'source_type' | 'connector' | 'connector_name' | 'component' | 'resource'>): string {
+  switch (event.source_type) {
+    case 'resource':
+      return `${event.resource ?? ''}/${event.component ?? ''}`;
+    case 'connector':
+      return `${event.connector}/${event.connector_name}`;
+    default:
+      // component, and the Go engines' metaalarm and service events, which name their entity in `component`.
+      return event.component ?? '';
+  }
+}

@@ -1,0 +1,84 @@
+import { HttpError, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import type { EngineSettingsService } from './engine-settings.js';
+import type { EventIntake } from './event-intake.js';
+import { acceptEvent } from './event-validation.js';
+import type { VigieEvent } from './pipeline.js';
+import { eventBodySchema, ingestionAnswerSchema } from './schemas.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The request body as JSON, read here so that its size is bounded and invalid UTF-8 is refused, not replaced. */
+async function readJson(ctx: VigieContext, limit: number): Promise<unknown> {
+  if (ctx.request.length > limit) throw new HttpError(413, `The request body exceeds ${limit} bytes.`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new HttpError(413, `The request body exceeds ${limit} bytes.`);
+    chunks.push(chunk);
+  }
+  if (size === 0) throw new HttpError(400, 'Empty request: send one event or a list of events as JSON.');
+  let text: string;
+  try {
+    text = utf8.decode(Buffer.concat(chunks, size));
+  } catch {
+    throw new HttpError(400, 'The request body is not valid UTF-8 text.');
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new HttpError(400, `Malformed JSON: ${(err as Error).message}`);
+  }
+}
+
+interface FailedEvent {
+  event: unknown;
+  field: string | null;
+  error: string;
+}
+
+export const eventRoutes: RouteDefinition[] = [
+  {
+    method: 'POST',
+    path: ['/api/v2/event', '/event'],
+    summary: 'Send events',
+    description:
+      'One event or a list. Valid events are durably queued before the answer and listed in `sent_events`; each refused one is in ' +
+      '`failed_events` with the field at fault and why. `retry_events` lists valid events that could not be queued (store unavailable): ' +
+      'send them again. A list holds at most `[engine] max_batch_events` events (10,000 by default).',
+    tags: ['events'],
+    body: false,
+    requestSchema: eventBodySchema,
+    responses: {
+      200: { description: 'What was queued, refused, or should be sent again', schema: ingestionAnswerSchema },
+      400: { description: 'The body is empty, not JSON or not UTF-8' },
+      413: { description: 'The body is larger than `[engine] max_body_size`, or the list longer than `[engine] max_batch_events`' },
+    },
+    handler: async (ctx) => {
+      const settings = ctx.state.scope.resolve<EngineSettingsService>('engineSettings');
+      const body = await readJson(ctx, settings.maxBodyBytes);
+      const raws = Array.isArray(body) ? body : [body];
+      if (raws.length > settings.maxBatchEvents) {
+        throw new HttpError(413, `A request may carry at most ${settings.maxBatchEvents} events; this one has ${raws.length}.`);
+      }
+      const intake = ctx.state.scope.resolve<EventIntake>('eventIntake');
+      const nowSec = ctx.state.scope.resolve<{ nowSec(): number }>('clock').nowSec();
+      const user = ctx.state.user;
+      const sender = user ? { name: user.name, ...(user.role !== undefined ? { role: user.role } : {}) } : undefined;
+      const sent: VigieEvent[] = [];
+      const failed: FailedEvent[] = [];
+      for (const raw of raws) {
+        const outcome = acceptEvent(raw, nowSec, sender);
+        if ('event' in outcome) sent.push(outcome.event);
+        else failed.push({ event: raw, field: outcome.problem.field, error: outcome.problem.reason });
+      }
+      try {
+        await intake.accept(sent);
+      } catch (err) {
+        ctx.state.log.error({ err, events: sent.length }, 'could not queue events: answered as retry_events');
+        return { sent_events: [], failed_events: failed, retry_events: sent };
+      }
+      return { sent_events: sent, failed_events: failed, retry_events: [] };
+    },
+  },
+];

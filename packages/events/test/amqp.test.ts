@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { connect, type ChannelModel } from 'amqplib';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeWithService, tcpReachable } from '@vigie/kernel/testing';
+import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { eventsAmqpFeature, eventsFeature } from '../src/index.js';
+import { check, recordingFeature } from '../src/testing.js';
+
+const url = 'amqp://guest:guest@127.0.0.1:5672';
+
+describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
+  let broker: ChannelModel;
+  let exchange: string;
+  let prefix: string;
+  const kernels: TestKernel[] = [];
+
+  beforeEach(async () => {
+    const run = randomBytes(4).toString('hex');
+    exchange = `vigie-test-${run}.events`;
+    prefix = `vigie-test-${run}`;
+    broker = await connect(url);
+  });
+
+  afterEach(async () => {
+    for (const kernel of kernels.splice(0)) await kernel.stop();
+    const channel = await broker.createChannel();
+    for (const suffix of ['intake', 'dead', 'p0', 'p1', 'p2', 'p3']) await channel.deleteQueue(`${prefix}.${suffix}`);
+    await channel.deleteExchange(exchange);
+    await broker.close();
+  });
+
+  async function node(amqp: Record<string, string> = {}) {
+    const recorder = recordingFeature([{ name: 'seen', order: 1000 }]);
+    const kernel = await startFeatureTest({
+      features: [eventsFeature, eventsAmqpFeature, recorder.feature],
+      config: { 'webserver.conf': { amqp: { url, exchange, queue_prefix: prefix, partitions: '4', ...amqp } } },
+    });
+    kernels.push(kernel);
+    return { kernel, recorder };
+  }
+
+  /** Waits until a node consumes the intake queue: the exchange, the queues and their bindings are in place. */
+  async function exchangeReady(queue = 'intake'): Promise<void> {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const channel = await broker.createChannel();
+      channel.on('error', () => undefined);
+      try {
+        const intake = await channel.checkQueue(`${prefix}.${queue}`);
+        await channel.close();
+        if (intake.consumerCount > 0) return;
+      } catch {
+        // Not declared yet.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`no node consumes ${prefix}.${queue}`);
+  }
+
+  async function waitUntil(condition: () => boolean, what: string): Promise<void> {
+    for (let attempt = 0; attempt < 400; attempt++) {
+      if (condition()) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+
+  it('declares the exchange, queues the events published to it, and dead-letters malformed messages with their reason', async () => {
+    const { recorder } = await node();
+    await exchangeReady();
+    const channel = await broker.createConfirmChannel();
+    const publish = (content: string | Buffer) => channel.publish(exchange, 'nagios.nagios-1.check.resource.host.disk', Buffer.isBuffer(content) ? content : Buffer.from(content));
+    publish(JSON.stringify(check({ output: 'first' })));
+    publish('{not json');
+    publish(JSON.stringify(check({ state: 7 })));
+    publish(Buffer.from([0x7b, 0xff, 0x7d]));
+    publish(JSON.stringify([check({ output: 'second', resource: 'cpu' }), { event_type: 'check' }]));
+    await channel.waitForConfirms();
+    await recorder.waitFor('seen', 2);
+    expect(recorder.seen.get('seen')?.map((s) => `${s.entityId} ${String(s.event.output)}`).sort()).toEqual(['cpu/host second', 'disk/host first']);
+
+    const dead: { reason: unknown; body: string }[] = [];
+    for (let attempt = 0; attempt < 200 && dead.length < 4; attempt++) {
+      const message = await channel.get(`${prefix}.dead`, { noAck: true });
+      if (message) dead.push({ reason: message.properties.headers?.['x-vigie-reason'], body: message.content.toString('latin1') });
+      else await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(dead.map((d) => d.reason)).toEqual([
+      expect.stringMatching(/^the message is not JSON: /),
+      'state: state must be an integer between 0 and 3',
+      'the message is not valid UTF-8 text',
+      'source_type: source_type must be one of connector, component, resource, metaalarm, service',
+    ]);
+    expect(dead[0]?.body).toBe('{not json');
+    expect(JSON.parse(dead[3]?.body ?? '')).toEqual({ event_type: 'check' });
+  });
+
+  it('keeps each entity’s events in order with two nodes consuming the partitions', async () => {
+    const a = await node({ preferred_partitions: '0-1', standby_delay: '3s' });
+    await exchangeReady();
+    const b = await node({ preferred_partitions: '2-3', standby_delay: '3s' });
+    // Node b is the active consumer of p2 and p3 once it consumes them (node a stands by for them later).
+    await exchangeReady('p2');
+    await exchangeReady('p3');
+    const channel = await broker.createConfirmChannel();
+    const entities = 12;
+    const perEntity = 40;
+    for (let seq = 0; seq < perEntity; seq++) {
+      for (let e = 0; e < entities; e++) channel.publish(exchange, 'x', Buffer.from(JSON.stringify(check({ resource: `r${e}`, seq }))), { persistent: true });
+    }
+    await channel.waitForConfirms();
+    const total = () => (a.recorder.seen.get('seen')?.length ?? 0) + (b.recorder.seen.get('seen')?.length ?? 0);
+    await waitUntil(() => total() >= entities * perEntity, 'every event');
+    expect(total()).toBe(entities * perEntity);
+
+    const byEntity = new Map<string, { node: string; seq: number }[]>();
+    for (const [name, n] of [['a', a], ['b', b]] as const) {
+      for (const s of n.recorder.seen.get('seen') ?? []) {
+        const list = byEntity.get(s.entityId) ?? [];
+        list.push({ node: name, seq: s.event.seq as number });
+        byEntity.set(s.entityId, list);
+      }
+    }
+    expect(byEntity.size).toBe(entities);
+    for (const [, list] of byEntity) {
+      // One node handles an entity, and sees its events exactly once, in the order they were published.
+      expect(new Set(list.map((l) => l.node)).size).toBe(1);
+      expect(list.map((l) => l.seq)).toEqual(Array.from({ length: perEntity }, (_, i) => i));
+    }
+    expect(a.recorder.seen.get('seen')?.length).toBeGreaterThan(0);
+    expect(b.recorder.seen.get('seen')?.length).toBeGreaterThan(0);
+  });
+});
