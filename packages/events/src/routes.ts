@@ -1,4 +1,4 @@
-import { HttpError, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, assertJsonDepth, errorDetail, type InputLimits, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import type { EngineSettingsService } from './engine-settings.js';
 import type { EventIntake } from './event-intake.js';
 import { acceptEvent } from './event-validation.js';
@@ -8,7 +8,7 @@ import { eventBodySchema, ingestionAnswerSchema } from './schemas.js';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The request body as JSON, read here so that its size is bounded and invalid UTF-8 is refused, not replaced. */
-async function readJson(ctx: VigieContext, limit: number): Promise<unknown> {
+async function readJson(ctx: VigieContext, limit: number, maxDepth: number): Promise<unknown> {
   if (ctx.request.length > limit) throw new HttpError(413, `The request body exceeds ${limit} bytes.`);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -25,9 +25,11 @@ async function readJson(ctx: VigieContext, limit: number): Promise<unknown> {
     throw new HttpError(400, 'The request body is not valid UTF-8 text.');
   }
   try {
+    // Depth first: JSON.parse and every walk after it would overflow the stack on a body nested thousands deep.
+    assertJsonDepth(text, maxDepth);
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new HttpError(400, `Malformed JSON: ${(err as Error).message}`);
+    throw new HttpError(400, `Malformed JSON: ${errorDetail(err)}`);
   }
 }
 
@@ -56,7 +58,7 @@ export const eventRoutes: RouteDefinition[] = [
     },
     handler: async (ctx) => {
       const settings = ctx.state.scope.resolve<EngineSettingsService>('engineSettings');
-      const body = await readJson(ctx, settings.maxBodyBytes);
+      const body = await readJson(ctx, settings.maxBodyBytes, ctx.state.scope.resolve<InputLimits>('inputLimits').jsonMaxDepth);
       const raws = Array.isArray(body) ? body : [body];
       if (raws.length > settings.maxBatchEvents) {
         throw new HttpError(413, `A request may carry at most ${settings.maxBatchEvents} events; this one has ${raws.length}.`);
