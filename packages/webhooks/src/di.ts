@@ -1,10 +1,27 @@
 import { defineBridge } from '@vigie/kernel';
+import { DeliveryRepository } from './delivery-repository.js';
+import { DeliveryService } from './delivery-service.js';
+import { HttpSender } from './http-sender.js';
 import { SecretBox } from './secret-box.js';
+import { WebhooksTokens } from './tokens.js';
+import { WebhookCatalog } from './webhook-catalog.js';
 import { WebhookRepository } from './webhook-repository.js';
 import { WebhookService } from './webhook-service.js';
 
 /** The webhooks feature's class graph (tsyringe) and what awilix sees of it. */
 export const webhooksBridge = defineBridge({
-  singletons: [SecretBox, WebhookRepository, WebhookService],
-  exports: { webhookService: WebhookService, webhookSecretBox: SecretBox },
+  imports: {
+    alarmChanges: WebhooksTokens.AlarmChanges,
+    alarmReader: WebhooksTokens.AlarmReader,
+    entityRepository: WebhooksTokens.EntityRepository,
+    activePbehaviors: WebhooksTokens.ActivePbehaviors,
+  },
+  singletons: [SecretBox, WebhookRepository, WebhookCatalog, WebhookService, DeliveryRepository, HttpSender, DeliveryService],
+  exports: {
+    webhookService: WebhookService,
+    webhookSecretBox: SecretBox,
+    webhookDeliveries: DeliveryService,
+    webhookDeliveryRepository: DeliveryRepository,
+    webhookHttpSender: HttpSender,
+  },
 });
