@@ -25,7 +25,7 @@ export class SecretBox {
   #key: Buffer | undefined;
 
   constructor(
-    @inject(KernelTokens.Config) private readonly config: WebhooksConfig,
+    @inject(KernelTokens.Config) private readonly config: Pick<WebhooksConfig, 'secret_key'>,
     @inject(KernelTokens.DataDir) private readonly dataDir: string,
     @inject(KernelTokens.Logger) private readonly logger: Logger,
   ) {}
