@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { HttpError, KernelTokens, errorDetail, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
+import { ErrorCodes, HttpError, KernelTokens, errorDetail, hasCode, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
 import type { AlarmChangeService, AlarmReader, AlarmTriggerEvent } from '@vigie/alarms';
 import type { EntityRepository } from '@vigie/context-graph';
 import type { VigieEvent } from '@vigie/events';
@@ -85,7 +85,7 @@ export class DeliveryService {
   }
 
   /** Records (and schedules) the deliveries of one trigger. Awaited by the alarm change that emitted it. */
-  async onTrigger({ trigger, alarm, entity, event }: AlarmTriggerEvent): Promise<void> {
+  async onTrigger({ trigger, alarm, entity, event, eventId }: AlarmTriggerEvent): Promise<void> {
     const webhooks = (await this.catalog.enabled()).filter((webhook) => webhook.triggers.has(trigger));
     if (webhooks.length === 0) return;
     const depth = trigger === 'declareticketwebhook' && event ? (this.#chainDepth.get(event) ?? 0) : 0;
@@ -102,7 +102,7 @@ export class DeliveryService {
           this.logger.debug({ webhook: id, alarm: alarm._id }, 'webhook not fired: it already declared the ticket of this alarm');
           continue;
         }
-        await this.#record(webhook, trigger, alarm, fullEntity, event, depth);
+        await this.#record(webhook, trigger, alarm, fullEntity, event, depth, eventId);
       } catch (err) {
         this.logger.error({ err, webhook: id, alarm: alarm._id, trigger }, 'webhook delivery could not be recorded');
       }
@@ -133,11 +133,12 @@ export class DeliveryService {
     entity: Record<string, unknown> | undefined,
     event: VigieEvent | undefined,
     depth: number,
+    eventId: string | undefined,
   ): Promise<void> {
     const nowSec = this.clock.nowSec();
     const retry = this.#retry(webhook.record);
     const delivery: DeliveryRecord = {
-      _id: randomUUID(),
+      _id: eventId === undefined ? randomUUID() : deliveryIdOf(eventId, trigger, webhook.record._id, alarm._id),
       webhook: webhook.record._id,
       alarm: alarm._id,
       entity: alarm.d,
@@ -163,7 +164,13 @@ export class DeliveryService {
       this.logger.warn({ webhook: delivery.webhook, delivery: delivery._id, reason: delivery.reason }, 'webhook request could not be rendered');
       return;
     }
-    await this.deliveries.insert(delivery);
+    try {
+      await this.deliveries.insert(delivery);
+    } catch (err) {
+      // The trigger came again (its event was redelivered after a crash) and was recorded the first time.
+      if (hasCode(err, ErrorCodes.DuplicateKey)) return;
+      throw err;
+    }
     await this.scheduler.now<DeliverJobData>(deliverJobName, { delivery: delivery._id });
   }
 
@@ -347,6 +354,15 @@ export class DeliveryService {
     const removed = await this.deliveries.deleteFinishedUntil(this.clock.nowSec() - this.#retentionSec);
     if (removed > 0) this.logger.info({ removed }, 'old webhook deliveries deleted');
   }
+}
+
+/**
+ * The id of the delivery of one webhook for one trigger of an event's change: the same when the trigger is emitted
+ * again after a crash, so the delivery is recorded once. Written as a UUID.
+ */
+export function deliveryIdOf(eventId: string, trigger: string, webhook: string, alarm: string): string {
+  const hex = createHash('sha256').update([eventId, trigger, webhook, alarm].join('\u0000')).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
 export function deliveryNotFound(id: string): HttpError {

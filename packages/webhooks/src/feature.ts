@@ -34,7 +34,10 @@ export const webhooksFeature = defineFeature<WebhooksConfig>({
       await c.resolve<SecretBox>('webhookSecretBox').load();
       await c.resolve<DeliveryRepository>('webhookDeliveryRepository').ensureIndexes();
       const deliveries = c.resolve<DeliveryService>('webhookDeliveries');
-      c.resolve<EventBus>('eventBus').on('alarms.trigger', (payload) => deliveries.onTrigger(payload));
+      const bus = c.resolve<EventBus>('eventBus');
+      bus.on('alarms.trigger', (payload) => deliveries.onTrigger(payload));
+      // After a crash between an alarm change and its triggers: recorded once thanks to the delivery ids.
+      bus.on('alarms.trigger.redelivered', (payload) => deliveries.onTrigger(payload));
     });
     f.onStart((c) => c.resolve<DeliveryService>('webhookDeliveries').recover());
     f.onShutdown((c) => c.resolve<HttpSender>('webhookHttpSender').close());

@@ -17,8 +17,8 @@ interface Server {
   kill(signal: NodeJS.Signals): void;
 }
 
-async function startServer(installDir: string): Promise<Server> {
-  const child = spawnSource(fixture, [installDir]);
+async function startServer(installDir: string, env: Record<string, string> = {}): Promise<Server> {
+  const child = spawnSource(fixture, [installDir], env);
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -115,5 +115,24 @@ describe('webhook deliveries across a kill -9', () => {
     const [alarm] = await alarms(second);
     expect(alarm!.v.ticket).toMatchObject({ _t: 'declareticket', val: 'INC-1' });
     expect(alarm!.v.steps.filter((step: { _t: string }) => step._t === 'declareticket')).toHaveLength(1);
+  }, 60_000);
+
+  it('records and sends the delivery of a trigger the process died before handling (the alarm was stored)', async () => {
+    const first = (running = await startServer(installDir, { CRASH_AFTER_ALARM_STORED: '1' }));
+    await call(first, 'POST', '/api/v2/webhook', webhook({ _id: 'hook', request: { url: `${target.url}/notify` } }));
+    await fetch(`${first.url}/api/v2/event`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify([check()]) }).catch(
+      () => undefined,
+    );
+    await first.exited;
+    running = undefined;
+    expect(target.received).toHaveLength(0);
+
+    const second = (running = await startServer(installDir));
+    const [delivered, ...others] = await eventually(() => deliveries(second), (d) => d[0]?.status === 'succeeded');
+    expect(others).toEqual([]);
+    expect(delivered).toMatchObject({ trigger: 'create', attempts: [{ status: 200 }] });
+    expect(target.received).toHaveLength(1);
+    const [alarm] = await alarms(second);
+    expect(delivered!.alarm).toBe(alarm!._id);
   }, 60_000);
 });
