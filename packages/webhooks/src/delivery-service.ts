@@ -156,7 +156,8 @@ export class DeliveryService {
       updated: nowSec,
     };
     try {
-      delivery.request = this.#render(webhook, templateData({ alarm, trigger, nowSec, event, entity }));
+      const children = alarm.v.children.length > 0 ? await this.alarms.find({ _id: { $in: alarm.v.children } }) : [];
+      delivery.request = this.#render(webhook, templateData({ alarm, trigger, nowSec, event, entity, children }));
     } catch (err) {
       // Kept as failed so that it shows in the list; the template is fixed with PUT, then a new trigger fires it.
       Object.assign(delivery, { status: 'failed', reason: `template error: ${errorDetail(err)}`, finished: nowSec });
