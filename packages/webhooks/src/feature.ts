@@ -39,7 +39,12 @@ export const webhooksFeature = defineFeature<WebhooksConfig>({
       // After a crash between an alarm change and its triggers: recorded once thanks to the delivery ids.
       bus.on('alarms.trigger.redelivered', (payload) => deliveries.onTrigger(payload));
     });
-    f.onStart((c) => c.resolve<DeliveryService>('webhookDeliveries').recover());
+    f.onStart(async (c) => {
+      const deliveries = c.resolve<DeliveryService>('webhookDeliveries');
+      await deliveries.recover();
+      // The hourly purge keeps its schedule across restarts; a start applies a changed retention at once.
+      await deliveries.purge();
+    });
     f.onShutdown((c) => c.resolve<HttpSender>('webhookHttpSender').close());
   },
 });

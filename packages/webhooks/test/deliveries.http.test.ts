@@ -1,5 +1,8 @@
 // Webhook deliveries end to end: events enter through POST /api/v2/event, alarms change, webhooks fire at a real
 // HTTP target started by the test; outcomes are read through /api/v2/webhook-deliveries and /alerts/get-alarms.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import {
@@ -253,6 +256,31 @@ describe('declare_ticket', () => {
     const [alarm] = await openAlarms(t);
     expect(alarm!.v.ticket).toMatchObject({ val: 'T-1' });
     expect(alarm!.v.steps.filter((step: { _t: string }) => step._t === 'declareticket')).toHaveLength(1);
+  });
+});
+
+describe('retention', () => {
+  it('deletes finished deliveries older than delivery_retention', async () => {
+    await t.stop();
+    const installDir = mkdtempSync(join(tmpdir(), 'vigie-webhooks-retention-'));
+    try {
+      // The purge runs at start, then hourly.
+      const restart = async (retention: string) => {
+        await t.stop();
+        t = await startFeatureTest({ features: webhookFeatures, installDir, config: { 'webserver.conf': { webhooks: { delivery_retention: retention } } } });
+      };
+      t = await startFeatureTest({ features: webhookFeatures, installDir });
+      const id = await createWebhook(t, webhook({ request: { url: `${target.url}/kept` } }));
+      await sendEvents(t, check());
+      await eventually(() => deliveriesOf(id), finished());
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await restart('60s');
+      expect(await deliveriesOf(id)).toHaveLength(1);
+      await restart('1s');
+      await eventually(() => deliveriesOf(id), (d) => d.length === 0, 5000);
+    } finally {
+      rmSync(installDir, { recursive: true, force: true });
+    }
   });
 });
 
