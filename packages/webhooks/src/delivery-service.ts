@@ -199,6 +199,18 @@ export class DeliveryService {
     const startedMs = Date.now();
     const delivery = await this.deliveries.lease(deliveryId, startedMs, this.#timeoutMs + leaseMarginMs);
     if (!delivery) return;
+    try {
+      await this.#attempt(delivery, startedMs);
+    } catch (err) {
+      // Not the target's failure (the store, the alarm change): no attempt is counted; the delivery is tried again.
+      const next = Date.now() + Math.max(delivery.retry_delay_ms, 1000);
+      this.logger.error({ err, delivery: delivery._id, webhook: delivery.webhook }, 'webhook attempt interrupted; tried again later');
+      await this.deliveries.update(delivery._id, { lease_until: 0, next_attempt_at: next }, 'pending');
+      await this.scheduler.at<DeliverJobData>(new Date(next), deliverJobName, { delivery: delivery._id });
+    }
+  }
+
+  async #attempt(delivery: DeliveryRecord, startedMs: number): Promise<void> {
     const t = this.clock.nowSec();
     const webhook = await this.webhooks.get(delivery.webhook);
     if (!webhook) return this.#finish(delivery, 'failed', { reason: 'the webhook was deleted' });
