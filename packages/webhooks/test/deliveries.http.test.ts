@@ -26,7 +26,7 @@ beforeEach(async () => {
   target = await startTarget();
   t = await startFeatureTest({
     features: webhookFeatures,
-    config: { 'webserver.conf': { engine: { beat_interval: '1s' }, webhooks: { retry_count: 2, retry_delay: 1, retry_unit: 's', request_timeout: '1s' } } },
+    config: { 'webserver.conf': { engine: { beat_interval: '1s' }, alarms: { baggot_time: '1s' }, webhooks: { retry_count: 2, retry_delay: 1, retry_unit: 's', request_timeout: '1s' } } },
   });
 });
 
@@ -164,6 +164,21 @@ describe('delivery', () => {
     expect((await t.get('/api/v2/webhook-deliveries?status=lost')).body).toMatchObject({ description: 'status must be one of pending, succeeded, failed, skipped' });
     expect((await t.get('/api/v2/webhook-deliveries?limit=0')).status).toBe(400);
     expect((await t.get('/api/v2/webhook-deliveries', { auth: false })).status).toBe(401);
+  });
+
+  it('fires on triggers of the alarm beat (resolve), with the event built from the alarm and the stored entity', async () => {
+    const id = await createWebhook(
+      t,
+      webhook({
+        hook: { triggers: ['resolve'], entity_patterns: [{ type: 'resource' }] },
+        request: { url: `${target.url}/resolved`, payload: '{{.Event.AlarmChange.Type}} {{.Event.EventType}} {{.Entity.ID}} {{.Alarm.Value.Resolved.Unix}}' },
+      }),
+    );
+    await sendEvents(t, check());
+    await sendEvents(t, check({ state: 0 }));
+    const [delivery] = await eventually(() => deliveriesOf(id), finished());
+    expect(delivery).toMatchObject({ trigger: 'resolve', status: 'succeeded' });
+    expect(target.received[0]!.body).toMatch(/^resolve resolve disk\/host \d{10}$/);
   });
 
   it('skips entities under an active pbehavior when disable_if_active_pbehavior is set', async () => {
