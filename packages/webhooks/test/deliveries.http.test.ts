@@ -274,6 +274,30 @@ describe('declare_ticket', () => {
   });
 });
 
+describe('declare_ticket failures', () => {
+  it('keeps the claim of a failed ticket delivery: later triggers wait, the replay declares the ticket', async () => {
+    await createWebhook(
+      t,
+      webhook({ _id: 'retry-me', hook: { triggers: ['create', 'comment'] }, retry: { count: 0 }, request: { url: `${target.url}/t` }, declare_ticket: { ticket_id: 'id' } }),
+    );
+    target.answer({ status: 502 });
+    await sendEvents(t, check());
+    const [failed] = await eventually(() => deliveriesOf('retry-me'), finished());
+    expect(failed).toMatchObject({ status: 'failed', attempts: [{ status: 502 }] });
+    await sendEvents(t, { ...check(), event_type: 'comment', author: 'root', output: 'still there?' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await deliveriesOf('retry-me')).toHaveLength(1);
+
+    target.answer({ body: { id: 'INC-77' } });
+    expect((await t.post(`/api/v2/webhook-deliveries/${failed!._id}/replay`)).status).toBe(200);
+    const [replayed] = await eventually(() => deliveriesOf('retry-me'), finished());
+    expect(replayed).toMatchObject({ status: 'succeeded', ticket: 'INC-77' });
+    const [alarm] = await openAlarms(t);
+    expect(alarm!.v.ticket).toMatchObject({ val: 'INC-77' });
+    expect(target.received).toHaveLength(2);
+  });
+});
+
 describe('retention', () => {
   it('deletes finished deliveries older than delivery_retention', async () => {
     await t.stop();
