@@ -314,9 +314,17 @@ export class DeliveryService {
     else this.logger.debug(log, `webhook delivery ${status}`);
   }
 
-  /** Queues an attempt for every pending delivery (at start): what a crash left in flight or between two steps. */
+  /**
+   * Queues an attempt for every pending delivery that has no job waiting (at start): what a crash left in flight
+   * (its job locked by the dead process) or between two writes.
+   */
   async recover(): Promise<void> {
+    const waiting = new Set<unknown>();
+    for (const job of await this.scheduler.list(deliverJobName)) {
+      if (job.nextRunAt !== null && job.lockedAt === null) waiting.add((job.data as DeliverJobData | null)?.delivery);
+    }
     for (const delivery of await this.deliveries.pending()) {
+      if (waiting.has(delivery._id)) continue;
       const when = Math.max(Date.now(), delivery.next_attempt_at, delivery.lease_until);
       await this.scheduler.at<DeliverJobData>(new Date(when), deliverJobName, { delivery: delivery._id });
     }
