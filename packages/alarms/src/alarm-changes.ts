@@ -16,12 +16,20 @@ export interface AlarmTriggerEvent {
   entity?: Record<string, unknown>;
   /** The event that caused the change (absent for beats and engines). */
   event?: VigieEvent;
+  /** The queue id of that event (or the id an engine gave its change): with `trigger`, names the trigger durably. */
+  eventId?: string;
 }
 
 declare module '@vigie/kernel' {
   interface VigieEvents {
     /** An alarm change was stored; emitted once per trigger (REFERENCE §5.4 names), in order. */
     'alarms.trigger': AlarmTriggerEvent;
+    /**
+     * The triggers of an event's change emitted again because the event was redelivered after a crash: the change
+     * was stored before the crash, and its `alarms.trigger` may or may not have reached the subscribers then.
+     * For subscribers that record per (`eventId`, trigger) and so can take a trigger twice (the webhooks).
+     */
+    'alarms.trigger.redelivered': AlarmTriggerEvent;
   }
 }
 
@@ -109,7 +117,12 @@ export class AlarmChangeService {
     };
     for (let attempt = 1; ; attempt++) {
       const current = await this.#repository.open(entityId);
-      if (cause.eventId !== undefined && current?.applied_events?.includes(cause.eventId)) return unchanged('the event was applied before a restart');
+      if (cause.eventId !== undefined && current?.applied_events?.includes(cause.eventId)) {
+        if (current.last_change?.event === cause.eventId) {
+          await this.#emit({ alarm: current, created: false, triggers: current.last_change.triggers }, cause, true);
+        }
+        return unchanged('the event was applied before a restart');
+      }
       const result = applyOperation(current, operation, {
         entityId,
         nowSec: this.#clock.nowSec(),
@@ -120,7 +133,12 @@ export class AlarmChangeService {
       if (!result.changed) return unchanged(result.reason);
       const previousRevision = current?.revision ?? 0;
       const applied = [...(result.created ? [] : (current?.applied_events ?? [])), ...(cause.eventId === undefined ? [] : [cause.eventId])];
-      const alarm: Alarm = { ...result.alarm, revision: previousRevision + 1, applied_events: applied.slice(-appliedEventsKept) };
+      const alarm: Alarm = {
+        ...result.alarm,
+        revision: previousRevision + 1,
+        applied_events: applied.slice(-appliedEventsKept),
+        ...(cause.eventId === undefined ? {} : { last_change: { event: cause.eventId, triggers: result.triggers } }),
+      };
       if (await this.#repository.save(alarm, result.created ? null : previousRevision)) {
         const change: AppliedChange = { alarm, created: result.created, triggers: result.triggers };
         await this.#emit(change, cause);
@@ -131,10 +149,16 @@ export class AlarmChangeService {
     }
   }
 
-  async #emit(change: AppliedChange, cause: ChangeCause): Promise<void> {
+  async #emit(change: AppliedChange, cause: ChangeCause, redelivered = false): Promise<void> {
     for (const trigger of change.triggers) {
       try {
-        await this.#bus.emit('alarms.trigger', { trigger, alarm: change.alarm, entity: cause.entity, event: cause.event });
+        await this.#bus.emit(redelivered ? 'alarms.trigger.redelivered' : 'alarms.trigger', {
+          trigger,
+          alarm: change.alarm,
+          entity: cause.entity,
+          event: cause.event,
+          ...(cause.eventId === undefined ? {} : { eventId: cause.eventId }),
+        });
       } catch (err) {
         // The change is stored; a failing subscriber must not undo it nor stop the other triggers.
         this.#logger.error({ err, trigger, alarm: change.alarm._id }, 'an alarms.trigger subscriber failed');

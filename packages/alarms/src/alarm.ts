@@ -74,6 +74,11 @@ export interface Alarm extends Doc {
   revision?: number;
   /** Queue ids of the last events applied to this alarm, stored with the change itself (idempotency). Not shown. */
   applied_events?: string[];
+  /**
+   * The event of the last event-caused change and its triggers, emitted again when that event is redelivered after
+   * a crash (the crash may have come between storing the change and emitting them). Not shown.
+   */
+  last_change?: { event: string; triggers: AlarmTrigger[] };
 }
 
 export const alarmCollection = 'periodical_alarm';

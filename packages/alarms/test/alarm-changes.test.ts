@@ -28,6 +28,27 @@ describe('the alarmChanges service', () => {
     expect(h.triggers).toEqual(['create disk/host', 'ack disk/host']);
   });
 
+  it('emits the triggers of the last change again as alarms.trigger.redelivered when its event comes again', async () => {
+    h = await startAlarms();
+    const container = h.t.kernel.container('alarms');
+    const changes = container.resolve<AlarmChangeService>('alarmChanges');
+    const redelivered: string[] = [];
+    container.resolve<EventBus>('eventBus').on('alarms.trigger.redelivered', ({ trigger, eventId }: AlarmTriggerEvent) => {
+      redelivered.push(`${trigger} ${eventId}`);
+    });
+    await changes.apply('disk/host', { type: 'check', state: 2, output: 'x', origin }, { eventId: 'e1' });
+    await changes.apply('disk/host', { type: 'check', state: 2, output: 'x', origin }, { eventId: 'e1' });
+    await changes.apply('disk/host', { type: 'check', state: 3, output: 'x', origin }, { eventId: 'e2' });
+    await changes.apply('disk/host', { type: 'comment', author: 'bob' });
+    // e1 is no longer the last event-caused change: nothing to emit again; e2 is.
+    await changes.apply('disk/host', { type: 'check', state: 2, output: 'x', origin }, { eventId: 'e1' });
+    await changes.apply('disk/host', { type: 'check', state: 3, output: 'x', origin }, { eventId: 'e2' });
+    expect(redelivered).toEqual(['create e1', 'stateinc e2']);
+    expect(h.triggers).toEqual(['create disk/host', 'stateinc disk/host', 'comment disk/host']);
+    const [alarm] = await h.alarms();
+    expect(alarm).not.toHaveProperty('last_change');
+  });
+
   it('emits each trigger after the change is stored', async () => {
     h = await startAlarms();
     const container = h.t.kernel.container('alarms');

@@ -52,6 +52,15 @@ function missing(value: unknown): boolean {
   return value === undefined || value === null || value === '';
 }
 
+/**
+ * The key the refusal names. The spec's error table answers `threshold_rate` sent with an `attribute` rule with
+ * `invalid rule_type attribute with config time_interval` (the original's text), so that one pair is worded so;
+ * every other refusal names the key really at fault.
+ */
+function reportedConfigKey(type: RuleType, key: string): string {
+  return type === 'attribute' && key === 'threshold_rate' ? 'time_interval' : key;
+}
+
 /** `patterns` and `config` may be sent as JSON text (REFERENCE §4.7). */
 function decodeJsonText(value: unknown, field: 'patterns' | 'config'): unknown {
   if (typeof value !== 'string') return value ?? null;
@@ -101,7 +110,7 @@ export function readRuleInput(body: unknown): RuleInput {
   if (config !== null && !isObject(config)) throw invalid(`invalid config value type ${shown(config)}`);
   if (config) {
     for (const [key, types] of configKeyRuleTypes) {
-      if (key in config && !types.includes(type)) throw invalid(`invalid rule_type ${type} with config ${key}`);
+      if (key in config && !types.includes(type)) throw invalid(`invalid rule_type ${type} with config ${reportedConfigKey(type, key)}`);
     }
   }
   const content = validate(ruleContentSchema, { patterns, config }, { strict: true }) as Pick<RuleInput, 'patterns' | 'config'>;

@@ -123,7 +123,9 @@ describe('meta-alarm POST errors', () => {
   it('reports threshold_rate with attribute as the spec does: time_interval is checked first', async () => {
     const body = { name: 'n', type: 'attribute', config: { threshold_rate: 0.5, time_interval: 10 } };
     await expectError(t.post(rules, body), 400, 'invalid rule_type attribute with config time_interval');
-    await expectError(t.post(rules, { name: 'n', type: 'attribute', config: { threshold_rate: 0.5 } }), 400, 'invalid rule_type attribute with config threshold_rate');
+    // The spec's error table: threshold_rate alone with attribute is worded with time_interval too.
+    await expectError(t.post(rules, { name: 'n', type: 'attribute', config: { threshold_rate: 0.5 } }), 400, 'invalid rule_type attribute with config time_interval');
+    await expectError(t.post(rules, { name: 'n', type: 'timebased', config: { threshold_rate: 0.5 } }), 400, 'invalid rule_type timebased with config threshold_rate');
   });
 
   it('checks config keys in the fixed order, whatever the body order', async () => {

@@ -1,5 +1,5 @@
-import { object, string, type InferType } from 'yup';
-import { decodeSecretKey } from '@vigie/kernel';
+import { number, object, string, type InferType } from 'yup';
+import { decodeSecretKey, durationPattern, durationSeconds } from '@vigie/kernel';
 
 /** `[webhooks]` of `etc/webserver.conf`. */
 export const webhooksConfigSchema = object({
@@ -11,6 +11,25 @@ export const webhooksConfigSchema = object({
     .optional()
     // The message never repeats the value: it is a secret.
     .test('secret-key', 'secret_key must be the base64 encoding of 32 bytes', (value) => value === undefined || decodeSecretKey(value) !== null),
+  /** Retries after a failed attempt when the webhook's `retry.count` is not set (REFERENCE §5.10: 5). */
+  retry_count: number().typeError('retry_count must be an integer ≥ 0').integer('retry_count must be an integer ≥ 0').min(0, 'retry_count must be an integer ≥ 0').default(5),
+  /** Time between attempts, in `retry_unit`, when the webhook's `retry.delay` is not set. */
+  retry_delay: number().typeError('retry_delay must be an integer ≥ 0').integer('retry_delay must be an integer ≥ 0').min(0, 'retry_delay must be an integer ≥ 0').default(1),
+  /** Unit of `retry_delay` (and of a webhook's `retry.delay` without unit): s, m or h. */
+  retry_unit: string().oneOf(['s', 'm', 'h'], 'retry_unit must be one of s, m, h').default('m'),
+  /** How long one attempt may take, answer body included, before it counts as failed (a timeout). */
+  request_timeout: duration('request_timeout', '30s'),
+  /** Finished deliveries (succeeded, failed, skipped) older than this are deleted; 0s keeps them forever. */
+  delivery_retention: duration('delivery_retention', '30d'),
 });
+
+function duration(key: string, fallback: string) {
+  return string().default(fallback).matches(durationPattern, `${key} must be a number followed by a unit among s, m, h, d, w, such as ${fallback}`);
+}
+
+/** Seconds of a duration the schema accepted. */
+export function seconds(text: string): number {
+  return durationSeconds(text) ?? 0;
+}
 
 export type WebhooksConfig = InferType<typeof webhooksConfigSchema>;

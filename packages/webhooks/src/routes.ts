@@ -1,7 +1,8 @@
 import { array, boolean, object, string } from 'yup';
-import { ErrorCodes, pathParam, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { ErrorCodes, VigieError, pathParam, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import type { DeliveryQuery, DeliveryService } from './delivery-service.js';
 import { databaseErrorText, storeFailure } from './errors.js';
-import { webhookInputSchema, webhookSchema } from './schemas.js';
+import { deliveryPageSchema, deliveryQuerySchema, deliverySchema, maxDeliveryPage, webhookInputSchema, webhookSchema } from './schemas.js';
 import type { WebhookService } from './webhook-service.js';
 
 const tags = ['webhooks'];
@@ -78,5 +79,59 @@ export const webhookRoutes: RouteDefinition[] = [
     errors: storeFailure(databaseErrorText.read),
     responses: { 200: { description: 'status is true, also when no webhook had this id', schema: object({ status: boolean().required() }) } },
     handler: (ctx) => service(ctx).delete(pathParam(ctx, 'id'), author(ctx)),
+  },
+];
+
+const deliveries = (ctx: VigieContext) => ctx.state.scope.resolve<DeliveryService>('webhookDeliveries');
+const deliveryTags = ['webhook deliveries'];
+/** Query and path problems are worded as they are, not as an invalid webhook. */
+const plainValidation = { [ErrorCodes.Validation]: (e: { detail: string }) => ({ status: 400, description: e.detail }) };
+
+export const deliveryRoutes: RouteDefinition[] = [
+  {
+    method: 'GET',
+    path: '/api/v2/webhook-deliveries',
+    summary: 'List webhook deliveries',
+    description:
+      'Newest first. `webhook`, `alarm` and `status` (pending, succeeded, failed, skipped) filter; `skip` and `limit` ' +
+      `(1 to ${maxDeliveryPage}, default 50) paginate. Each delivery lists every attempt with its time, answer status and error. ` +
+      'Credentials never appear: request.auth is not part of a delivery.',
+    tags: deliveryTags,
+    querySchema: deliveryQuerySchema,
+    errors: plainValidation,
+    responses: {
+      200: { description: '`{total_count, count, data}`', schema: deliveryPageSchema },
+      400: { description: 'An invalid query value' },
+    },
+    handler: (ctx) => {
+      for (const [key, value] of Object.entries(ctx.query)) {
+        if (Array.isArray(value)) throw new VigieError(ErrorCodes.Validation, `${key} is given more than once`);
+      }
+      return deliveries(ctx).list(validate(deliveryQuerySchema, ctx.query) as DeliveryQuery);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/webhook-deliveries/:id',
+    summary: 'Get a webhook delivery',
+    tags: deliveryTags,
+    responses: { 200: { description: 'The delivery', schema: deliverySchema }, 404: { description: 'No webhook delivery with id <id>' } },
+    handler: (ctx) => deliveries(ctx).get(pathParam(ctx, 'id')),
+  },
+  {
+    method: 'POST',
+    path: '/api/v2/webhook-deliveries/:id/replay',
+    summary: 'Replay a failed webhook delivery',
+    description:
+      'Sends the delivery again as it was rendered, with the same Idempotency-Key, granting 1 + retry.count more attempts ' +
+      '(the webhook\'s current retry settings and credentials). Only a failed delivery can be replayed.',
+    tags: deliveryTags,
+    body: false,
+    responses: {
+      200: { description: 'The delivery, pending again', schema: deliverySchema },
+      404: { description: 'No webhook delivery with id <id>' },
+      409: { description: 'The delivery is not failed (pending, succeeded or skipped)' },
+    },
+    handler: (ctx) => deliveries(ctx).replay(pathParam(ctx, 'id'), author(ctx)),
   },
 ];

@@ -2,6 +2,10 @@ import { array, boolean, mixed, number, object, string, type TestContext } from 
 import { idField, listField, nameField } from '@vigie/kernel';
 import { hookTriggers, patternListSchema, regexProblem, triggersWithoutEvent } from '@vigie/rule-schemas';
 import { parseTemplate } from '@vigie/templates';
+import { deliveryStatuses } from './delivery-repository.js';
+
+/** Most deliveries one page of the list holds. */
+export const maxDeliveryPage = 1000;
 
 /** The alarm changes a webhook can listen to. */
 export const webhookTriggers = hookTriggers;
@@ -182,3 +186,48 @@ export const webhookSchema = object({
   creation_date: number().integer().required(),
   last_update_date: number().integer().required(),
 });
+
+/** Query of `GET /api/v2/webhook-deliveries`; values arrive as strings and are cast. */
+export const deliveryQuerySchema = object({
+  webhook: string().typeError('webhook must be a webhook id').meta({ jsonSchema: { description: 'Only the deliveries of this webhook' } }),
+  alarm: string().typeError('alarm must be an alarm id').meta({ jsonSchema: { description: 'Only the deliveries for this alarm' } }),
+  status: string()
+    .typeError(`status must be one of ${deliveryStatuses.join(', ')}`)
+    .oneOf(deliveryStatuses, `status must be one of ${deliveryStatuses.join(', ')}`),
+  skip: number().typeError('skip must be an integer').integer('skip must be an integer').min(0, 'skip must not be negative').default(0),
+  limit: number()
+    .typeError('limit must be an integer')
+    .integer('limit must be an integer')
+    .min(1, 'limit must be at least 1')
+    .max(maxDeliveryPage, `limit must be at most ${maxDeliveryPage}`)
+    .default(50),
+});
+
+const attemptSchema = object({
+  t: number().integer().required().meta({ jsonSchema: { description: 'Start of the attempt, epoch seconds' } }),
+  status: number().integer().meta({ jsonSchema: { description: 'The answer status; absent when there was no answer' } }),
+  error: string().meta({ jsonSchema: { description: 'Why the attempt failed; absent for a success' } }),
+  duration_ms: number().integer().required(),
+});
+
+/** A delivery as the API returns it (never with credentials: they are not part of a delivery). */
+export const deliverySchema = object({
+  _id: string().required().meta({ jsonSchema: { description: 'The delivery id, sent as Idempotency-Key by every attempt' } }),
+  webhook: string().required(),
+  alarm: string().required(),
+  entity: string().required(),
+  trigger: string().required(),
+  status: string().oneOf(deliveryStatuses).required(),
+  request: object({ method: string().required(), url: string().required(), headers: object().required(), payload: string() }).required(),
+  attempts: array(attemptSchema).required(),
+  max_attempts: number().integer().required(),
+  next_attempt_at: number().integer().meta({ jsonSchema: { description: 'Pending deliveries: earliest time of the next attempt, epoch seconds' } }),
+  depth: number().integer().required(),
+  ticket: string(),
+  reason: string(),
+  created: number().integer().required(),
+  updated: number().integer().required(),
+  finished: number().integer(),
+});
+
+export const deliveryPageSchema = object({ total_count: number().integer().required(), count: number().integer().required(), data: array(deliverySchema).required() });

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCodes, VigieError } from '@vigie/kernel';
 import { ManualClock } from '@vigie/kernel/testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
-import { webhooksFeature, type WebhookSecretBox, type WebhookRecord } from '../src/index.js';
+import { type WebhookSecretBox, type WebhookRecord } from '../src/index.js';
+import { webhookFeatures } from './harness.js';
 
 const start = Date.UTC(2025, 2, 1, 8, 0, 0);
 const startSec = start / 1000;
@@ -10,7 +11,7 @@ let clock: ManualClock;
 let t: TestKernel;
 beforeEach(async () => {
   clock = new ManualClock(start);
-  t = await startFeatureTest({ features: [webhooksFeature], clock });
+  t = await startFeatureTest({ features: webhookFeatures, clock });
 });
 afterEach(async () => {
   vi.restoreAllMocks();

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '@vigie/kernel';
 import { startFeatureTest, type TestKernel, type TestResponse } from '@vigie/testkit';
-import { secretKeyFileName, webhooksFeature, type WebhookSecretBox, type WebhookRecord } from '../src/index.js';
+import { secretKeyFileName, type WebhookSecretBox, type WebhookRecord } from '../src/index.js';
+import { webhookFeatures } from './harness.js';
 
 let t: TestKernel | undefined;
 afterEach(async () => {
@@ -35,7 +36,7 @@ describe('webhook credentials never leave the server', () => {
   it('no response and no log line holds the password, whatever the route or the outcome', async () => {
     const lines: string[] = [];
     t = await startFeatureTest({
-      features: [webhooksFeature],
+      features: webhookFeatures,
       logger: createLogger({ level: 'trace', destination: { write: (line: string) => void lines.push(line) } }),
       config: { 'webserver.conf': { log: { access: 'true' } } },
     });
@@ -79,14 +80,14 @@ describe('the webhook secret key', () => {
   it('is generated once under the data directory, mode 0600, and reused after a restart', async () => {
     const installDir = mkdtempSync(join(tmpdir(), 'vigie-webhooks-'));
     try {
-      t = await startFeatureTest({ features: [webhooksFeature], installDir });
+      t = await startFeatureTest({ features: webhookFeatures, installDir });
       await t.post(webhooks, webhook(firstPassword));
       const sealed = await sealedPassword(t);
       const keyFile = join(installDir, 'var', 'lib', secretKeyFileName);
       expect(statSync(keyFile).mode & 0o777).toBe(0o600);
       await t.stop();
 
-      t = await startFeatureTest({ features: [webhooksFeature], installDir });
+      t = await startFeatureTest({ features: webhookFeatures, installDir });
       expect(await sealedPassword(t)).toBe(sealed);
       expect(secretBox(t).open(sealed)).toBe(firstPassword);
     } finally {
@@ -98,14 +99,14 @@ describe('the webhook secret key', () => {
 
   it('comes from [webhooks] secret_key when set, and no file is written', async () => {
     const secretKey = Buffer.alloc(32, 1).toString('base64');
-    t = await startFeatureTest({ features: [webhooksFeature], config: { 'webserver.conf': { webhooks: { secret_key: secretKey } } } });
+    t = await startFeatureTest({ features: webhookFeatures, config: { 'webserver.conf': { webhooks: { secret_key: secretKey } } } });
     await t.post(webhooks, webhook(firstPassword));
     expect(secretBox(t).open(await sealedPassword(t))).toBe(firstPassword);
     expect(existsSync(join(t.installDir, 'var', 'lib', secretKeyFileName))).toBe(false);
   });
 
   it('stops the start when the configured key is not 32 bytes of base64, without repeating it', async () => {
-    const attempt = startFeatureTest({ features: [webhooksFeature], config: { 'webserver.conf': { webhooks: { secret_key: 'c2hvcnQta2V5' } } } });
+    const attempt = startFeatureTest({ features: webhookFeatures, config: { 'webserver.conf': { webhooks: { secret_key: 'c2hvcnQta2V5' } } } });
     const error = await attempt.then(
       () => undefined,
       (err: unknown) => err as Error,
