@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { createLogger, type AnyFeature } from '@vigie/kernel';
+import { createLogger, type AnyFeature, type Clock } from '@vigie/kernel';
 import { alarmsFeature } from '@vigie/alarms';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
@@ -43,13 +43,18 @@ export interface EngineHarness {
  * The features a rule engine needs (events, context graph, alarms, pbehaviors) plus `features`, with 1 s beats and a
  * fast job poll; a recording stage after the alarms tells when an event went through.
  */
-export async function startEngines(features: readonly AnyFeature[], config: Record<string, Record<string, string | number>> = {}): Promise<EngineHarness> {
+export async function startEngines(
+  features: readonly AnyFeature[],
+  config: Record<string, Record<string, string | number>> = {},
+  options: { clock?: Clock; installDir?: string } = {},
+): Promise<EngineHarness> {
   const recorder = recordingFeature([{ name: 'after-alarms', order: 10_000 }]);
   const logs: string[] = [];
   const t = await startFeatureTest({
     features: [eventsFeature, contextGraphFeature, alarmsFeature, pbehaviorsFeature, ...features, recorder.feature],
     config: { 'webserver.conf': { engine: { beat_interval: '1s' }, server: { jobs_poll_ms: 200 }, ...config } },
     logger: createLogger({ level: 'info', destination: { write: (line: string) => void logs.push(line) } }),
+    ...options,
   });
   let sent = 0;
   const send = async (...events: Record<string, unknown>[]) => {
