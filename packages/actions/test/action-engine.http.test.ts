@@ -2,7 +2,7 @@
 // read through /alerts/get-alarms.
 import { afterEach, describe, expect, it } from 'vitest';
 import { actionsFeature } from '../src/index.js';
-import { check, startEngines, type EngineHarness } from './engine-harness.js';
+import { check, startEngines, type EngineHarness, type ListedAlarm } from './engine-harness.js';
 
 let h: EngineHarness | undefined;
 afterEach(async () => {
@@ -15,7 +15,7 @@ async function action(body: Record<string, unknown>): Promise<void> {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
-const disk = (alarms: { d: string }[]) => alarms.find((a) => a.d === 'disk/host');
+const disk = (alarms: ListedAlarm[]) => alarms.find((a) => a.d === 'disk/host');
 
 describe('actions on triggers', () => {
   it('acks the alarms of matching events on create, and leaves the others alone', async () => {
