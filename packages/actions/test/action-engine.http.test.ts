@@ -95,11 +95,14 @@ describe('actions on triggers', () => {
   it('does nothing, and logs why, for a pattern that cannot match or an operation on a resolved alarm', async () => {
     h = await startEngines([actionsFeature], { alarms: { baggot_time: '1s' } });
     await action({ _id: 'never', type: 'ack', hook: { triggers: ['create'], alarm_patterns: [{ v: { state: { val: 9 } } }] } });
+    // A field the alarm grammar does not have (a typo of `state`): the engine cannot compile the pattern.
+    await action({ _id: 'typo', type: 'ack', hook: { triggers: ['create'], alarm_patterns: [{ v: { stat: { val: 2 } } }] } });
     await action({ _id: 'too-late', type: 'cancel', delay: '2s', hook: { triggers: ['create'] } });
     await action({ _id: 'unack-nothing', type: 'ackremove', hook: { triggers: ['create'] } });
     await h.send(check(), check({ state: 0 }));
     await h.eventually((found) => found.length === 1, { opened: false, resolved: true });
     await h.logged('delayed action not applied: the alarm was resolved');
+    expect(await h.logged('action skipped: it cannot be applied')).toContain('"action":"typo"');
     expect(await h.logged('"rule":"action unack-nothing"')).toContain('rule operation did nothing');
     const [resolved] = await h.alarms({ opened: false, resolved: true });
     expect(resolved!.v.ack).toBeUndefined();

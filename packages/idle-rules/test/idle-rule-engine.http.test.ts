@@ -98,9 +98,13 @@ describe('idle rules', () => {
     await begin();
     await rule({ name: 'unacks', type: 'last_event', duration: '1m', operation: { type: 'ackremove', parameters: {} } });
     await rule({ name: 'never', type: 'last_event', duration: '1m', operation: { type: 'ack', parameters: {} }, alarm_patterns: [{ v: { state: { val: 9 } } }] });
+    const typo = await rule({ name: 'typo', type: 'last_event', duration: '1m', operation: { type: 'ack', parameters: {} }, alarm_patterns: [{ v: { stat: { val: 2 } } }] });
     await h!.send(check());
     clock.advance(61_000);
     expect(await h!.logged('rule operation did nothing')).toContain('the alarm is not acknowledged');
+    const skipped = await h!.logged('idle rule skipped: it cannot be applied');
+    expect(skipped).toContain(typo);
+    expect(skipped).toContain('alarm_patterns[0].v');
     expect(byEntity(await h!.alarms(), 'disk/host')!.v.ack).toBeUndefined();
   });
 });
