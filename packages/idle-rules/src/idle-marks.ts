@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { ErrorCodes, KernelTokens, hasCode, type Collection, type Doc, type Store } from '@vigie/kernel';
 
 /**
  * What the idle-rule engine remembers of an entity (collection `idle_rule_marks`, one document per entity): the
@@ -39,8 +39,20 @@ export class IdleMarkRepository {
     await this.#marks.updateOne({ _id: entityId }, { $set: { last_event: atSec, fired: {} } }, { upsert: true });
   }
 
-  async fired(entityId: string, ruleId: string, alarmId: string): Promise<void> {
-    await this.#marks.updateOne({ _id: entityId }, { $set: { [`fired.${ruleKey(ruleId)}`]: alarmId } }, { upsert: true });
+  /**
+   * Marks the rule as fired on the alarm unless it already is; true when this call marked it. A compare-and-set, so
+   * when several nodes beat at once only one applies the rule.
+   */
+  async claim(entityId: string, ruleId: string, alarmId: string): Promise<boolean> {
+    const field = `fired.${ruleKey(ruleId)}`;
+    try {
+      const result = await this.#marks.updateOne({ _id: entityId, [field]: { $ne: alarmId } }, { $set: { [field]: alarmId } }, { upsert: true });
+      return result.modifiedCount === 1 || result.upsertedId !== null;
+    } catch (err) {
+      // The mark exists with this alarm already: the upsert collided with it.
+      if (hasCode(err, ErrorCodes.DuplicateKey)) return false;
+      throw err;
+    }
   }
 
   /** Forgets the entities that have no open alarm any more. */

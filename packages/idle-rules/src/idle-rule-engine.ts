@@ -90,9 +90,10 @@ export class IdleRuleEngine {
     let fired = 0;
     for (const alarm of idle) {
       if (entities && !rule.entityPatterns.matches((entities.get(alarm.d) ?? undefined) as PatternEntity | undefined)) continue;
+      // Marked first, even when the operation then changes nothing (its reason is logged): the rule waits for a new
+      // idle period, and another node beating at the same time does not apply it a second time.
+      if (!(await this.marks.claim(alarm.d, rule.record._id, alarm._id))) continue;
       await this.runner.run(alarm.d, rule.record.operation, { rule: `idle rule ${rule.record._id}`, defaultAuthor: 'system' });
-      // Marked even when the operation changed nothing (its reason is logged): the rule waits for a new idle period.
-      await this.marks.fired(alarm.d, rule.record._id, alarm._id);
       fired++;
     }
     return fired;
