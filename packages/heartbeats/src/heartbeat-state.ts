@@ -30,7 +30,8 @@ export class HeartbeatStateRepository {
 
   /** A matching event; resolves with whether the heartbeat's alarm was raised (an OK is then due). */
   async matched(id: string, nowSec: number): Promise<boolean> {
-    const before = await this.#states.findOneAndUpdate({ _id: id }, { $set: { last_match: nowSec, alarm: false } }, { upsert: true, returnDocument: 'before' });
+    // `$max`: events of different entities are processed concurrently, so matches may arrive slightly out of order.
+    const before = await this.#states.findOneAndUpdate({ _id: id }, { $max: { last_match: nowSec }, $set: { alarm: false } }, { upsert: true, returnDocument: 'before' });
     return before?.alarm === true;
   }
 
