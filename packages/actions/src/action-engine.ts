@@ -54,8 +54,8 @@ export class ActionEngine {
   #loadedWrites = -1;
   #loadedAt = 0;
   #loading: Promise<CompiledAction[]> | undefined;
-  /** Legacy actions run once per stored change, whatever the number of its triggers. */
-  readonly #legacySeen = new WeakSet<Alarm>();
+  /** Changes (their stored alarm objects) already seen: legacy actions run once per change, whatever its triggers. */
+  readonly #changesSeen = new WeakSet<Alarm>();
 
   constructor(
     @inject(ActionRepository) private readonly repository: ActionRepository,
@@ -71,20 +71,23 @@ export class ActionEngine {
   onTrigger(payload: AlarmTriggerEvent): void {
     const cause = this.#applying.getStore();
     if (cause !== undefined) return;
-    void this.#handle(payload).catch((err: unknown) => this.logger.error({ err, trigger: payload.trigger, alarm: payload.alarm._id }, 'action engine failed'));
+    // Decided before any await: the triggers of one change are handled concurrently.
+    const firstOfChange = !this.#changesSeen.has(payload.alarm);
+    this.#changesSeen.add(payload.alarm);
+    void this.#handle(payload, firstOfChange).catch((err: unknown) => this.logger.error({ err, trigger: payload.trigger, alarm: payload.alarm._id }, 'action engine failed'));
   }
 
-  async #handle(payload: AlarmTriggerEvent): Promise<void> {
+  async #handle(payload: AlarmTriggerEvent, firstOfChange: boolean): Promise<void> {
     const actions = await this.#actions();
     if (actions.length === 0) return;
     const { alarm } = payload;
     let entity = payload.entity as PatternEntity | undefined;
     for (const action of actions) {
-      if (!(this.#matches(action, payload, () => entity))) {
+      if (!this.#matches(action, payload, firstOfChange, () => entity)) {
         if (action.entityPatterns.matchesEverything || entity !== undefined) continue;
         // Entity patterns need the entity: read it once, then decide again.
         entity = ((await this.entities.get(alarm.d)) ?? undefined) as PatternEntity | undefined;
-        if (!(this.#matches(action, payload, () => entity))) continue;
+        if (!this.#matches(action, payload, firstOfChange, () => entity)) continue;
       }
       if (action.delayMs > 0) {
         const data: DelayedActionData = { action: action.record._id, entity: alarm.d, alarm: alarm._id, trigger: payload.trigger };
@@ -95,13 +98,12 @@ export class ActionEngine {
       }
       await this.#apply(action.record, alarm.d);
     }
-    if (actions.some((action) => action.legacy)) this.#legacySeen.add(alarm);
   }
 
-  #matches(action: CompiledAction, payload: AlarmTriggerEvent, entity: () => PatternEntity | undefined): boolean {
+  #matches(action: CompiledAction, payload: AlarmTriggerEvent, firstOfChange: boolean, entity: () => PatternEntity | undefined): boolean {
     const { alarm, event } = payload;
     if (action.legacy) {
-      if (event === undefined || this.#legacySeen.has(alarm)) return false;
+      if (event === undefined || !firstOfChange) return false;
       const value = alarm.v as Record<string, unknown>;
       return action.legacy.fields.some((field) => typeof value[field] === 'string' && action.legacy!.regex.test(value[field]));
     }

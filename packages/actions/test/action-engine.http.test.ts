@@ -83,6 +83,19 @@ describe('actions on triggers', () => {
     expect(pbehaviors.body).toMatchObject([{ name: 'paused by action', author: 'robot', type_: 'Pause', reason: 'auto', is_currently_active: true }]);
   });
 
+  it('applies a legacy action (fields and regex, no hook) once per change caused by an event', async () => {
+    h = await startEngines([actionsFeature]);
+    await action({ _id: 'legacy', type: 'ack', fields: ['output', 'resource'], regex: '^disk' });
+    await h.send(check(), check({ resource: 'cpu', output: 'cpu busy' }));
+    await h.eventually((found) => disk(found)?.v.ack !== undefined);
+    // Another event that changes the alarm: one more ack, whatever the number of triggers of its change.
+    await h.send(check({ state: 3 }));
+    const alarms = await h.eventually((found) => disk(found)?.v.steps.filter((s: { _t: string }) => s._t === 'ack').length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await h.alarms()).find((a) => a.d === 'disk/host')!.v.steps.filter((s: { _t: string }) => s._t === 'ack')).toHaveLength(2);
+    expect(alarms.find((a) => a.d === 'cpu/host')!.v.ack).toBeUndefined();
+  });
+
   it('runs a delayed action once, later, as a durable job', async () => {
     h = await startEngines([actionsFeature]);
     await action({ _id: 'late-ack', type: 'ack', delay: '1s', hook: { triggers: ['create'] } });
