@@ -108,7 +108,8 @@ export class ActionEngine {
       return action.legacy.fields.some((field) => typeof value[field] === 'string' && action.legacy!.regex.test(value[field]));
     }
     if (!action.triggers.has(payload.trigger)) return false;
-    if (action.eventPatterns && (event === undefined || !action.eventPatterns.matches(event as PatternEvent, entity()))) return false;
+    // Given event patterns need an event (REFERENCE §5.4: `resolve`, `unsnooze`… come from no event); empty ones match all.
+    if (action.eventPatterns && !action.eventPatterns.matchesEverything && (event === undefined || !action.eventPatterns.matches(event as PatternEvent, entity()))) return false;
     if (!action.alarmPatterns.matches(alarm as PatternAlarm)) return false;
     if (!action.entityPatterns.matchesEverything) {
       const current = entity();

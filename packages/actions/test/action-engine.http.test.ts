@@ -43,6 +43,15 @@ describe('actions on triggers', () => {
     expect(alarm!.v.snooze).toBeUndefined();
   });
 
+  it('fires on triggers that come from no event (a beat) when its event pattern list is empty', async () => {
+    h = await startEngines([actionsFeature]);
+    await action({ _id: 'ack-after-snooze', type: 'ack', hook: { triggers: ['unsnooze'], event_patterns: [] }, parameters: { output: 'woke up' } });
+    await h.send(check(), { ...check(), event_type: 'snooze', duration: 1, author: 'alice' });
+    const [alarm] = await h.eventually((found) => disk(found)?.v.ack !== undefined);
+    expect(alarm!.v.ack).toMatchObject({ m: 'woke up' });
+    expect(alarm!.v.steps.map((s: { _t: string }) => s._t)).toContain('unsnooze');
+  });
+
   it('applies matching actions in priority order', async () => {
     h = await startEngines([actionsFeature]);
     await action({ _id: 'a-last', type: 'changestate', priority: 2, hook: { triggers: ['create'] }, parameters: { state: 1, output: 'second' } });
