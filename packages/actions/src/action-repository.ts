@@ -35,6 +35,8 @@ export interface ActionRecord extends Doc, ActionFields {}
 @injectable()
 export class ActionRepository {
   readonly #actions: Collection<ActionRecord>;
+  /** Counts the writes of this process, so the engine knows when to read the actions again. */
+  writes = 0;
 
   constructor(@inject(KernelTokens.Store) store: Store) {
     this.#actions = store.collection<ActionRecord>('default_action');
@@ -49,16 +51,21 @@ export class ActionRepository {
   }
 
   /** Throws the store's `DUPLICATE_KEY` error when the id exists. */
-  insert(action: ActionRecord): Promise<void> {
-    return this.#actions.insertOne(action);
+  async insert(action: ActionRecord): Promise<void> {
+    await this.#actions.insertOne(action);
+    this.writes++;
   }
 
   /** Whole-document replacement; false when no action has this id. */
   async replace(action: ActionRecord): Promise<boolean> {
-    return (await this.#actions.replaceOne({ _id: action._id }, action)).matchedCount === 1;
+    const matched = (await this.#actions.replaceOne({ _id: action._id }, action)).matchedCount === 1;
+    this.writes++;
+    return matched;
   }
 
   async delete(id: string): Promise<boolean> {
-    return (await this.#actions.deleteOne({ _id: id })).deletedCount === 1;
+    const deleted = (await this.#actions.deleteOne({ _id: id })).deletedCount === 1;
+    this.writes++;
+    return deleted;
   }
 }

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCodes, VigieError } from '@vigie/kernel';
 import { ManualClock } from '@vigie/kernel/testing';
+import { alarmsFeature } from '@vigie/alarms';
+import { contextGraphFeature } from '@vigie/context-graph';
+import { eventsFeature } from '@vigie/events';
+import { pbehaviorsFeature } from '@vigie/pbehaviors';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { actionTriggers, actionsFeature } from '../src/index.js';
 
@@ -25,7 +29,7 @@ let clock: ManualClock;
 let t: TestKernel;
 beforeEach(async () => {
   clock = new ManualClock(start);
-  t = await startFeatureTest({ features: [actionsFeature], clock });
+  t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, alarmsFeature, pbehaviorsFeature, actionsFeature], clock });
 });
 afterEach(async () => {
   vi.restoreAllMocks();

@@ -1,15 +1,56 @@
-import { defineFeature } from '@vigie/kernel';
+import { defineFeature, type Logger } from '@vigie/kernel';
+import { PipelineOrder, pipelineStagesPoint, type EngineSettings, type PipelineStage } from '@vigie/events';
+import { heartbeatsConfigSchema, type HeartbeatsConfig } from './config.js';
 import { heartbeatsBridge } from './di.js';
+import type { HeartbeatEngine } from './heartbeat-engine.js';
 import { heartbeatErrors } from './errors.js';
 import { heartbeatRoutes } from './routes.js';
 
-/** Heartbeats: the expected event interval of each connector, kept in `heartbeat` for the heartbeat engine. */
-export const heartbeatsFeature = defineFeature({
+/**
+ * Heartbeats: the expected event interval of each connector, kept in `heartbeat`. The engine's pipeline stage
+ * (order 300) notes matching events; its beat (every `[engine] beat_interval`) raises the alarm of each heartbeat
+ * left silent longer than its interval. Owns `[heartbeats]`.
+ */
+export const heartbeatsFeature = defineFeature<HeartbeatsConfig>({
   id: 'heartbeats',
   kernel: '^0.1.0',
+  dependsOn: ['events'],
+  config: { schema: heartbeatsConfigSchema },
   register(f) {
     f.use(heartbeatsBridge, { export: ['heartbeatService'] });
     f.errors(heartbeatErrors);
     for (const route of heartbeatRoutes) f.route(route);
+    f.extend<PipelineStage>(pipelineStagesPoint, (c) => {
+      const engine = c.resolve<HeartbeatEngine>('heartbeatEngine');
+      return { name: 'heartbeats', order: PipelineOrder.heartbeats, process: (context) => engine.eventSeen(context) };
+    });
+
+    // A timer of this process, like the alarms beat; raising an alarm is a compare-and-set in the store, so two
+    // nodes beating at once raise it once.
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<unknown> = Promise.resolve();
+    f.onStart(async (c) => {
+      const engine = c.resolve<HeartbeatEngine>('heartbeatEngine');
+      const logger = c.resolve<Logger>('logger');
+      const { beatIntervalMs } = c.resolve<EngineSettings>('engineSettings');
+      // A store that does not answer must not keep the server from starting: the beat tries again.
+      await engine.resume().catch((err: unknown) => logger.error({ err }, 'heartbeats: resuming the raised alarms failed'));
+      let busy = false;
+      timer = setInterval(() => {
+        if (busy) return;
+        busy = true;
+        running = engine
+          .beat()
+          .catch((err: unknown) => logger.error({ err }, 'heartbeats beat failed'))
+          .finally(() => {
+            busy = false;
+          });
+      }, beatIntervalMs);
+      timer.unref();
+    });
+    f.onBeforeShutdown(async () => {
+      clearInterval(timer);
+      await running;
+    });
   },
 });

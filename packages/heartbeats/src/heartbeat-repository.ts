@@ -9,6 +9,8 @@ export interface HeartbeatRecord extends Doc {
   pattern: HeartbeatPattern;
   /** `<digits><s|m|h>`. */
   expected_interval: string;
+  /** Output of the alarm the heartbeat raises; absent when not given. */
+  output?: string;
 }
 
 const collectionName = 'heartbeat';
@@ -16,6 +18,8 @@ const collectionName = 'heartbeat';
 @injectable()
 export class HeartbeatRepository {
   readonly #heartbeats: Collection<HeartbeatRecord>;
+  /** Counts the writes of this process, so the engine reads the heartbeats again at once. */
+  writes = 0;
 
   constructor(@inject(KernelTokens.Store) private readonly store: Store) {
     this.#heartbeats = store.collection<HeartbeatRecord>(collectionName);
@@ -30,8 +34,9 @@ export class HeartbeatRepository {
   }
 
   /** Throws a `DUPLICATE_KEY` error when a heartbeat with the same id (the same pattern) exists. */
-  insert(record: HeartbeatRecord): Promise<void> {
-    return this.#heartbeats.insertOne(record);
+  async insert(record: HeartbeatRecord): Promise<void> {
+    await this.#heartbeats.insertOne(record);
+    this.writes++;
   }
 
   /**
@@ -40,6 +45,12 @@ export class HeartbeatRepository {
    * another heartbeat already has that pattern.
    */
   async replace(id: string, record: HeartbeatRecord): Promise<boolean> {
+    const replaced = await this.#replace(id, record);
+    this.writes++;
+    return replaced;
+  }
+
+  async #replace(id: string, record: HeartbeatRecord): Promise<boolean> {
     if (record._id === id) return (await this.#heartbeats.replaceOne({ _id: id }, record)).matchedCount === 1;
     if (!(await this.get(id))) return false;
     await this.store.batch([
@@ -50,6 +61,8 @@ export class HeartbeatRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    return (await this.#heartbeats.deleteOne({ _id: id })).deletedCount === 1;
+    const deleted = (await this.#heartbeats.deleteOne({ _id: id })).deletedCount === 1;
+    this.writes++;
+    return deleted;
   }
 }

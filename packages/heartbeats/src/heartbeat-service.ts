@@ -13,14 +13,21 @@ export interface Heartbeat {
 export interface HeartbeatInput {
   pattern: HeartbeatPattern;
   expected_interval: string;
+  output?: string | undefined;
 }
 
 function toHeartbeat(record: HeartbeatRecord): Heartbeat {
+  // `output` is kept for the engine but not shown: the spec's heartbeat is exactly these three fields.
   return { _id: record._id, pattern: { ...record.pattern }, expected_interval: record.expected_interval };
 }
 
 function toRecord(input: HeartbeatInput): HeartbeatRecord {
-  return { _id: heartbeatId(input.pattern), pattern: { ...input.pattern }, expected_interval: input.expected_interval };
+  return {
+    _id: heartbeatId(input.pattern),
+    pattern: { ...input.pattern },
+    expected_interval: input.expected_interval,
+    ...(input.output !== undefined ? { output: input.output } : {}),
+  };
 }
 
 @injectable()

@@ -1,5 +1,8 @@
 export { heartbeatsFeature } from './feature.js';
+export { heartbeatsConfigSchema, type HeartbeatsConfig } from './config.js';
 export { heartbeatId, type HeartbeatPattern } from './heartbeat-id.js';
 export { HeartbeatService, type Heartbeat, type HeartbeatInput } from './heartbeat-service.js';
 export type { HeartbeatRecord } from './heartbeat-repository.js';
 export { expectedIntervalPattern } from './schemas.js';
+export { HeartbeatEngine, heartbeatComponent, heartbeatConnector } from './heartbeat-engine.js';
+export type { HeartbeatState } from './heartbeat-state.js';

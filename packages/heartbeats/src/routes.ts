@@ -13,7 +13,7 @@ const service = (ctx: VigieContext) => ctx.state.scope.resolve<HeartbeatService>
 
 function readInput(ctx: VigieContext): HeartbeatInput {
   const body = validate(heartbeatInputSchema, requestBody(ctx), { strict: true });
-  return { pattern: body.pattern as HeartbeatPattern, expected_interval: body.expected_interval };
+  return { pattern: body.pattern as HeartbeatPattern, expected_interval: body.expected_interval, output: body.output };
 }
 
 /** The spec's not-found answer: the id as `name` (the original swapped the two fields). */

@@ -39,6 +39,10 @@ export const heartbeatInputSchema = object({
     .matches(expectedIntervalPattern, '${path} must be a number followed by s, m or h')
     .required()
     .meta({ jsonSchema: { description: 'Longest silence allowed before the heartbeat raises an alarm, e.g. 10s, 15m, 1h' } }),
+  output: string()
+    .optional()
+    .max(4096)
+    .meta({ jsonSchema: { description: 'Output of the alarm the heartbeat raises (4.x field); empty when absent' } }),
 });
 
 export const heartbeatSchema = object({

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestKernel } from '@vigie/kernel/testing';
+import { eventsFeature } from '@vigie/events';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { heartbeatsFeature } from '../src/index.js';
 import { storeFailingOn } from './failing-store.js';
@@ -13,7 +14,7 @@ const notFound = (id: string) => ({ name: id, description: 'heartbeat not found'
 describe('heartbeats over HTTP', () => {
   let t: TestKernel;
   beforeEach(async () => {
-    t = await startFeatureTest({ features: [heartbeatsFeature] });
+    t = await startFeatureTest({ features: [eventsFeature, heartbeatsFeature] });
   });
   afterEach(() => t.stop());
 
@@ -62,10 +63,11 @@ describe('heartbeats over HTTP', () => {
     expect(again.body).toEqual({ name: '', description: 'heartbeat pattern already exists' });
   });
 
-  it('ignores keys other than pattern and expected_interval, as the original does', async () => {
+  it('ignores keys other than pattern, expected_interval and output, as the original does; output is not shown', async () => {
     const created = await t.post('/api/v2/heartbeat', { pattern, expected_interval: '15m', _id: 'mine', name: 'x', output: 'y' });
     expect(created.body).toEqual({ name: 'heartbeat created', description: patternId });
     expect((await t.get(`/api/v2/heartbeat/${patternId}`)).body).toEqual({ _id: patternId, pattern, expected_interval: '15m' });
+    expect(await t.kernel.store.collection('heartbeat').findOne({ _id: patternId })).toEqual({ _id: patternId, pattern, expected_interval: '15m', output: 'y' });
   });
 
   it.each([
@@ -150,7 +152,7 @@ describe('heartbeats over HTTP', () => {
 describe('heartbeats when the database fails', () => {
   let t: TestKernel;
   beforeEach(async () => {
-    t = await startTestKernel({ features: [heartbeatsFeature], store: storeFailingOn('heartbeat') });
+    t = await startTestKernel({ features: [eventsFeature, heartbeatsFeature], store: storeFailingOn('heartbeat') });
   });
   afterEach(() => t.stop());
 

@@ -1,18 +1,58 @@
-import { defineFeature } from '@vigie/kernel';
+import { defineFeature, type Logger } from '@vigie/kernel';
+import { PipelineOrder, pipelineStagesPoint, type EngineSettings, type PipelineStage } from '@vigie/events';
 import { idleRulesBridge } from './di.js';
+import type { IdleRuleEngine } from './idle-rule-engine.js';
 import { idleRuleErrors } from './errors.js';
 import { idleRuleRoutes } from './routes.js';
 
+/** Order of the stage that notes events for the idle rules: right after the alarms stage. */
+export const idleRulesStageOrder = PipelineOrder.alarms + 50;
+
 /**
  * Idle rules: what happens to alarms that received no event (`last_event`) or did not change (`last_update`) for a
- * duration. The routes keep the rules in `idle_rule`, where the alarm engine reads them.
+ * duration. The routes keep the rules in `idle_rule`; the engine applies them every `[engine] beat_interval`, and a
+ * pipeline stage notes each event so that a rule fires again only after a new idle period.
  */
 export const idleRulesFeature = defineFeature({
   id: 'idle-rules',
   kernel: '^0.1.0',
+  dependsOn: ['events', 'alarms', 'context-graph', 'pbehaviors'],
   register(f) {
     f.use(idleRulesBridge, { export: ['idleRuleService'] });
     f.errors(idleRuleErrors);
     for (const route of idleRuleRoutes) f.route(route);
+    f.extend<PipelineStage>(pipelineStagesPoint, (c) => {
+      const engine = c.resolve<IdleRuleEngine>('idleRuleEngine');
+      return {
+        name: 'idle-rules',
+        order: idleRulesStageOrder,
+        process: (context) => engine.eventSeen(context.entityId, context.acceptedAt),
+      };
+    });
+
+    // A timer of this process, like the alarms beat: every operation is decided again under the entity's lock.
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<unknown> = Promise.resolve();
+    f.onStart((c) => {
+      const engine = c.resolve<IdleRuleEngine>('idleRuleEngine');
+      const logger = c.resolve<Logger>('logger');
+      const { beatIntervalMs } = c.resolve<EngineSettings>('engineSettings');
+      let busy = false;
+      timer = setInterval(() => {
+        if (busy) return;
+        busy = true;
+        running = engine
+          .beat()
+          .catch((err: unknown) => logger.error({ err }, 'idle rules beat failed'))
+          .finally(() => {
+            busy = false;
+          });
+      }, beatIntervalMs);
+      timer.unref();
+    });
+    f.onBeforeShutdown(async () => {
+      clearInterval(timer);
+      await running;
+    });
   },
 });

@@ -27,6 +27,8 @@ export interface IdleRuleRecord extends Doc, IdleRuleFields {}
 @injectable()
 export class IdleRuleRepository {
   readonly #rules: Collection<IdleRuleRecord>;
+  /** Counts the writes of this process, so the engine knows at once when rules appear. */
+  writes = 0;
 
   constructor(@inject(KernelTokens.Store) store: Store) {
     this.#rules = store.collection<IdleRuleRecord>('idle_rule');
@@ -36,22 +38,31 @@ export class IdleRuleRepository {
     return this.#rules.findOne({ _id: id });
   }
 
+  count(): Promise<number> {
+    return this.#rules.count();
+  }
+
   /** Oldest first: the order the rules were created in. */
   list(): Promise<IdleRuleRecord[]> {
     return this.#rules.find({}, { sort: { creation_date: 1, _id: 1 } });
   }
 
   /** Throws the store's `DUPLICATE_KEY` error when the id exists. */
-  insert(rule: IdleRuleRecord): Promise<void> {
-    return this.#rules.insertOne(rule);
+  async insert(rule: IdleRuleRecord): Promise<void> {
+    await this.#rules.insertOne(rule);
+    this.writes++;
   }
 
   /** Whole-document replacement; false when no rule has this id. */
   async replace(rule: IdleRuleRecord): Promise<boolean> {
-    return (await this.#rules.replaceOne({ _id: rule._id }, rule)).matchedCount === 1;
+    const matched = (await this.#rules.replaceOne({ _id: rule._id }, rule)).matchedCount === 1;
+    this.writes++;
+    return matched;
   }
 
   async delete(id: string): Promise<number> {
-    return (await this.#rules.deleteOne({ _id: id })).deletedCount;
+    const deleted = (await this.#rules.deleteOne({ _id: id })).deletedCount;
+    this.writes++;
+    return deleted;
   }
 }

@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vigie/kernel/testing';
+import { alarmsFeature } from '@vigie/alarms';
+import { contextGraphFeature } from '@vigie/context-graph';
+import { eventsFeature } from '@vigie/events';
+import { pbehaviorsFeature } from '@vigie/pbehaviors';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { idleRulesFeature } from '../src/index.js';
 
@@ -17,7 +21,7 @@ let clock: ManualClock;
 let t: TestKernel;
 beforeEach(async () => {
   clock = new ManualClock(start);
-  t = await startFeatureTest({ features: [idleRulesFeature], clock });
+  t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, alarmsFeature, pbehaviorsFeature, idleRulesFeature], clock });
 });
 afterEach(() => t.stop());
 

@@ -16,7 +16,7 @@ export const pbehaviorsFeature = defineFeature<PbehaviorsConfig>({
   kernel: '^0.1.0',
   config: { schema: pbehaviorsConfigSchema },
   register(f) {
-    f.use(pbehaviorsBridge, { export: ['activePbehaviors'] });
+    f.use(pbehaviorsBridge, { export: ['activePbehaviors', 'pbehaviorCreation'] });
     f.errors(pbehaviorErrors);
     for (const route of pbehaviorRoutes) f.route(route);
 

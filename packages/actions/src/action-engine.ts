@@ -1,0 +1,192 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, durationSeconds, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
+import type { Alarm, AlarmReader, AlarmTriggerEvent } from '@vigie/alarms';
+import type { EntityRepository } from '@vigie/context-graph';
+import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, isPatternError, type CompiledPatterns, type PatternAlarm, type PatternEntity, type PatternEvent } from '@vigie/patterns';
+import { patternRegExp } from '@vigie/rule-schemas';
+import { ActionRepository, type ActionRecord } from './action-repository.js';
+import { RuleOperationRunner } from './rule-operation.js';
+
+/** Tokens under which the actions feature imports what the engine reads. */
+export const ActionEngineTokens = {
+  AlarmReader: Symbol.for('actions.AlarmReader'),
+  EntityRepository: Symbol.for('actions.EntityRepository'),
+} as const;
+
+/** The durable job of a delayed action (one run per trigger). */
+export const delayedActionJob = 'actions.delayed';
+
+export interface DelayedActionData {
+  action: string;
+  entity: string;
+  /** The alarm the trigger fired on: the action does nothing if it is no longer the entity's open alarm. */
+  alarm: string;
+  trigger: string;
+}
+
+/** An action ready to be matched. */
+interface CompiledAction {
+  record: ActionRecord;
+  triggers: ReadonlySet<string>;
+  eventPatterns: CompiledPatterns<PatternEvent, PatternEntity> | null;
+  alarmPatterns: CompiledPatterns<PatternAlarm | undefined>;
+  entityPatterns: CompiledPatterns<PatternEntity | undefined>;
+  /** Legacy actions (no hook): alarm `v` fields and the expression one of them must match. */
+  legacy: { fields: string[]; regex: RegExp } | null;
+  delayMs: number;
+}
+
+/** How long the engine trusts its copy of the actions (writes of other nodes show after at most this). */
+const reloadAfterMs = 10_000;
+
+/**
+ * The action engine (REFERENCE §5.4): on each `alarms.trigger`, the actions whose hook lists the trigger and whose
+ * given pattern lists (event, alarm, entity) all match are applied in `priority` order (then by `_id`), at once or,
+ * with a `delay`, by a durable job. Changes made by actions do not fire actions again (no loops); other subscribers
+ * (webhooks) still see their triggers.
+ */
+@injectable()
+export class ActionEngine {
+  /** Set while an action's operation runs, so the triggers it causes are not matched again. */
+  readonly #applying = new AsyncLocalStorage<string>();
+  #compiled: CompiledAction[] = [];
+  #loadedWrites = -1;
+  #loadedAt = 0;
+  #loading: Promise<CompiledAction[]> | undefined;
+  /** Changes (their stored alarm objects) already seen: legacy actions run once per change, whatever its triggers. */
+  readonly #changesSeen = new WeakSet<Alarm>();
+
+  constructor(
+    @inject(ActionRepository) private readonly repository: ActionRepository,
+    @inject(RuleOperationRunner) private readonly runner: RuleOperationRunner,
+    @inject(ActionEngineTokens.AlarmReader) private readonly alarms: AlarmReader,
+    @inject(ActionEngineTokens.EntityRepository) private readonly entities: EntityRepository,
+    @inject(KernelTokens.Scheduler) private readonly scheduler: Scheduler,
+    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @inject(KernelTokens.Logger) private readonly logger: Logger,
+  ) {}
+
+  /** The `alarms.trigger` subscriber. Returns at once: the alarm's entity is still locked by the change. */
+  onTrigger(payload: AlarmTriggerEvent): void {
+    const cause = this.#applying.getStore();
+    if (cause !== undefined) return;
+    // Decided before any await: the triggers of one change are handled concurrently.
+    const firstOfChange = !this.#changesSeen.has(payload.alarm);
+    this.#changesSeen.add(payload.alarm);
+    void this.#handle(payload, firstOfChange).catch((err: unknown) => this.logger.error({ err, trigger: payload.trigger, alarm: payload.alarm._id }, 'action engine failed'));
+  }
+
+  async #handle(payload: AlarmTriggerEvent, firstOfChange: boolean): Promise<void> {
+    const actions = await this.#actions();
+    if (actions.length === 0) return;
+    const { alarm } = payload;
+    let entity = payload.entity as PatternEntity | undefined;
+    for (const action of actions) {
+      if (!this.#matches(action, payload, firstOfChange, () => entity)) {
+        if (action.entityPatterns.matchesEverything || entity !== undefined) continue;
+        // Entity patterns need the entity: read it once, then decide again.
+        entity = ((await this.entities.get(alarm.d)) ?? undefined) as PatternEntity | undefined;
+        if (!this.#matches(action, payload, firstOfChange, () => entity)) continue;
+      }
+      if (action.delayMs > 0) {
+        const data: DelayedActionData = { action: action.record._id, entity: alarm.d, alarm: alarm._id, trigger: payload.trigger };
+        // Agenda runs jobs on the wall clock.
+        await this.scheduler.at(new Date(Date.now() + action.delayMs), delayedActionJob, data);
+        this.logger.debug({ action: action.record._id, alarm: alarm._id, delayMs: action.delayMs }, 'action delayed');
+        continue;
+      }
+      await this.#apply(action.record, alarm.d);
+    }
+  }
+
+  #matches(action: CompiledAction, payload: AlarmTriggerEvent, firstOfChange: boolean, entity: () => PatternEntity | undefined): boolean {
+    const { alarm, event } = payload;
+    if (action.legacy) {
+      if (event === undefined || !firstOfChange) return false;
+      const value = alarm.v as Record<string, unknown>;
+      return action.legacy.fields.some((field) => typeof value[field] === 'string' && action.legacy!.regex.test(value[field]));
+    }
+    if (!action.triggers.has(payload.trigger)) return false;
+    // Given event patterns need an event (REFERENCE §5.4: `resolve`, `unsnooze`… come from no event); empty ones match all.
+    if (action.eventPatterns && !action.eventPatterns.matchesEverything && (event === undefined || !action.eventPatterns.matches(event as PatternEvent, entity()))) return false;
+    if (!action.alarmPatterns.matches(alarm as PatternAlarm)) return false;
+    if (!action.entityPatterns.matchesEverything) {
+      const current = entity();
+      return current !== undefined && action.entityPatterns.matches(current);
+    }
+    return true;
+  }
+
+  /** Runs the `actions.delayed` job: the action, if it still exists, on the alarm, if it is still open. */
+  async runDelayed(data: DelayedActionData): Promise<void> {
+    const action = await this.repository.get(data.action);
+    if (!action) {
+      this.logger.info({ action: data.action, alarm: data.alarm }, 'delayed action not applied: the action was deleted');
+      return;
+    }
+    const open = await this.alarms.openAlarm(data.entity);
+    if (!open || open._id !== data.alarm) {
+      this.logger.info({ action: data.action, alarm: data.alarm }, 'delayed action not applied: the alarm was resolved');
+      return;
+    }
+    await this.#apply(action, data.entity);
+  }
+
+  #apply(action: ActionRecord, entityId: string): Promise<string | null> {
+    return this.#applying.run(action._id, () =>
+      this.runner.run(entityId, { type: action.type, parameters: action.parameters ?? null }, { rule: `action ${action._id}`, defaultAuthor: 'system' }),
+    );
+  }
+
+  /** The valid actions in application order, read again after a write of this process or when old. */
+  async #actions(): Promise<CompiledAction[]> {
+    const fresh = this.#loadedWrites === this.repository.writes && this.clock.nowMs() - this.#loadedAt < reloadAfterMs;
+    if (fresh) return this.#compiled;
+    this.#loading ??= this.#load().finally(() => {
+      this.#loading = undefined;
+    });
+    return this.#loading;
+  }
+
+  async #load(): Promise<CompiledAction[]> {
+    const writes = this.repository.writes;
+    const records = await this.repository.list();
+    const compiled: CompiledAction[] = [];
+    for (const record of records) {
+      const action = this.#compile(record);
+      if (action) compiled.push(action);
+    }
+    compiled.sort((a, b) => (a.record.priority ?? 0) - (b.record.priority ?? 0) || (a.record._id < b.record._id ? -1 : 1));
+    this.#compiled = compiled;
+    this.#loadedWrites = writes;
+    this.#loadedAt = this.clock.nowMs();
+    return compiled;
+  }
+
+  #compile(record: ActionRecord): CompiledAction | null {
+    try {
+      const hook = record.hook;
+      const delaySec = record.delay ? durationSeconds(record.delay) : 0;
+      if (delaySec === null) throw new Error(`delay ${JSON.stringify(record.delay)} is not a duration`);
+      let legacy: CompiledAction['legacy'] = null;
+      if (!hook) {
+        if (!record.fields?.length || !record.regex) throw new Error('an action needs a hook, or fields and regex');
+        legacy = { fields: record.fields, regex: patternRegExp(record.regex) };
+      }
+      return {
+        record,
+        triggers: new Set(hook?.triggers ?? []),
+        eventPatterns: hook?.event_patterns ? compileEventPatterns(hook.event_patterns, 'hook.event_patterns') : null,
+        alarmPatterns: compileAlarmPatterns(hook?.alarm_patterns ?? null, 'hook.alarm_patterns'),
+        entityPatterns: compileEntityPatterns(hook?.entity_patterns ?? null, 'hook.entity_patterns'),
+        legacy,
+        delayMs: delaySec * 1000,
+      };
+    } catch (err) {
+      const problem = isPatternError(err) ? err.detail : err instanceof Error ? err.message : String(err);
+      this.logger.warn({ action: record._id, problem }, 'action skipped: it cannot be applied');
+      return null;
+    }
+  }
+}

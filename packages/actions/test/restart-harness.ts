@@ -1,0 +1,51 @@
+import { fileURLToPath } from 'node:url';
+import { onLines, spawnSource } from '@vigie/kernel/testing';
+
+const fixture = fileURLToPath(new URL('./fixtures/engines-server.ts', import.meta.url));
+const authorization = `Basic ${Buffer.from('root:root-password').toString('base64')}`;
+
+export interface EnginesServer {
+  url: string;
+  exited: Promise<number | null>;
+  kill(signal: NodeJS.Signals): void;
+  request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read JSON answers freely
+  /** The open (or, with `resolved`, resolved) alarm of an entity, with its steps, or undefined. */
+  alarm(entityId: string, resolved?: boolean): Promise<{ _id: string; d: string; v: Record<string, any> } | undefined>; // eslint-disable-line @typescript-eslint/no-explicit-any -- idem
+}
+
+/** Starts `fixtures/engines-server.ts` on `installDir` in its own process; resolves once it listens. */
+export async function startEnginesServer(installDir: string): Promise<EnginesServer> {
+  const child = spawnSource(fixture, [installDir]);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await Promise.race([
+    new Promise<string>((resolve) => onLines(child.stdout, (line) => line.startsWith('LISTENING ') && resolve(line.slice('LISTENING '.length)))),
+    exited.then(() => Promise.reject(new Error(`the server exited before listening: ${stderr}`))),
+  ]);
+  const request = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as unknown };
+  };
+  const alarm = async (entityId: string, resolved = false) => {
+    const query = resolved ? 'opened=false&resolved=true' : 'opened=true';
+    const res = await request('GET', `/alerts/get-alarms?with_steps=true&limit=100&${query}`);
+    return (res.body as { data: { alarms: { _id: string; d: string; v: Record<string, unknown> }[] }[] }).data[0]!.alarms.find((a) => a.d === entityId);
+  };
+  return { url, exited, kill: (signal) => child.kill(signal), request, alarm };
+}
+
+/** Polls `probe` every 100 ms until it answers something truthy, for at most `timeoutMs`. */
+export async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,43 @@
+// A delayed action survives a real restart of the server process and runs once.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEnginesServer, waitFor } from './restart-harness.js';
+
+let installDir: string;
+beforeEach(() => {
+  installDir = mkdtempSync(join(tmpdir(), 'vigie-actions-restart-'));
+});
+afterEach(() => rmSync(installDir, { recursive: true, force: true }));
+
+const check = { event_type: 'check', source_type: 'resource', connector: 'nagios', connector_name: 'nagios-1', component: 'host', resource: 'disk', state: 2, output: 'disk full' };
+
+describe('delayed actions across a restart of the server process', () => {
+  it('runs an action whose delay ends while the server is down once, after the restart', async () => {
+    const first = await startEnginesServer(installDir);
+    expect((await first.request('POST', '/api/v2/actions', { _id: 'late-ack', type: 'ack', delay: '2s', hook: { triggers: ['create'] }, parameters: { author: 'robot' } })).status).toBe(200);
+    expect((await first.request('POST', '/api/v2/event', check)).status).toBe(200);
+    await waitFor(() => first.alarm('disk/host'), 5000, 'the alarm');
+    first.kill('SIGKILL');
+    await first.exited;
+    // Down past the delay.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+
+    const second = await startEnginesServer(installDir);
+    try {
+      const acked = await waitFor(async () => {
+        const alarm = await second.alarm('disk/host');
+        return alarm?.v.ack ? alarm : undefined;
+      }, 10_000, 'the delayed ack');
+      expect(acked.v.ack).toMatchObject({ a: 'robot' });
+      // Once: a few more job polls add nothing.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const again = await second.alarm('disk/host');
+      expect(again!.v.steps.filter((step: { _t: string }) => step._t === 'ack')).toHaveLength(1);
+    } finally {
+      second.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+    }
+  }, 60_000);
+});

@@ -1,0 +1,148 @@
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, durationSeconds, type Clock, type Logger } from '@vigie/kernel';
+import type { EventIntake, PipelineContext, VigieEvent } from '@vigie/events';
+import { warmUpSeconds, type HeartbeatsConfig } from './config.js';
+import { HeartbeatRepository, type HeartbeatRecord } from './heartbeat-repository.js';
+import { HeartbeatStateRepository } from './heartbeat-state.js';
+
+/** Tokens under which the heartbeats feature imports what the engine uses. */
+export const HeartbeatEngineTokens = {
+  EventIntake: Symbol.for('heartbeats.EventIntake'),
+} as const;
+
+/** The connector of the events the engine sends (REFERENCE §5.5). */
+export const heartbeatConnector = 'heartbeat';
+/** The component of the heartbeat alarms: their entity is `<heartbeat id>/heartbeats`. */
+export const heartbeatComponent = 'heartbeats';
+
+interface WatchedHeartbeat {
+  record: HeartbeatRecord;
+  pattern: [string, string][];
+  intervalSec: number;
+}
+
+/** How long the engine trusts its copy of the heartbeats (writes of other nodes show after at most this). */
+const reloadAfterMs = 10_000;
+
+/**
+ * The heartbeat engine (REFERENCE §5.5). The pipeline stage (order 300) records the last time an event matched each
+ * heartbeat (every pattern key present in the event with an equal value) in `heartbeat_state`; when the heartbeat's
+ * alarm was raised, the match sends the OK check that resolves it. Each beat raises the alarm of every heartbeat
+ * whose interval passed without a match: a check with state 3 and the heartbeat's `output` on
+ * `<id>/heartbeats`, injected into the pipeline like any accepted event.
+ */
+@injectable()
+export class HeartbeatEngine {
+  #watched: WatchedHeartbeat[] = [];
+  #loadedWrites = -1;
+  #loadedAt = 0;
+  /** Heartbeat id ⇒ the second of the last match this process stored, to store at most one match per second. */
+  readonly #storedMatch = new Map<string, number>();
+  readonly #warmUpSec: number;
+  #warmUpUntilSec = 0;
+  /** Heartbeats already reported as unusable (stored by another tool), so each is logged once. */
+  readonly #reported = new Set<string>();
+
+  constructor(
+    @inject(HeartbeatRepository) private readonly heartbeats: HeartbeatRepository,
+    @inject(HeartbeatStateRepository) private readonly states: HeartbeatStateRepository,
+    @inject(HeartbeatEngineTokens.EventIntake) private readonly intake: EventIntake,
+    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @inject(KernelTokens.Config) config: HeartbeatsConfig,
+  ) {
+    this.#warmUpSec = warmUpSeconds(config);
+  }
+
+  /** The pipeline stage's part. */
+  async eventSeen(context: PipelineContext): Promise<void> {
+    const { event } = context;
+    if (event.connector === heartbeatConnector && event.connector_name === heartbeatConnector) return;
+    const nowSec = Math.floor(context.acceptedAt / 1000);
+    for (const heartbeat of await this.#heartbeats()) {
+      if (!heartbeat.pattern.every(([key, value]) => event[key] === value)) continue;
+      const id = heartbeat.record._id;
+      if (this.#storedMatch.get(id) === nowSec) continue;
+      this.#storedMatch.set(id, nowSec);
+      context.trace('heartbeats', `event matches heartbeat ${id}`);
+      if (await this.states.matched(id, nowSec)) await this.#send(id, 0, '');
+    }
+  }
+
+  /** Starts the interval of new heartbeats, raises the alarms of expired ones, closes those of deleted ones. */
+  async beat(): Promise<number> {
+    const watched = await this.#heartbeats(true);
+    const states = new Map((await this.states.all()).map((state) => [state._id, state]));
+    const nowSec = this.clock.nowSec();
+    let raised = 0;
+    for (const heartbeat of watched) {
+      const id = heartbeat.record._id;
+      const state = states.get(id);
+      states.delete(id);
+      if (!state) {
+        await this.states.start(id, nowSec);
+        continue;
+      }
+      if (state.alarm || nowSec - state.last_match < heartbeat.intervalSec || nowSec < this.#warmUpUntilSec) continue;
+      if (!(await this.states.raise(id, state.last_match))) continue;
+      this.logger.info({ heartbeat: id, lastMatch: state.last_match, interval: heartbeat.record.expected_interval }, 'heartbeat expired: alarm raised');
+      await this.#send(id, 3, heartbeat.record.output ?? '');
+      raised++;
+    }
+    // What is left belongs to deleted heartbeats (or to the old id of a changed pattern): close their alarms.
+    for (const state of states.values()) {
+      if (state.alarm) await this.#send(state._id, 0, 'heartbeat deleted');
+      await this.states.forget(state._id);
+    }
+    return raised;
+  }
+
+  /**
+   * After a start: starts the warm-up (`[heartbeats] warm_up`) and sends the critical check again for every raised alarm, in case the previous run stopped between
+   * marking it raised and sending it (a second critical check on a critical alarm changes nothing).
+   */
+  async resume(): Promise<void> {
+    this.#warmUpUntilSec = this.clock.nowSec() + this.#warmUpSec;
+    const byId = new Map((await this.#heartbeats(true)).map((heartbeat) => [heartbeat.record._id, heartbeat.record]));
+    for (const state of await this.states.all()) {
+      const record = byId.get(state._id);
+      if (state.alarm && record) await this.#send(record._id, 3, record.output ?? '');
+    }
+  }
+
+  #send(heartbeatId: string, state: number, output: string): Promise<void> {
+    const event: VigieEvent = {
+      event_type: 'check',
+      source_type: 'resource',
+      connector: heartbeatConnector,
+      connector_name: heartbeatConnector,
+      component: heartbeatComponent,
+      resource: heartbeatId,
+      timestamp: this.clock.nowSec(),
+      state,
+      output,
+    };
+    return this.intake.accept([event]);
+  }
+
+  async #heartbeats(force = false): Promise<WatchedHeartbeat[]> {
+    const fresh = this.#loadedWrites === this.heartbeats.writes && this.clock.nowMs() - this.#loadedAt < reloadAfterMs;
+    if (fresh && !force) return this.#watched;
+    const writes = this.heartbeats.writes;
+    const watched: WatchedHeartbeat[] = [];
+    for (const record of await this.heartbeats.list()) {
+      const intervalSec = durationSeconds(record.expected_interval);
+      const pattern = Object.entries(record.pattern ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+      if (intervalSec === null || intervalSec <= 0 || pattern.length === 0) {
+        if (!this.#reported.has(record._id)) this.logger.warn({ heartbeat: record._id, expected_interval: record.expected_interval }, 'heartbeat skipped: its pattern or interval cannot be used');
+        this.#reported.add(record._id);
+        continue;
+      }
+      watched.push({ record, pattern, intervalSec });
+    }
+    this.#watched = watched;
+    this.#loadedWrites = writes;
+    this.#loadedAt = this.clock.nowMs();
+    return watched;
+  }
+}

@@ -1,0 +1,72 @@
+// The heartbeat engine end to end: heartbeats through /api/v2/heartbeat, events through /api/v2/event, alarms read
+// through /alerts/get-alarms; an injected clock makes the intervals pass, 1 s beats check them.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '@vigie/kernel/testing';
+import { check, startEngines, type EngineHarness } from '../../actions/test/engine-harness.js';
+import { heartbeatId, heartbeatsFeature } from '../src/index.js';
+
+const start = Date.UTC(2025, 0, 1, 12);
+const pattern = { connector: 'nagios', connector_name: 'nagios-1' };
+const hid = heartbeatId(pattern);
+const entity = `${hid}/heartbeats`;
+let h: EngineHarness | undefined;
+let clock: ManualClock;
+afterEach(async () => {
+  await h?.t.stop();
+  h = undefined;
+});
+
+async function begin(): Promise<EngineHarness> {
+  clock = new ManualClock(start);
+  h = await startEngines([heartbeatsFeature], { alarms: { baggot_time: '1s' } }, { clock });
+  const res = await h.t.post('/api/v2/heartbeat', { pattern, expected_interval: '1m', output: 'nagios-1 is silent' });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return h;
+}
+
+const heartbeatAlarm = (alarms: { d: string }[]) => alarms.find((a) => a.d === entity) as { d: string; v: Record<string, any> } | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('heartbeats', () => {
+  it('raises a critical alarm when no matching event came within the interval, and resolves it on the next one', async () => {
+    await begin();
+    // The first interval starts when the engine first sees the heartbeat (a beat).
+    await pause(1200);
+    await h!.send(check({ state: 0 }));
+    clock.advance(50_000);
+    // A matching event refreshes the heartbeat: 50 s later, 59 s after the first one, still no alarm.
+    await h!.send(check({ state: 0, resource: 'cpu' }));
+    clock.advance(59_000);
+    await pause(1200);
+    expect(heartbeatAlarm(await h!.alarms())).toBeUndefined();
+    clock.advance(2000);
+    const alarms = await h!.eventually((found) => heartbeatAlarm(found) !== undefined);
+    expect(heartbeatAlarm(alarms)!.v).toMatchObject({
+      state: { val: 3 },
+      output: 'nagios-1 is silent',
+      connector: 'heartbeat',
+      connector_name: 'heartbeat',
+      component: 'heartbeats',
+      resource: hid,
+    });
+    // Events that do not match (another connector name) do not resolve it.
+    await h!.send(check({ connector_name: 'nagios-2' }));
+    clock.advance(5000);
+    await pause(1200);
+    expect(heartbeatAlarm(await h!.alarms())!.v.state.val).toBe(3);
+    await h!.send(check({ state: 0 }));
+    await h!.eventually((found) => heartbeatAlarm(found)?.v.state.val === 0);
+    clock.advance(2000);
+    await h!.eventually((found) => heartbeatAlarm(found) === undefined);
+    expect(heartbeatAlarm(await h!.alarms({ opened: false, resolved: true }))).toBeDefined();
+  });
+
+  it('closes the alarm of a deleted heartbeat', async () => {
+    await begin();
+    await pause(1200);
+    clock.advance(61_000);
+    await h!.eventually((found) => heartbeatAlarm(found)?.v.state.val === 3);
+    expect((await h!.t.request('DELETE', `/api/v2/heartbeat/${hid}`)).status).toBe(200);
+    await h!.eventually((found) => heartbeatAlarm(found)?.v.state.val === 0);
+  });
+});

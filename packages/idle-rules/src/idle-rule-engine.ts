@@ -1,0 +1,143 @@
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, durationSeconds, type Clock, type Logger } from '@vigie/kernel';
+import { RuleOperationRunner } from '@vigie/actions';
+import type { Alarm, AlarmReader } from '@vigie/alarms';
+import type { EntityRepository } from '@vigie/context-graph';
+import { compileAlarmPatterns, compileEntityPatterns, isPatternError, type CompiledPatterns, type PatternAlarm, type PatternEntity } from '@vigie/patterns';
+import { IdleMarkRepository, ruleKey, type IdleMark } from './idle-marks.js';
+import { IdleRuleRepository, type IdleRuleRecord } from './idle-rule-repository.js';
+
+/** Tokens under which the idle-rules feature imports what the engine reads. */
+export const IdleRuleEngineTokens = {
+  AlarmReader: Symbol.for('idle-rules.AlarmReader'),
+  EntityRepository: Symbol.for('idle-rules.EntityRepository'),
+} as const;
+
+interface CompiledRule {
+  record: IdleRuleRecord;
+  durationSec: number;
+  alarmPatterns: CompiledPatterns<PatternAlarm | undefined>;
+  entityPatterns: CompiledPatterns<PatternEntity | undefined>;
+}
+
+/** What one beat did, for logs and tests. */
+export interface IdleBeatReport {
+  fired: number;
+  forgotten: number;
+}
+
+/** Marks of entities without an open alarm are removed every this many beats. */
+const beatsBetweenCleanups = 60;
+
+/**
+ * The idle-rule engine (REFERENCE §5.3), run every `[engine] beat_interval`: each rule's operation is applied once to
+ * each open alarm that has been idle for the rule's duration and matches its alarm and entity patterns. `last_event`
+ * counts from the later of `v.last_event_date` and the last event on the entity; `last_update` from
+ * `v.last_update_date`. After firing, a rule waits for a new event on the entity before it fires on the alarm again.
+ */
+@injectable()
+export class IdleRuleEngine {
+  /** Rule id ⇒ its compiled form (null: invalid) and the version it was compiled from. */
+  readonly #compiled = new Map<string, { version: string; rule: CompiledRule | null }>();
+  /** Whether any rule exists (as of the last beat, or the last write through this process's routes). */
+  #rulesExist = false;
+  #rulesExistWrites = -1;
+  #beats = 0;
+
+  constructor(
+    @inject(IdleRuleRepository) private readonly rules: IdleRuleRepository,
+    @inject(IdleMarkRepository) private readonly marks: IdleMarkRepository,
+    @inject(RuleOperationRunner) private readonly runner: RuleOperationRunner,
+    @inject(IdleRuleEngineTokens.AlarmReader) private readonly alarms: AlarmReader,
+    @inject(IdleRuleEngineTokens.EntityRepository) private readonly entities: EntityRepository,
+    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @inject(KernelTokens.Logger) private readonly logger: Logger,
+  ) {}
+
+  /** The pipeline stage's part: an event on an entity with an open alarm starts a new idle period. */
+  async eventSeen(entityId: string, acceptedAtMs: number): Promise<void> {
+    if (this.#rulesExistWrites !== this.rules.writes) {
+      this.#rulesExistWrites = this.rules.writes;
+      this.#rulesExist = (await this.rules.count()) > 0;
+    }
+    if (!this.#rulesExist) return;
+    if ((await this.alarms.openAlarm(entityId)) === null) return;
+    await this.marks.eventSeen(entityId, Math.floor(acceptedAtMs / 1000));
+  }
+
+  async beat(): Promise<IdleBeatReport> {
+    const report: IdleBeatReport = { fired: 0, forgotten: 0 };
+    const rules = this.#compile(await this.rules.list());
+    this.#rulesExist = rules.length > 0;
+    const nowSec = this.clock.nowSec();
+    for (const rule of rules) report.fired += await this.#run(rule, nowSec);
+    if (++this.#beats % beatsBetweenCleanups === 0) {
+      const open = await this.alarms.find({ 'v.resolved': null }, { fields: { d: 1 } });
+      report.forgotten = await this.marks.forgetAllBut(new Set(open.map((alarm) => alarm.d)));
+    }
+    if (report.fired > 0) this.logger.debug({ ...report }, 'idle rules beat');
+    return report;
+  }
+
+  async #run(rule: CompiledRule, nowSec: number): Promise<number> {
+    const lastEvent = rule.record.type === 'last_event';
+    const field = lastEvent ? 'last_event_date' : 'last_update_date';
+    const candidates = await this.alarms.find({ 'v.resolved': null, [`v.${field}`]: { $lte: nowSec - rule.durationSec } }, { fields: { 'v.steps': 0 } });
+    if (candidates.length === 0) return 0;
+    const marks = await this.marks.byEntity(candidates.map((alarm) => alarm.d));
+    const idle = candidates.filter((alarm) => this.#idle(rule, alarm, marks.get(alarm.d), lastEvent, nowSec) && rule.alarmPatterns.matches(alarm as PatternAlarm));
+    const entities = rule.entityPatterns.matchesEverything ? null : await this.entities.getMany(idle.map((alarm) => alarm.d));
+    let fired = 0;
+    for (const alarm of idle) {
+      if (entities && !rule.entityPatterns.matches((entities.get(alarm.d) ?? undefined) as PatternEntity | undefined)) continue;
+      // Marked first, even when the operation then changes nothing (its reason is logged): the rule waits for a new
+      // idle period, and another node beating at the same time does not apply it a second time.
+      if (!(await this.marks.claim(alarm.d, rule.record._id, alarm._id))) continue;
+      await this.runner.run(alarm.d, rule.record.operation, { rule: `idle rule ${rule.record._id}`, defaultAuthor: 'system' });
+      fired++;
+    }
+    return fired;
+  }
+
+  #idle(rule: CompiledRule, alarm: Alarm, mark: IdleMark | undefined, lastEvent: boolean, nowSec: number): boolean {
+    if (mark?.fired?.[ruleKey(rule.record._id)] === alarm._id) return false;
+    const since = lastEvent ? Math.max(alarm.v.last_event_date, mark?.last_event ?? 0) : alarm.v.last_update_date;
+    return nowSec - since >= rule.durationSec;
+  }
+
+  /** The rules the engine can apply, compiled once per version; invalid ones are logged once and skipped. */
+  #compile(records: readonly IdleRuleRecord[]): CompiledRule[] {
+    const compiled: CompiledRule[] = [];
+    const seen = new Set<string>();
+    for (const record of records) {
+      seen.add(record._id);
+      const version = JSON.stringify([record.type, record.duration, record.operation, record.alarm_patterns, record.entity_patterns]);
+      let known = this.#compiled.get(record._id);
+      if (known?.version !== version) {
+        known = { version, rule: this.#compileOne(record) };
+        this.#compiled.set(record._id, known);
+      }
+      if (known.rule) compiled.push({ ...known.rule, record });
+    }
+    for (const id of this.#compiled.keys()) if (!seen.has(id)) this.#compiled.delete(id);
+    return compiled;
+  }
+
+  #compileOne(record: IdleRuleRecord): CompiledRule | null {
+    try {
+      const durationSec = durationSeconds(record.duration);
+      if (durationSec === null) throw new Error(`duration ${JSON.stringify(record.duration)} is not a duration`);
+      if (record.type !== 'last_event' && record.type !== 'last_update') throw new Error(`unknown type ${JSON.stringify(record.type)}`);
+      return {
+        record,
+        durationSec,
+        alarmPatterns: compileAlarmPatterns(record.alarm_patterns, 'alarm_patterns'),
+        entityPatterns: compileEntityPatterns(record.entity_patterns, 'entity_patterns'),
+      };
+    } catch (err) {
+      const problem = isPatternError(err) ? err.detail : err instanceof Error ? err.message : String(err);
+      this.logger.warn({ rule: record._id, problem }, 'idle rule skipped: it cannot be applied');
+      return null;
+    }
+  }
+}
