@@ -3,22 +3,11 @@ import { createLogger, type AnyFeature, type Clock } from '@vigie/kernel';
 import { alarmsFeature } from '@vigie/alarms';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
-import { recordingFeature } from '@vigie/events/testing';
+import { check, recordingFeature } from '@vigie/events/testing';
 import { pbehaviorsFeature } from '@vigie/pbehaviors';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 
-/** A check event on `disk/host` from `nagios/nagios-1`. */
-export const check = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
-  event_type: 'check',
-  source_type: 'resource',
-  connector: 'nagios',
-  connector_name: 'nagios-1',
-  component: 'host',
-  resource: 'disk',
-  state: 2,
-  output: 'disk full',
-  ...overrides,
-});
+export { check };
 
 export interface ListedAlarm {
   _id: string;

@@ -1,5 +1,5 @@
-import { defineFeature, type Logger } from '@vigie/kernel';
-import { pipelineStagesPoint, type EngineSettings, type PipelineStage } from '@vigie/events';
+import { defineFeature } from '@vigie/kernel';
+import { pipelineStagesPoint, registerEngineBeat, type PipelineStage } from '@vigie/events';
 import type { AlarmBeat } from './alarm-beat.js';
 import type { AlarmChangeService } from './alarm-changes.js';
 import type { AlarmRepository } from './alarm-repository.js';
@@ -23,30 +23,6 @@ export const alarmsFeature = defineFeature<AlarmsConfig>({
     f.extend<PipelineStage>(pipelineStagesPoint, (c) => alarmStage(c.resolve<AlarmChangeService>('alarmChanges'), c.resolve<AlarmRepository>('alarmRepository')));
     f.onInit(async (c) => c.resolve<AlarmRepository>('alarmRepository').ensureIndexes());
 
-    // The beat is a timer of this process, not a stored job: it must tick every second in tests and demos, and
-    // every change it makes is re-checked under the entity's lock, so two nodes beating at once do no harm.
-    let timer: NodeJS.Timeout | undefined;
-    let running: Promise<unknown> = Promise.resolve();
-    f.onStart((c) => {
-      const beat = c.resolve<AlarmBeat>('alarmBeat');
-      const logger = c.resolve<Logger>('logger');
-      const { beatIntervalMs } = c.resolve<EngineSettings>('engineSettings');
-      let busy = false;
-      timer = setInterval(() => {
-        if (busy) return;
-        busy = true;
-        running = beat
-          .run()
-          .catch((err: unknown) => logger.error({ err }, 'alarms beat failed'))
-          .finally(() => {
-            busy = false;
-          });
-      }, beatIntervalMs);
-      timer.unref();
-    });
-    f.onBeforeShutdown(async () => {
-      clearInterval(timer);
-      await running;
-    });
+    registerEngineBeat(f, { name: 'alarms', tick: (c) => c.resolve<AlarmBeat>('alarmBeat').run() });
   },
 });

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { defineFeature, ManualClock, type AnyFeature, type ConfigOverrides, type EventBus } from '@vigie/kernel';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
-import { recordingFeature } from '@vigie/events/testing';
+import { check, recordingFeature } from '@vigie/events/testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import type { AlarmTriggerEvent } from '../src/index.js';
 import { alarmsFeature } from '../src/index.js';
@@ -10,18 +10,8 @@ import { alarmsFeature } from '../src/index.js';
 export const start = Date.UTC(2025, 0, 1, 12);
 export const startSec = start / 1000;
 
-/** A check event on `disk/host` from `nagios/nagios-1`. */
-export const event = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
-  event_type: 'check',
-  source_type: 'resource',
-  connector: 'nagios',
-  connector_name: 'nagios-1',
-  component: 'host',
-  resource: 'disk',
-  state: 2,
-  output: 'disk full',
-  ...overrides,
-});
+/** A check event on `disk/host` from `nagios/nagios-1` (the events package's test event). */
+export const event = check;
 
 export interface ListedAlarm {
   _id: string;

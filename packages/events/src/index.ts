@@ -3,6 +3,7 @@ export { eventsAmqpFeature } from './amqp-feature.js';
 export { amqpConfigSchema, type AmqpConfig } from './amqp-config.js';
 export { AmqpIngestion } from './amqp-ingestion.js';
 export { engineConfigSchema, type EngineConfig } from './config.js';
+export { registerEngineBeat, type EngineBeat } from './engine-beat.js';
 export { EventIntake } from './event-intake.js';
 export { acceptEvent, eventProblem, routingKeyOf, sourceTypes, type EventProblem, type EventSender } from './event-validation.js';
 export { PipelineRunner, laneOf, type PipelineStats } from './pipeline-runner.js';

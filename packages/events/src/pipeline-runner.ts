@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock, type Extensions, type Logger } from '@vigie/kernel';
+import { KernelTokens, type Clock, type Extensions, type Logger, type Observations } from '@vigie/kernel';
 import type { EngineConfig } from './config.js';
 import { EventQueueRepository, type QueuedEvent } from './event-queue.js';
 import { EventTrip } from './pipeline-context.js';
@@ -85,6 +85,7 @@ export class PipelineRunner {
     @inject(KernelTokens.Logger) private readonly logger: Logger,
     @inject(KernelTokens.Clock) private readonly clock: Clock,
     @inject(KernelTokens.Config) config: EngineConfig,
+    @inject(KernelTokens.Observations) private readonly observations: Observations,
   ) {
     this.#lanes = Array.from({ length: config.lanes }, () => new Lane());
   }
@@ -177,6 +178,10 @@ export class PipelineRunner {
           trip.log.error({ err }, 'could not set the failed event aside; it stays queued for the next start');
         }
         return;
+      }
+      // Throughput and lag per stage for the metrics feature (nothing is computed when nobody listens).
+      if (this.observations.listens('pipeline')) {
+        this.observations.pipeline({ stage: stage.name, events: 1, lagSeconds: (this.clock.nowMs() - trip.acceptedAt) / 1000 });
       }
       if (trip.dropped !== undefined) {
         this.#dropped[stage.name] = (this.#dropped[stage.name] ?? 0) + 1;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, ManualClock } from '@vigie/kernel';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { metricsFeature } from '@vigie/metrics';
 import { eventsFeature } from '../src/index.js';
 import { check, recordingFeature } from '../src/testing.js';
 
@@ -148,6 +149,16 @@ describe('the pipeline', () => {
     release();
     await recorder.waitFor('slow', 5);
     expect(recorder.seen.get('slow')?.filter((s) => s.entityId === 'a/host').map((s) => s.event.output)).toEqual(['a1', 'a2', 'a3']);
+  });
+
+  it("reports each stage's throughput and lag to the metrics", async () => {
+    const recorder = recordingFeature([{ name: 'last', order: 1000 }]);
+    t = await startFeatureTest({ features: [eventsFeature, recorder.feature, metricsFeature], clock: new ManualClock(start) });
+    await t.post('/api/v2/event', [check({ output: 'one' }), check({ output: 'two' })]);
+    await recorder.waitFor('last', 2);
+    const metrics = (await t.get('/metrics')).text;
+    expect(metrics).toContain('vigie_pipeline_events_total{stage="events.validation"} 2');
+    expect(metrics).toContain('vigie_pipeline_lag_seconds{stage="events.validation"} 0');
   });
 
   it('traces an event with debug: true through every stage in the log', async () => {

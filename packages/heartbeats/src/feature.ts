@@ -1,5 +1,5 @@
 import { defineFeature, type Logger } from '@vigie/kernel';
-import { PipelineOrder, pipelineStagesPoint, type EngineSettings, type PipelineStage } from '@vigie/events';
+import { PipelineOrder, pipelineStagesPoint, registerEngineBeat, type PipelineStage } from '@vigie/events';
 import { heartbeatsConfigSchema, type HeartbeatsConfig } from './config.js';
 import { heartbeatsBridge } from './di.js';
 import type { HeartbeatEngine } from './heartbeat-engine.js';
@@ -25,32 +25,16 @@ export const heartbeatsFeature = defineFeature<HeartbeatsConfig>({
       return { name: 'heartbeats', order: PipelineOrder.heartbeats, process: (context) => engine.eventSeen(context) };
     });
 
-    // A timer of this process, like the alarms beat; raising an alarm is a compare-and-set in the store, so two
-    // nodes beating at once raise it once.
-    let timer: NodeJS.Timeout | undefined;
-    let running: Promise<unknown> = Promise.resolve();
-    f.onStart(async (c) => {
-      const engine = c.resolve<HeartbeatEngine>('heartbeatEngine');
-      const logger = c.resolve<Logger>('logger');
-      const { beatIntervalMs } = c.resolve<EngineSettings>('engineSettings');
+    // Raising an alarm is a compare-and-set in the store, so two nodes beating at once raise it once.
+    registerEngineBeat(f, {
+      name: 'heartbeats',
       // A store that does not answer must not keep the server from starting: the beat tries again.
-      await engine.resume().catch((err: unknown) => logger.error({ err }, 'heartbeats: resuming the raised alarms failed'));
-      let busy = false;
-      timer = setInterval(() => {
-        if (busy) return;
-        busy = true;
-        running = engine
-          .beat()
-          .catch((err: unknown) => logger.error({ err }, 'heartbeats beat failed'))
-          .finally(() => {
-            busy = false;
-          });
-      }, beatIntervalMs);
-      timer.unref();
-    });
-    f.onBeforeShutdown(async () => {
-      clearInterval(timer);
-      await running;
+      prepare: (c) =>
+        c
+          .resolve<HeartbeatEngine>('heartbeatEngine')
+          .resume()
+          .catch((err: unknown) => c.resolve<Logger>('logger').error({ err }, 'heartbeats: resuming the raised alarms failed')),
+      tick: (c) => c.resolve<HeartbeatEngine>('heartbeatEngine').beat(),
     });
   },
 });

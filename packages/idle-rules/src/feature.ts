@@ -1,5 +1,5 @@
-import { defineFeature, type Logger } from '@vigie/kernel';
-import { PipelineOrder, pipelineStagesPoint, type EngineSettings, type PipelineStage } from '@vigie/events';
+import { defineFeature } from '@vigie/kernel';
+import { PipelineOrder, pipelineStagesPoint, registerEngineBeat, type PipelineStage } from '@vigie/events';
 import { idleRulesBridge } from './di.js';
 import type { IdleRuleEngine } from './idle-rule-engine.js';
 import { idleRuleErrors } from './errors.js';
@@ -30,29 +30,6 @@ export const idleRulesFeature = defineFeature({
       };
     });
 
-    // A timer of this process, like the alarms beat: every operation is decided again under the entity's lock.
-    let timer: NodeJS.Timeout | undefined;
-    let running: Promise<unknown> = Promise.resolve();
-    f.onStart((c) => {
-      const engine = c.resolve<IdleRuleEngine>('idleRuleEngine');
-      const logger = c.resolve<Logger>('logger');
-      const { beatIntervalMs } = c.resolve<EngineSettings>('engineSettings');
-      let busy = false;
-      timer = setInterval(() => {
-        if (busy) return;
-        busy = true;
-        running = engine
-          .beat()
-          .catch((err: unknown) => logger.error({ err }, 'idle rules beat failed'))
-          .finally(() => {
-            busy = false;
-          });
-      }, beatIntervalMs);
-      timer.unref();
-    });
-    f.onBeforeShutdown(async () => {
-      clearInterval(timer);
-      await running;
-    });
+    registerEngineBeat(f, { name: 'idle rules', tick: (c) => c.resolve<IdleRuleEngine>('idleRuleEngine').beat() });
   },
 });

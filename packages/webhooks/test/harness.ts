@@ -7,6 +7,7 @@ import { eventsFeature } from '@vigie/events';
 import { pbehaviorsFeature } from '@vigie/pbehaviors';
 import type { TestKernel } from '@vigie/testkit';
 import { webhooksFeature } from '../src/index.js';
+import { check } from '@vigie/events/testing';
 
 /** The webhooks feature and what it depends on. */
 export const webhookFeatures = [eventsFeature, contextGraphFeature, alarmsFeature, pbehaviorsFeature, webhooksFeature];
@@ -84,18 +85,7 @@ export function webhook(overrides: Record<string, unknown> & { request: Record<s
   };
 }
 
-/** A check event on `disk/host` from `nagios/nagios-1`. */
-export const check = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
-  event_type: 'check',
-  source_type: 'resource',
-  connector: 'nagios',
-  connector_name: 'nagios-1',
-  component: 'host',
-  resource: 'disk',
-  state: 2,
-  output: 'disk full',
-  ...overrides,
-});
+export { check };
 
 export interface Delivery {
   _id: string;
