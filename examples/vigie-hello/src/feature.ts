@@ -1,4 +1,5 @@
 import { defineFeature, durationSeconds, type EventBus } from '@vigie/kernel';
+import { PipelineOrder, pipelineStagesPoint, type PipelineStage } from '@vigie/events';
 import { helloBridge } from './di.js';
 import { helloErrors } from './errors.js';
 import type { HelloService } from './hello-service.js';
@@ -10,6 +11,8 @@ import { helloConfigSchema, type HelloConfig } from './schemas.js';
 export const helloFeature = defineFeature<HelloConfig>({
   id: 'hello',
   kernel: '^0.1.0',
+  // The event pipeline's extension point belongs to the events feature.
+  dependsOn: ['events'],
   config: { schema: helloConfigSchema },
   register(f) {
     f.use(helloBridge);
@@ -20,6 +23,11 @@ export const helloFeature = defineFeature<HelloConfig>({
       name: 'hello.summary',
       every: (durationSeconds(f.config.summary_every) ?? 60) * 1000,
       handler: (run) => run.scope.resolve<HelloService>('helloService').summarise(),
+    });
+    // A pipeline stage right after the entities stage: every event that got that far is counted by connector.
+    f.extend<PipelineStage>(pipelineStagesPoint, (container) => {
+      const service = container.resolve<HelloService>('helloService');
+      return { name: 'hello.events', order: PipelineOrder.entities + 10, process: async (context) => service.noteEvent(context.event.connector) };
     });
     f.healthCheck({ name: 'hello', check: (container) => container.resolve<HelloService>('helloService').health() });
     f.onStart((container) => {

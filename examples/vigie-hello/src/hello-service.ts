@@ -3,11 +3,13 @@ import { KernelTokens, type Clock } from '@vigie/kernel';
 import type { HelloConfig, Visit } from './schemas.js';
 import { VisitRepository } from './visit-repository.js';
 
-/** Greets, records visits, counts the entities the event bus reports changed, summarises on a schedule. */
+/** Greets, records visits, counts events by connector and the entities the event bus reports changed, summarises on a schedule. */
 @injectable()
 export class HelloService {
   /** Since this process started: the bus is in-process, the summary job persists the figure. */
   #changedEntities = 0;
+  /** Events the pipeline stage saw, by connector, since this process started. */
+  readonly #eventsByConnector = new Map<string, number>();
 
   constructor(
     @inject(VisitRepository) private readonly visits: VisitRepository,
@@ -19,7 +21,12 @@ export class HelloService {
     return `${this.config.greeting}, ${name}!`;
   }
 
-  /** Subscriber of `entities.changed` (a later version can be an event-pipeline stage instead). */
+  /** The pipeline stage: one more event from `connector`. */
+  noteEvent(connector: string): void {
+    this.#eventsByConnector.set(connector, (this.#eventsByConnector.get(connector) ?? 0) + 1);
+  }
+
+  /** Subscriber of `entities.changed`. */
   noteChangedEntities(ids: readonly string[]): void {
     this.#changedEntities += ids.length;
   }
@@ -29,9 +36,15 @@ export class HelloService {
     return { _id: record._id, name: record.name, at: record.at };
   }
 
-  async status(user: string): Promise<{ greeting: string; visits: number; changed_entities: number; last_summary: number | null }> {
+  async status(user: string): Promise<{ greeting: string; visits: number; changed_entities: number; events_by_connector: Record<string, number>; last_summary: number | null }> {
     const [visits, summary] = await Promise.all([this.visits.count(), this.visits.lastSummary()]);
-    return { greeting: this.greet(user), visits, changed_entities: this.#changedEntities, last_summary: summary?.at ?? null };
+    return {
+      greeting: this.greet(user),
+      visits,
+      changed_entities: this.#changedEntities,
+      events_by_connector: Object.fromEntries(this.#eventsByConnector),
+      last_summary: summary?.at ?? null,
+    };
   }
 
   /** The scheduled job: trims old visits and saves a summary. */

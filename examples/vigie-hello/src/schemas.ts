@@ -23,5 +23,6 @@ export const helloSchema = object({
   greeting: string().required(),
   visits: number().integer().required(),
   changed_entities: number().integer().required(),
+  events_by_connector: object().required(),
   last_summary: number().integer().nullable().defined(),
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock, startTestKernel, type TestKernel } from '@vigie/kernel/testing';
+import { eventsFeature } from '@vigie/events';
 import { helloFeature } from '../src/index.js';
 
 let t: TestKernel | undefined;
@@ -9,7 +10,7 @@ afterEach(async () => {
 });
 
 const start = (hello: Record<string, string> = {}, clock = new ManualClock(1_700_000_000_000)) =>
-  startTestKernel({ features: [helloFeature], clock, config: { 'webserver.conf': { hello } } });
+  startTestKernel({ features: [eventsFeature, helloFeature], clock, config: { 'webserver.conf': { hello } } });
 
 describe('the hello plugin', () => {
   it('greets the authenticated user with the configured greeting, and refuses anonymous callers', async () => {
@@ -52,6 +53,13 @@ describe('the hello plugin', () => {
     await t.kernel.scheduler.now('hello.summary', {});
     await expect.poll(async () => ((await t?.get('/api/v2/hello'))?.body as { last_summary: number | null }).last_summary, { timeout: 5000 }).toBe(1_700_000_060);
     expect((await t.get('/api/v2/hello')).body).toMatchObject({ visits: 2, changed_entities: 2 });
+  });
+
+  it('counts, in its pipeline stage, the events each connector sends', async () => {
+    t = await start();
+    const check = (connector: string) => ({ event_type: 'check', source_type: 'component', connector, connector_name: 'c1', component: 'host', state: 0 });
+    expect((await t.post('/api/v2/event', [check('nagios'), check('nagios'), check('zabbix')])).status).toBe(200);
+    await expect.poll(async () => ((await t?.get('/api/v2/hello'))?.body as { events_by_connector: unknown }).events_by_connector, { timeout: 5000 }).toEqual({ nagios: 2, zabbix: 1 });
   });
 
   it('reports its health', async () => {

@@ -79,6 +79,10 @@ export function eventProblem(event: Record<string, unknown>): EventProblem | und
   for (const field of ['component', 'resource', 'output', 'author', 'ticket'] as const) {
     if (event[field] !== undefined && typeof event[field] !== 'string') return { field, reason: `${field} must be a string` };
   }
+  for (const field of ['author', 'ticket'] as const) {
+    const value = event[field];
+    if (typeof value === 'string' && value.length > maxLabelLength) return { field, reason: `${field} must be at most ${maxLabelLength} characters` };
+  }
   const state = event.state;
   if (state !== undefined && !(Number.isInteger(state) && (state as number) >= 0 && (state as number) <= 3)) {
     return { field: 'state', reason: 'state must be an integer between 0 and 3' };
@@ -110,6 +114,21 @@ export function eventProblem(event: Record<string, unknown>): EventProblem | und
   return undefined;
 }
 
+/**
+ * Outputs are cut to the lengths of the original's configuration (REFERENCE §8: 255 and 1024 characters), so that one
+ * chatty check cannot make every alarm read heavy; the cut is made on a character boundary.
+ */
+export const maxOutputLength = 255;
+export const maxLongOutputLength = 1024;
+/** Author and ticket name people and tickets: longer values are refused rather than cut. */
+export const maxLabelLength = 255;
+
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
+  return text.slice(0, end);
+}
+
 /** Who sent an event over HTTP, for the events whose author is that user. */
 export interface EventSender {
   name: string;
@@ -118,13 +137,16 @@ export interface EventSender {
 
 /**
  * The event as the pipeline takes it, or why it is refused: `timestamp` defaults to `nowSec`, a non-string
- * `long_output` becomes "" (REFERENCE §4.13), and a user action sent over HTTP is authored by the sender.
+ * `long_output` becomes "" (REFERENCE §4.13), outputs are cut to their bounds, and a user action sent over HTTP is
+ * authored by the sender.
  */
 export function acceptEvent(raw: unknown, nowSec: number, sender?: EventSender): { event: VigieEvent } | { problem: EventProblem } {
   if (!isObject(raw)) return { problem: { field: null, reason: 'an event must be a JSON object' } };
   const event: Record<string, unknown> = { ...raw };
   if (event.timestamp === undefined || event.timestamp === null) event.timestamp = nowSec;
   if (event.long_output !== undefined && typeof event.long_output !== 'string') event.long_output = '';
+  if (typeof event.output === 'string') event.output = cut(event.output, maxOutputLength);
+  if (typeof event.long_output === 'string') event.long_output = cut(event.long_output, maxLongOutputLength);
   if (sender && typeof event.event_type === 'string' && userActionTypes.has(event.event_type)) {
     event.author = sender.name;
     if (sender.role !== undefined) event.role = sender.role;

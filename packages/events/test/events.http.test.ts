@@ -27,6 +27,24 @@ describe('POST /api/v2/event', () => {
     expect(recorder.seen.get('last')).toEqual([{ eventId: expect.any(String), entityId: 'disk/host', event: { ...check(), timestamp: start / 1000 } }]);
   });
 
+  it('cuts outputs to 255 and long outputs to 1024 characters, and refuses an author or ticket over 255', async () => {
+    const { t, recorder } = await boot();
+    const res = await t.post('/api/v2/event', [
+      check({ output: 'o'.repeat(300), long_output: 'l'.repeat(2000) }),
+      check({ output: `${'o'.repeat(254)}😀` }),
+      check({ author: 'a'.repeat(256) }),
+      check({ event_type: 'assocticket', ticket: 't'.repeat(256) }),
+    ]);
+    const body = res.body as { sent_events: { output: string; long_output?: string }[]; failed_events: { field: string; error: string }[] };
+    expect(body.sent_events.map((e) => [e.output.length, e.long_output?.length])).toEqual([[255, 1024], [254, undefined]]);
+    expect(body.failed_events.map(({ field, error }) => ({ field, error }))).toEqual([
+      { field: 'author', error: 'author must be at most 255 characters' },
+      { field: 'ticket', error: 'ticket must be at most 255 characters' },
+    ]);
+    await recorder.waitFor('last', 2);
+    expect(recorder.seen.get('last')?.[0]?.event.output).toBe('o'.repeat(255));
+  });
+
   it('takes a list, and says for each refused event which field is wrong and why', async () => {
     const { t, recorder } = await boot();
     const longName = 'x'.repeat(250);
