@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { onLines, spawnSource } from '@vigie/kernel/testing';
+import { onLines, startSourceServer } from '@vigie/kernel/testing';
 
 const fixture = fileURLToPath(new URL('./fixtures/pipeline-server.ts', import.meta.url));
 const authorization = `Basic ${Buffer.from('root:admin password').toString('base64')}`;
@@ -19,16 +19,9 @@ interface Server {
 }
 
 async function startServer(installDir: string, env: Record<string, string>): Promise<Server> {
-  const child = spawnSource(fixture, [installDir], { VIGIE_ADMIN_PASSWORD: 'admin password', VIGIE_ENGINE__LANES: '4', VIGIE_LOG__LEVEL: 'warn', ...env });
+  const { child, url, exited } = await startSourceServer(fixture, [installDir], { VIGIE_ADMIN_PASSWORD: 'admin password', VIGIE_ENGINE__LANES: '4', VIGIE_LOG__LEVEL: 'warn', ...env });
   const lines: string[] = [];
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   onLines(child.stdout, (line) => void lines.push(line));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await Promise.race([
-    new Promise<string>((resolve) => onLines(child.stdout, (line) => line.startsWith('LISTENING ') && resolve(line.slice('LISTENING '.length)))),
-    exited.then(() => Promise.reject(new Error(`the server exited before listening: ${stderr}`))),
-  ]);
   return { url, lines, exited, kill: (signal) => child.kill(signal) };
 }
 

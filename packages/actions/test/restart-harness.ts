@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { onLines, spawnSource } from '@vigie/kernel/testing';
+import { startSourceServer } from '@vigie/kernel/testing';
 
 const fixture = fileURLToPath(new URL('./fixtures/engines-server.ts', import.meta.url));
 const authorization = `Basic ${Buffer.from('root:root-password').toString('base64')}`;
@@ -15,14 +15,7 @@ export interface EnginesServer {
 
 /** Starts `fixtures/engines-server.ts` on `installDir` in its own process; resolves once it listens. */
 export async function startEnginesServer(installDir: string): Promise<EnginesServer> {
-  const child = spawnSource(fixture, [installDir]);
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await Promise.race([
-    new Promise<string>((resolve) => onLines(child.stdout, (line) => line.startsWith('LISTENING ') && resolve(line.slice('LISTENING '.length)))),
-    exited.then(() => Promise.reject(new Error(`the server exited before listening: ${stderr}`))),
-  ]);
+  const { child, url, exited } = await startSourceServer(fixture, [installDir]);
   const request = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${url}${path}`, {
       method,

@@ -1,9 +1,6 @@
-import { boolean, number, object, string, type InferType } from 'yup';
-import { durationPattern, durationSeconds } from '@vigie/kernel';
+import { boolean, number, object, type InferType } from 'yup';
+import { durationSeconds, durationSetting as duration } from '@vigie/kernel';
 import type { LifecycleSettings } from './lifecycle.js';
-
-const duration = (key: string, fallback: string) =>
-  string().default(fallback).matches(durationPattern, `${key} must be a number followed by a unit among s, m, h, d, w, such as ${fallback}`);
 
 /** `[alarms]` of `etc/webserver.conf`: the knobs of the alarm lifecycle (REFERENCE §6.1, §6.4). */
 export const alarmsConfigSchema = object({

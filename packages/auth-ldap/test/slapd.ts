@@ -1,9 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tcpReachable } from '@vigie/kernel/testing';
+import { freePort, tcpReachable } from '@vigie/kernel/testing';
 
 /** Debian's OpenLDAP server, if installed (`apt-get install slapd`). */
 export const slapdPath = '/usr/sbin/slapd';
@@ -19,17 +18,6 @@ export interface Slapd {
   /** PEM of the self-signed certificate the server presents (to trust in `ca_file`). */
   caFile: string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** People of the test directory: uid, password and attributes. */

@@ -1,5 +1,5 @@
 import { number, object, string, type InferType } from 'yup';
-import { durationPattern } from '@vigie/kernel';
+import { durationSetting } from '@vigie/kernel';
 
 /** AMQP short strings (exchange and queue names) hold at most 255 bytes. */
 const maxNameBytes = 255;
@@ -41,7 +41,7 @@ export const amqpConfigSchema = object({
   /** Partitions this node consumes first (`0-7,12`); it stands by for the others. Empty: every partition at once. */
   preferred_partitions: string().default(''),
   /** How long a node waits before standing by for the partitions it does not prefer. */
-  standby_delay: string().default('5s').matches(durationPattern, 'standby_delay must be a number followed by a unit among s, m, h, d, w, such as 5s'),
+  standby_delay: durationSetting('standby_delay', '5s'),
 }).test('preferred_partitions', function check(config) {
   try {
     partitionList(config.preferred_partitions, config.partitions);

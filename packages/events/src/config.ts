@@ -1,5 +1,5 @@
 import { number, object, string, type InferType } from 'yup';
-import { durationPattern, durationSeconds, parseByteSize } from '@vigie/kernel';
+import { durationSeconds, durationSetting, parseByteSize } from '@vigie/kernel';
 
 function isByteSize(value: string | undefined): boolean {
   try {
@@ -10,10 +10,7 @@ function isByteSize(value: string | undefined): boolean {
 }
 
 const duration = (key: string, fallback: string) =>
-  string()
-    .default(fallback)
-    .matches(durationPattern, `${key} must be a number followed by a unit among s, m, h, d, w, such as ${fallback}`)
-    .test(key, `${key} must be longer than 0s`, (value) => value === undefined || (durationSeconds(value) ?? 0) > 0);
+  durationSetting(key, fallback).test(key, `${key} must be longer than 0s`, (value) => value === undefined || (durationSeconds(value) ?? 0) > 0);
 
 /** `[engine]` of `etc/webserver.conf`: the event pipeline and the period of every engine's beat. */
 export const engineConfigSchema = object({

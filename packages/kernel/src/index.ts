@@ -29,7 +29,7 @@ export { defaultWording, wordError, type ErrorWording, type WordedError } from '
 export { parseByteSize, readBody, type BodyDefaults, type BodyMedia, type BodyOptions } from './http/body.js';
 export { JsonDepthMeter, FormJsonDepthMeter, assertJsonDepth, defaultJsonMaxDepth, type InputLimits } from './http/json-depth.js';
 export { requestBody, pathParam } from './http/context.js';
-export { validate, durationPattern, durationSeconds, type CheckOptions } from './validation.js';
+export { validate, durationPattern, durationSeconds, durationSetting, type CheckOptions } from './validation.js';
 export {
   inputBounds,
   idField,

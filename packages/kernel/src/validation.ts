@@ -1,4 +1,4 @@
-import { ValidationError, type Schema, type ValidateOptions } from 'yup';
+import { string, ValidationError, type Schema, type ValidateOptions } from 'yup';
 import { ErrorCodes, VigieError } from './errors.js';
 import { assertWithinInputBounds } from './input-bounds.js';
 
@@ -45,4 +45,9 @@ export function durationSeconds(text: string): number | null {
   const m = durationPattern.exec(text);
   if (!m) return null;
   return Number(m[1]) * (unitSeconds[m[2] as string] as number);
+}
+
+/** A configuration key holding a `<number><unit>` duration, `fallback` when absent, its error naming the key. */
+export function durationSetting(key: string, fallback: string) {
+  return string().default(fallback).matches(durationPattern, `${key} must be a number followed by a unit among s, m, h, d, w, such as ${fallback}`);
 }

@@ -6,7 +6,8 @@ import { describeWithService } from '@vigie/kernel/testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { chromiumInstalled, openChromium, type Browser } from '@vigie/testkit/browser';
 import { importSaml2Setup, saml2Feature } from '../src/index.js';
-import { freePort, removeDir, writeSetupDir } from './fixtures.js';
+import { freePort } from '@vigie/kernel/testing';
+import { removeDir, writeSetupDir } from './fixtures.js';
 import { makeKeyPair, startIdp, type TestIdp } from './idp.js';
 
 describeWithService('Chromium (Debian package chromium)', chromiumInstalled, () => {

@@ -1,5 +1,5 @@
 import { number, object, string, type InferType } from 'yup';
-import { decodeSecretKey, durationPattern, durationSeconds } from '@vigie/kernel';
+import { decodeSecretKey, durationSeconds, durationSetting as duration } from '@vigie/kernel';
 
 /** `[webhooks]` of `etc/webserver.conf`. */
 export const webhooksConfigSchema = object({
@@ -22,10 +22,6 @@ export const webhooksConfigSchema = object({
   /** Finished deliveries (succeeded, failed, skipped) older than this are deleted; 0s keeps them forever. */
   delivery_retention: duration('delivery_retention', '30d'),
 });
-
-function duration(key: string, fallback: string) {
-  return string().default(fallback).matches(durationPattern, `${key} must be a number followed by a unit among s, m, h, d, w, such as ${fallback}`);
-}
 
 /** Seconds of a duration the schema accepted. */
 export function seconds(text: string): number {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { onLines, spawnSource } from '@vigie/kernel/testing';
+import { startSourceServer } from '@vigie/kernel/testing';
 import { check, eventually, startTarget, webhook, type Delivery, type ListedAlarm, type Target } from './harness.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/webhook-server.ts', import.meta.url));
@@ -18,14 +18,7 @@ interface Server {
 }
 
 async function startServer(installDir: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = spawnSource(fixture, [installDir], env);
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await Promise.race([
-    new Promise<string>((resolve) => onLines(child.stdout, (line) => line.startsWith('LISTENING ') && resolve(line.slice('LISTENING '.length)))),
-    exited.then(() => Promise.reject(new Error(`the server exited before listening: ${stderr}`))),
-  ]);
+  const { child, url, exited } = await startSourceServer(fixture, [installDir], env);
   return { url, exited, kill: (signal) => child.kill(signal) };
 }
 

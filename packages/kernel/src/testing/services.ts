@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { describe, it } from 'vitest';
 
 /** Whether something accepts TCP connections at host:port within `timeoutMs`. */
@@ -34,4 +34,16 @@ export function describeWithService(service: string, available: boolean, body: (
   }
   console.warn(`\n*** SKIPPED: ${service} is not reachable, so its tests did not run. Set VIGIE_REQUIRE_SERVICES=1 to make this a failure. ***\n`);
   describe.skip(`with ${service} (not reachable)`, body);
+}
+
+/** A loopback TCP port free right now, for a server a test starts in another process (slapd, an identity provider). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -27,3 +27,30 @@ export function onLines(stream: NodeJS.ReadableStream, onLine: (line: string) =>
     for (const line of lines) onLine(line);
   });
 }
+
+/** A fixture server started by `startSourceServer`. */
+export interface SourceServer {
+  child: ChildProcessWithoutNullStreams;
+  /** The base URL the server printed. */
+  url: string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+  /** What the process wrote to stderr so far (for failure messages). */
+  stderr(): string;
+}
+
+/**
+ * Runs a fixture server with `spawnSource` and resolves once it prints `LISTENING <url>` on a line of its own; rejects
+ * with what it wrote to stderr when it exits before that.
+ */
+export async function startSourceServer(entry: string, args: readonly string[] = [], env: Readonly<Record<string, string | undefined>> = {}): Promise<SourceServer> {
+  const child = spawnSource(entry, args, env);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await Promise.race([
+    new Promise<string>((resolve) => onLines(child.stdout, (line) => line.startsWith('LISTENING ') && resolve(line.slice('LISTENING '.length)))),
+    exited.then(() => Promise.reject(new Error(`the server exited before listening: ${stderr}`))),
+  ]);
+  return { child, url, exited, stderr: () => stderr };
+}
