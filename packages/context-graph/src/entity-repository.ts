@@ -84,6 +84,33 @@ export class EntityRepository {
   }
 
   /**
+   * Adds and removes dependencies of the entity `id`, with the reciprocal `impact` of the others, and sets `fields` on
+   * it, in one atomic batch of `$addToSet` / `$pullAll` updates: links other writers add meanwhile are kept (a draft
+   * would write whole entities back). Entities that do not exist are left alone. Announced with `entities.changed`.
+   */
+  async updateDepends(id: string, change: { add: readonly string[]; remove: readonly string[]; fields?: Record<string, unknown> }): Promise<void> {
+    const add = [...new Set(change.add)].filter((other) => other !== id);
+    const remove = [...new Set(change.remove)].filter((other) => other !== id && !add.includes(other));
+    const operations: BatchOperation[] = [];
+    const own: Record<string, unknown> = {};
+    if (add.length > 0) own.$addToSet = { depends: { $each: add } };
+    if (change.fields && Object.keys(change.fields).length > 0) own.$set = change.fields;
+    if (Object.keys(own).length > 0) operations.push({ op: 'update', collection: entityCollection, filter: { _id: id }, update: own });
+    if (remove.length > 0) {
+      operations.push({ op: 'update', collection: entityCollection, filter: { _id: id }, update: { $pullAll: { depends: remove } } });
+      operations.push({ op: 'update', collection: entityCollection, filter: { _id: { $in: remove } }, update: { $pull: { impact: id } }, multi: true });
+    }
+    if (add.length > 0) operations.push({ op: 'update', collection: entityCollection, filter: { _id: { $in: add } }, update: { $addToSet: { impact: id } }, multi: true });
+    if (operations.length === 0) return;
+    await this.store.batch(operations);
+    try {
+      await this.eventBus.emit('entities.changed', { ids: [id, ...add, ...remove] });
+    } catch (err) {
+      this.logger.error({ err }, 'a listener of entities.changed failed');
+    }
+  }
+
+  /**
    * Writes a draft's changes, with `alongside` (e.g. a status record), in one atomic batch, then announces the
    * changed ids with `entities.changed`. A created entity that another writer stored meanwhile makes the batch
    * fail with `DUPLICATE_KEY`, and nothing is written.

@@ -1,18 +1,45 @@
-import { defineFeature } from '@vigie/kernel';
+import { defineFeature, type EventBus } from '@vigie/kernel';
+import { registerEngineBeat } from '@vigie/events';
 import { weatherBridge } from './di.js';
+import type { WatcherEngine } from './watcher-engine.js';
 import type { WeatherRepository } from './weather-repository.js';
 import { weatherErrors } from './errors.js';
 import { weatherRoutes } from './routes.js';
 
-/** Service weather: watcher tiles and their dependencies, coloured by the live alarms and paused by active pbehaviors. */
+/**
+ * Service weather: watcher tiles and their dependencies, coloured by the live alarms and paused by active pbehaviors;
+ * and the watcher engine, which keeps each watcher's dependencies and alarm current (`entities.changed`,
+ * `alarms.trigger`, and a beat every `[engine] beat_interval`).
+ */
 export const weatherFeature = defineFeature({
   id: 'weather',
   kernel: '^0.1.0',
-  dependsOn: ['pbehaviors', 'alarms'],
+  dependsOn: ['events', 'context-graph', 'pbehaviors', 'alarms'],
   register(f) {
     f.use(weatherBridge);
     f.onInit(async (c) => c.resolve<WeatherRepository>('weatherRepository').ensureIndexes());
     f.errors(weatherErrors);
     for (const route of weatherRoutes) f.route(route);
+
+    const stopListening: (() => void)[] = [];
+    f.onInit((c) => {
+      const engine = c.resolve<WatcherEngine>('watcherEngine');
+      const bus = c.resolve<EventBus>('eventBus');
+      stopListening.push(
+        bus.on('entities.changed', ({ ids }) => engine.entitiesChanged(ids)),
+        bus.on('alarms.trigger', (payload) => engine.onTrigger(payload)),
+      );
+    });
+    // The first tick at start picks up what changed while the server was down; it is not awaited, so a large
+    // context graph does not hold the start back.
+    registerEngineBeat(f, {
+      name: 'watchers',
+      prepare: async (c) => void c.resolve<WatcherEngine>('watcherEngine').beat(),
+      tick: (c) => c.resolve<WatcherEngine>('watcherEngine').beat(),
+    });
+    f.onBeforeShutdown(async (c) => {
+      for (const stop of stopListening.splice(0)) stop();
+      await c.resolve<WatcherEngine>('watcherEngine').idle();
+    });
   },
 });

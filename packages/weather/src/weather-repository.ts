@@ -64,6 +64,11 @@ export class WeatherRepository {
     return this.entities({ _id: { $in: [...ids] }, ...extra });
   }
 
+  /** Ids of the entities a filter selects. */
+  async entityIds(filter: Filter): Promise<string[]> {
+    return (await this.#entities.find(filter, { projection: { _id: 1 } })).map((entity) => entity._id);
+  }
+
   watcher(id: string): Promise<EntityDoc | null> {
     return this.#entities.findOne({ _id: id, type: 'watcher' });
   }
@@ -71,6 +76,11 @@ export class WeatherRepository {
   /** The open (not resolved) alarm of each entity that has one. */
   openAlarms(entityIds: readonly string[]): Promise<Map<string, AlarmDoc>> {
     return this.#alarms.openAlarms(entityIds, alarmFields);
+  }
+
+  /** What the watcher engine reads of open alarms: their state, acknowledgement and output. */
+  openAlarmStates(entityIds: readonly string[]): Promise<Map<string, AlarmDoc>> {
+    return this.#alarms.openAlarms(entityIds, { d: 1, t: 1, 'v.state': 1, 'v.ack': 1, 'v.output': 1 });
   }
 
   /** The index the weather's entity reads rely on (also created by the context graph); the alarms feature indexes alarms. */

@@ -4,6 +4,7 @@ import { activePbehaviorsToken, type ActivePbehaviors, type ActivePbehaviorsAt }
 import { dependencyEntry, entityName, nextRun, watcherEntry, type DependencyEntry, type WatcherEntry } from './present.js';
 import { computeTile, type DependencyStatus } from './tiles.js';
 import { passes, splitWatcherFilter } from './watcher-filter.js';
+import { WatcherSelection, dependsChange, selectionIsCurrent, watcherSelector } from './watcher-selection.js';
 import { WeatherRepository, type AlarmDoc, type EntityDoc } from './weather-repository.js';
 
 export interface WatcherPage {
@@ -37,6 +38,7 @@ export class WeatherService {
   constructor(
     @inject(WeatherRepository) private readonly repository: WeatherRepository,
     @inject(activePbehaviorsToken) private readonly activePbehaviors: ActivePbehaviors,
+    @inject(WatcherSelection) private readonly selection: WatcherSelection,
   ) {}
 
   /**
@@ -82,17 +84,20 @@ export class WeatherService {
   }
 
   /**
-   * The enabled dependencies of a watcher, sorted by name: its `depends`, or for a legacy watcher (an `mfilter` and
-   * no `entities` patterns) the entities its `mfilter` selects.
+   * The enabled dependencies of a watcher, sorted by name: its `depends` (the links of imports and what its `mfilter`
+   * or `entities` patterns select, kept by the watcher engine). Until the engine stored the selection of the
+   * watcher's present criteria (just after an import changed them), the selection is read here.
    */
   async dependencies(watcherId: string): Promise<DependencyEntry[]> {
     const watcher = await this.repository.watcher(watcherId);
     if (!watcher) throw new HttpError(404, 'the watcher_id does not match any watcher', { name: 'resource_not_found' });
-    const enabled = { enabled: { $ne: false } };
-    const entities =
-      watcher.entities === undefined && typeof watcher.mfilter === 'string'
-        ? await this.repository.entities({ $and: [legacyFilter(watcher.mfilter), enabled] })
-        : await this.repository.entitiesById(ids(watcher.depends), enabled);
+    const selector = watcherSelector(watcher);
+    // A legacy watcher (an mfilter and no entities patterns) whose filter cannot be read, as the original answered.
+    if (watcher.entities === undefined && selector.mfilterUnreadable) throw new HttpError(404, 'impossible to load the desired filter', { name: 'filter_not_found' });
+    const dependencyIds = selectionIsCurrent(watcher, selector)
+      ? ids(watcher.depends)
+      : dependsChange(watcher, selector, (await this.selection.all(new Map([[watcher._id, selector]]))).get(watcher._id) ?? []).depends;
+    const entities = await this.repository.entitiesById(dependencyIds, { enabled: { $ne: false } });
     const [alarms, activity] = await Promise.all([this.repository.openAlarms(entities.map((entity) => entity._id)), this.activePbehaviors.at()]);
     return entities
       // Code-point order, as MongoDB and the original compare names.
@@ -111,12 +116,4 @@ export class WeatherService {
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function legacyFilter(mfilter: string): Filter {
-  try {
-    return assertSafeFilter(JSON.parse(mfilter));
-  } catch {
-    throw new HttpError(404, 'impossible to load the desired filter', { name: 'filter_not_found' });
-  }
 }

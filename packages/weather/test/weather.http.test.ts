@@ -24,7 +24,6 @@ const watcher = (id: string, name: string, depends: string[], extra: Record<stri
   infos: { site: info('Lyon') },
   depends,
   impact: [],
-  entities: [{ _id: { regex_match: '.*' } }],
   ...extra,
 });
 
