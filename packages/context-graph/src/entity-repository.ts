@@ -86,7 +86,8 @@ export class EntityRepository {
   /**
    * Adds and removes dependencies of the entity `id`, with the reciprocal `impact` of the others, and sets `fields` on
    * it, in one atomic batch of `$addToSet` / `$pullAll` updates: links other writers add meanwhile are kept (a draft
-   * would write whole entities back). Entities that do not exist are left alone. Announced with `entities.changed`.
+   * would write whole entities back). Ids of entities that do not exist are added as given (no impact is written for
+   * them). Announced with `entities.changed`.
    */
   async updateDepends(id: string, change: { add: readonly string[]; remove: readonly string[]; fields?: Record<string, unknown> }): Promise<void> {
     const add = [...new Set(change.add)].filter((other) => other !== id);

@@ -4,7 +4,8 @@ import type { AlarmChangeService, AlarmTriggerEvent } from '@vigie/alarms';
 import type { EntityRepository } from '@vigie/context-graph';
 import { activePbehaviorsToken, type ActivePbehaviors } from '@vigie/pbehaviors';
 import { compile, type Template } from '@vigie/templates';
-import { WatcherSelection, dependsChange, selectionField, selectionIsCurrent, selectionRecord, watcherSelector, type Selector } from './watcher-selection.js';
+import { WatcherSelection } from './watcher-selection.js';
+import { dependsChange, selectionField, selectionIsCurrent, selectionRecord, selectorKey, watcherSelector, type Selector } from './watcher-selector.js';
 import { watcherCounters, worstState, type WatchedDependency } from './watcher-state.js';
 import { WeatherRepository, type AlarmDoc, type EntityDoc } from './weather-repository.js';
 import { WeatherTokens } from './tokens.js';
@@ -12,6 +13,8 @@ import { WeatherTokens } from './tokens.js';
 /** The identity of the alarms the engine raises on watchers, as the original's engine-watcher sent them. */
 export const watcherConnector = 'watcher';
 
+/** Changed entities looked at together (one read, one query per `mfilter`). */
+const entityChunk = 1000;
 /** Watchers whose alarms are worked out together (one read of their dependencies and alarms). */
 const alarmChunk = 200;
 
@@ -111,7 +114,7 @@ export class WatcherEngine {
     if (this.#changedEntities.size > 0) {
       const ids = [...this.#changedEntities];
       this.#changedEntities.clear();
-      await this.#entitiesChanged(ids);
+      for (let i = 0; i < ids.length; i += entityChunk) await this.#entitiesChanged(ids.slice(i, i + entityChunk));
     }
     if (this.#staleAlarms.size > 0) {
       const ids = [...this.#staleAlarms];
@@ -123,7 +126,8 @@ export class WatcherEngine {
   /** Indexes a watcher as stored; true when its selection must be computed again. */
   #index(doc: EntityDoc): boolean {
     const known = this.#watchers.get(doc._id);
-    const selector = known && known.selector.key === watcherSelector(doc).key ? known.selector : watcherSelector(doc);
+    // The compiled criteria are kept while they stay the same.
+    const selector = known && known.selector.key === selectorKey(doc) ? known.selector : watcherSelector(doc);
     this.#setDepends(doc._id, known ? stringIds(known.doc.depends) : [], stringIds(doc.depends));
     this.#watchers.set(doc._id, { doc, selector });
     this.#report(doc._id, 'selection', selector.problems.length > 0 ? `watcher ${doc._id} selects no entity by rule: ${selector.problems.join('; ')}` : undefined);

@@ -4,7 +4,8 @@ import { activePbehaviorsToken, type ActivePbehaviors, type ActivePbehaviorsAt }
 import { dependencyEntry, entityName, nextRun, watcherEntry, type DependencyEntry, type WatcherEntry } from './present.js';
 import { computeTile, type DependencyStatus } from './tiles.js';
 import { passes, splitWatcherFilter } from './watcher-filter.js';
-import { WatcherSelection, dependsChange, selectionIsCurrent, watcherSelector } from './watcher-selection.js';
+import { WatcherSelection } from './watcher-selection.js';
+import { dependsChange, selectionIsCurrent, watcherSelector } from './watcher-selector.js';
 import { WeatherRepository, type AlarmDoc, type EntityDoc } from './weather-repository.js';
 
 export interface WatcherPage {
