@@ -51,7 +51,8 @@ function entities(): Record<string, unknown>[] {
   for (let w = 0; w < watcherCount; w++) {
     const depends = Array.from({ length: dependenciesPerWatcher }, (_, d) => dependencyId(w, d));
     const site = pick(sites);
-    out.push({ _id: `watcher-${w}`, name: `Service ${String(w).padStart(5, '0')}`, type: 'watcher', enabled: true, infos: { site: { description: 'site', value: site } }, depends, impact: [], entities: [{}] });
+    // Watchers as imports make them: linked dependencies, no selection criteria (`entities: [{}]` would select every entity).
+    out.push({ _id: `watcher-${w}`, name: `Service ${String(w).padStart(5, '0')}`, type: 'watcher', enabled: true, infos: { site: { description: 'site', value: site } }, depends, impact: [] });
     for (const [d, id] of depends.entries()) {
       out.push({ _id: id, name: `res-${d}`, type: 'resource', enabled: random() > 0.02, infos: { site: { description: 'site', value: site } }, depends: [], impact: [`watcher-${w}`] });
     }
