@@ -172,13 +172,39 @@ describe('watcher engine', () => {
   it('a watcher whose mfilter cannot be read selects nothing and says why, its import links still count', async () => {
     await begin();
     await importGraph({
-      cis: [resource('disk/host1', 'disk'), watcher('broken', { mfilter: '{"name": {"$where": "1"}}' })],
+      cis: [
+        resource('disk/host1', 'disk'),
+        watcher('broken', { mfilter: '{"name": {"$where": "1"}}' }),
+        watcher('averaged', { mfilter: '{"name": "disk"}', state: { method: 'average' } }),
+      ],
       links: [{ from: ['disk/host1'], to: 'broken', action: 'create' }],
     });
     const line = await h!.logged('watcher broken selects no entity by rule');
     expect(line).toContain('its mfilter cannot be read');
     await h!.send(check({ component: 'host1', resource: 'disk', state: 1 }), check({ component: 'host1', resource: 'cpu', state: 3 }));
     await watcherAlarm('broken', 1);
+    // An unknown state method: the dependency is there, the alarm is left as it is.
+    expect(await dependencies('averaged')).toEqual(['disk/host1']);
+    expect(await h!.logged('watcher averaged has the unknown state method')).toContain('average');
+    expect(alarmOf(await h!.alarms(), 'averaged')).toBeUndefined();
+  });
+
+  it('counts a paused dependency as Info from the next beat, and a watcher of watchers follows them', async () => {
+    await begin();
+    await importGraph({
+      cis: [resource('disk/host1', 'disk', { team: 'web' }), watcher('shop', { mfilter: '{"infos.team.value": "web"}' }), watcher('services', { output_template: '{{.State.Major}} major' })],
+      links: [{ from: ['shop'], to: 'services', action: 'create' }],
+    });
+    await h!.send(check({ component: 'host1', resource: 'disk', state: 2 }));
+    await watcherAlarm('shop', 2);
+    await watcherAlarm('services', 2, '1 major');
+
+    const now = Math.floor(clock!.nowMs() / 1000);
+    const res = await h!.t.post('/api/v2/pbehavior', { name: 'maintenance', filter: { _id: 'disk/host1' }, type_: 'Maintenance', tstart: now - 60, tstop: now + 3600 });
+    expect(res.status, res.text).toBe(200);
+    await watcherAlarm('shop', 0);
+    await watcherAlarm('services', 0, '0 major');
+    expect(await tile('shop')).toMatchObject({ tileColor: 'pause', tileIcon: 'maintenance', state: { val: 0 } });
   });
 
   it('works the alarm out again at start: a change made while the engine was not running is caught up', async () => {
