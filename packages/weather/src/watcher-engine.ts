@@ -252,18 +252,20 @@ export class WatcherEngine {
       const output = this.#output(doc, counters);
       const current = alarms.get(doc._id);
       if (current === undefined ? state === 0 : stateOf(current) === state && current.v?.output === output) continue;
-      await this.alarmChanges.apply(
-        doc._id,
-        {
-          type: 'check',
-          state,
-          output,
-          author: `${watcherConnector}.${watcherConnector}`,
-          initiator: 'system',
-          origin: { connector: watcherConnector, connector_name: watcherConnector, component: doc._id },
-        },
-        { entity: doc },
-      );
+      const check = {
+        type: 'check',
+        state,
+        output,
+        author: `${watcherConnector}.${watcherConnector}`,
+        initiator: 'system',
+        origin: { connector: watcherConnector, connector_name: watcherConnector, component: doc._id },
+      } as const;
+      try {
+        await this.alarmChanges.apply(doc._id, check, { entity: doc });
+      } catch (err) {
+        // The other watchers go on; the next beat tries this one again.
+        this.logger.error({ err, watcher: doc._id }, 'the alarm of a watcher could not be changed');
+      }
     }
   }
 
