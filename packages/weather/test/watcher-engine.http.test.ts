@@ -154,6 +154,11 @@ describe('watcher engine', () => {
     await importGraph({ cis: [resource('http/back', 'http', { level: 'gold' })] });
     await watcherAlarm('critical-only', 3);
     expect(await dependencies('critical-only')).toEqual(['http/back']);
+
+    // Deleted: gone from the dependencies, and the watcher is OK again.
+    await importGraph({ cis: [{ _id: 'http/back', action: 'delete' }] });
+    await watcherAlarm('critical-only', 0);
+    expect(await dependencies('critical-only')).toEqual([]);
   });
 
   it('a watcher whose mfilter selects nothing and that has no links has no dependency, no alarm, and logs nothing alarming', async () => {
