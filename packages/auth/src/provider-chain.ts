@@ -8,6 +8,8 @@ import { authProvidersPoint } from './tokens.js';
 import { UserRepository } from './user-repository.js';
 
 const maxCachedCredentials = 10_000;
+/** The provider of local users over HTTP Basic, always in the chain. */
+const localBasicProvider = 'basic';
 
 /** What providers see of a request; the Basic header is decoded only if a provider asks (cache hits never do). */
 class HttpAuthRequest implements AuthRequest {
@@ -65,9 +67,11 @@ export class ProviderChain implements Authenticator {
       if (unknown.length > 0) {
         throw new Error(`[auth] providers names unknown providers: ${unknown.join(', ')} (available: ${[...available.keys()].sort().join(', ')})`);
       }
-      if (wanted.length === 0) throw new Error('[auth] providers is empty: nobody could authenticate');
+      // Local users over HTTP Basic are always accepted, as in the original (REFERENCE §3.2): the spec's sample
+      // lists (`authkey,ldap`) must not lock out the administrator who configures the directory.
+      const implied = wanted.includes(localBasicProvider) ? [] : [localBasicProvider];
       const switchedOn = [...available.values()].filter((p) => p.active === true && !wanted.includes(p.name));
-      this.#providers = [...wanted.map((name) => available.get(name) as AuthProvider), ...switchedOn];
+      this.#providers = [...[...wanted, ...implied].flatMap((name) => available.get(name) ?? []), ...switchedOn];
     }
     return this.#providers;
   }
