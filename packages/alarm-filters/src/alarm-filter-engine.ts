@@ -76,6 +76,8 @@ export class AlarmFilterEngine {
   /** Runs whose tasks changed nothing, logged once per filter version and alarm. */
   readonly #reported = new Set<string>();
   readonly #author: string;
+  /** Whether an open alarm may show a timer (unknown at start): without filters nor timers, a beat reads nothing. */
+  #timersShown = true;
 
   constructor(
     @inject(AlarmFilterRepository) private readonly filters: AlarmFilterRepository,
@@ -93,6 +95,7 @@ export class AlarmFilterEngine {
     const report: AlarmFilterBeatReport = { runs: 0, timersChanged: 0 };
     const nowSec = this.clock.nowSec();
     const filters = this.#compile(await this.filters.list());
+    if (filters.length === 0 && !this.#timersShown) return report;
     const timers = new Map<string, AlarmTimers>();
     const pbehaviors = filters.some((filter) => filter.record.postpone_if_active_pbehavior) ? await this.pbehaviors.at(nowSec) : null;
     for (const filter of filters) report.runs += await this.#run(filter, nowSec, pbehaviors, timers);
@@ -225,9 +228,11 @@ export class AlarmFilterEngine {
     const shown = await this.alarms.find({ $and: [openAlarms, { 'v.alarmfilter.next_run': { $gt: 0 } }] }, { fields: { d: 1, 'v.alarmfilter.next_run': 1 } });
     for (const alarm of shown) if (!timers.has(alarm._id)) timers.set(alarm._id, { entityId: alarm.d, stored: storedNextRun(alarm), byFilter: new Map() });
     let changed = 0;
+    this.#timersShown = false;
     for (const [alarmId, timer] of timers) {
       const planned = [...timer.byFilter.values()].filter((run): run is number => run !== null);
       const nextRun = planned.length > 0 ? Math.min(...planned) : null;
+      if (nextRun !== null) this.#timersShown = true;
       if (nextRun === timer.stored) continue;
       const change = await this.changes.apply(timer.entityId, { type: 'alarmfilter', alarmFilter: { nextRun }, initiator: 'system' }, {}, () => undefined);
       if (change && change.alarm._id === alarmId) changed++;

@@ -47,6 +47,8 @@ describe('alarm-filter tasks', () => {
     expect(byEntity(planned, 'cpu/host')!.v.alarmfilter).toBeUndefined();
     const dependency = async () => ((await h!.t.get('/api/v2/weather/watchers/shop')).body as { entity_id: string; automatic_action_timer?: number | null }[])[0]!;
     expect(await dependency()).toMatchObject({ entity_id: 'disk/host', automatic_action_timer: startSec + 600 });
+    const tile = async () => ((await h!.t.get(`/api/v2/weather/watchers/${encodeURIComponent('{}')}`)).body as { entity_id: string; automatic_action_timer: number | null }[]).find((e) => e.entity_id === 'shop')!;
+    expect((await tile()).automatic_action_timer).toBe(startSec + 600);
 
     clock.advance(599_000);
     await beats();
@@ -60,6 +62,7 @@ describe('alarm-filter tasks', () => {
     expect(alarm.v.alarmfilter).toEqual({ runs: { [id]: [startSec + 600] }, next_run: null });
     expect(byEntity(alarms, 'cpu/host')!.v.ack).toBeUndefined();
     expect((await dependency()).automatic_action_timer).toBeNull();
+    expect((await tile()).automatic_action_timer).toBeNull();
 
     // repeat defaults to 1.
     clock.advance(3600_000);
@@ -93,6 +96,18 @@ describe('alarm-filter tasks', () => {
     await beats();
     expect(steps(await disk(), 'comment')).toHaveLength(3);
     expect((await disk())!.v.alarmfilter.runs[id]).toHaveLength(3);
+  });
+
+  it('shows the earliest run planned by the filters, and none once they are deleted', async () => {
+    await begin();
+    const late = await filter({ tasks: ['alerts.useraction.ack'], limit: 900 });
+    const early = await filter({ tasks: ['alerts.useraction.ack'], limit: 300 });
+    await h!.send(check());
+    await h!.eventually((found) => byEntity(found, 'disk/host')?.v.alarmfilter?.next_run === startSec + 300);
+    expect((await h!.t.delete(`/api/v2/alerts/filters/${early}`)).status).toBe(200);
+    await h!.eventually((found) => byEntity(found, 'disk/host')?.v.alarmfilter?.next_run === startSec + 900);
+    expect((await h!.t.delete(`/api/v2/alerts/filters/${late}`)).status).toBe(200);
+    await h!.eventually((found) => byEntity(found, 'disk/host')?.v.alarmfilter?.next_run === null);
   });
 
   it('runs every task type in order through the alarm change path, with the configured author', async () => {

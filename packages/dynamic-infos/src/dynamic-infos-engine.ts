@@ -58,6 +58,7 @@ export class DynamicInfosEngine {
   readonly #reported = new Set<string>();
   /** The tail of each entity's chain of evaluations: one at a time per entity, each reading the latest alarm. */
   readonly #queues = new Map<string, Promise<void>>();
+  readonly #changesSeen = new WeakSet<Alarm>();
 
   constructor(
     @inject(DynamicInfosRepository) private readonly repository: DynamicInfosRepository,
@@ -78,6 +79,9 @@ export class DynamicInfosEngine {
   /** The `alarms.trigger` part, for changes no event caused (the stage sees those); never awaited by the bus. */
   onTrigger(payload: AlarmTriggerEvent): void {
     if (payload.eventId !== undefined || payload.trigger === 'resolve') return;
+    // One evaluation per change, whatever its number of triggers (they share the stored alarm).
+    if (this.#changesSeen.has(payload.alarm)) return;
+    this.#changesSeen.add(payload.alarm);
     void this.refresh(payload.alarm.d, payload.entity).catch((err: unknown) => this.logger.error({ err, alarm: payload.alarm._id }, 'dynamic infos engine failed'));
   }
 
