@@ -72,7 +72,8 @@ describe('alarm-filter tasks', () => {
 
   it('runs again every limit seconds up to repeat times, while the alarm meets the condition', async () => {
     await begin();
-    const id = await filter({ tasks: ['alerts.useraction.comment'], output_format: 'reminder', limit: 60, repeat: 3, condition: { 'v.state.val': { $gte: 2 } } });
+    // An empty entity_filter selects every alarm.
+    const id = await filter({ entity_filter: '', tasks: ['alerts.useraction.comment'], output_format: 'reminder', limit: 60, repeat: 3, condition: { 'v.state.val': { $gte: 2 } } });
     await h!.send(check());
     clock.advance(60_000);
     await h!.eventually((found) => steps(byEntity(found, 'disk/host'), 'comment').length === 1);
