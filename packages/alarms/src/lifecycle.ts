@@ -26,7 +26,12 @@ export type AlarmOperationType =
   | 'snooze'
   | 'unsnooze'
   | 'resolve'
-  | 'refreshstatus';
+  | 'refreshstatus'
+  // The alarm-filter engine (@vigie/alarm-filters): its bookkeeping, and the status tasks.
+  | 'alarmfilter'
+  | 'alarmfilterstatus'
+  // The dynamic-infos engine (@vigie/dynamic-infos).
+  | 'dynamicinfos';
 
 /** The identity a check copies into the alarm it creates. */
 export interface AlarmOrigin {
@@ -63,6 +68,16 @@ export interface AlarmOperation {
    * `baggot_time` of OK, the cancel or done delay; `unsnooze` — the snooze end passed).
    */
   ifDue?: boolean;
+  /**
+   * alarmfilter: `run` records a run of filter `filter` at now (in `v.alarmfilter.runs`), only while it is still
+   * due under the entity's lock (fewer than `repeat` runs, the last one at least `limitSec` ago); `nextRun` sets
+   * `v.alarmfilter.next_run` (null: none planned). No step, no trigger.
+   */
+  alarmFilter?: { run?: { filter: string; repeat: number; limitSec: number }; nextRun?: number | null };
+  /** alarmfilterstatus: the status moves one value up (1) or down (-1), with a statusinc/statusdec step. */
+  statusShift?: 1 | -1;
+  /** dynamicinfos: the whole `v.infos`, `{<rule id>: {<info name>: value}}`. No step, no trigger. */
+  infos?: Record<string, Record<string, unknown>>;
 }
 
 /** The `[alarms]` knobs, in seconds. */
@@ -417,8 +432,53 @@ class AlarmDraft {
       case 'refreshstatus':
         this.#updateStatus();
         return this.touched ? null : 'the status is unchanged';
+      // --- alarm-filter engine (@vigie/alarm-filters) ---
+      case 'alarmfilter':
+        return this.#alarmFilter(op.alarmFilter ?? {});
+      case 'alarmfilterstatus': {
+        const shift = op.statusShift ?? 1;
+        const status = Number(v.status.val) + shift;
+        if (status < AlarmStatus.off || status > AlarmStatus.cancelled) return `the status cannot go ${shift > 0 ? 'above' : 'below'} ${String(v.status.val)}`;
+        const type = shift > 0 ? 'statusinc' : 'statusdec';
+        const step = this.#step(type, { val: status });
+        v.status = step;
+        v.state_changes_since_status_update = 0;
+        this.#push(step);
+        this.#changed(type);
+        return null;
+      }
+      // --- dynamic-infos engine (@vigie/dynamic-infos) ---
+      case 'dynamicinfos': {
+        const infos = op.infos ?? {};
+        if (JSON.stringify(v.infos ?? {}) === JSON.stringify(infos)) return 'the dynamic infos are unchanged';
+        v.infos = infos;
+        this.touched = true;
+        return null;
+      }
       default:
         return `unknown operation ${String(op.type)}`;
     }
+  }
+
+  // --- alarm-filter engine (@vigie/alarm-filters) ---
+  #alarmFilter(change: NonNullable<AlarmOperation['alarmFilter']>): string | null {
+    const v = this.v;
+    const stored = (typeof v.alarmfilter === 'object' && v.alarmfilter !== null ? v.alarmfilter : {}) as { runs?: Record<string, number[]>; next_run?: number | null };
+    const runs = { ...(stored.runs ?? {}) };
+    if (change.run) {
+      const { filter, repeat, limitSec } = change.run;
+      const previous = Array.isArray(runs[filter]) ? runs[filter] : [];
+      if (previous.length >= repeat) return `alarm filter ${filter} already ran ${previous.length} time(s)`;
+      if (previous.length > 0 && Math.max(...previous) + limitSec > this.#env.nowSec) return `alarm filter ${filter} ran less than ${limitSec}s ago`;
+      runs[filter] = [...previous, this.#env.nowSec];
+    }
+    const next = {
+      runs,
+      next_run: change.nextRun !== undefined ? change.nextRun : (stored.next_run ?? null),
+    };
+    if (JSON.stringify(next) === JSON.stringify({ runs: stored.runs ?? {}, next_run: stored.next_run ?? null })) return 'the alarm filter runs are unchanged';
+    v.alarmfilter = next;
+    this.touched = true;
+    return null;
   }
 }

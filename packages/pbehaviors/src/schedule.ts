@@ -89,6 +89,16 @@ export class Schedule {
     return memo.last !== null && t <= memo.last + this.#duration;
   }
 
+  /**
+   * The end of the last occurrence that started at or before t, capped at t (t itself while one is active), or null
+   * when none started yet: "the last pbehavior tstop" of the alarm-filter engine (REFERENCE §5.6).
+   */
+  lastEndAt(t: number): number | null {
+    if (!this.#recurring) return this.#spec.tstart <= t ? Math.min(this.#spec.tstop, t) : null;
+    const { last } = this.#occurrencesAround(t);
+    return last === null ? null : Math.min(last + this.#duration, t);
+  }
+
   /** Expired at t: no occurrence ends after t (REFERENCE §5.9); an endless recurrence never expires. */
   isExpiredAt(t: number): boolean {
     const recurring = this.#recurring;
