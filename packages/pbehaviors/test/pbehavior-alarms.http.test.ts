@@ -127,6 +127,28 @@ describe('pbehaviors on alarms', () => {
     expect(disk(alarms)!.v.pbehavior_info).toBeUndefined();
   });
 
+  it('leaves a pbehavior whose filter no longer selects the entity, and enters again one whose name changed', async () => {
+    await begin();
+    await h!.send(check(), check({ resource: 'cpu' }));
+    const id = await pbehavior({ filter: { _id: { $in: ['disk/host', 'cpu/host'] } }, tstart: t0 - 60, tstop: t0 + 3600 });
+    await h!.eventually((alarms) => alarms.every((alarm) => alarm.v.pbehavior_info !== undefined));
+    at(100);
+    expect((await h!.t.put(`/api/v2/pbehavior/${id}`, { filter: { _id: 'cpu/host' } })).status).toBe(200);
+    const alarms = await h!.eventually((found) => pbhSteps(found).length === 2);
+    expect(pbhSteps(alarms).at(-1)).toEqual(['pbhleave', 100]);
+    const cpu = alarms.find((alarm) => alarm.d === 'cpu/host')!;
+    expect(cpu.v.pbehavior_info).toMatchObject({ id, name: 'night works' });
+    at(200);
+    expect((await h!.t.put(`/api/v2/pbehavior/${id}`, { name: 'longer works' })).status).toBe(200);
+    const renamed = await h!.eventually((found) => found.find((alarm) => alarm.d === 'cpu/host')!.v.pbehavior_info?.name === 'longer works');
+    const cpuSteps = (renamed.find((alarm) => alarm.d === 'cpu/host')!.v.steps as { _t: string; t: number; m: string }[]).filter((step) => step._t.startsWith('pbh'));
+    expect(cpuSteps.map((step) => [step._t, step.t - t0, step.m])).toEqual([
+      ['pbhenter', 0, 'Pbehavior night works. Type: Maintenance. Reason: upgrade'],
+      ['pbhleave', 200, 'Pbehavior night works. Type: Maintenance. Reason: upgrade'],
+      ['pbhenter', 200, 'Pbehavior longer works. Type: Maintenance. Reason: upgrade'],
+    ]);
+  });
+
   it('keeps a snooze that ended during a pbehavior until the pbehavior ends', async () => {
     await begin();
     await h!.send(check(), check({ event_type: 'snooze', duration: 600, output: 'later' }));
