@@ -4,6 +4,7 @@ import {
   maxSteps,
   stateChangesBeforeCounter,
   type Alarm,
+  type AlarmPbehaviorInfo,
   type AlarmStep,
   type AlarmTrigger,
   type AlarmValue,
@@ -31,7 +32,10 @@ export type AlarmOperationType =
   | 'alarmfilter'
   | 'alarmfilterstatus'
   // The dynamic-infos engine (@vigie/dynamic-infos).
-  | 'dynamicinfos';
+  | 'dynamicinfos'
+  // Pbehaviors: the entity enters or leaves an active pbehavior (no trigger: REFERENCE §5.4 has none for them).
+  | 'pbhenter'
+  | 'pbhleave';
 
 /** The identity a check copies into the alarm it creates. */
 export interface AlarmOrigin {
@@ -78,6 +82,10 @@ export interface AlarmOperation {
   statusShift?: 1 | -1;
   /** dynamicinfos: the whole `v.infos`, `{<rule id>: {<info name>: value}}`. No step, no trigger. */
   infos?: Record<string, Record<string, unknown>>;
+  /** pbhenter: the pbehavior entered (its `timestamp` is set from the operation's). */
+  pbehaviorInfo?: Omit<AlarmPbehaviorInfo, 'timestamp'>;
+  /** pbhleave: the pbehavior left; the alarm is left alone when it is under another one. */
+  pbehaviorId?: string;
 }
 
 /** The `[alarms]` knobs, in seconds. */
@@ -89,6 +97,8 @@ export interface LifecycleSettings {
   flappingIntervalSec: number;
   stealthyIntervalSec: number;
   enableLastEventDate: boolean;
+  /** A snooze ends at its end even while the entity is under a pbehavior (`disable_action_snooze_delay_on_pbh`). */
+  snoozeIgnoresPbehavior?: boolean;
 }
 
 export interface LifecycleEnvironment {
@@ -340,6 +350,40 @@ class AlarmDraft {
     this.#changed(type);
   }
 
+  /**
+   * pbhenter / pbhleave (REFERENCE §5.9 end): `v.pbehavior_info` and a step at the boundary time. Entering a
+   * pbehavior while under another one leaves that one first (the original's pbhleaveandenter). Neither is a trigger
+   * nor an update of `last_update_date`, as in the original.
+   */
+  #pbehavior(): string | null {
+    const op = this.#operation;
+    const v = this.v;
+    const current = v.pbehavior_info;
+    if (op.type === 'pbhleave') {
+      if (!current) return 'the alarm is under no pbehavior';
+      if (op.pbehaviorId !== undefined && current.id !== op.pbehaviorId) return `the alarm is under pbehavior ${current.id}, not ${op.pbehaviorId}`;
+      delete v.pbehavior_info;
+      this.#push(this.#pbehaviorStep('pbhleave', current));
+      return null;
+    }
+    const entered = op.pbehaviorInfo;
+    if (!entered) return 'pbhenter needs the pbehavior entered';
+    if (current && samePbehaviorInfo(current, entered)) return `the alarm is already under pbehavior ${entered.id}`;
+    if (current) this.#push(this.#pbehaviorStep('pbhleave', current));
+    v.pbehavior_info = { timestamp: this.t, ...entered };
+    this.#push(this.#pbehaviorStep('pbhenter', entered));
+    return null;
+  }
+
+  #pbehaviorStep(type: 'pbhenter' | 'pbhleave', info: Omit<AlarmPbehaviorInfo, 'timestamp'>): AlarmStep {
+    return this.#step(type, {
+      a: this.#operation.author ?? 'system',
+      m: `Pbehavior ${info.name}. Type: ${info.type_name}. Reason: ${info.reason}`,
+      initiator: this.#operation.initiator ?? 'system',
+      pbehavior_canonical_type: info.canonical_type,
+    });
+  }
+
   /** Every operation but `check`; returns why nothing changed, or null. */
   apply(): string | null {
     const op = this.#operation;
@@ -418,6 +462,9 @@ class AlarmDraft {
       case 'unsnooze': {
         if (!v.snooze) return 'the alarm is not snoozed';
         if (op.ifDue && Number(v.snooze.val) > this.#env.nowSec) return 'the snooze has not ended';
+        if (op.ifDue && v.pbehavior_info && !this.#env.settings.snoozeIgnoresPbehavior) {
+          return `the snooze waits for the end of pbehavior ${v.pbehavior_info.id}`;
+        }
         delete v.snooze;
         this.#push(this.#step('unsnooze'));
         this.#changed('unsnooze');
@@ -455,6 +502,9 @@ class AlarmDraft {
         this.touched = true;
         return null;
       }
+      case 'pbhenter':
+      case 'pbhleave':
+        return this.#pbehavior();
       default:
         return `unknown operation ${String(op.type)}`;
     }
@@ -481,4 +531,9 @@ class AlarmDraft {
     this.touched = true;
     return null;
   }
+}
+
+/** Whether two pbehavior infos name the same pbehavior with the same name, type and reason (entry time aside). */
+function samePbehaviorInfo(a: Omit<AlarmPbehaviorInfo, 'timestamp'>, b: Omit<AlarmPbehaviorInfo, 'timestamp'>): boolean {
+  return a.id === b.id && a.name === b.name && a.reason === b.reason && a.type === b.type && a.type_name === b.type_name && a.canonical_type === b.canonical_type;
 }
