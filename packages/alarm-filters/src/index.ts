@@ -8,3 +8,5 @@ export {
 } from './alarm-filter-service.js';
 export type { AlarmFilterRecord } from './alarm-filter-repository.js';
 export { alarmFilterTasks } from './schemas.js';
+export { AlarmFilterEngine, type AlarmFilterBeatReport } from './alarm-filter-engine.js';
+export { alarmFiltersConfigSchema, type AlarmFiltersConfig } from './config.js';

@@ -2,8 +2,15 @@ import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '@vigie/kernel';
 import { startTestKernel } from '@vigie/kernel/testing';
+import { alarmsFeature } from '@vigie/alarms';
+import { contextGraphFeature } from '@vigie/context-graph';
+import { eventsFeature } from '@vigie/events';
+import { pbehaviorsFeature } from '@vigie/pbehaviors';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { alarmFiltersFeature } from '../src/index.js';
+
+/** The alarm-filters feature and the features its engine depends on. */
+const features = [eventsFeature, contextGraphFeature, alarmsFeature, pbehaviorsFeature, alarmFiltersFeature];
 
 const action = {
   entity_filter: { 'v.connector': 'nagios' },
@@ -23,7 +30,7 @@ function expectHtml500(res: { status: number; headers: Headers; text: string }):
 describe('alarm-filter actions over HTTP', () => {
   let t: TestKernel;
   beforeEach(async () => {
-    t = await startFeatureTest({ features: [alarmFiltersFeature] });
+    t = await startFeatureTest({ features });
   });
   afterEach(() => t.stop());
 
@@ -206,7 +213,7 @@ describe('alarm-filter invalid bodies in the server log', () => {
         done();
       },
     });
-    t = await startTestKernel({ features: [alarmFiltersFeature], logger: createLogger({ level: 'error', destination }) });
+    t = await startTestKernel({ features, logger: createLogger({ level: 'error', destination }) });
   });
   afterEach(() => t.stop());
 

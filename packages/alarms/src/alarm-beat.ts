@@ -48,7 +48,12 @@ export class AlarmBeat {
     const env = { nowSec, settings };
     const report: BeatReport = { resolved: 0, unsnoozed: 0, statusesRefreshed: 0, deleted: 0 };
 
-    const snoozed = await this.#repository.find({ 'v.resolved': null, 'v.snooze.val': { $lte: nowSec } });
+    // A snooze that ended while the entity is under a pbehavior waits for the pbehavior's end (unless configured not to).
+    const snoozed = await this.#repository.find({
+      'v.resolved': null,
+      'v.snooze.val': { $lte: nowSec },
+      ...(settings.snoozeIgnoresPbehavior ? {} : { 'v.pbehavior_info': null }),
+    });
     report.unsnoozed = await this.#each(snoozed, { type: 'unsnooze', ifDue: true });
 
     const stale = (await this.#repository.find({ 'v.resolved': null, 'v.status.val': { $in: [AlarmStatus.stealthy, AlarmStatus.flapping] } })).filter(

@@ -26,6 +26,25 @@ export interface AlarmStep {
   data?: Record<string, string>;
   /** Counts of the state changes a `statecounter` step stands for. */
   statecounter?: Record<string, number>;
+  /** `pbhenter`/`pbhleave` steps: the `canonical_type` of the pbehavior entered or left. */
+  pbehavior_canonical_type?: string;
+}
+
+/**
+ * `v.pbehavior_info`: the pbehavior the alarm's entity is under, set by `pbhenter` and removed by `pbhleave` (the
+ * original's 4.x field names, with the `timestamp` of later versions).
+ */
+export interface AlarmPbehaviorInfo {
+  /** When the entity entered the pbehavior (epoch seconds): the time of the `pbhenter` step. */
+  timestamp: number;
+  id: string;
+  name: string;
+  reason: string;
+  /** The pbehavior's `type_`. */
+  type: string;
+  type_name: string;
+  /** `maintenance`, `pause` or `inactive` (out of monitoring hours). */
+  canonical_type: string;
 }
 
 export interface AlarmValue {
@@ -61,6 +80,8 @@ export interface AlarmValue {
   tags: string[];
   parents: string[];
   children: string[];
+  /** The pbehavior the entity is under; absent when none. */
+  pbehavior_info?: AlarmPbehaviorInfo;
   [field: string]: unknown;
 }
 

@@ -17,6 +17,11 @@ export const alarmsConfigSchema = object({
   stealthy_interval: duration('stealthy_interval', '0s'),
   /** Refresh `v.last_event_date` on every event (else it keeps the creation time, as in the original). */
   enable_last_event_date: boolean().default(false),
+  /**
+   * A snooze whose end passed is removed even while the entity is under a pbehavior; by default it waits for the
+   * pbehavior's end (REFERENCE §6.4; the original's `DisableActionSnoozeDelayOnPbh`).
+   */
+  disable_action_snooze_delay_on_pbh: boolean().default(false),
   /** Resolved alarms older than this are deleted by the beat. */
   resolved_retention: duration('resolved_retention', '90d'),
 });
@@ -34,6 +39,7 @@ export function lifecycleSettings(config: AlarmsConfig): LifecycleSettings {
     flappingIntervalSec: seconds(config.flapping_interval),
     stealthyIntervalSec: seconds(config.stealthy_interval),
     enableLastEventDate: config.enable_last_event_date,
+    snoozeIgnoresPbehavior: config.disable_action_snooze_delay_on_pbh,
   };
 }
 

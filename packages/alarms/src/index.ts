@@ -7,6 +7,7 @@ export {
   maxSteps,
   stateChangesBeforeCounter,
   type Alarm,
+  type AlarmPbehaviorInfo,
   type AlarmStep,
   type AlarmTrigger,
   type AlarmValue,

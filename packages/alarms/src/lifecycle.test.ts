@@ -211,3 +211,54 @@ describe('alarm lifecycle', () => {
     expect(run(alarm, check(0), { stealthyIntervalSec: 300 }).alarm.v.status.val).toBe(AlarmStatus.stealthy);
   });
 });
+
+describe('pbehaviors on alarms (pbhenter, pbhleave)', () => {
+  const maintenance = { id: 'pbh-1', name: 'night works', reason: 'upgrade', type: 'Maintenance', type_name: 'Maintenance', canonical_type: 'maintenance' };
+  const pause = { id: 'pbh-2', name: 'pause', reason: '', type: 'Pause', type_name: 'Pause', canonical_type: 'pause' };
+
+  it('enters a pbehavior at the given time and leaves it, without trigger', () => {
+    const { alarm } = run(null, check(2));
+    const entered = run(alarm, { type: 'pbhenter', pbehaviorInfo: maintenance, timestamp: now - 30, author: 'system' });
+    expect(entered.triggers).toEqual([]);
+    expect(entered.alarm.v.pbehavior_info).toEqual({ timestamp: now - 30, ...maintenance });
+    expect(entered.alarm.v.last_update_date).toBe(alarm.v.last_update_date);
+    expect(entered.alarm.v.steps.at(-1)).toMatchObject({
+      _t: 'pbhenter',
+      t: now - 30,
+      a: 'system',
+      m: 'Pbehavior night works. Type: Maintenance. Reason: upgrade',
+      initiator: 'system',
+      pbehavior_canonical_type: 'maintenance',
+    });
+    expect(unchanged(entered.alarm, { type: 'pbhenter', pbehaviorInfo: maintenance })).toMatch(/already under pbehavior pbh-1/);
+    expect(unchanged(entered.alarm, { type: 'pbhleave', pbehaviorId: 'pbh-2' })).toMatch(/under pbehavior pbh-1, not pbh-2/);
+    const left = run(entered.alarm, { type: 'pbhleave', pbehaviorId: 'pbh-1', timestamp: now + 60 });
+    expect(left.alarm.v.pbehavior_info).toBeUndefined();
+    expect(left.alarm.v.steps.at(-1)).toMatchObject({ _t: 'pbhleave', t: now + 60, m: 'Pbehavior night works. Type: Maintenance. Reason: upgrade' });
+    expect(unchanged(left.alarm, { type: 'pbhleave' })).toMatch(/under no pbehavior/);
+    expect(unchanged(alarm, { type: 'pbhenter' })).toMatch(/needs the pbehavior/);
+    expect(unchanged(null, { type: 'pbhenter', pbehaviorInfo: maintenance })).toMatch(/no open alarm/);
+  });
+
+  it('leaves the current pbehavior before entering another one', () => {
+    const { alarm } = run(null, check(2));
+    const first = run(alarm, { type: 'pbhenter', pbehaviorInfo: maintenance }).alarm;
+    const second = run(first, { type: 'pbhenter', pbehaviorInfo: pause });
+    expect(second.alarm.v.steps.slice(-2).map((step) => [step._t, step.pbehavior_canonical_type])).toEqual([
+      ['pbhleave', 'maintenance'],
+      ['pbhenter', 'pause'],
+    ]);
+    expect(second.alarm.v.pbehavior_info?.id).toBe('pbh-2');
+  });
+
+  it('keeps a snooze that ended while under a pbehavior, unless configured not to', () => {
+    const { alarm } = run(null, check(2));
+    const snoozed = run(alarm, { type: 'snooze', duration: 60 }).alarm;
+    const paused = run(snoozed, { type: 'pbhenter', pbehaviorInfo: pause }).alarm;
+    now += 120;
+    expect(unchanged(paused, { type: 'unsnooze', ifDue: true })).toMatch(/waits for the end of pbehavior pbh-2/);
+    expect(run(paused, { type: 'unsnooze', ifDue: true }, { snoozeIgnoresPbehavior: true }).triggers).toEqual(['unsnooze']);
+    const left = run(paused, { type: 'pbhleave' }).alarm;
+    expect(run(left, { type: 'unsnooze', ifDue: true }).triggers).toEqual(['unsnooze']);
+  });
+});

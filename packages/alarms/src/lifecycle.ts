@@ -4,6 +4,7 @@ import {
   maxSteps,
   stateChangesBeforeCounter,
   type Alarm,
+  type AlarmPbehaviorInfo,
   type AlarmStep,
   type AlarmTrigger,
   type AlarmValue,
@@ -26,7 +27,15 @@ export type AlarmOperationType =
   | 'snooze'
   | 'unsnooze'
   | 'resolve'
-  | 'refreshstatus';
+  | 'refreshstatus'
+  // The alarm-filter engine (@vigie/alarm-filters): its bookkeeping, and the status tasks.
+  | 'alarmfilter'
+  | 'alarmfilterstatus'
+  // The dynamic-infos engine (@vigie/dynamic-infos).
+  | 'dynamicinfos'
+  // Pbehaviors: the entity enters or leaves an active pbehavior (no trigger: REFERENCE §5.4 has none for them).
+  | 'pbhenter'
+  | 'pbhleave';
 
 /** The identity a check copies into the alarm it creates. */
 export interface AlarmOrigin {
@@ -63,6 +72,20 @@ export interface AlarmOperation {
    * `baggot_time` of OK, the cancel or done delay; `unsnooze` — the snooze end passed).
    */
   ifDue?: boolean;
+  /**
+   * alarmfilter: `run` records a run of filter `filter` at now (in `v.alarmfilter.runs`), only while it is still
+   * due under the entity's lock (fewer than `repeat` runs, the last one at least `limitSec` ago); `nextRun` sets
+   * `v.alarmfilter.next_run` (null: none planned). No step, no trigger.
+   */
+  alarmFilter?: { run?: { filter: string; repeat: number; limitSec: number }; nextRun?: number | null };
+  /** alarmfilterstatus: the status moves one value up (1) or down (-1), with a statusinc/statusdec step. */
+  statusShift?: 1 | -1;
+  /** dynamicinfos: the whole `v.infos`, `{<rule id>: {<info name>: value}}`. No step, no trigger. */
+  infos?: Record<string, Record<string, unknown>>;
+  /** pbhenter: the pbehavior entered (its `timestamp` is set from the operation's). */
+  pbehaviorInfo?: Omit<AlarmPbehaviorInfo, 'timestamp'>;
+  /** pbhleave: the pbehavior left; the alarm is left alone when it is under another one. */
+  pbehaviorId?: string;
 }
 
 /** The `[alarms]` knobs, in seconds. */
@@ -74,6 +97,8 @@ export interface LifecycleSettings {
   flappingIntervalSec: number;
   stealthyIntervalSec: number;
   enableLastEventDate: boolean;
+  /** A snooze ends at its end even while the entity is under a pbehavior (`disable_action_snooze_delay_on_pbh`). */
+  snoozeIgnoresPbehavior?: boolean;
 }
 
 export interface LifecycleEnvironment {
@@ -325,6 +350,40 @@ class AlarmDraft {
     this.#changed(type);
   }
 
+  /**
+   * pbhenter / pbhleave (REFERENCE §5.9 end): `v.pbehavior_info` and a step at the boundary time. Entering a
+   * pbehavior while under another one leaves that one first (the original's pbhleaveandenter). Neither is a trigger
+   * nor an update of `last_update_date`, as in the original.
+   */
+  #pbehavior(): string | null {
+    const op = this.#operation;
+    const v = this.v;
+    const current = v.pbehavior_info;
+    if (op.type === 'pbhleave') {
+      if (!current) return 'the alarm is under no pbehavior';
+      if (op.pbehaviorId !== undefined && current.id !== op.pbehaviorId) return `the alarm is under pbehavior ${current.id}, not ${op.pbehaviorId}`;
+      delete v.pbehavior_info;
+      this.#push(this.#pbehaviorStep('pbhleave', current));
+      return null;
+    }
+    const entered = op.pbehaviorInfo;
+    if (!entered) return 'pbhenter needs the pbehavior entered';
+    if (current && samePbehaviorInfo(current, entered)) return `the alarm is already under pbehavior ${entered.id}`;
+    if (current) this.#push(this.#pbehaviorStep('pbhleave', current));
+    v.pbehavior_info = { timestamp: this.t, ...entered };
+    this.#push(this.#pbehaviorStep('pbhenter', entered));
+    return null;
+  }
+
+  #pbehaviorStep(type: 'pbhenter' | 'pbhleave', info: Omit<AlarmPbehaviorInfo, 'timestamp'>): AlarmStep {
+    return this.#step(type, {
+      a: this.#operation.author ?? 'system',
+      m: `Pbehavior ${info.name}. Type: ${info.type_name}. Reason: ${info.reason}`,
+      initiator: this.#operation.initiator ?? 'system',
+      pbehavior_canonical_type: info.canonical_type,
+    });
+  }
+
   /** Every operation but `check`; returns why nothing changed, or null. */
   apply(): string | null {
     const op = this.#operation;
@@ -403,6 +462,9 @@ class AlarmDraft {
       case 'unsnooze': {
         if (!v.snooze) return 'the alarm is not snoozed';
         if (op.ifDue && Number(v.snooze.val) > this.#env.nowSec) return 'the snooze has not ended';
+        if (op.ifDue && v.pbehavior_info && !this.#env.settings.snoozeIgnoresPbehavior) {
+          return `the snooze waits for the end of pbehavior ${v.pbehavior_info.id}`;
+        }
         delete v.snooze;
         this.#push(this.#step('unsnooze'));
         this.#changed('unsnooze');
@@ -417,8 +479,61 @@ class AlarmDraft {
       case 'refreshstatus':
         this.#updateStatus();
         return this.touched ? null : 'the status is unchanged';
+      // --- alarm-filter engine (@vigie/alarm-filters) ---
+      case 'alarmfilter':
+        return this.#alarmFilter(op.alarmFilter ?? {});
+      case 'alarmfilterstatus': {
+        const shift = op.statusShift ?? 1;
+        const status = Number(v.status.val) + shift;
+        if (status < AlarmStatus.off || status > AlarmStatus.cancelled) return `the status cannot go ${shift > 0 ? 'above' : 'below'} ${String(v.status.val)}`;
+        const type = shift > 0 ? 'statusinc' : 'statusdec';
+        const step = this.#step(type, { val: status });
+        v.status = step;
+        v.state_changes_since_status_update = 0;
+        this.#push(step);
+        this.#changed(type);
+        return null;
+      }
+      // --- dynamic-infos engine (@vigie/dynamic-infos) ---
+      case 'dynamicinfos': {
+        const infos = op.infos ?? {};
+        if (JSON.stringify(v.infos ?? {}) === JSON.stringify(infos)) return 'the dynamic infos are unchanged';
+        v.infos = infos;
+        this.touched = true;
+        return null;
+      }
+      case 'pbhenter':
+      case 'pbhleave':
+        return this.#pbehavior();
       default:
         return `unknown operation ${String(op.type)}`;
     }
   }
+
+  // --- alarm-filter engine (@vigie/alarm-filters) ---
+  #alarmFilter(change: NonNullable<AlarmOperation['alarmFilter']>): string | null {
+    const v = this.v;
+    const stored = (typeof v.alarmfilter === 'object' && v.alarmfilter !== null ? v.alarmfilter : {}) as { runs?: Record<string, number[]>; next_run?: number | null };
+    const runs = { ...(stored.runs ?? {}) };
+    if (change.run) {
+      const { filter, repeat, limitSec } = change.run;
+      const previous = Array.isArray(runs[filter]) ? runs[filter] : [];
+      if (previous.length >= repeat) return `alarm filter ${filter} already ran ${previous.length} time(s)`;
+      if (previous.length > 0 && Math.max(...previous) + limitSec > this.#env.nowSec) return `alarm filter ${filter} ran less than ${limitSec}s ago`;
+      runs[filter] = [...previous, this.#env.nowSec];
+    }
+    const next = {
+      runs,
+      next_run: change.nextRun !== undefined ? change.nextRun : (stored.next_run ?? null),
+    };
+    if (JSON.stringify(next) === JSON.stringify({ runs: stored.runs ?? {}, next_run: stored.next_run ?? null })) return 'the alarm filter runs are unchanged';
+    v.alarmfilter = next;
+    this.touched = true;
+    return null;
+  }
+}
+
+/** Whether two pbehavior infos name the same pbehavior with the same name, type and reason (entry time aside). */
+function samePbehaviorInfo(a: Omit<AlarmPbehaviorInfo, 'timestamp'>, b: Omit<AlarmPbehaviorInfo, 'timestamp'>): boolean {
+  return a.id === b.id && a.name === b.name && a.reason === b.reason && a.type === b.type && a.type_name === b.type_name && a.canonical_type === b.canonical_type;
 }

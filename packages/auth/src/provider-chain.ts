@@ -8,6 +8,8 @@ import { authProvidersPoint } from './tokens.js';
 import { UserRepository } from './user-repository.js';
 
 const maxCachedCredentials = 10_000;
+/** The provider of local users over HTTP Basic, always in the chain. */
+const localBasicProvider = 'basic';
 
 /** What providers see of a request; the Basic header is decoded only if a provider asks (cache hits never do). */
 class HttpAuthRequest implements AuthRequest {
@@ -65,39 +67,53 @@ export class ProviderChain implements Authenticator {
       if (unknown.length > 0) {
         throw new Error(`[auth] providers names unknown providers: ${unknown.join(', ')} (available: ${[...available.keys()].sort().join(', ')})`);
       }
-      if (wanted.length === 0) throw new Error('[auth] providers is empty: nobody could authenticate');
+      // Local users over HTTP Basic are always accepted, as in the original (REFERENCE §3.2): the spec's sample
+      // lists (`authkey,ldap`) must not lock out the administrator who configures the directory.
+      const implied = wanted.includes(localBasicProvider) ? [] : [localBasicProvider];
       const switchedOn = [...available.values()].filter((p) => p.active === true && !wanted.includes(p.name));
-      this.#providers = [...wanted.map((name) => available.get(name) as AuthProvider), ...switchedOn];
+      this.#providers = [...[...wanted, ...implied].flatMap((name) => available.get(name) ?? []), ...switchedOn];
     }
     return this.#providers;
   }
 
-  async authenticate(ctx: HttpContext): Promise<AuthOutcome> {
-    let refused = false;
-    if (this.sessions.hasCookie(ctx)) {
-      const user = await this.sessionUser(ctx);
-      if (user) return { ok: true, user };
-      refused = true;
-    }
-    const request = new HttpAuthRequest(ctx);
+  authenticate(ctx: HttpContext): AuthOutcome | Promise<AuthOutcome> {
+    if (this.sessions.hasCookie(ctx)) return this.#afterSession(ctx);
+    return this.#askProviders(new HttpAuthRequest(ctx), 0, false);
+  }
+
+  async #afterSession(ctx: HttpContext): Promise<AuthOutcome> {
+    const user = await this.sessionUser(ctx);
+    if (user) return { ok: true, user };
+    return this.#askProviders(new HttpAuthRequest(ctx), 0, true);
+  }
+
+  /**
+   * Asks the providers from `start` on. Answers synchronously when the first provider with a credential has it
+   * remembered (the common case: no promise is spent on the request); otherwise goes on asynchronously.
+   */
+  #askProviders(request: HttpAuthRequest, start: number, refused: boolean): AuthOutcome | Promise<AuthOutcome> {
+    const providers = this.providers();
+    if (start >= providers.length) return { ok: false, reason: refused ? 'invalid' : 'missing' };
+    const provider = providers[start] as AuthProvider;
+    const credential = provider.credential?.(request) ?? null;
+    const cacheKey = credential === null ? null : hash('sha256', `${this.#cacheSecret}\n${provider.name}\n${credential}`, 'base64');
+    const cached = cacheKey === null ? undefined : this.#cache.get(cacheKey);
     const now = this.clock.nowMs();
-    for (const provider of this.providers()) {
-      const credential = provider.credential?.(request) ?? null;
-      const cacheKey = credential === null ? null : hash('sha256', `${this.#cacheSecret}\n${provider.name}\n${credential}`, 'base64');
-      const cached = cacheKey === null ? undefined : this.#cache.get(cacheKey);
-      if (cached && cached.expires > now) return cached.outcome;
-      const outcome = await this.verify(provider, request, cacheKey);
-      if (outcome === null) continue;
-      if ('refused' in outcome) {
-        refused = true;
-        this.logger.info({ provider: provider.name, reason: outcome.refused, requestId: ctx.state.requestId }, 'authentication refused');
-        continue;
-      }
-      const accepted: AuthOutcome = { ok: true, user: outcome.user };
-      if (cacheKey !== null) this.remember(cacheKey, accepted, now);
-      return accepted;
+    if (cached && cached.expires > now) return cached.outcome;
+    return this.#verifyThenAsk(request, start, cacheKey, refused, now);
+  }
+
+  async #verifyThenAsk(request: HttpAuthRequest, index: number, cacheKey: string | null, refused: boolean, now: number): Promise<AuthOutcome> {
+    const provider = this.providers()[index] as AuthProvider;
+    const outcome = await this.verify(provider, request, cacheKey);
+    if (outcome === null) return this.#askProviders(request, index + 1, refused);
+    if ('refused' in outcome) {
+      this.logger.info({ provider: provider.name, reason: outcome.refused, requestId: request.ctx.state.requestId }, 'authentication refused');
+      return this.#askProviders(request, index + 1, true);
     }
-    return { ok: false, reason: refused ? 'invalid' : 'missing' };
+    const accepted: AuthOutcome = { ok: true, user: outcome.user };
+    if (cacheKey !== null) this.remember(cacheKey, accepted, now);
+    return accepted;
   }
 
   /** The user of the request's live session, or null (no session, expired, or the account is gone or disabled). */

@@ -131,11 +131,13 @@ describe('API keys', () => {
 });
 
 describe('provider selection', () => {
-  it('uses only the providers named in [auth] providers, accepting the original dotted names', async () => {
+  it('uses the providers named in [auth] providers, accepting the original dotted names, and always local Basic', async () => {
     t = await start({ config: { providers: 'canopsis.auth.authkey' } });
-    expect((await t.get('/api/v2/account/me')).status).toBe(401);
     const { key } = await administration(t).createApiKey('root');
     expect((await t.get('/api/v2/account/me', { auth: false, headers: { 'x-canopsis-authkey': key } })).status).toBe(200);
+    // REFERENCE §3.2: HTTP Basic with a local user is accepted whatever the list says.
+    expect((await t.get('/api/v2/account/me')).status).toBe(200);
+    expect((await t.get('/api/v2/account/me', { auth: false, headers: { authorization: `Basic ${Buffer.from('root:wrong').toString('base64')}` } })).status).toBe(401);
   });
 
   it('fails to start when a provider name is unknown, listing the available ones', async () => {

@@ -29,14 +29,22 @@ export interface DynamicInfosRecord extends Doc {
 @injectable()
 export class DynamicInfosRepository {
   readonly #rules: Collection<DynamicInfosRecord>;
+  /** Writes made through this process: the engine reads the rules again when it changes. */
+  writes = 0;
 
   constructor(@inject(KernelTokens.Store) store: Store) {
     this.#rules = store.collection<DynamicInfosRecord>('dynamic_infos');
   }
 
   /** Throws a `DUPLICATE_KEY` error when the id is taken. */
-  insert(rule: DynamicInfosRecord): Promise<void> {
-    return this.#rules.insertOne(rule);
+  async insert(rule: DynamicInfosRecord): Promise<void> {
+    await this.#rules.insertOne(rule);
+    this.writes++;
+  }
+
+  /** Every rule, for the engine. */
+  all(): Promise<DynamicInfosRecord[]> {
+    return this.#rules.find({}, { sort: { _id: 1 } });
   }
 
   get(id: string): Promise<DynamicInfosRecord | null> {
@@ -53,10 +61,14 @@ export class DynamicInfosRepository {
 
   /** Full replacement; false when no rule has that id. */
   async replace(rule: DynamicInfosRecord): Promise<boolean> {
-    return (await this.#rules.replaceOne({ _id: rule._id }, rule)).matchedCount === 1;
+    const replaced = (await this.#rules.replaceOne({ _id: rule._id }, rule)).matchedCount === 1;
+    this.writes++;
+    return replaced;
   }
 
   async delete(id: string): Promise<boolean> {
-    return (await this.#rules.deleteOne({ _id: id })).deletedCount === 1;
+    const deleted = (await this.#rules.deleteOne({ _id: id })).deletedCount === 1;
+    this.writes++;
+    return deleted;
   }
 }

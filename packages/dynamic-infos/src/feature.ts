@@ -1,15 +1,41 @@
-import { defineFeature } from '@vigie/kernel';
+import { defineFeature, type EventBus } from '@vigie/kernel';
+import type { AppliedChange } from '@vigie/alarms';
+import { alarmChangeDataKey } from '@vigie/alarms';
+import { PipelineOrder, pipelineStagesPoint, type PipelineStage } from '@vigie/events';
 import { dynamicInfosBridge } from './di.js';
+import type { DynamicInfosEngine } from './dynamic-infos-engine.js';
 import { dynamicInfosErrors } from './errors.js';
 import { dynamicInfosRoutes } from './routes.js';
 
-/** Dynamic infos rules: information the engine adds to matching alarms, kept in `dynamic_infos`. */
+/**
+ * Dynamic infos rules: information added to matching alarms (`v.infos.<rule id>`), kept in `dynamic_infos`. The
+ * engine computes an alarm's infos again after every change: a pipeline stage for changes caused by events, an
+ * `alarms.trigger` subscriber for the others.
+ */
 export const dynamicInfosFeature = defineFeature({
   id: 'dynamic-infos',
   kernel: '^0.1.0',
+  dependsOn: ['events', 'alarms', 'context-graph'],
   register(f) {
     f.use(dynamicInfosBridge, { export: ['dynamicInfosService'] });
     f.errors(dynamicInfosErrors);
     for (const route of dynamicInfosRoutes) f.route(route);
+    f.extend<PipelineStage>(pipelineStagesPoint, (c) => {
+      const engine = c.resolve<DynamicInfosEngine>('dynamicInfosEngine');
+      return {
+        name: 'dynamic-infos',
+        order: PipelineOrder.dynamicInfos,
+        process: async (context) => {
+          const change = context.data.get(alarmChangeDataKey) as AppliedChange | undefined;
+          if (change) await engine.afterChange(context.entityId, change.alarm, context.entity);
+        },
+      };
+    });
+    let stopListening: (() => void) | undefined;
+    f.onInit((c) => {
+      const engine = c.resolve<DynamicInfosEngine>('dynamicInfosEngine');
+      stopListening = c.resolve<EventBus>('eventBus').on('alarms.trigger', (payload) => engine.onTrigger(payload));
+    });
+    f.onShutdown(() => stopListening?.());
   },
 });

@@ -2,3 +2,4 @@ export { dynamicInfosFeature } from './feature.js';
 export type { DynamicInfo, DynamicInfosRecord } from './dynamic-infos-repository.js';
 export { DynamicInfosService, type DynamicInfosOutput } from './dynamic-infos-service.js';
 export { infoValueTypes, searchableFields, type InfoValueType } from './schemas.js';
+export { DynamicInfosEngine, excludedTemplateFunctions } from './dynamic-infos-engine.js';

@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCodes, VigieError } from '@vigie/kernel';
 import { ManualClock } from '@vigie/kernel/testing';
+import { alarmsFeature } from '@vigie/alarms';
+import { contextGraphFeature } from '@vigie/context-graph';
+import { eventsFeature } from '@vigie/events';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { dynamicInfosFeature } from '../src/index.js';
 
@@ -9,7 +12,7 @@ let clock: ManualClock;
 let t: TestKernel;
 beforeEach(async () => {
   clock = new ManualClock(start);
-  t = await startFeatureTest({ features: [dynamicInfosFeature], clock });
+  t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, alarmsFeature, dynamicInfosFeature], clock });
 });
 afterEach(async () => {
   vi.restoreAllMocks();

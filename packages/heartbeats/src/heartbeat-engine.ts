@@ -4,6 +4,7 @@ import type { EventIntake, PipelineContext, VigieEvent } from '@vigie/events';
 import { warmUpSeconds, type HeartbeatsConfig } from './config.js';
 import { HeartbeatRepository, type HeartbeatRecord } from './heartbeat-repository.js';
 import { HeartbeatStateRepository } from './heartbeat-state.js';
+import { heartbeatAlarmResource } from './heartbeat-id.js';
 
 /** Tokens under which the heartbeats feature imports what the engine uses. */
 export const HeartbeatEngineTokens = {
@@ -12,13 +13,15 @@ export const HeartbeatEngineTokens = {
 
 /** The connector of the events the engine sends (REFERENCE §5.5). */
 export const heartbeatConnector = 'heartbeat';
-/** The component of the heartbeat alarms: their entity is `<heartbeat id>/heartbeats`. */
+/** The component of the heartbeat alarms: their entity is `<pattern key:value pairs>/heartbeats`. */
 export const heartbeatComponent = 'heartbeats';
 
 interface WatchedHeartbeat {
   record: HeartbeatRecord;
   pattern: [string, string][];
   intervalSec: number;
+  /** The resource of its alarm (`heartbeatAlarmResource`). */
+  resource: string;
 }
 
 /** How long the engine trusts its copy of the heartbeats (writes of other nodes show after at most this). */
@@ -65,7 +68,7 @@ export class HeartbeatEngine {
       if (this.#storedMatch.get(id) === nowSec) continue;
       this.#storedMatch.set(id, nowSec);
       context.trace('heartbeats', `event matches heartbeat ${id}`);
-      if (await this.states.matched(id, nowSec)) await this.#send(id, 0, '');
+      if (await this.states.matched(id, nowSec)) await this.#send(heartbeat.resource, 0, '');
     }
   }
 
@@ -80,18 +83,18 @@ export class HeartbeatEngine {
       const state = states.get(id);
       states.delete(id);
       if (!state) {
-        await this.states.start(id, nowSec);
+        await this.states.start(id, nowSec, heartbeat.resource);
         continue;
       }
       if (state.alarm || nowSec - state.last_match < heartbeat.intervalSec || nowSec < this.#warmUpUntilSec) continue;
-      if (!(await this.states.raise(id, state.last_match))) continue;
+      if (!(await this.states.raise(id, state.last_match, heartbeat.resource))) continue;
       this.logger.info({ heartbeat: id, lastMatch: state.last_match, interval: heartbeat.record.expected_interval }, 'heartbeat expired: alarm raised');
-      await this.#send(id, 3, heartbeat.record.output ?? '');
+      await this.#send(heartbeat.resource, 3, heartbeat.record.output ?? '');
       raised++;
     }
     // What is left belongs to deleted heartbeats (or to the old id of a changed pattern): close their alarms.
     for (const state of states.values()) {
-      if (state.alarm) await this.#send(state._id, 0, 'heartbeat deleted');
+      if (state.alarm && state.resource !== undefined) await this.#send(state.resource, 0, 'heartbeat deleted');
       await this.states.forget(state._id);
     }
     return raised;
@@ -103,21 +106,22 @@ export class HeartbeatEngine {
    */
   async resume(): Promise<void> {
     this.#warmUpUntilSec = this.clock.nowSec() + this.#warmUpSec;
-    const byId = new Map((await this.#heartbeats(true)).map((heartbeat) => [heartbeat.record._id, heartbeat.record]));
+    const byId = new Map((await this.#heartbeats(true)).map((heartbeat) => [heartbeat.record._id, heartbeat]));
     for (const state of await this.states.all()) {
-      const record = byId.get(state._id);
-      if (state.alarm && record) await this.#send(record._id, 3, record.output ?? '');
+      const heartbeat = byId.get(state._id);
+      if (state.alarm && heartbeat) await this.#send(heartbeat.resource, 3, heartbeat.record.output ?? '');
     }
   }
 
-  #send(heartbeatId: string, state: number, output: string): Promise<void> {
+  /** A check on the heartbeat's alarm, `<resource>/heartbeats`. */
+  #send(resource: string, state: number, output: string): Promise<void> {
     const event: VigieEvent = {
       event_type: 'check',
       source_type: 'resource',
       connector: heartbeatConnector,
       connector_name: heartbeatConnector,
       component: heartbeatComponent,
-      resource: heartbeatId,
+      resource,
       timestamp: this.clock.nowSec(),
       state,
       output,
@@ -138,7 +142,7 @@ export class HeartbeatEngine {
         this.#reported.add(record._id);
         continue;
       }
-      watched.push({ record, pattern, intervalSec });
+      watched.push({ record, pattern, intervalSec, resource: heartbeatAlarmResource(Object.fromEntries(pattern)) });
     }
     this.#watched = watched;
     this.#loadedWrites = writes;

@@ -13,3 +13,14 @@ export function heartbeatId(pattern: HeartbeatPattern): string {
   for (const key of Object.keys(pattern).sort()) hash.update(key).update(pattern[key] ?? '');
   return hash.digest('hex');
 }
+
+/**
+ * The resource of the heartbeat's alarm (REFERENCE §5.5): the pattern's `key:value` pairs in key order, joined with
+ * `.` (e.g. `connector:c1.connector_name:n1`); the alarm's entity is `<that>/heartbeats`.
+ */
+export function heartbeatAlarmResource(pattern: HeartbeatPattern): string {
+  return Object.keys(pattern)
+    .sort()
+    .map((key) => `${key}:${pattern[key] ?? ''}`)
+    .join('.');
+}

@@ -9,6 +9,8 @@ export interface HeartbeatState extends Doc {
   last_match: number;
   /** Whether the engine raised the heartbeat's alarm and no matching event came since. */
   alarm: boolean;
+  /** The resource of the heartbeat's alarm, kept so the alarm of a deleted heartbeat can still be closed. */
+  resource?: string;
 }
 
 @injectable()
@@ -24,8 +26,8 @@ export class HeartbeatStateRepository {
   }
 
   /** A heartbeat seen for the first time: its first interval starts now. */
-  async start(id: string, nowSec: number): Promise<void> {
-    await this.#states.updateOne({ _id: id }, { $setOnInsert: { last_match: nowSec, alarm: false } }, { upsert: true });
+  async start(id: string, nowSec: number, resource: string): Promise<void> {
+    await this.#states.updateOne({ _id: id }, { $setOnInsert: { last_match: nowSec, alarm: false, resource } }, { upsert: true });
   }
 
   /** A matching event; resolves with whether the heartbeat's alarm was raised (an OK is then due). */
@@ -36,8 +38,8 @@ export class HeartbeatStateRepository {
   }
 
   /** Marks the alarm raised unless a matching event came since `lastMatch`; true when this call raised it. */
-  async raise(id: string, lastMatch: number): Promise<boolean> {
-    return (await this.#states.updateOne({ _id: id, last_match: lastMatch, alarm: false }, { $set: { alarm: true } })).modifiedCount === 1;
+  async raise(id: string, lastMatch: number, resource: string): Promise<boolean> {
+    return (await this.#states.updateOne({ _id: id, last_match: lastMatch, alarm: false }, { $set: { alarm: true, resource } })).modifiedCount === 1;
   }
 
   async forget(id: string): Promise<void> {

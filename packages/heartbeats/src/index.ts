@@ -1,6 +1,6 @@
 export { heartbeatsFeature } from './feature.js';
 export { heartbeatsConfigSchema, type HeartbeatsConfig } from './config.js';
-export { heartbeatId, type HeartbeatPattern } from './heartbeat-id.js';
+export { heartbeatAlarmResource, heartbeatId, type HeartbeatPattern } from './heartbeat-id.js';
 export { HeartbeatService, type Heartbeat, type HeartbeatInput } from './heartbeat-service.js';
 export type { HeartbeatRecord } from './heartbeat-repository.js';
 export { expectedIntervalPattern } from './schemas.js';

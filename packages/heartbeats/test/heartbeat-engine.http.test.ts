@@ -3,12 +3,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vigie/kernel/testing';
 import { check, startEngines, type EngineHarness } from '../../actions/test/engine-harness.js';
-import { heartbeatId, heartbeatsFeature } from '../src/index.js';
+import { heartbeatAlarmResource, heartbeatId, heartbeatsFeature } from '../src/index.js';
 
 const start = Date.UTC(2025, 0, 1, 12);
 const pattern = { connector: 'nagios', connector_name: 'nagios-1' };
 const hid = heartbeatId(pattern);
-const entity = `${hid}/heartbeats`;
+// REFERENCE §5.5: the alarm's resource is the pattern's sorted key:value pairs joined with '.'.
+const resource = heartbeatAlarmResource(pattern);
+const entity = `${resource}/heartbeats`;
 let h: EngineHarness | undefined;
 let clock: ManualClock;
 afterEach(async () => {
@@ -47,7 +49,7 @@ describe('heartbeats', () => {
       connector: 'heartbeat',
       connector_name: 'heartbeat',
       component: 'heartbeats',
-      resource: hid,
+      resource,
     });
     // Events that do not match (another connector name) do not resolve it.
     await h!.send(check({ connector_name: 'nagios-2' }));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEnginesServer, waitFor, type EnginesServer } from '../../actions/test/restart-harness.js';
-import { heartbeatId } from '../src/index.js';
+import { heartbeatAlarmResource } from '../src/index.js';
 
 let installDir: string;
 beforeEach(() => {
@@ -14,7 +14,7 @@ beforeEach(() => {
 afterEach(() => rmSync(installDir, { recursive: true, force: true }));
 
 const pattern = { connector: 'nagios', connector_name: 'nagios-1' };
-const entity = `${heartbeatId(pattern)}/heartbeats`;
+const entity = `${heartbeatAlarmResource(pattern)}/heartbeats`;
 const check = { event_type: 'check', source_type: 'resource', connector: 'nagios', connector_name: 'nagios-1', component: 'host', resource: 'disk', state: 0 };
 const intervalMs = 6000;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

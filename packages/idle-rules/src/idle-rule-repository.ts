@@ -16,6 +16,8 @@ export interface IdleRuleFields {
   operation: { type: string; parameters: Record<string, unknown> };
   alarm_patterns: Pattern[] | null;
   entity_patterns: Pattern[] | null;
+  /** Stored when given (the original, 4.2.94, accepts it); the engine gives it no meaning. */
+  disable_during_periods?: string[] | null;
   author: string;
   creation_date: number;
   last_modified_date: number;

@@ -1,6 +1,6 @@
 import { array } from 'yup';
 import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
-import type { IdleRuleService } from './idle-rule-service.js';
+import { notFound, type IdleRuleService } from './idle-rule-service.js';
 import { deleteResultSchema, idleRuleBodySchema, idleRuleSchema } from './schemas.js';
 
 const tags = ['idle-rules'];
@@ -43,7 +43,13 @@ export const idleRuleRoutes: RouteDefinition[] = [
       400: { description: '`Invalid JSON`, `invalid idle rule: <detail>` or `failed to update idle rule: the _id field should not be modified`' },
       404: { description: '`no idle rule with id <id>`' },
     },
-    handler: (ctx) => service(ctx).update(pathParam(ctx, 'id'), body(ctx), author(ctx)),
+    handler: async (ctx) => {
+      const rules = service(ctx);
+      const id = pathParam(ctx, 'id');
+      // As in the original, an unknown id answers 404 before the body is validated (REFERENCE §4.1).
+      if (!(await rules.get(id))) throw notFound(id);
+      return rules.update(id, body(ctx), author(ctx));
+    },
   },
   {
     method: 'DELETE',

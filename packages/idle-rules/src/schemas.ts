@@ -1,5 +1,5 @@
 import { array, boolean, number, object, string, type InferType } from 'yup';
-import { durationPattern, idField, inputBounds, nameField, textField } from '@vigie/kernel';
+import { idField, inputBounds, listField, nameField, textField } from '@vigie/kernel';
 import { patternListSchema } from '@vigie/rule-schemas';
 
 /** What the engine compares with the rule's `duration` (REFERENCE §5.3). */
@@ -47,19 +47,24 @@ const operationSchema = object({
  */
 export const idleRuleBodySchema = object({
   _id: idField(string()).typeError('_id should be a string').min(1, '_id should not be empty'),
-  name: nameField(string()).required('the name field is required').typeError('name should be a string'),
+  // The original's text for a missing name (a Python KeyError printed): `invalid idle rule: name`.
+  name: nameField(string()).required('name').typeError('name should be a string'),
   description: textField(string()).nullable().typeError('description should be a string'),
+  // As in the original, the API checks only that `type` and `duration` are non-empty strings; the engine interprets
+  // them and skips, with a warning, a rule it cannot apply (REFERENCE §4.1, §5.3).
   type: string()
     .required('the type field is required')
     .typeError('type should be a string')
-    .oneOf(idleRuleTypes, `type should be one of: ${idleRuleTypes.join(', ')}`),
+    .meta({ jsonSchema: { description: `The engine applies ${idleRuleTypes.join(' and ')}` } }),
   duration: string()
     .required('the duration field is required')
     .typeError('duration should be a string')
-    .matches(durationPattern, 'duration should be a number followed by a unit among s, m, h, d, w, such as 3m'),
+    .meta({ jsonSchema: { description: 'A number followed by a unit among s, m, h, d, w, such as 3m' } }),
   operation: operationSchema,
   alarm_patterns: patternListSchema(),
   entity_patterns: patternListSchema(),
+  /** Accepted and stored as the original (4.2.94) does; the engine gives it no meaning. */
+  disable_during_periods: listField(array(textField(string()).required()).nullable().typeError('disable_during_periods should be a list of strings')),
   author: nameField(string()).typeError('author should be a string'),
   creation_date: number().typeError('creation_date should be a timestamp'),
   last_modified_date: number().typeError('last_modified_date should be a timestamp'),
@@ -75,11 +80,12 @@ export const idleRuleSchema = object({
   _id: string().required(),
   name: string().required(),
   description: string().required(),
-  type: string().required().oneOf(idleRuleTypes),
+  type: string().required(),
   duration: string().required(),
   operation: object({ type: string().required().oneOf(operationTypes), parameters: object().required() }).default(undefined).required(),
   alarm_patterns: array(object()).nullable().defined(),
   entity_patterns: array(object()).nullable().defined(),
+  disable_during_periods: array(string().required()).nullable(),
   author: string().required(),
   creation_date: number().integer().required(),
   last_modified_date: number().integer().required(),

@@ -180,7 +180,7 @@ describe('idle rule errors', () => {
     const { duration: _duration, ...withoutDuration } = sample;
     const { operation: _operation, ...withoutOperation } = sample;
     const cases: [unknown, string][] = [
-      [withoutName, 'the name field is required'],
+      [withoutName, 'name'],
       [withoutType, 'the type field is required'],
       [withoutDuration, 'the duration field is required'],
       [withoutOperation, 'the operation field is required'],
@@ -188,10 +188,10 @@ describe('idle rule errors', () => {
       [{ ...sample, _id: 12 }, '_id should be a string'],
       [{ ...sample, _id: '' }, '_id should not be empty'],
       [{ ...sample, description: false }, 'description should be a string'],
-      [{ ...sample, type: 'idle' }, 'type should be one of: last_event, last_update'],
+      [{ ...sample, type: '' }, 'the type field is required'],
       [{ ...sample, duration: 180 }, 'duration should be a string'],
-      [{ ...sample, duration: '180' }, 'duration should be a number followed by a unit among s, m, h, d, w, such as 3m'],
-      [{ ...sample, duration: '3 minutes' }, 'duration should be a number followed by a unit among s, m, h, d, w, such as 3m'],
+      [{ ...sample, duration: '' }, 'the duration field is required'],
+      [{ ...sample, disable_during_periods: 'maintenance' }, 'disable_during_periods should be a list of strings'],
       [{ ...sample, operation: 'cancel' }, 'operation should be an object'],
       [{ ...sample, operation: {} }, 'the operation.type field is required'],
       [{ ...sample, operation: { type: 'explode' } }, 'operation.type should be one of: ack, ackremove, assocticket, cancel, changestate, declareticket, snooze, pbehavior'],
@@ -221,11 +221,23 @@ describe('idle rule errors', () => {
     expect(go.status).toBe(200);
   });
 
-  it('validates PUT bodies like POST bodies', async () => {
+  it('validates PUT bodies like POST bodies, after the unknown-id check', async () => {
     await t.post('/api/v2/idle-rule', { ...sample, _id: 'x' });
-    const res = await t.put('/api/v2/idle-rule/x', { ...sample, _id: 'x', duration: 'soon' });
+    const res = await t.put('/api/v2/idle-rule/x', { ...sample, _id: 'x', duration: '' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(error('invalid idle rule: duration should be a number followed by a unit among s, m, h, d, w, such as 3m'));
+    expect(res.body).toEqual(error('invalid idle rule: the duration field is required'));
+    // REFERENCE §4.1: the unknown path id is checked first.
+    const unknown = await t.put('/api/v2/idle-rule/nope', { ...sample, _id: 'nope', duration: '' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual(error('no idle rule with id nope'));
+  });
+
+  it('accepts what the original accepts: any non-empty type and duration, disable_during_periods', async () => {
+    // The engine skips (and logs) a rule it cannot apply; the API stores it as the original did (REFERENCE §4.1).
+    const res = await t.post('/api/v2/idle-rule', { ...sample, _id: 'loose', type: 'alarm', duration: '3 minutes', disable_during_periods: ['maintenance'] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ _id: 'loose', type: 'alarm', duration: '3 minutes', disable_during_periods: ['maintenance'] });
+    expect((await t.get('/api/v2/idle-rule/loose')).body).toMatchObject({ disable_during_periods: ['maintenance'] });
   });
 
   it('requires authentication', async () => {

@@ -40,12 +40,17 @@ function isObject(value: unknown): value is Record<string, JsonValue> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The original's `set` merge inside `infos`: nested objects merge, anything else is replaced. */
+/** The original's `set` merge: nested objects merge, lists and scalars are replaced. */
 function mergeInto(current: JsonValue | undefined, supplied: JsonValue): JsonValue {
   if (!isObject(current) || !isObject(supplied)) return supplied;
   const merged: Record<string, JsonValue> = { ...current };
   for (const [key, value] of Object.entries(supplied)) merged[key] = mergeInto(current[key], value);
   return merged;
+}
+
+/** The failure of an import that both changes and deletes one entity, worded as the original words it. */
+function bothChangedAndDeleted(label: string, id: string, other: string): string {
+  return `${label}: The entity ${id} to be deleted is updated in the same import. Update aborted. (see also ${other})`;
 }
 
 /** Copies the element's entity fields (all but `_id`, `action`, `action_properties`) over `entity`. */
@@ -64,6 +69,8 @@ class PlanApplication {
   /** The first CI (other than delete) naming each entity, and the delete CI of each deleted one. */
   readonly #changedBy = new Map<string, string>();
   readonly #deletedBy = new Map<string, string>();
+  /** Whether each entity a CI named existed before the import (`update` needs a stored entity). */
+  readonly #storedBefore = new Map<string, boolean>();
 
   constructor(private readonly draft: GraphDraft) {}
 
@@ -83,9 +90,10 @@ class PlanApplication {
 
   #applyCi(ci: CiAction): void {
     const current = this.draft.get(ci.id);
+    if (!this.#storedBefore.has(ci.id)) this.#storedBefore.set(ci.id, current !== undefined);
     if (ci.action === 'delete') {
       const changer = this.#changedBy.get(ci.id);
-      if (changer !== undefined) throw new ImportFailure(`${ci.label}: the entity is also changed by ${changer}; an import may not both change and delete an entity`);
+      if (changer !== undefined) throw new ImportFailure(bothChangedAndDeleted(ci.label, ci.id, changer));
       if (!current) throw new ImportFailure(`${ci.label}: no entity with this id exists`);
       for (const field of relationFields) for (const other of current[field]) this.#declared.delete(pairOf(ci.id, field, other));
       this.draft.remove(ci.id);
@@ -93,17 +101,19 @@ class PlanApplication {
       return;
     }
     const deleter = this.#deletedBy.get(ci.id);
-    if (deleter !== undefined) throw new ImportFailure(`${ci.label}: the entity is also deleted by ${deleter}; an import may not both change and delete an entity`);
+    if (deleter !== undefined) throw new ImportFailure(bothChangedAndDeleted(ci.label, ci.id, deleter));
     if (!this.#changedBy.has(ci.id)) this.#changedBy.set(ci.id, ci.label);
     if (ci.action === 'create' || (ci.action === 'set' && !current)) return this.#put(ci, copyFields(this.#defaults(ci.id, current), ci.element));
     if (!current) throw new ImportFailure(`${ci.label}: no entity with this id exists`);
     switch (ci.action) {
       case 'set': {
-        const entity = copyFields({ ...current }, ci.element);
-        if (isObject(ci.element.infos)) entity.infos = mergeInto(current.infos, ci.element.infos) as Entity['infos'];
-        return this.#put(ci, entity);
+        const entity: Record<string, unknown> = { ...current };
+        for (const key of Object.keys(ci.element)) if (!actionFields.has(key)) entity[key] = mergeInto(entity[key] as JsonValue | undefined, ci.element[key] as JsonValue);
+        return this.#put(ci, entity as unknown as Entity);
       }
       case 'update':
+        // As in the original, `update` needs an entity stored before the import, not one an earlier CI created.
+        if (this.#storedBefore.get(ci.id) !== true) throw new ImportFailure(`${ci.label}: The ci of id ${ci.id} does not match any existing entity.`);
         return this.#put(ci, copyFields({ ...current }, ci.element));
       case 'enable':
       case 'disable': {

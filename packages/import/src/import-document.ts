@@ -62,18 +62,19 @@ function parseJson(text: string, what: string, maxDepth: number): unknown {
   }
 }
 
+/** What the original reads when a body has no `json` field. */
+const emptyDocument = '{}';
+
 /** The import document inside a request body as it was stored; JSON nested deeper than `maxDepth` fails the import. */
 export function decodeBody(text: string, format: BodyFormat, maxDepth: number): unknown {
   let inner: unknown;
   if (format === 'form') {
-    const field = new URLSearchParams(text).get('json');
-    if (field === null) throw new ImportFailure('the form has no field "json" holding the import document');
-    inner = field;
+    // As in the original, a missing `json` field stands for the empty document `{}`: the import ends done, 0/0.
+    inner = new URLSearchParams(text).get('json') ?? emptyDocument;
   } else {
     const body = parseJson(text, 'the request body', maxDepth);
     if (!isObject(body)) throw new ImportFailure(`the request body must be a JSON object ${wrapperShape}`);
-    if (!('json' in body)) throw new ImportFailure(`the request body has no field "json" (expected ${wrapperShape})`);
-    inner = body.json;
+    inner = 'json' in body ? body.json : emptyDocument;
   }
   // A JSON text in the field, as forms send it (and as the original also accepted in JSON bodies).
   return typeof inner === 'string' ? parseJson(inner, 'the field "json"', maxDepth) : inner;

@@ -147,6 +147,14 @@ describe('set', () => {
   });
 });
 
+describe('set merges nested objects', () => {
+  it('merges every nested object, not only infos; lists and scalars are replaced (REFERENCE §7.2)', async () => {
+    await done({ cis: [{ _id: 'deep', type: 'component', action: 'create', custom: { x: 1, nested: { a: 1 } }, tags: ['a'] }] });
+    await done({ cis: [{ _id: 'deep', type: 'component', action: 'set', custom: { y: 2, nested: { b: 2 } }, tags: ['b'] }] });
+    expect(await entity('deep')).toMatchObject({ custom: { x: 1, y: 2, nested: { a: 1, b: 2 } }, tags: ['b'] });
+  });
+});
+
 describe('update', () => {
   it('copies the supplied fields into the existing entity (infos as a whole)', async () => {
     await done({ cis: [{ _id: 'db/host', action: 'update', infos: { room: { value: '12' } }, criticality: 'low' }] });
@@ -160,16 +168,6 @@ describe('update', () => {
     expect((await relations('host')).depends).toEqual([]);
     expect((await relations('app')).depends).toEqual([]);
     expect((await relations('nagios/poller')).depends).toEqual(['host', 'db/host']);
-  });
-
-  it('applies to an entity an earlier element of the same import created', async () => {
-    await done({
-      cis: [
-        { _id: 'fresh', type: 'resource', action: 'create' },
-        { _id: 'fresh', action: 'update', name: 'Fresh' },
-      ],
-    });
-    expect(await entity('fresh')).toMatchObject({ name: 'Fresh', type: 'resource' });
   });
 });
 

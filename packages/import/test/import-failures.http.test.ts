@@ -43,13 +43,23 @@ async function expectFailure(id: string, info: string | RegExp): Promise<void> {
 
 const shape = '{"json": {"cis": [...], "links": [...]}}';
 
+describe('a body without json', () => {
+  // REFERENCE §7.1: the original reads the default document '{}' and the import ends done with 0/0.
+  it.each([
+    ['a JSON body', '{"cis": []}', 'application/json'],
+    ['a form', 'cis=%5B%5D', 'application/x-www-form-urlencoded'],
+  ])('%s ends done with nothing changed', async (_case, body, contentType) => {
+    const status = await t.finished(await t.submitRaw(body, contentType));
+    expect(status).toMatchObject({ status: 'done', stats: { updated: 0, deleted: 0 } });
+    expect(await t.entities()).toEqual(before);
+  });
+});
+
 describe('a malformed body', () => {
   it.each([
     ['JSON that does not parse', '{"json": {"cis": [}', 'application/json', /^the request body is not valid JSON: .+/],
     ['JSON that is not an object', '[1]', 'application/json', `the request body must be a JSON object ${shape}`],
-    ['no field json', '{"cis": []}', 'application/json', `the request body has no field "json" (expected ${shape})`],
     ['a json field holding JSON text that does not parse', JSON.stringify({ json: '{"cis": [' }), 'application/json', /^the field "json" is not valid JSON: .+/],
-    ['a form without the field json', 'cis=%5B%5D', 'application/x-www-form-urlencoded', 'the form has no field "json" holding the import document'],
     ['a form whose json does not parse', 'json=%7B%22cis', 'application/x-www-form-urlencoded', /^the field "json" is not valid JSON: .+/],
   ])('fails: %s', async (_case, body, contentType, info) => {
     await expectFailure(await t.submitRaw(body, contentType), info);
@@ -121,12 +131,17 @@ describe('an action that cannot apply', () => {
     [
       'changing then deleting an entity',
       { cis: [{ _id: 'host', action: 'update', name: 'h' }, { _id: 'host', action: 'delete' }] },
-      'cis[1] (_id "host", action delete): the entity is also changed by cis[0] (_id "host", action update); an import may not both change and delete an entity',
+      'cis[1] (_id "host", action delete): The entity host to be deleted is updated in the same import. Update aborted. (see also cis[0] (_id "host", action update))',
     ],
     [
       'deleting then creating an entity',
       { cis: [{ _id: 'host', action: 'delete' }, { _id: 'host', type: 'component', action: 'create' }] },
-      'cis[1] (_id "host", action create): the entity is also deleted by cis[0] (_id "host", action delete); an import may not both change and delete an entity',
+      'cis[1] (_id "host", action create): The entity host to be deleted is updated in the same import. Update aborted. (see also cis[0] (_id "host", action delete))',
+    ],
+    [
+      'updating an entity an earlier element of the same import created (REFERENCE §7.2: update needs a stored entity)',
+      { cis: [{ _id: 'fresh', type: 'resource', action: 'create' }, { _id: 'fresh', action: 'update', name: 'Fresh' }] },
+      'cis[1] (_id "fresh", action update): The ci of id fresh does not match any existing entity.',
     ],
     [
       'impact naming an entity that exists nowhere',

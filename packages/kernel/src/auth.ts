@@ -21,7 +21,8 @@ export type AuthOutcome =
  * refused (fail closed).
  */
 export interface Authenticator {
-  authenticate(ctx: Context): Promise<AuthOutcome>;
+  /** May answer synchronously (a remembered credential): the kernel then spends no promise on the request. */
+  authenticate(ctx: Context): AuthOutcome | Promise<AuthOutcome>;
   /** The `WWW-Authenticate` header sent with a 401. */
   challenge(): string;
 }

@@ -1,44 +1,30 @@
 import { inject, injectable } from 'tsyringe';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { HotCounter, HotHistogram } from './hot-path-metrics.js';
 import { KernelTokens, type HttpObservation, type JobObservation, type Observations, type PipelineObservation, type StoreObservation } from '@vigie/kernel';
 import type { MetricsConfig } from './schemas.js';
 
 /** Seconds: from sub-millisecond store reads to slow imports. */
 const latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Status codes as label values, made once each. */
+const statusLabels: string[] = [];
 const jobBuckets = [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 900];
-
-/** Label children by key: prom-client hashes label objects on every call, a Map lookup is cheaper per request. */
-class Children<T> {
-  readonly #cache = new Map<string, T>();
-  constructor(private readonly make: (labels: string[]) => T) {}
-  get(...labels: string[]): T {
-    const key = labels.join('\u0000');
-    let child = this.#cache.get(key);
-    if (!child) {
-      child = this.make(labels);
-      this.#cache.set(key, child);
-    }
-    return child;
-  }
-}
 
 /**
  * One prom-client registry per kernel (never the global one, so several kernels in a process do not mix), fed by the
- * kernel's observation hooks.
+ * kernel's observation hooks. The per-request and per-store-operation families are hot-path families rendered next
+ * to the registry's text.
  */
 @injectable()
 export class MetricsRegistry {
   readonly registry = new Registry();
-  readonly #requests = new Counter({ name: 'vigie_http_requests_total', help: 'HTTP requests answered, by route template and status', labelNames: ['method', 'route', 'status'] as const, registers: [this.registry] });
-  readonly #requestSeconds = new Histogram({ name: 'vigie_http_request_duration_seconds', help: 'Time to answer HTTP requests, by route template', labelNames: ['method', 'route'] as const, buckets: latencyBuckets, registers: [this.registry] });
-  readonly #storeSeconds = new Histogram({ name: 'vigie_store_operation_duration_seconds', help: 'Store operations, by collection, operation and outcome', labelNames: ['collection', 'operation', 'outcome'] as const, buckets: latencyBuckets, registers: [this.registry] });
+  readonly #requests = new HotCounter('vigie_http_requests_total', 'HTTP requests answered, by route template and status', ['method', 'route', 'status']);
+  readonly #requestSeconds = new HotHistogram('vigie_http_request_duration_seconds', 'Time to answer HTTP requests, by route template', ['method', 'route'], latencyBuckets);
+  readonly #storeSeconds = new HotHistogram('vigie_store_operation_duration_seconds', 'Store operations, by collection, operation and outcome', ['collection', 'operation', 'outcome'], latencyBuckets);
   readonly #jobRuns = new Counter({ name: 'vigie_job_runs_total', help: 'Finished job runs, by job and outcome (ok, failed)', labelNames: ['job', 'outcome'] as const, registers: [this.registry] });
   readonly #jobSeconds = new Histogram({ name: 'vigie_job_duration_seconds', help: 'Duration of job runs, by job', labelNames: ['job'] as const, buckets: jobBuckets, registers: [this.registry] });
   readonly #pipelineEvents = new Counter({ name: 'vigie_pipeline_events_total', help: 'Events handled by each event-pipeline stage', labelNames: ['stage'] as const, registers: [this.registry] });
   readonly #pipelineLag = new Gauge({ name: 'vigie_pipeline_lag_seconds', help: 'Age of the newest event a pipeline stage handled, when it reported', labelNames: ['stage'] as const, registers: [this.registry] });
-  readonly #requestChildren = new Children((l) => this.#requests.labels(...l));
-  readonly #requestSecondsChildren = new Children((l) => this.#requestSeconds.labels(...l));
-  readonly #storeChildren = new Children((l) => this.#storeSeconds.labels(...l));
 
   constructor(
     @inject(KernelTokens.Observations) private readonly observations: Observations,
@@ -51,10 +37,10 @@ export class MetricsRegistry {
     this.observations.on('http', (o: HttpObservation) => {
       // Unmatched paths share one label: arbitrary request paths must not create series.
       const route = o.route ?? 'unmatched';
-      this.#requestChildren.get(o.method, route, String(o.status)).inc();
-      this.#requestSecondsChildren.get(o.method, route).observe(o.seconds);
+      this.#requests.inc(o.method, route, (statusLabels[o.status] ??= String(o.status)));
+      this.#requestSeconds.observe(o.seconds, o.method, route);
     });
-    this.observations.on('store', (o: StoreObservation) => this.#storeChildren.get(o.collection, o.operation, o.ok ? 'ok' : 'failed').observe(o.seconds));
+    this.observations.on('store', (o: StoreObservation) => this.#storeSeconds.observe(o.seconds, o.collection, o.operation, o.ok ? 'ok' : 'failed'));
     this.observations.on('job', (o: JobObservation) => {
       this.#jobRuns.labels(o.job, o.ok ? 'ok' : 'failed').inc();
       this.#jobSeconds.labels(o.job).observe(o.seconds);
@@ -67,6 +53,7 @@ export class MetricsRegistry {
 
   /** The exposition text and its media type. */
   async exposition(): Promise<{ contentType: string; text: string }> {
-    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+    const hot = [this.#requests, this.#requestSeconds, this.#storeSeconds].map((family) => family.render()).join('\n\n');
+    return { contentType: this.registry.contentType, text: `${hot}\n\n${await this.registry.metrics()}` };
   }
 }

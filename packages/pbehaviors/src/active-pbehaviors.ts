@@ -34,6 +34,19 @@ export class ActivePbehaviorsAt {
     return [...new Set(this.on(entityId).map((pbehavior) => pbehavior.type_))];
   }
 
+  /**
+   * When the entity's pbehaviors last stopped: `at` while one is active, else the latest end of a past window or
+   * occurrence, or null when none has begun (REFERENCE §5.6, `postpone_if_active_pbehavior`).
+   */
+  lastStop(entityId: string): number | null {
+    let latest: number | null = null;
+    for (const entry of this.#index.on(entityId)) {
+      const end = entry.schedule?.lastEndAt(this.at) ?? null;
+      if (end !== null && (latest === null || end > latest)) latest = end;
+    }
+    return latest;
+  }
+
   /** Every active pbehavior. */
   all(): Pbehavior[] {
     const active: Pbehavior[] = [];

@@ -109,6 +109,11 @@ export class PbehaviorIndex {
     return this.#entries.values();
   }
 
+  /** A pbehavior by id. */
+  get(id: string): IndexedPbehavior | undefined {
+    return this.#entries.get(id);
+  }
+
   /** The pbehaviors whose `eids` hold this entity. */
   on(entityId: string): ReadonlySet<IndexedPbehavior> {
     return this.#byEntity.get(entityId) ?? emptySet;

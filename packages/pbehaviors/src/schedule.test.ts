@@ -179,3 +179,23 @@ describe('starting iteration near t gives the answers of iterating from tstart',
     }
   });
 });
+
+describe('windows', () => {
+  it('gives the single window from tstart on, null before', () => {
+    const schedule = new Schedule({ rrule: null, tstart: 1000, tstop: 2000, timezone: 'UTC', exdate: [] });
+    expect(schedule.windowAt(999)).toBeNull();
+    expect(schedule.windowAt(1000)).toEqual({ start: 1000, end: 2000 });
+    expect(schedule.windowAt(5000)).toEqual({ start: 1000, end: 2000 });
+  });
+
+  it('gives the occurrence that started strictly before t, skipping exdates', () => {
+    const tstart = utc(2024, 1, 1, 8);
+    const hour = 3600;
+    const schedule = new Schedule({ rrule: 'FREQ=DAILY', tstart, tstop: tstart + hour, timezone: 'UTC', exdate: [utc(2024, 1, 4, 8)] });
+    expect(schedule.windowAt(tstart)).toBeNull();
+    expect(schedule.windowAt(utc(2024, 1, 3, 8, 30))).toEqual({ start: utc(2024, 1, 3, 8), end: utc(2024, 1, 3, 9) });
+    // At an occurrence start, the previous occurrence is the last one; the excluded day keeps the day before.
+    expect(schedule.windowAt(utc(2024, 1, 3, 8))).toEqual({ start: utc(2024, 1, 2, 8), end: utc(2024, 1, 2, 9) });
+    expect(schedule.windowAt(utc(2024, 1, 4, 12))).toEqual({ start: utc(2024, 1, 3, 8), end: utc(2024, 1, 3, 9) });
+  });
+});

@@ -32,6 +32,12 @@ interface RecurringParts {
   period: number | null;
 }
 
+/** One occurrence of a pbehavior: active from `start` to `end` (epoch seconds). */
+export interface Window {
+  start: number;
+  end: number;
+}
+
 interface Occurrences {
   /** Start of the last occurrence strictly before the query time, or null. */
   last: number | null;
@@ -80,13 +86,39 @@ export class Schedule {
 
   isActiveAt(t: number): boolean {
     if (!this.#recurring) return this.#spec.tstart <= t && t <= this.#spec.tstop;
+    const last = this.#lastStartBefore(t);
+    return last !== null && t <= last + this.#duration;
+  }
+
+  /**
+   * The window of the last occurrence that started by t (for a recurrence: strictly before t, as activeness has it),
+   * or null when none did. Active at t ⇔ there is one and t ≤ its end; when t is past its end, the end is when the
+   * pbehavior last became inactive.
+   */
+  windowAt(t: number): Window | null {
+    if (!this.#recurring) return t >= this.#spec.tstart ? { start: this.#spec.tstart, end: this.#spec.tstop } : null;
+    const last = this.#lastStartBefore(t);
+    return last === null ? null : { start: last, end: last + this.#duration };
+  }
+
+  #lastStartBefore(t: number): number | null {
     let memo = this.#memo;
     if (!memo || t <= memo.after || t > memo.upTo) {
       const { last, next } = this.#occurrencesAround(t);
       memo = { after: last ?? -Infinity, upTo: next ?? Infinity, last };
       this.#memo = memo;
     }
-    return memo.last !== null && t <= memo.last + this.#duration;
+    return memo.last;
+  }
+
+  /**
+   * The end of the last occurrence that started at or before t, capped at t (t itself while one is active), or null
+   * when none started yet: "the last pbehavior tstop" of the alarm-filter engine (REFERENCE §5.6).
+   */
+  lastEndAt(t: number): number | null {
+    if (!this.#recurring) return this.#spec.tstart <= t ? Math.min(this.#spec.tstop, t) : null;
+    const { last } = this.#occurrencesAround(t);
+    return last === null ? null : Math.min(last + this.#duration, t);
   }
 
   /** Expired at t: no occurrence ends after t (REFERENCE §5.9); an endless recurrence never expires. */

@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '@vigie/kernel/testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { alarmsFeature } from '@vigie/alarms';
+import { contextGraphFeature } from '@vigie/context-graph';
+import { eventsFeature } from '@vigie/events';
 import { pbehaviorsFeature, type ActivePbehaviors, type PbehaviorOutput, type PbehaviorRecord } from '../src/index.js';
 
 const start = Date.UTC(2024, 0, 10, 12);
@@ -18,7 +21,7 @@ const entities = [
 
 async function startWith(config: Record<string, string> = {}): Promise<void> {
   clock = new ManualClock(start);
-  t = await startFeatureTest({ features: [pbehaviorsFeature], clock, config: { 'webserver.conf': { pbehaviors: config } } });
+  t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, alarmsFeature, pbehaviorsFeature], clock, config: { 'webserver.conf': { pbehaviors: config } } });
   await t.kernel.store.collection('default_entities').insertMany(entities);
 }
 

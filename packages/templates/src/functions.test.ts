@@ -242,3 +242,13 @@ describe('custom functions', () => {
     expect(() => compile('', { functions: { fine: 'nope' as unknown as () => unknown } })).toThrow('is not a function');
   });
 });
+
+describe('excluded built-in functions', () => {
+  it('are not defined: a template using one fails to parse, the others still work', () => {
+    const options: CompileOptions = { exclude: ['json', 'replace'] };
+    const parsed = parseTemplate('{{ json .X }}', options);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.error.message).toContain('function "json" not defined');
+    expect(compile('{{ .X | uppercase }}', options).render({ X: 'a' })).toBe('A');
+  });
+});

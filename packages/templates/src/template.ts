@@ -21,6 +21,8 @@ export const defaultTemplateLimits: TemplateLimits = Object.freeze({
 export interface CompileOptions {
   /** Functions added to (or replacing) the built-in ones, by name. */
   readonly functions?: Readonly<Record<string, TemplateFunction>>;
+  /** Built-in functions left out, by name (e.g. dynamic infos have only Go's and `lowercase`, `uppercase`, `split`, `trim`). */
+  readonly exclude?: readonly string[];
   readonly limits?: Partial<TemplateLimits>;
 }
 
@@ -38,6 +40,7 @@ const FUNCTION_NAME = /^[\p{L}_][\p{L}\p{Nd}_]*$/u;
 export function compile(source: string, options: CompileOptions = {}): Template {
   const limits = { ...defaultTemplateLimits, ...options.limits };
   const functions = builtinFunctions(limits.maxOutputBytes);
+  for (const name of options.exclude ?? []) functions.delete(name);
   for (const [name, fn] of Object.entries(options.functions ?? {})) {
     if (!FUNCTION_NAME.test(name)) throw new TypeError(`template function name ${JSON.stringify(name)} is not a valid identifier`);
     if (typeof fn !== 'function') throw new TypeError(`template function ${JSON.stringify(name)} is not a function`);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Koa, { type Context } from 'koa';
 import { asValue, type AwilixContainer } from 'awilix';
 import type { Logger } from '../log.js';
-import type { Authenticator } from '../auth.js';
+import type { Authenticator, AuthOutcome } from '../auth.js';
 import { HttpError, isHttpError } from '../errors.js';
 import type { RouteDefinition, VigieContext, VigieState } from '../feature.js';
 import { readBody, type BodyDefaults } from './body.js';
@@ -97,6 +97,10 @@ function render(ctx: Context, err: unknown, log: Logger): void {
 
 const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
 /**
  * What every request carries in `ctx.state`. The logger and the request scope are built on first use: most
  * requests log nothing, and many answers need no request-scoped service.
@@ -161,7 +165,9 @@ function routeMiddleware(mounted: MountedRoute, bodyDefaults: BodyDefaults) {
       if (route.body !== false && bodyMethods.has(ctx.method)) {
         await readBody(ctx, route.body ?? {}, bodyDefaults);
       }
-      const result: unknown = await route.handler(ctx);
+      // Awaited only when it is a promise: a synchronous handler spends no microtask.
+      let result: unknown = route.handler(ctx);
+      if (isThenable(result)) result = await result;
       if (result !== undefined && ctx.body === undefined) {
         // Koa answers a null body with 204; a handler returning null means the JSON value null (the spec has some).
         if (result === null) {
@@ -193,10 +199,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
   const routers = new RouterSet(options.routers ?? []);
   const observations = options.observations;
 
-  const authenticate = async (ctx: Context): Promise<void> => {
-    const authenticator = options.authenticator();
-    if (!authenticator) throw new HttpError(401, 'Authentication is not configured', { headers: { 'WWW-Authenticate': 'Basic realm="vigie"' } });
-    const outcome = await authenticator.authenticate(ctx);
+  const admit = (ctx: Context, authenticator: Authenticator, outcome: AuthOutcome): void => {
     if (!outcome.ok) {
       const description = outcome.message ?? (outcome.reason === 'missing' ? 'Authentication required' : 'Invalid credentials');
       throw new HttpError(401, description, { headers: { 'WWW-Authenticate': authenticator.challenge() } });
@@ -204,14 +207,25 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
     ctx.state.user = outcome.user;
   };
 
+  /** Sets `ctx.state.user` or throws the 401; synchronous when the authenticator answers synchronously. */
+  const authenticate = (ctx: Context): Promise<void> | undefined => {
+    const authenticator = options.authenticator();
+    if (!authenticator) throw new HttpError(401, 'Authentication is not configured', { headers: { 'WWW-Authenticate': 'Basic realm="vigie"' } });
+    const outcome = authenticator.authenticate(ctx);
+    if (isThenable(outcome)) return Promise.resolve(outcome).then((answered) => admit(ctx, authenticator, answered));
+    admit(ctx, authenticator, outcome);
+    return undefined;
+  };
+
   app.use(async (ctx: Context) => {
     inFlight.enter();
-    const given = ctx.get('x-request-id');
-    const requestId = requestIdPattern.test(given) ? given : randomUUID();
+    // Node's own header map and setHeader: Koa's delegating getters cost more than the work on this path.
+    const given = ctx.req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
     ctx.state = new RequestState(requestId, options.logger);
-    ctx.set('X-Request-Id', requestId);
+    ctx.res.setHeader('X-Request-Id', requestId);
     const observed = observations?.listens('http') === true;
-    const started = options.accessLog || observed ? process.hrtime.bigint() : 0n;
+    const started = options.accessLog || observed ? performance.now() : 0;
     let template: string | undefined;
     try {
       let match;
@@ -219,11 +233,15 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
         match = table.match(ctx.method, ctx.path);
       } catch (err) {
         if (!(err instanceof MalformedPathError)) throw err;
-        await authenticate(ctx);
+        const pending = authenticate(ctx);
+        if (pending) await pending;
         throw new HttpError(400, err.message);
       }
       if (match.found) template = match.target.path;
-      if (!match.found || !match.target.mounted.route.public) await authenticate(ctx);
+      if (!match.found || !match.target.mounted.route.public) {
+        const pending = authenticate(ctx);
+        if (pending) await pending;
+      }
       if (!match.found) {
         let allowed = match.allowed;
         if (routers.size > 0) {
@@ -249,7 +267,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
     } finally {
       inFlight.leave();
       if (options.accessLog || observed) {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        const ms = performance.now() - started;
         // A router route's template is what @koa/router matched (set even when its handler threw).
         const route = template ?? (ctx as { _matchedRoute?: string })._matchedRoute;
         if (observed) observations?.http({ method: ctx.method, route, status: ctx.status, seconds: ms / 1000 });

@@ -1,0 +1,9 @@
+import { object, string, type InferType } from 'yup';
+
+/** `[alarm-filters]` of `etc/webserver.conf`. */
+export const alarmFiltersConfigSchema = object({
+  /** Author of the steps the tasks write (the original's `[FILTER] author`). */
+  author: string().trim().min(1, 'author must not be empty').default('system'),
+});
+
+export type AlarmFiltersConfig = InferType<typeof alarmFiltersConfigSchema>;

@@ -1,0 +1,200 @@
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens, errorDetail, type Clock, type Logger } from '@vigie/kernel';
+import type { Alarm, AlarmChangeService, AlarmReader, AlarmTriggerEvent } from '@vigie/alarms';
+import type { EntityRepository } from '@vigie/context-graph';
+import { compileAlarmPatterns, compileEntityPatterns, type CompiledPatterns, type PatternAlarm, type PatternEntity } from '@vigie/patterns';
+import { compile, type Template } from '@vigie/templates';
+import { alarmView, entityView } from '@vigie/webhooks';
+import { DynamicInfosRepository, type DynamicInfosRecord } from './dynamic-infos-repository.js';
+
+/** Tokens under which the dynamic-infos feature imports what its engine uses. */
+export const DynamicInfosEngineTokens = {
+  AlarmChanges: Symbol.for('dynamic-infos.AlarmChanges'),
+  AlarmReader: Symbol.for('dynamic-infos.AlarmReader'),
+  EntityRepository: Symbol.for('dynamic-infos.EntityRepository'),
+} as const;
+
+/**
+ * Dynamic-info values are Go templates with only Go's built-in functions and `lowercase`, `uppercase`, `split`, `trim`
+ * (REFERENCE §5.11): Vigie's other template functions are left out.
+ */
+export const excludedTemplateFunctions = ['json', 'json_unquote', 'replace', 'formattedDate'] as const;
+
+/** How old the rules read from the store may get: bounds how long another node's writes take to apply here. */
+const rulesRefreshMs = 5000;
+
+interface CompiledInfo {
+  name: string;
+  value: Template | string | number | boolean | null;
+}
+
+interface CompiledRule {
+  id: string;
+  alarmPatterns: CompiledPatterns<PatternAlarm | undefined>;
+  entityPatterns: CompiledPatterns<PatternEntity | undefined>;
+  infos: CompiledInfo[];
+  /** Whether a value is a template (and so may read `.Entity`). */
+  templated: boolean;
+}
+
+type EntityDoc = Record<string, unknown>;
+
+/**
+ * The dynamic-infos engine (REFERENCE §5.11): after every stored change of an alarm, `v.infos` is computed again —
+ * `v.infos.<rule id>` = `{<info name>: <rendered value>}` for each rule whose alarm and entity patterns match the
+ * alarm, and nothing else — and stored when it differs. Changes caused by events are seen by the pipeline stage
+ * (order 700, after the alarms stage); the others (beats, rule engines, operations on other entities) through
+ * `alarms.trigger`. The infos are written with the `dynamicinfos` alarm operation, which has no step and no trigger,
+ * so they never cause another evaluation.
+ */
+@injectable()
+export class DynamicInfosEngine {
+  /** Rule id ⇒ its compiled form (null: invalid, logged once) and the version it was compiled from. */
+  readonly #compiled = new Map<string, { version: string; rule: CompiledRule | null }>();
+  #rules: CompiledRule[] = [];
+  #loadedAtMs = Number.NEGATIVE_INFINITY;
+  #loadedWrites = -1;
+  /** Rendering failures already logged, per rule version and info. */
+  readonly #reported = new Set<string>();
+  /** The tail of each entity's chain of evaluations: one at a time per entity, each reading the latest alarm. */
+  readonly #queues = new Map<string, Promise<void>>();
+  readonly #changesSeen = new WeakSet<Alarm>();
+
+  constructor(
+    @inject(DynamicInfosRepository) private readonly repository: DynamicInfosRepository,
+    @inject(DynamicInfosEngineTokens.AlarmChanges) private readonly changes: AlarmChangeService,
+    @inject(DynamicInfosEngineTokens.AlarmReader) private readonly alarms: AlarmReader,
+    @inject(DynamicInfosEngineTokens.EntityRepository) private readonly entities: EntityRepository,
+    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @inject(KernelTokens.Logger) private readonly logger: Logger,
+  ) {}
+
+  /** The pipeline stage's part: the event changed the entity's alarm (`changed` is that alarm as stored). */
+  async afterChange(entityId: string, changed: Alarm, entity?: EntityDoc): Promise<void> {
+    const rules = await this.#currentRules();
+    if (rules.length === 0 && !hasInfos(changed)) return;
+    await this.refresh(entityId, entity);
+  }
+
+  /** The `alarms.trigger` part, for changes no event caused (the stage sees those); never awaited by the bus. */
+  onTrigger(payload: AlarmTriggerEvent): void {
+    if (payload.eventId !== undefined || payload.trigger === 'resolve') return;
+    // One evaluation per change, whatever its number of triggers (they share the stored alarm).
+    if (this.#changesSeen.has(payload.alarm)) return;
+    this.#changesSeen.add(payload.alarm);
+    void this.refresh(payload.alarm.d, payload.entity).catch((err: unknown) => this.logger.error({ err, alarm: payload.alarm._id }, 'dynamic infos engine failed'));
+  }
+
+  /** Computes the entity's open alarm's infos again and stores them if they differ. */
+  refresh(entityId: string, entity?: EntityDoc): Promise<void> {
+    const previous = this.#queues.get(entityId) ?? Promise.resolve();
+    const work = () => this.#refresh(entityId, entity);
+    const run = previous.then(work, work);
+    const tail = run.catch(() => undefined);
+    this.#queues.set(entityId, tail);
+    void tail.then(() => {
+      if (this.#queues.get(entityId) === tail) this.#queues.delete(entityId);
+    });
+    return run;
+  }
+
+  async #refresh(entityId: string, knownEntity?: EntityDoc): Promise<void> {
+    const rules = await this.#currentRules();
+    const alarm = await this.alarms.openAlarm(entityId);
+    if (!alarm || (rules.length === 0 && !hasInfos(alarm))) return;
+    let entity: EntityDoc | null | undefined = knownEntity;
+    const entityOf = async (): Promise<EntityDoc | null> => {
+      entity ??= (await this.entities.get(entityId)) as EntityDoc | null;
+      return entity;
+    };
+    const infos: Record<string, Record<string, unknown>> = {};
+    for (const rule of rules) {
+      if (!rule.alarmPatterns.matches(alarm as PatternAlarm)) continue;
+      if (!rule.entityPatterns.matchesEverything && !rule.entityPatterns.matches(((await entityOf()) ?? undefined) as PatternEntity | undefined)) continue;
+      infos[rule.id] = this.#render(rule, alarm, rule.templated ? await entityOf() : null);
+    }
+    if (JSON.stringify(infos) === JSON.stringify(alarm.v.infos ?? {})) return;
+    await this.changes.apply(entityId, { type: 'dynamicinfos', infos, initiator: 'system' }, {}, (reason) =>
+      this.logger.debug({ entityId, reason }, 'dynamic infos unchanged'),
+    );
+  }
+
+  #render(rule: CompiledRule, alarm: Alarm, entity: EntityDoc | null): Record<string, unknown> {
+    const rendered: Record<string, unknown> = {};
+    const data = rule.templated ? { Alarm: alarmView(alarm), Entity: entityView(entity) } : null;
+    for (const info of rule.infos) {
+      if (!isTemplate(info.value)) {
+        rendered[info.name] = info.value;
+        continue;
+      }
+      try {
+        rendered[info.name] = info.value.render(data);
+      } catch (err) {
+        // The info is left out; the rule's other infos still apply.
+        const key = `${rule.id}\u0000${info.name}\u0000${info.value.source}`;
+        if (this.#reported.has(key)) continue;
+        this.#reported.add(key);
+        this.logger.info({ rule: rule.id, info: info.name, alarm: alarm._id, problem: errorDetail(err) }, 'dynamic info left out: its value could not be rendered');
+      }
+    }
+    return rendered;
+  }
+
+  /** The rules, read again after a write through this process or when older than `rulesRefreshMs`. */
+  async #currentRules(): Promise<CompiledRule[]> {
+    const nowMs = this.clock.nowMs();
+    if (this.#loadedWrites === this.repository.writes && nowMs - this.#loadedAtMs < rulesRefreshMs) return this.#rules;
+    this.#loadedWrites = this.repository.writes;
+    this.#loadedAtMs = nowMs;
+    this.#rules = this.#compile(await this.repository.all());
+    return this.#rules;
+  }
+
+  #compile(records: readonly DynamicInfosRecord[]): CompiledRule[] {
+    const compiled: CompiledRule[] = [];
+    const seen = new Set<string>();
+    for (const record of records) {
+      seen.add(record._id);
+      const version = JSON.stringify([record.infos, record.alarm_patterns, record.entity_patterns]);
+      let known = this.#compiled.get(record._id);
+      if (known?.version !== version) {
+        known = { version, rule: this.#compileOne(record) };
+        this.#compiled.set(record._id, known);
+      }
+      if (known.rule) compiled.push(known.rule);
+    }
+    for (const id of this.#compiled.keys()) if (!seen.has(id)) this.#compiled.delete(id);
+    return compiled;
+  }
+
+  #compileOne(record: DynamicInfosRecord): CompiledRule | null {
+    try {
+      const infos = record.infos.map((info): CompiledInfo => {
+        if (typeof info.value !== 'string' || !info.value.includes('{{')) return { name: info.name, value: info.value };
+        try {
+          return { name: info.name, value: compile(info.value, { exclude: excludedTemplateFunctions }) };
+        } catch (err) {
+          throw new Error(`info ${info.name}: ${errorDetail(err)}`);
+        }
+      });
+      return {
+        id: record._id,
+        alarmPatterns: compileAlarmPatterns(record.alarm_patterns, 'alarm_patterns'),
+        entityPatterns: compileEntityPatterns(record.entity_patterns, 'entity_patterns'),
+        infos,
+        templated: infos.some((info) => isTemplate(info.value)),
+      };
+    } catch (err) {
+      this.logger.warn({ rule: record._id, problem: errorDetail(err) }, 'dynamic infos rule skipped: it cannot be applied');
+      return null;
+    }
+  }
+}
+
+function isTemplate(value: CompiledInfo['value']): value is Template {
+  return typeof value === 'object' && value !== null;
+}
+
+function hasInfos(alarm: Alarm): boolean {
+  return typeof alarm.v.infos === 'object' && alarm.v.infos !== null && Object.keys(alarm.v.infos).length > 0;
+}
