@@ -1,15 +1,32 @@
-import { defineFeature } from '@vigie/kernel';
+import { defineFeature, type EventBus } from '@vigie/kernel';
+import type { AlarmReader } from '@vigie/alarms';
+import { pipelineStagesPoint, type PipelineStage } from '@vigie/events';
+import type { CorrelationEngine } from './correlation-engine.js';
 import { metaAlarmsBridge } from './di.js';
 import { metaAlarmErrors } from './errors.js';
+import { metaAlarmStage } from './meta-alarm-stage.js';
 import { metaAlarmRoutes } from './routes.js';
 
-/** Meta-alarm rules: the correlation rules of `meta_alarm_rules`, served under `/api/v2/metaalarmrule`. */
+/**
+ * Meta-alarm rules and the correlation engine: the rules of `meta_alarm_rules`, served under
+ * `/api/v2/metaalarmrule`; the pipeline stage of order 600 that applies them; the `alarms.trigger` subscriber that
+ * keeps meta-alarms at their worst child state and resolves them (`auto_resolve`). Open groups live in
+ * `meta_alarm_groups`.
+ */
 export const metaAlarmsFeature = defineFeature({
   id: 'meta-alarms',
   kernel: '^0.1.0',
+  dependsOn: ['events', 'context-graph', 'alarms'],
   register(f) {
     f.use(metaAlarmsBridge, { export: ['metaAlarmRuleService'] });
     f.errors(metaAlarmErrors);
     for (const route of metaAlarmRoutes) f.route(route);
+    f.extend<PipelineStage>(pipelineStagesPoint, (c) => metaAlarmStage(c.resolve<CorrelationEngine>('correlationEngine'), c.resolve<AlarmReader>('alarmReader')));
+    let stopListening: (() => void) | undefined;
+    f.onInit((c) => {
+      const engine = c.resolve<CorrelationEngine>('correlationEngine');
+      stopListening = c.resolve<EventBus>('eventBus').on('alarms.trigger', (payload) => engine.onTrigger(payload));
+    });
+    f.onShutdown(() => stopListening?.());
   },
 });

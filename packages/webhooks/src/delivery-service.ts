@@ -156,7 +156,8 @@ export class DeliveryService {
       updated: nowSec,
     };
     try {
-      const children = alarm.v.children.length > 0 ? await this.alarms.find({ _id: { $in: alarm.v.children } }) : [];
+      // `v.children` holds the children's entity ids (as the original): their alarms attached to this meta-alarm.
+      const children = alarm.v.children.length > 0 ? (await this.alarms.find({ d: { $in: alarm.v.children } })).filter((child) => child.v.parents.includes(alarm.d)) : [];
       delivery.request = this.#render(webhook, templateData({ alarm, trigger, nowSec, event, entity, children }));
     } catch (err) {
       // Kept as failed so that it shows in the list; the template is fixed with PUT, then a new trigger fires it.
