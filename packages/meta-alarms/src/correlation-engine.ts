@@ -64,10 +64,15 @@ export class CorrelationEngine {
 
   // ── Rules: which alarms join which meta-alarm ─────────────────────────────────────────────────────────────────
 
-  /** A check event whose alarm (as the alarms stage left it) may join meta-alarms. */
-  async correlate(context: PipelineContext, alarm: Alarm): Promise<void> {
-    if (!isOpen(alarm) || Number(alarm.v.status.val) === AlarmStatus.off) return;
+  /**
+   * A check event whose alarm may join meta-alarms: `changed` is the alarm as the alarms stage stored it, absent when
+   * the event changed nothing (the entity's open alarm is then read, only if some rule exists).
+   */
+  async correlate(context: PipelineContext, changed: Alarm | undefined): Promise<void> {
     const rules = await this.catalog.rules();
+    if (rules.length === 0) return;
+    const alarm = changed ?? (await this.alarms.openAlarm(context.entityId));
+    if (!alarm || !isOpen(alarm) || Number(alarm.v.status.val) === AlarmStatus.off) return;
     const entity = context.entity as PatternEntity | undefined;
     for (const rule of rules) {
       if (!rule.scope.matches(entity)) continue;
@@ -294,7 +299,8 @@ export class CorrelationEngine {
     // Read in full: the template may read its steps.
     const lastChild = lastEntityId === undefined ? null : await this.alarms.openAlarm(lastEntityId);
     const lastEntity = lastChild ? await this.entities.get(lastChild.d) : undefined;
-    const output = record ? this.#output(record, rule, open.size, lastChild, lastEntity) : undefined;
+    // Without a template, the event's output (empty from the engine; an event filter may have set one).
+    const output = record?.output_template ? this.#output(record, rule, open.size, lastChild, lastEntity) : typeof event.output === 'string' ? event.output : undefined;
     const operation: AlarmOperation = {
       type: 'metaalarm',
       timestamp: event.timestamp,

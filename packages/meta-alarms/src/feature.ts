@@ -1,5 +1,4 @@
 import { defineFeature, type EventBus } from '@vigie/kernel';
-import type { AlarmReader } from '@vigie/alarms';
 import { pipelineStagesPoint, type PipelineStage } from '@vigie/events';
 import type { CorrelationEngine } from './correlation-engine.js';
 import { metaAlarmsBridge } from './di.js';
@@ -21,12 +20,17 @@ export const metaAlarmsFeature = defineFeature({
     f.use(metaAlarmsBridge, { export: ['metaAlarmRuleService'] });
     f.errors(metaAlarmErrors);
     for (const route of metaAlarmRoutes) f.route(route);
-    f.extend<PipelineStage>(pipelineStagesPoint, (c) => metaAlarmStage(c.resolve<CorrelationEngine>('correlationEngine'), c.resolve<AlarmReader>('alarmReader')));
-    let stopListening: (() => void) | undefined;
+    f.extend<PipelineStage>(pipelineStagesPoint, (c) => metaAlarmStage(c.resolve<CorrelationEngine>('correlationEngine')));
+    const stopListening: (() => void)[] = [];
     f.onInit((c) => {
       const engine = c.resolve<CorrelationEngine>('correlationEngine');
-      stopListening = c.resolve<EventBus>('eventBus').on('alarms.trigger', (payload) => engine.onTrigger(payload));
+      const bus = c.resolve<EventBus>('eventBus');
+      stopListening.push(bus.on('alarms.trigger', (payload) => engine.onTrigger(payload)));
+      // After a crash between a child's change and its meta-alarm's: applying it again changes nothing if it was done.
+      stopListening.push(bus.on('alarms.trigger.redelivered', (payload) => engine.onTrigger(payload)));
     });
-    f.onShutdown(() => stopListening?.());
+    f.onShutdown(() => {
+      for (const stop of stopListening.splice(0)) stop();
+    });
   },
 });

@@ -1,5 +1,5 @@
 import { PipelineOrder, type PipelineContext, type PipelineStage } from '@vigie/events';
-import { alarmChangeDataKey, type AlarmReader, type AppliedChange } from '@vigie/alarms';
+import { alarmChangeDataKey, type AppliedChange } from '@vigie/alarms';
 import { metaAlarmEventTypes, type CorrelationEngine } from './correlation-engine.js';
 
 const metaEventTypes: ReadonlySet<string> = new Set(metaAlarmEventTypes);
@@ -10,7 +10,7 @@ const metaEventTypes: ReadonlySet<string> = new Set(metaAlarmEventTypes);
  * pipeline, rather than on `alarms.trigger`, lets every check event of an open alarm be correlated (as the
  * original), not only those that changed it, and makes a redelivered event correlate again.
  */
-export function metaAlarmStage(engine: CorrelationEngine, alarms: AlarmReader): PipelineStage {
+export function metaAlarmStage(engine: CorrelationEngine): PipelineStage {
   return {
     name: 'meta-alarms',
     order: PipelineOrder.metaAlarms,
@@ -22,8 +22,7 @@ export function metaAlarmStage(engine: CorrelationEngine, alarms: AlarmReader): 
       }
       if (type !== 'check' || context.entity?.enabled === false) return;
       const change = context.data.get(alarmChangeDataKey) as AppliedChange | undefined;
-      const alarm = change?.alarm ?? (await alarms.openAlarm(context.entityId));
-      if (alarm) await engine.correlate(context, alarm);
+      await engine.correlate(context, change?.alarm);
     },
   };
 }

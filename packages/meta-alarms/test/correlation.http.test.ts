@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventFilterFeature } from '@vigie/eventfilter';
 import { ManualClock, type Store } from '@vigie/kernel';
 import { metaAlarmsFeature } from '../src/index.js';
 import { check, startEngines, type EngineHarness, type ListedAlarm } from '../../actions/test/engine-harness.js';
@@ -162,6 +163,24 @@ describe('the generated meta-alarm', () => {
     const resolved = await h.alarms({ opened: false, resolved: true });
     expect(metaAlarms(resolved).map((meta) => meta.v.meta)).toEqual(['auto']);
     await h.logged('meta-alarm resolved: all its children are resolved');
+  });
+});
+
+describe('the meta-alarm events', () => {
+  it('go through the event filter: an enrichment on metaalarm events shapes the meta-alarm', async () => {
+    h = await startEngines([eventFilterFeature, metaAlarmsFeature]);
+    const filter = await h.t.post('/api/v2/eventfilter/rules', {
+      type: 'enrichment',
+      pattern: { event_type: 'metaalarm', connector: 'engine', connector_name: 'correlation' },
+      actions: [{ type: 'set_field', name: 'Output', value: 'grouped by the correlation engine' }],
+      on_success: 'pass',
+      on_failure: 'pass',
+    });
+    expect(filter.status, filter.text).toBe(200);
+    await rule({ _id: 'disks', name: 'disks', type: 'attribute', config: { entity_patterns: [{ type: 'resource' }] } });
+    await h.send(resource('disk'));
+    const alarms = await withMetaChildren(['disk/host']);
+    expect(metaAlarms(alarms)[0]!.v.output).toBe('grouped by the correlation engine');
   });
 });
 
