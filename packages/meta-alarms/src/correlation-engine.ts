@@ -166,10 +166,11 @@ export class CorrelationEngine {
     }
     group ??= { _id: ruleId, open_time: t, members: [] };
     if (!group.members.some((member) => member.alarm === alarm._id)) group.members.push({ alarm: alarm._id, entity: alarm.d, t });
-    // Members resolved since they joined no longer count.
+    // Members resolved since they joined no longer count, nor are they kept (the group stays as small as what is open).
     const open = await this.alarms.find({ _id: { $in: group.members.map((member) => member.alarm) }, 'v.resolved': null }, { fields: { _id: 1 } });
     const openIds = new Set(open.map((member) => member._id));
-    const children = group.members.filter((member) => openIds.has(member.alarm)).map((member) => member.entity);
+    group.members = group.members.filter((member) => openIds.has(member.alarm));
+    const children = group.members.map((member) => member.entity);
     const reached = await this.#thresholdReached(rule, children.length);
     if (!reached) {
       await this.groups.save(group);
