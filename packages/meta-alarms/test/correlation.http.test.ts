@@ -113,6 +113,25 @@ describe('meta-alarm rule types', () => {
   });
 });
 
+describe('group restart after time_interval', () => {
+  it('leaves the first meta-alarm with its children and starts a new one from the late alarm', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    h = await startEngines([metaAlarmsFeature], {}, { clock });
+    await rule({ _id: 'pairs', name: 'pairs', type: 'complex', config: { threshold_count: 2, time_interval: 60 } });
+    await h.send(resource('a'), resource('b'));
+    await withMetaChildren(['a/host', 'b/host']);
+    clock.advance(120_000);
+    await h.send(resource('c'));
+    clock.advance(10_000);
+    await h.send(resource('d'));
+    const alarms = await h.eventually((found) => metaAlarms(found).length === 2 && metaAlarms(found).every((meta) => meta.v.children.length === 2));
+    const groups = metaAlarms(alarms).map((meta) => [...meta.v.children].sort().join());
+    expect(groups.sort()).toEqual(['a/host,b/host', 'c/host,d/host']);
+    expect(new Set(metaAlarms(alarms).map((meta) => meta.d)).size).toBe(2);
+    await h.logged('meta-alarm group restarted');
+  });
+});
+
 describe('the generated meta-alarm', () => {
   it('takes the worst state of its children, and follows their state changes', async () => {
     h = await startEngines([metaAlarmsFeature]);
