@@ -13,9 +13,12 @@ export interface EnginesServer {
   alarm(entityId: string, resolved?: boolean): Promise<{ _id: string; d: string; v: Record<string, any> } | undefined>; // eslint-disable-line @typescript-eslint/no-explicit-any -- idem
 }
 
-/** Starts `fixtures/engines-server.ts` on `installDir` in its own process; resolves once it listens. */
-export async function startEnginesServer(installDir: string): Promise<EnginesServer> {
-  const { child, url, exited } = await startSourceServer(fixture, [installDir]);
+/**
+ * Starts `fixtures/engines-server.ts` (or another server fixture taking the same argument) on `installDir` in its own
+ * process; resolves once it listens.
+ */
+export async function startEnginesServer(installDir: string, serverFixture: string = fixture): Promise<EnginesServer> {
+  const { child, url, exited } = await startSourceServer(serverFixture, [installDir]);
   const request = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${url}${path}`, {
       method,

@@ -132,4 +132,7 @@ export type AlarmTrigger =
   | 'done'
   | 'snooze'
   | 'unsnooze'
-  | 'resolve';
+  | 'resolve'
+  // Meta-alarm correlation (REFERENCE §5.7): an alarm became a meta-alarm / a meta-alarm got new children.
+  | 'metaalarm'
+  | 'metaalarmupdated';

@@ -262,3 +262,54 @@ describe('pbehaviors on alarms (pbhenter, pbhleave)', () => {
     expect(run(left, { type: 'unsnooze', ifDue: true }).triggers).toEqual(['unsnooze']);
   });
 });
+
+describe('meta-alarm operations', () => {
+  const metaOrigin = { connector: 'engine', connector_name: 'correlation', component: 'metaalarm', resource: 'meta-alarm-entity-1' };
+  const meta = (extra: Partial<AlarmOperation> = {}): AlarmOperation => ({
+    type: 'metaalarm',
+    metaRule: 'rule-1',
+    children: ['a/host', 'b/host'],
+    state: 2,
+    output: '2 alarms',
+    author: 'engine.correlation',
+    initiator: 'system',
+    origin: metaOrigin,
+    ...extra,
+  });
+
+  it('creates a meta-alarm with its rule and children: triggers create then metaalarm', () => {
+    const created = run(null, meta());
+    expect(created.triggers).toEqual(['create', 'metaalarm']);
+    expect(created.alarm.v).toMatchObject({ meta: 'rule-1', children: ['a/host', 'b/host'], component: 'metaalarm', output: '2 alarms', state: { val: 2, a: 'engine.correlation' } });
+    expect(unchanged(null, meta({ metaRule: undefined }))).toBe('a meta-alarm needs its rule');
+  });
+
+  it('adds only new children (metaalarmupdated), follows the worst state, and changes nothing when all is known', () => {
+    const created = run(null, meta()).alarm;
+    const updated = run(created, meta({ children: ['b/host', 'c/host'], state: 3, output: '3 alarms' }));
+    expect(updated.alarm.v.children).toEqual(['a/host', 'b/host', 'c/host']);
+    expect(updated.triggers).toEqual(['metaalarmupdated', 'stateinc']);
+    expect(updated.alarm.v.output).toBe('3 alarms');
+    expect(unchanged(updated.alarm, meta({ children: ['c/host'], state: 3, output: '3 alarms' }))).toBe('the meta-alarm already has these children, output and state');
+    const lowered = run(updated.alarm, { type: 'metaalarm', state: 1, author: 'engine.correlation' });
+    expect(lowered.triggers).toEqual(['statedec']);
+  });
+
+  it('turns an open alarm into a meta-alarm (relation): trigger metaalarm', () => {
+    const component = run(null, check(2)).alarm;
+    const turned = run(component, meta({ children: ['disk/web'] }));
+    expect(turned.triggers).toEqual(['metaalarm']);
+    expect(turned.alarm.v).toMatchObject({ meta: 'rule-1', children: ['disk/web'], connector: 'nagios' });
+  });
+
+  it('attaches a child once: parent and metaalarmattach step, no trigger', () => {
+    const child = run(null, check(2)).alarm;
+    const attach: AlarmOperation = { type: 'metaalarmattach', parent: 'meta-alarm-entity-1/metaalarm', author: 'engine.correlation', output: 'Rule: {r}' };
+    const attached = run(child, attach);
+    expect(attached.triggers).toEqual([]);
+    expect(attached.alarm.v.parents).toEqual(['meta-alarm-entity-1/metaalarm']);
+    expect(attached.alarm.v.steps.at(-1)).toMatchObject({ _t: 'metaalarmattach', a: 'engine.correlation', m: 'Rule: {r}' });
+    expect(unchanged(attached.alarm, attach)).toBe('the alarm is already a child of meta-alarm-entity-1/metaalarm');
+    expect(unchanged(child, { ...attach, parent: 'cpu/web' })).toBe('an alarm cannot be its own meta-alarm');
+  });
+});

@@ -35,7 +35,10 @@ export type AlarmOperationType =
   | 'dynamicinfos'
   // Pbehaviors: the entity enters or leaves an active pbehavior (no trigger: REFERENCE §5.4 has none for them).
   | 'pbhenter'
-  | 'pbhleave';
+  | 'pbhleave'
+  // Meta-alarm correlation (REFERENCE §5.7).
+  | 'metaalarm'
+  | 'metaalarmattach';
 
 /** The identity a check copies into the alarm it creates. */
 export interface AlarmOrigin {
@@ -86,6 +89,12 @@ export interface AlarmOperation {
   pbehaviorInfo?: Omit<AlarmPbehaviorInfo, 'timestamp'>;
   /** pbhleave: the pbehavior left; the alarm is left alone when it is under another one. */
   pbehaviorId?: string;
+  /** `metaalarm`: the correlation rule (`v.meta`); the alarm is created from `origin` when the entity has none open. */
+  metaRule?: string;
+  /** `metaalarm`: child entity ids to add to `v.children` (those already there are skipped). */
+  children?: string[];
+  /** `metaalarmattach`: the meta-alarm's entity id, added to the child's `v.parents`. */
+  parent?: string;
 }
 
 /** The `[alarms]` knobs, in seconds. */
@@ -122,6 +131,7 @@ const unchanged = (reason: string): LifecycleResult => ({ changed: false, reason
  */
 export function applyOperation(current: Alarm | null, operation: AlarmOperation, env: LifecycleEnvironment): LifecycleResult {
   if (operation.type === 'check') return current === null ? create(operation, env) : check(current, operation, env);
+  if (operation.type === 'metaalarm' && current === null) return createMetaAlarm(operation, env);
   if (current === null) return unchanged(`no open alarm for a ${operation.type}`);
   const draft = new AlarmDraft(current, operation, env);
   const outcome = draft.apply();
@@ -170,6 +180,17 @@ function create(operation: AlarmOperation, env: LifecycleEnvironment): Lifecycle
   value.status = statusStep;
   value.steps.push(statusStep);
   return { changed: true, alarm: { _id: env.newId(), t: env.nowSec, d: env.entityId, v: value }, created: true, triggers: ['create'] };
+}
+
+/** A new meta-alarm: a created alarm that also holds its rule and children; triggers `create` then `metaalarm`. */
+function createMetaAlarm(operation: AlarmOperation, env: LifecycleEnvironment): LifecycleResult {
+  if (operation.metaRule === undefined) return unchanged('a meta-alarm needs its rule');
+  const created = create(operation, env);
+  if (!created.changed) return created;
+  const v = created.alarm.v;
+  v.meta = operation.metaRule;
+  v.children = [...new Set(operation.children ?? [])];
+  return { ...created, triggers: [...created.triggers, 'metaalarm'] };
 }
 
 function check(current: Alarm, operation: AlarmOperation, env: LifecycleEnvironment): LifecycleResult {
@@ -384,6 +405,50 @@ class AlarmDraft {
     });
   }
 
+  /**
+   * Meta-alarm correlation on an open alarm: it becomes a meta-alarm of `metaRule` if it is none yet (trigger
+   * `metaalarm`), gains the `children` it lacks and takes the output (trigger `metaalarmupdated`), and takes `state`
+   * (the worst child state) with a state step. Returns why nothing changed, or null.
+   */
+  #metaAlarm(): string | null {
+    const op = this.#operation;
+    const v = this.v;
+    const becomesMeta = typeof v.meta !== 'string';
+    if (becomesMeta) {
+      if (op.metaRule === undefined) return 'the alarm is not a meta-alarm';
+      v.meta = op.metaRule;
+      this.#changed('metaalarm');
+    }
+    const known = new Set(v.children);
+    const added = [...new Set(op.children ?? [])].filter((child) => !known.has(child) && child !== this.#env.entityId);
+    if (added.length > 0) {
+      v.children = [...v.children, ...added];
+      this.#changed(becomesMeta ? undefined : 'metaalarmupdated');
+    }
+    if (op.output !== undefined && op.output !== v.output) {
+      v.output = op.output;
+      this.touched = true;
+    }
+    const state = op.state;
+    if (state !== undefined && Number.isInteger(state) && state >= 0 && state <= 3 && state !== Number(v.state.val)) {
+      this.#changeState(state, state > Number(v.state.val) ? 'stateinc' : 'statedec');
+      this.#updateStatus();
+    }
+    return this.touched ? null : 'the meta-alarm already has these children, output and state';
+  }
+
+  /** A child attached to a meta-alarm: the parent joins `v.parents` with a `metaalarmattach` step (no trigger). */
+  #metaAlarmAttach(): string | null {
+    const parent = this.#operation.parent;
+    if (parent === undefined) return 'metaalarmattach needs the meta-alarm';
+    if (parent === this.#env.entityId) return 'an alarm cannot be its own meta-alarm';
+    if (this.v.parents.includes(parent)) return `the alarm is already a child of ${parent}`;
+    this.v.parents = [...this.v.parents, parent];
+    this.#push(this.#step('metaalarmattach'));
+    this.#changed();
+    return null;
+  }
+
   /** Every operation but `check`; returns why nothing changed, or null. */
   apply(): string | null {
     const op = this.#operation;
@@ -505,6 +570,10 @@ class AlarmDraft {
       case 'pbhenter':
       case 'pbhleave':
         return this.#pbehavior();
+      case 'metaalarm':
+        return this.#metaAlarm();
+      case 'metaalarmattach':
+        return this.#metaAlarmAttach();
       default:
         return `unknown operation ${String(op.type)}`;
     }

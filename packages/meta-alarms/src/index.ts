@@ -3,3 +3,5 @@ export { ruleTypes, configKeyRuleTypes, type RuleType } from './rule-types.js';
 export type { RuleConfig, RulePatterns, Pattern } from './rule-input.js';
 export type { MetaAlarmRuleRecord } from './meta-alarm-rule-repository.js';
 export { MetaAlarmRuleService, type MetaAlarmRuleOutput } from './meta-alarm-rule-service.js';
+export { correlationGroupCollection, type CorrelationGroup, type GroupMember } from './correlation-groups.js';
+export { correlationAuthor, metaAlarmEventTypes, metaAlarmOrigin, metaAlarmResourcePrefix } from './correlation-engine.js';

@@ -24,14 +24,17 @@ export function ruleRecord(id: string, input: RuleInput): MetaAlarmRuleRecord {
 @injectable()
 export class MetaAlarmRuleRepository {
   readonly #rules: Collection<MetaAlarmRuleRecord>;
+  /** Writes made by this process: the correlation engine reads the rules again when it changed. */
+  writes = 0;
 
   constructor(@inject(KernelTokens.Store) store: Store) {
     this.#rules = store.collection<MetaAlarmRuleRecord>('meta_alarm_rules');
   }
 
   /** Throws a `DUPLICATE_KEY` error when the id is taken. */
-  insert(rule: MetaAlarmRuleRecord): Promise<void> {
-    return this.#rules.insertOne(rule);
+  async insert(rule: MetaAlarmRuleRecord): Promise<void> {
+    await this.#rules.insertOne(rule);
+    this.writes++;
   }
 
   get(id: string): Promise<MetaAlarmRuleRecord | null> {
@@ -44,10 +47,14 @@ export class MetaAlarmRuleRepository {
 
   /** Full replacement; false when no rule has that id. */
   async replace(rule: MetaAlarmRuleRecord): Promise<boolean> {
-    return (await this.#rules.replaceOne({ _id: rule._id }, rule)).matchedCount === 1;
+    const replaced = (await this.#rules.replaceOne({ _id: rule._id }, rule)).matchedCount === 1;
+    this.writes++;
+    return replaced;
   }
 
   async delete(id: string): Promise<number> {
-    return (await this.#rules.deleteOne({ _id: id })).deletedCount;
+    const deleted = (await this.#rules.deleteOne({ _id: id })).deletedCount;
+    this.writes++;
+    return deleted;
   }
 }

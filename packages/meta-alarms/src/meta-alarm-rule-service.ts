@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { HttpError } from '@vigie/kernel';
 import { readRuleInput } from './rule-input.js';
+import { CorrelationGroupRepository } from './correlation-groups.js';
 import { MetaAlarmRuleRepository, ruleRecord, type MetaAlarmRuleRecord } from './meta-alarm-rule-repository.js';
 
 /** A rule as the API shows it: `patterns` and `config` always present (null when unset). */
@@ -33,7 +34,10 @@ export function ruleNotFound(id: string): HttpError {
 
 @injectable()
 export class MetaAlarmRuleService {
-  constructor(@inject(MetaAlarmRuleRepository) private readonly rules: MetaAlarmRuleRepository) {}
+  constructor(
+    @inject(MetaAlarmRuleRepository) private readonly rules: MetaAlarmRuleRepository,
+    @inject(CorrelationGroupRepository) private readonly groups: CorrelationGroupRepository,
+  ) {}
 
   /** Returns the new rule's id. */
   async create(body: unknown): Promise<string> {
@@ -59,10 +63,14 @@ export class MetaAlarmRuleService {
     if (input._id !== undefined && input._id !== id) throw new HttpError(400, 'the _id field should not be modified');
     const rule = ruleRecord(id, input);
     if (!(await this.rules.replace(rule))) throw ruleNotFound(id);
+    // A changed rule starts counting again: alarms gathered under the old config do not count toward the new one.
+    await this.groups.delete(id);
     return ruleOutput(rule);
   }
 
   async delete(id: string): Promise<{ acknowledged: true; deletedCount: number }> {
-    return { acknowledged: true, deletedCount: await this.rules.delete(id) };
+    const deletedCount = await this.rules.delete(id);
+    await this.groups.delete(id);
+    return { acknowledged: true, deletedCount };
   }
 }

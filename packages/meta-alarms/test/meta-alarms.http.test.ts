@@ -1,10 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { alarmsFeature } from '@vigie/alarms';
+import { contextGraphFeature } from '@vigie/context-graph';
+import { eventsFeature } from '@vigie/events';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { metaAlarmsFeature } from '../src/index.js';
 
 let t: TestKernel;
 beforeEach(async () => {
-  t = await startFeatureTest({ features: [metaAlarmsFeature] });
+  // The correlation engine of the feature needs the pipeline and the alarms.
+  t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, alarmsFeature, metaAlarmsFeature] });
 });
 afterEach(() => t.stop());
 

@@ -10,6 +10,8 @@ export const hookTriggers = [
   'declareticket',
   'declareticketwebhook',
   'done',
+  'metaalarm',
+  'metaalarmupdated',
   'resolve',
   'snooze',
   'statedec',

@@ -156,7 +156,12 @@ export class DeliveryService {
       updated: nowSec,
     };
     try {
-      const children = alarm.v.children.length > 0 ? await this.alarms.find({ _id: { $in: alarm.v.children } }) : [];
+      // `v.children` holds the children's entity ids (as the original): their alarms attached to this meta-alarm, or
+      // still open (the `metaalarm` trigger fires when the meta-alarm is stored, just before its children are attached).
+      const children =
+        alarm.v.children.length > 0
+          ? (await this.alarms.find({ d: { $in: alarm.v.children } })).filter((child) => child.v.parents.includes(alarm.d) || child.v.resolved === undefined)
+          : [];
       delivery.request = this.#render(webhook, templateData({ alarm, trigger, nowSec, event, entity, children }));
     } catch (err) {
       // Kept as failed so that it shows in the list; the template is fixed with PUT, then a new trigger fires it.

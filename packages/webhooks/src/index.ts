@@ -4,4 +4,4 @@ export { WebhookSecretBox, secretKeyFileName } from './secret-box.js';
 export type { WebhookRecord, StoredAuth } from './webhook-repository.js';
 export { WebhookService, type WebhookOutput } from './webhook-service.js';
 export { webhookTriggers, httpMethods, retryUnits } from './schemas.js';
-export { alarmView, entityView } from './template-views.js';
+export { alarmView, entityView, stepView } from './template-views.js';

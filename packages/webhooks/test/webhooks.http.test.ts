@@ -242,7 +242,7 @@ describe('webhook errors', () => {
       [{ ...sample, request: { ...request, payload: { a: 1 } } }, 'request.payload should be a string'],
       [{ ...sample, request: { ...request, auth: { password: 'p' } } }, 'request.auth.username is required'],
       [{ ...sample, request: { ...request, timeout: 5 } }, 'request holds unknown keys: timeout'],
-      [{ ...sample, hook: { triggers: ['create', 'explode'] } }, 'hook.triggers[1] should be one of ack, ackremove, assocticket, cancel, changestate, comment, create, declareticket, declareticketwebhook, done, resolve, snooze, statedec, stateinc, statusdec, statusinc, uncancel, unsnooze'],
+      [{ ...sample, hook: { triggers: ['create', 'explode'] } }, 'hook.triggers[1] should be one of ack, ackremove, assocticket, cancel, changestate, comment, create, declareticket, declareticketwebhook, done, metaalarm, metaalarmupdated, resolve, snooze, statedec, stateinc, statusdec, statusinc, uncancel, unsnooze'],
       [{ ...sample, hook: { triggers: [] } }, 'hook.triggers should name at least one trigger'],
       [{ ...sample, hook: { triggers: 'create' } }, 'hook.triggers should be a list of trigger names'],
       [{ ...sample, hook: { triggers: ['resolve'], event_patterns: [{ connector: 'x' }] } }, 'hook.event_patterns cannot be used with the triggers resolve: they are not raised by an event'],

@@ -1,0 +1,28 @@
+import { PipelineOrder, type PipelineContext, type PipelineStage } from '@vigie/events';
+import { alarmChangeDataKey, type AppliedChange } from '@vigie/alarms';
+import { metaAlarmEventTypes, type CorrelationEngine } from './correlation-engine.js';
+
+const metaEventTypes: ReadonlySet<string> = new Set(metaAlarmEventTypes);
+
+/**
+ * The meta-alarms stage (order 600, after the alarms stage): a check event's alarm goes through the correlation
+ * rules; a `metaalarm` / `metaalarmupdated` event (sent by the engine) is applied to its meta-alarm. Running in the
+ * pipeline, rather than on `alarms.trigger`, lets every check event of an open alarm be correlated (as the
+ * original), not only those that changed it, and makes a redelivered event correlate again.
+ */
+export function metaAlarmStage(engine: CorrelationEngine): PipelineStage {
+  return {
+    name: 'meta-alarms',
+    order: PipelineOrder.metaAlarms,
+    async process(context: PipelineContext): Promise<void> {
+      const type = context.event.event_type;
+      if (metaEventTypes.has(type)) {
+        await engine.applyMetaAlarmEvent(context);
+        return;
+      }
+      if (type !== 'check' || context.entity?.enabled === false) return;
+      const change = context.data.get(alarmChangeDataKey) as AppliedChange | undefined;
+      await engine.correlate(context, change?.alarm);
+    },
+  };
+}
