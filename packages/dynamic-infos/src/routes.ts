@@ -20,7 +20,7 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
     path: collectionPath,
     summary: 'Create a dynamic infos rule',
     tags,
-    body: { required: true },
+    body: { required: true, otherMedia: 'absent' },
     errors: { [ErrorCodes.StoreFailure]: (e) => ({ status: 400, description: `failed to create dynamic infos: ${errorDetail(e)}` }) },
     requestSchema: dynamicInfosInputSchema,
     responses: {
@@ -62,7 +62,7 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
     summary: 'Replace a dynamic infos rule',
     description: 'author, creation_date and last_modified_date in the body are ignored: the first two are kept, the third refreshed.',
     tags,
-    body: { required: true },
+    body: { required: true, otherMedia: 'absent' },
     errors: storeFailure('failed to update dynamic infos'),
     requestSchema: dynamicInfosInputSchema,
     responses: {

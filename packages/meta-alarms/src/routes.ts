@@ -16,7 +16,7 @@ export const metaAlarmRoutes: RouteDefinition[] = [
     path: collectionPath,
     summary: 'Create a meta-alarm rule',
     tags,
-    body: { required: true },
+    body: { required: true, otherMedia: 'absent' },
     requestSchema: metaAlarmRuleInputSchema,
     responses: {
       200: { description: 'The new rule id as bare text', contentType: 'text/plain', schema: string() },
@@ -51,7 +51,7 @@ export const metaAlarmRoutes: RouteDefinition[] = [
     summary: 'Replace a meta-alarm rule',
     description: 'Not shown in the spec. Full replacement with the same checks as POST; the body _id, when given, must equal the path id.',
     tags,
-    body: { required: true },
+    body: { required: true, otherMedia: 'absent' },
     requestSchema: metaAlarmRuleInputSchema,
     responses: {
       200: { description: 'The rule as stored', schema: metaAlarmRuleSchema },

@@ -53,8 +53,10 @@ export const pbehaviorBodySchema = object({
     'The exdate must be a list of epoch seconds',
   ),
 })
-  .noUnknown('Unknown pbehavior fields: ${unknown}')
   .typeError('The pbehavior must be a JSON object');
+
+/** The keys a body may carry; any other is dropped. */
+const bodyFields: Readonly<Record<string, unknown>> = pbehaviorBodySchema.fields;
 
 /** A creation body: the required fields (checked first, with the original's message) are marked for the API docs. */
 export const pbehaviorCreationSchema = pbehaviorBodySchema.shape({
@@ -85,7 +87,8 @@ function resolveAliases(body: unknown, ignored: readonly string[]): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
-    if (value === null || ignored.includes(key)) continue;
+    // Keys the original does not know are dropped, as it drops them (REFERENCE §4.10).
+    if (value === null || ignored.includes(key) || !(key in bodyFields || key === 'filter_')) continue;
     out[key] = value;
   }
   if (out.filter === undefined && out.filter_ !== undefined) out.filter = out.filter_;

@@ -30,7 +30,7 @@ export const pbehaviorRoutes: RouteDefinition[] = [
       'Creates a pbehavior; its `eids` are the entities its filter selects. `author` defaults to the authenticated user. ' +
       'With `replace_expired=1`, an expired pbehavior holding the same `_id` is renamed `EXP<ms>-<_id>` and disabled first.',
     tags,
-    body: { required: true },
+    body: { required: true, otherMedia: 'absent' },
     querySchema: createQuerySchema,
     requestSchema: pbehaviorCreationSchema,
     responses: { 200: { description: 'The new pbehavior id, as a JSON string', schema: string().required() }, 400: badRequest },
@@ -48,6 +48,7 @@ export const pbehaviorRoutes: RouteDefinition[] = [
     description: 'Given fields replace the stored ones; null or absent fields, `eids` and `comments` are left as they are. `rrule: ""` removes the recurrence.',
     tags,
     requestSchema: pbehaviorBodySchema,
+    body: { otherMedia: 'absent' },
     responses: { 200: { description: 'The updated fields', schema: updateOutputSchema }, 400: badRequest },
     handler: (ctx) => service(ctx).update(pathParam(ctx, 'id'), requestBody(ctx)),
   },

@@ -68,6 +68,23 @@ describe('POST /api/v2/pbehavior', () => {
     });
   });
 
+  it('reads a body sent with another content type as no body, as the original did (REFERENCE §3.4)', async () => {
+    const res = await t.request('POST', '/api/v2/pbehavior', { body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ name: '', description: 'The fields name, filter, author, tstart, tstop are required.' });
+  });
+
+  it('drops keys it does not know, as the original does (REFERENCE §4.10)', async () => {
+    const id = await create({ colour: 'red', size: 3 });
+    const shown = await stored(id);
+    expect(shown).not.toHaveProperty('colour');
+    expect(shown).not.toHaveProperty('size');
+    const res = await t.put(`/api/v2/pbehavior/${encodeURIComponent(id)}`, { name: 'renamed', colour: 'blue' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'renamed' });
+    expect(res.body).not.toHaveProperty('colour');
+  });
+
   it('keeps a given author and _id, and takes the default zone from [pbehaviors] default_timezone', async () => {
     await t.stop();
     await startWith({ default_timezone: 'America/New_York' });
@@ -126,7 +143,6 @@ describe('POST /api/v2/pbehavior', () => {
     [{ exdate: ['yesterday'] }, 'The exdate items must be an integer (epoch seconds)'],
     [{ comments: [{ author: 'bob' }] }, 'Each comment needs an author and a message'],
     [{ enabled: 'yes' }, 'The enabled field must be a boolean'],
-    [{ colour: 'red', size: 3 }, 'Unknown pbehavior fields: colour, size'],
     [{ _id: 'x'.repeat(256) }, 'The _id must be at most 255 characters long'],
   ])('refuses %j', async (extra, description) => {
     const res = await t.post('/api/v2/pbehavior', body(extra));

@@ -22,7 +22,7 @@ export const webhookRoutes: RouteDefinition[] = [
     summary: 'Create a webhook',
     description: 'request.url, request.payload and request.headers values are templates, parsed at save time.',
     tags,
-    body: { required: true },
+    body: { required: true, otherMedia: 'absent' },
     errors: {
       [ErrorCodes.BodyEmpty]: () => ({ status: 400, description: 'Nothing to create' }),
       [ErrorCodes.DuplicateKey]: () => ({ status: 400, description: databaseErrorText.create }),
@@ -61,7 +61,7 @@ export const webhookRoutes: RouteDefinition[] = [
       'Full replacement, except credentials: request.auth left out keeps the stored ones, null removes them, and a ' +
       'password left out keeps the stored password.',
     tags,
-    body: { required: true },
+    body: { required: true, otherMedia: 'absent' },
     errors: { [ErrorCodes.BodyEmpty]: () => ({ status: 400, description: 'Nothing to update' }), ...storeFailure(databaseErrorText.update) },
     requestSchema: webhookInputSchema,
     responses: {

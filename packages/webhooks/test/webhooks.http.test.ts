@@ -180,7 +180,8 @@ describe('webhook errors', () => {
     await expectError(t.request('POST', webhooks, { headers: json }), 400, 'Nothing to create');
     await t.post(webhooks, sample);
     await expectError(t.request('PUT', `${webhooks}/declare_external_ticket`, { headers: json }), 400, 'Nothing to update');
-    await expectError(t.request('POST', webhooks, { body: JSON.stringify(sample), headers: { 'content-type': 'text/plain' } }), 415, /^unsupported content type text\/plain/);
+    // The original read a body only when sent as JSON: another content type is no body at all.
+    await expectError(t.request('POST', webhooks, { body: JSON.stringify(sample), headers: { 'content-type': 'text/plain' } }), 400, 'Nothing to create');
   });
 
   it('refuses a duplicate id', async () => {

@@ -12,6 +12,11 @@ export interface BodyOptions {
   limit?: number;
   /** Whether an absent or empty body is an error (`BODY_EMPTY`). */
   required?: boolean;
+  /**
+   * A body of a media type not accepted: refused with `BODY_UNSUPPORTED_TYPE` (the default), or read as no body at
+   * all (`absent`), as the original's plain routes did (they read a body only when it was sent as JSON).
+   */
+  otherMedia?: 'refuse' | 'absent';
 }
 
 const unparsedBody = Symbol.for('unparsedBody');
@@ -48,6 +53,10 @@ export async function readBody(ctx: Context, options: BodyOptions, defaults: Bod
   }
   if (ctx.request.length > limit) throw tooLarge(limit);
   const media = accept.find((m) => ctx.request.is(mediaTypes[m]) !== false);
+  if (!media && options.otherMedia === 'absent') {
+    if (options.required) throw new VigieError(ErrorCodes.BodyEmpty, 'the request body is empty');
+    return;
+  }
   if (!media) {
     const type = ctx.get('content-type') || 'none';
     throw new VigieError(ErrorCodes.BodyUnsupportedType, `unsupported content type ${type}; expected ${accept.map((m) => mediaTypes[m][0]).join(' or ')}`);
