@@ -1,5 +1,5 @@
 import { assertSafeFilter, ErrorCodes, VigieError, type Filter, type SortSpec } from '@vigie/kernel';
-import { maxSearchLength, searchableFields, sortKeys } from './schemas.js';
+import { defaultSearchFields, maxSearchLength, searchableFields, sortKeys } from './schemas.js';
 
 /** What the list route's query asks for, once checked (`listQuerySchema`). */
 export interface ListQuery {
@@ -32,7 +32,7 @@ function searchFields(list: string | undefined): readonly string[] {
     .filter((field) => field !== '');
   const invalid = fields.filter((field) => !(searchableFields as readonly string[]).includes(field));
   if (invalid.length > 0) throw new VigieError(ErrorCodes.Validation, `the following search fields are invalid: ${invalid.join(', ')}`);
-  return fields.length > 0 ? fields : searchableFields;
+  return fields.length > 0 ? fields : defaultSearchFields;
 }
 
 /**

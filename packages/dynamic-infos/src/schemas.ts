@@ -86,7 +86,10 @@ const ruleFields = {
 /** A rule as the API returns it. */
 export const dynamicInfosRuleSchema = object(ruleFields);
 
-export const searchableFields = ['_id', 'name', 'description', 'author', 'infos.name', 'infos.value'] as const;
+/** The fields `search` looks in when `search_fields` names none: the spec's list. */
+export const defaultSearchFields = ['_id', 'name', 'description', 'infos.name', 'infos.value'] as const;
+/** What `search_fields` may name: the spec's list and `author`, which the original also accepted (REFERENCE §4.12). */
+export const searchableFields = [...defaultSearchFields, 'author'] as const;
 export const sortKeys = ['name', 'description', 'author', 'creation_date', 'last_modified_date'] as const;
 /** Longest `search` text; escaped, it stays within the store's regular-expression bound. */
 export const maxSearchLength = 256;
@@ -101,7 +104,7 @@ export const listQuerySchema = object({
   search: string().typeError('search should be given once').max(maxSearchLength, `search should be at most ${maxSearchLength} characters`),
   search_fields: string()
     .typeError('search_fields should be given once')
-    .meta({ jsonSchema: { description: `Comma-separated among ${searchableFields.join(', ')}; all by default` } }),
+    .meta({ jsonSchema: { description: `Comma-separated among ${searchableFields.join(', ')}; by default ${defaultSearchFields.join(', ')}` } }),
   limit: nonNegativeInteger('limit').meta({ jsonSchema: { description: '0 or absent: no limit' } }),
   offset: nonNegativeInteger('offset'),
   skip: nonNegativeInteger('skip').meta({ jsonSchema: { description: 'Alias of offset (the original name); offset wins' } }),
