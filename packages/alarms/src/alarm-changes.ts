@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock, type EventBus, type Logger } from '@vigie/kernel';
+import { KernelTokens, SerialQueues, type Clock, type EventBus, type Logger } from '@vigie/kernel';
 import type { VigieEvent } from '@vigie/events';
 import type { Alarm, AlarmTrigger } from './alarm.js';
 import { AlarmRepository } from './alarm-repository.js';
@@ -72,8 +72,8 @@ export class AlarmChangeService {
   readonly #bus: EventBus;
   readonly #logger: Logger;
   readonly settings: LifecycleSettings;
-  /** The tail of each entity's chain of operations. */
-  readonly #queues = new Map<string, Promise<unknown>>();
+  /** Each entity's operations, one at a time in call order. */
+  readonly #queues = new SerialQueues();
 
   constructor(
     @inject(AlarmRepository) repository: AlarmRepository,
@@ -94,20 +94,9 @@ export class AlarmChangeService {
    * null when the operation changed nothing (the reason is logged at debug level, or traced by the caller).
    */
   apply(entityId: string, operation: AlarmOperation, cause: ChangeCause = {}, onUnchanged?: (reason: string) => void): Promise<AppliedChange | null> {
-    return this.#serialised(entityId, () => this.#apply(entityId, operation, cause, onUnchanged));
+    return this.#queues.run(entityId, () => this.#apply(entityId, operation, cause, onUnchanged));
   }
 
-  /** Runs `work` after every operation already queued for the entity. */
-  #serialised<T>(entityId: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.#queues.get(entityId) ?? Promise.resolve();
-    const run = previous.then(work, work);
-    const tail = run.catch(() => undefined);
-    this.#queues.set(entityId, tail);
-    void tail.then(() => {
-      if (this.#queues.get(entityId) === tail) this.#queues.delete(entityId);
-    });
-    return run;
-  }
 
   async #apply(entityId: string, operation: AlarmOperation, cause: ChangeCause, onUnchanged?: (reason: string) => void): Promise<AppliedChange | null> {
     const unchanged = (reason: string): null => {

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, errorDetail, type Clock, type Logger } from '@vigie/kernel';
+import { KernelTokens, SerialQueues, errorDetail, type Clock, type Logger } from '@vigie/kernel';
 import type { Alarm, AlarmChangeService, AlarmReader, AlarmTriggerEvent } from '@vigie/alarms';
 import type { EntityRepository } from '@vigie/context-graph';
 import { compileAlarmPatterns, compileEntityPatterns, type CompiledPatterns, type PatternAlarm, type PatternEntity } from '@vigie/patterns';
@@ -56,8 +56,8 @@ export class DynamicInfosEngine {
   #loadedWrites = -1;
   /** Rendering failures already logged, per rule version and info. */
   readonly #reported = new Set<string>();
-  /** The tail of each entity's chain of evaluations: one at a time per entity, each reading the latest alarm. */
-  readonly #queues = new Map<string, Promise<void>>();
+  /** Evaluations one at a time per entity, each reading the latest alarm. */
+  readonly #queues = new SerialQueues();
   readonly #changesSeen = new WeakSet<Alarm>();
 
   constructor(
@@ -87,15 +87,7 @@ export class DynamicInfosEngine {
 
   /** Computes the entity's open alarm's infos again and stores them if they differ. */
   refresh(entityId: string, entity?: EntityDoc): Promise<void> {
-    const previous = this.#queues.get(entityId) ?? Promise.resolve();
-    const work = () => this.#refresh(entityId, entity);
-    const run = previous.then(work, work);
-    const tail = run.catch(() => undefined);
-    this.#queues.set(entityId, tail);
-    void tail.then(() => {
-      if (this.#queues.get(entityId) === tail) this.#queues.delete(entityId);
-    });
-    return run;
+    return this.#queues.run(entityId, () => this.#refresh(entityId, entity));
   }
 
   async #refresh(entityId: string, knownEntity?: EntityDoc): Promise<void> {

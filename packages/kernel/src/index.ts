@@ -42,6 +42,7 @@ export {
   assertWithinInputBounds,
 } from './input-bounds.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
+export { SerialQueues } from './serial-queues.js';
 export { EventBus, type VigieEvents } from './event-bus.js';
 export { Observations, type HttpObservation, type StoreObservation, type JobObservation, type PipelineObservation } from './observation.js';
 export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock, type Logger } from '@vigie/kernel';
+import { KernelTokens, SerialQueues, type Clock, type Logger } from '@vigie/kernel';
 import { AlarmStatus, type Alarm, type AlarmChangeService, type AlarmOperation, type AlarmReader, type AlarmTriggerEvent } from '@vigie/alarms';
 import type { EntityRepository } from '@vigie/context-graph';
 import type { EventIntake, PipelineContext, VigieEvent } from '@vigie/events';
@@ -46,8 +46,8 @@ const isOpen = (alarm: Alarm): boolean => alarm.v.resolved === undefined || alar
  */
 @injectable()
 export class CorrelationEngine {
-  /** The tail of each rule's chain: one alarm at a time per rule, so a group is never read and written concurrently. */
-  readonly #ruleQueues = new Map<string, Promise<unknown>>();
+  /** One alarm at a time per rule, so a group is never read and written concurrently. */
+  readonly #ruleQueues = new SerialQueues();
   /** Entities counted per rate rule, and when. */
   readonly #totals = new Map<string, { total: number; at: number; key: string }>();
 
@@ -77,22 +77,11 @@ export class CorrelationEngine {
     for (const rule of rules) {
       if (!rule.scope.matches(entity)) continue;
       try {
-        await this.#inRuleOrder(rule.record._id, () => this.#apply(rule, context, alarm));
+        await this.#ruleQueues.run(rule.record._id, () => this.#apply(rule, context, alarm));
       } catch (err) {
         this.logger.error({ err, rule: rule.record._id, alarm: alarm._id }, 'meta-alarm rule failed');
       }
     }
-  }
-
-  #inRuleOrder<T>(ruleId: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.#ruleQueues.get(ruleId) ?? Promise.resolve();
-    const run = previous.then(work, work);
-    const tail = run.catch(() => undefined);
-    this.#ruleQueues.set(ruleId, tail);
-    void tail.then(() => {
-      if (this.#ruleQueues.get(ruleId) === tail) this.#ruleQueues.delete(ruleId);
-    });
-    return run;
   }
 
   async #apply(rule: CompiledRule, context: PipelineContext, alarm: Alarm): Promise<void> {
