@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, hasCode, ErrorCodes, type BatchOperation, type Clock, type EventBus, type JsonValue, type Logger, type Store } from '@vigie/kernel';
+import { KernelTokens, cloneJson, hasCode, ErrorCodes, type BatchOperation, type Clock, type EventBus, type JsonValue, type Logger, type Store } from '@vigie/kernel';
 import type { VigieEvent } from '@vigie/events';
 import type { Entity, EntityType } from './entity.js';
 import { EntityRepository, entityCollection } from './entity-repository.js';
@@ -95,10 +95,10 @@ export class EventEntities {
   /** The entity `id` (a copy the caller may change), from the cache when it is there. */
   async get(id: string): Promise<Entity | null> {
     const cached = this.#cache.get(id);
-    if (cached !== undefined) return cached && structuredClone(cached);
+    if (cached !== undefined) return cached && cloneJson(cached);
     const entity = await this.entities.get(id);
     this.#remember(id, entity);
-    return entity && structuredClone(entity);
+    return entity && cloneJson(entity);
   }
 
   /** The entity `id` as cached, not to be changed (pattern matching reads it for every event). */
@@ -135,7 +135,7 @@ export class EventEntities {
         await this.#announce([id]);
       }
       this.#remember(id, entity);
-      return structuredClone(entity);
+      return cloneJson(entity);
     });
   }
 

@@ -164,9 +164,11 @@ export class PipelineRunner {
 
   async #process(queued: QueuedEvent): Promise<void> {
     const trip = new EventTrip(queued, this.logger);
-    trip.trace('pipeline', 'event accepted', { event: trip.event, acceptedAt: trip.acceptedAt });
+    // Traces only for `debug` events: their details are not even built for the others.
+    const tracing = trip.event.debug === true;
+    if (tracing) trip.trace('pipeline', 'event accepted', { event: trip.event, acceptedAt: trip.acceptedAt });
     for (const stage of this.stages) {
-      trip.trace(stage.name, 'stage starts', { event: trip.event });
+      if (tracing) trip.trace(stage.name, 'stage starts', { event: trip.event });
       const error = await this.#runStage(stage, trip);
       if (error !== undefined) {
         this.#failed++;
@@ -189,7 +191,7 @@ export class PipelineRunner {
         else trip.log.debug({ stage: stage.name, reason: trip.dropped, entityId: trip.entityId }, 'event dropped');
         break;
       }
-      trip.trace(stage.name, 'stage done', { event: trip.event });
+      if (tracing) trip.trace(stage.name, 'stage done', { event: trip.event });
     }
     if (trip.dropped === undefined) trip.trace('pipeline', 'event processed');
     this.#processed++;
