@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { KernelTokens, type Clock } from '@vigie/kernel';
 import { EventIdSequence, nodeName } from './event-ids.js';
-import { EventQueueRepository, type QueuedEvent } from './event-queue.js';
+import { EventQueueRepository } from './event-queue.js';
 import { entityIdOf, type VigieEvent } from './pipeline.js';
 import { PipelineRunner } from './pipeline-runner.js';
 
@@ -48,19 +48,18 @@ export class EventIntake {
     if (events.length === 0) return;
     const now = this.clock.nowMs();
     const node = this.node;
-    const queued: QueuedEvent[] = events.map((event) => ({
+    const accepted = events.map((event) => ({
       _id: `${this.#ids.next(now)}-${node}`,
       node,
       entity: entityIdOf(event),
       accepted_at: now,
       event,
     }));
-    const stored = this.queue.insert(queued);
+    const stored = this.queue.insert(accepted);
     const previous = this.#handoff;
     const handoff = (async () => {
       await previous;
-      await stored;
-      this.runner.enqueue(queued);
+      this.runner.enqueue(await stored);
     })();
     this.#handoff = handoff.catch(() => undefined);
     await handoff;

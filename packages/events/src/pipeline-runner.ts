@@ -22,7 +22,7 @@ export interface PipelineStats {
 
 /** A stage that throws is retried after these pauses, then the event is set aside in `event_failures`. */
 const retryPausesMs = [50, 500];
-/** Processed events are removed from the queue in groups: at this many, or after `removalDelayMs`. */
+/** Processed events are settled in the queue in groups: at this many, or after `removalDelayMs`. */
 const removalBatch = 4000;
 const removalDelayMs = 20;
 
@@ -62,9 +62,9 @@ export function laneOf(entityId: string, lanes: number): number {
 
 /**
  * Runs queued events through the stages contributed to `events.stages`, by ascending `order`. Events of one
- * entity go through one lane, one at a time and in acceptance order; lanes run concurrently. A processed event
- * leaves the queue in a grouped delete; after a crash the events still queued run again, which the stages
- * tolerate (they are idempotent per event id).
+ * entity go through one lane, one at a time and in acceptance order; lanes run concurrently. Processed events are
+ * settled in the queue in groups (a batch whose events are all processed is deleted, the others record which
+ * are); after a crash the events not settled run again, which the stages tolerate (they are idempotent per event id).
  */
 @injectable()
 export class PipelineRunner {
@@ -74,7 +74,11 @@ export class PipelineRunner {
   #processed = 0;
   #failed = 0;
   readonly #dropped: Record<string, number> = {};
-  #done: string[] = [];
+  /** Events of each queue batch not finished yet. */
+  readonly #unfinished = new Map<string, number>();
+  /** Finished events not settled in the queue yet, by batch. */
+  #finished = new Map<string, { node: string; ids: string[] }>();
+  #finishedCount = 0;
   #removalTimer: NodeJS.Timeout | undefined;
   #removals: Promise<void> = Promise.resolve();
   readonly #idleWaiters: (() => void)[] = [];
@@ -117,6 +121,7 @@ export class PipelineRunner {
   /** Hands durably queued events to their lanes. */
   enqueue(events: readonly QueuedEvent[]): void {
     for (const event of events) {
+      this.#unfinished.set(event.batch, (this.#unfinished.get(event.batch) ?? 0) + 1);
       const lane = this.#lanes[laneOf(event.entity, this.#lanes.length)] as Lane;
       lane.items.push(event);
       if (this.#running && !lane.loop) lane.loop = this.#drain(lane);
@@ -178,7 +183,9 @@ export class PipelineRunner {
           await this.queue.fail(queued, stage.name, message, this.clock.nowMs());
         } catch (err) {
           trip.log.error({ err }, 'could not set the failed event aside; it stays queued for the next start');
+          return;
         }
+        this.#finish(queued);
         return;
       }
       // Throughput and lag per stage for the metrics feature (nothing is computed when nobody listens).
@@ -195,8 +202,16 @@ export class PipelineRunner {
     }
     if (trip.dropped === undefined) trip.trace('pipeline', 'event processed');
     this.#processed++;
-    this.#done.push(queued._id);
-    if (this.#done.length >= removalBatch) void this.#removeDone();
+    this.#finish(queued);
+  }
+
+  /** Counts the event as finished (processed, dropped or set aside); settled with the next group. */
+  #finish(queued: QueuedEvent): void {
+    let finished = this.#finished.get(queued.batch);
+    if (!finished) this.#finished.set(queued.batch, (finished = { node: queued.node, ids: [] }));
+    finished.ids.push(queued._id);
+    this.#finishedCount++;
+    if (this.#finishedCount >= removalBatch) void this.#removeDone();
     else this.#removalTimer ??= setTimeout(() => void this.#removeDone(), removalDelayMs);
   }
 
@@ -215,16 +230,33 @@ export class PipelineRunner {
     }
   }
 
-  /** One grouped delete of the processed events; deletes run one after the other. */
+  /**
+   * One grouped write settling the finished events: batches all of whose events are finished leave the queue, the
+   * others record their finished events. Writes run one after the other.
+   */
   #removeDone(): Promise<void> {
     clearTimeout(this.#removalTimer);
     this.#removalTimer = undefined;
-    if (this.#done.length === 0) return this.#removals;
-    const ids = this.#done;
-    this.#done = [];
+    if (this.#finishedCount === 0) return this.#removals;
+    const finished = this.#finished;
+    const count = this.#finishedCount;
+    this.#finished = new Map();
+    this.#finishedCount = 0;
+    const completed: string[] = [];
+    const progress = new Map<string, { node: string; ids: string[] }>();
+    for (const [batch, done] of finished) {
+      const left = (this.#unfinished.get(batch) ?? 0) - done.ids.length;
+      if (left > 0) {
+        this.#unfinished.set(batch, left);
+        progress.set(batch, done);
+      } else {
+        this.#unfinished.delete(batch);
+        completed.push(batch);
+      }
+    }
     this.#removals = this.#removals
-      .then(() => this.queue.remove(ids))
-      .catch((err: unknown) => this.logger.error({ err, events: ids.length }, 'could not remove processed events from the queue; they will run again at the next start'));
+      .then(() => this.queue.settle(completed, progress))
+      .catch((err: unknown) => this.logger.error({ err, events: count }, 'could not settle processed events in the queue; they will run again at the next start'));
     return this.#removals;
   }
 }
