@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { KernelTokens, type Clock } from '@vigie/kernel';
+import { EngineSettingsService } from './engine-settings.js';
 import { EventIdSequence, nodeName } from './event-ids.js';
 import { EventQueueRepository } from './event-queue.js';
 import { entityIdOf, type VigieEvent } from './pipeline.js';
@@ -15,12 +16,15 @@ export class EventIntake {
   #node: string | undefined;
   /** Hand-overs to the runner happen in acceptance order, even when stores answer out of order. */
   #handoff: Promise<void> = Promise.resolve();
+  /** Calls are admitted in call order, each once the pipeline has room (backpressure). */
+  #admission: Promise<void> = Promise.resolve();
 
   constructor(
     @inject(EventQueueRepository) private readonly queue: EventQueueRepository,
     @inject(PipelineRunner) private readonly runner: PipelineRunner,
     @inject(KernelTokens.Clock) private readonly clock: Clock,
     @inject(KernelTokens.DataDir) private readonly dataDir: string,
+    @inject(EngineSettingsService) private readonly settings: EngineSettingsService,
   ) {}
 
   get node(): string {
@@ -43,9 +47,16 @@ export class EventIntake {
     return this.runner.stop();
   }
 
-  /** Durably queues valid events (one atomic write); resolves when they are stored. */
+  /**
+   * Durably queues valid events (one atomic write); resolves when they are stored. While `[engine]
+   * max_waiting_events` accepted events wait to be processed, the call waits before accepting (after the calls
+   * before it): the queue and the latency from acceptance stay bounded, senders are slowed down instead.
+   */
   async accept(events: readonly VigieEvent[]): Promise<void> {
     if (events.length === 0) return;
+    const admitted = this.#admission.then(() => this.runner.admit(events.length, this.settings.maxWaitingEvents));
+    this.#admission = admitted;
+    await admitted;
     const now = this.clock.nowMs();
     const node = this.node;
     const accepted = events.map((event) => ({
@@ -59,7 +70,14 @@ export class EventIntake {
     const previous = this.#handoff;
     const handoff = (async () => {
       await previous;
-      this.runner.enqueue(await stored);
+      let queued;
+      try {
+        queued = await stored;
+      } catch (err) {
+        this.runner.release(events.length);
+        throw err;
+      }
+      this.runner.enqueue(queued, true);
     })();
     this.#handoff = handoff.catch(() => undefined);
     await handoff;

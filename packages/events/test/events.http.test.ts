@@ -169,6 +169,22 @@ describe('the pipeline', () => {
     expect(recorder.seen.get('slow')?.filter((s) => s.entityId === 'a/host').map((s) => s.event.output)).toEqual(['a1', 'a2', 'a3']);
   });
 
+  it('holds new events back while [engine] max_waiting_events accepted events wait to be processed', async () => {
+    let release: () => void = () => undefined;
+    const blocked = new Promise<void>((resolve) => (release = resolve));
+    const recorder = recordingFeature([{ name: 'slow', order: 500, act: () => blocked }]);
+    const { t } = await boot(recorder, { config: { 'webserver.conf': { engine: { max_waiting_events: '2' } } } });
+    expect((await t.post('/api/v2/event', [check({ resource: 'a' }), check({ resource: 'b' })])).status).toBe(200);
+    // Two events wait (the stage holds them): the next request is answered only once there is room.
+    let answered = false;
+    const next = t.post('/api/v2/event', [check({ resource: 'c' })]).then((res) => ((answered = true), res));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(answered).toBe(false);
+    release();
+    expect((await next).body).toMatchObject({ sent_events: [{ resource: 'c' }] });
+    await recorder.waitFor('slow', 3);
+  });
+
   it("reports each stage's throughput and lag to the metrics", async () => {
     const recorder = recordingFeature([{ name: 'last', order: 1000 }]);
     t = await startFeatureTest({ features: [eventsFeature, recorder.feature, metricsFeature], clock: new ManualClock(start) });
