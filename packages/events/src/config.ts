@@ -26,7 +26,7 @@ export const engineConfigSchema = object({
    * Backpressure: while this many accepted events wait to be processed, new events wait before being accepted (an
    * HTTP answer comes later, AMQP messages stay unacknowledged), so the queue, the memory and the latency stay bounded.
    */
-  max_waiting_events: number().integer().min(1).default(2_000),
+  max_waiting_events: number().integer().min(1).default(1_000),
   /** The health check reports the pipeline as lagging when more events than this wait to be processed. */
   max_queue_depth: number().integer().min(1).default(100_000),
   /** … or when the oldest waiting event was accepted longer ago than this. */
