@@ -21,3 +21,14 @@ describe('deep values', () => {
     expect(() => assertNoCodeExecution({ a: [nested(50_000), { $where: '1' }] })).toThrow('operator $where is not allowed');
   });
 });
+
+describe('jsonEqual', () => {
+  it('ignores key order and tells arrays, objects, lengths and values apart', () => {
+    expect(jsonEqual({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 })).toBe(true);
+    expect(jsonEqual({ a: [] }, { a: {} })).toBe(false);
+    expect(jsonEqual([1, 2], [1, 2, 3])).toBe(false);
+    expect(jsonEqual({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(jsonEqual({ a: null }, { b: null })).toBe(false);
+    expect(jsonEqual({ a: { b: 'x' } }, { a: { b: 'y' } })).toBe(false);
+  });
+});

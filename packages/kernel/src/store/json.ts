@@ -74,8 +74,34 @@ function notJson(path: string, what: string): VigieError {
   return new VigieError(ErrorCodes.StoreFailure, `${where} holds a non-JSON value (${what})`);
 }
 
-/** Structural equality of two JSON values; object key order does not matter. Iterative: any depth is safe. */
+/** Depth below which `jsonEqual` recurses (fast, no allocation); deeper parts are compared iteratively. */
+const recursiveDepth = 64;
+
+/** Structural equality of two JSON values; object key order does not matter. Any depth is safe. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
+  return equalAt(a, b, 0);
+}
+
+function equalAt(x: unknown, y: unknown, depth: number): boolean {
+  if (x === y) return true;
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+  if (depth >= recursiveDepth) return equalIteratively(x, y);
+  if (Array.isArray(x)) {
+    if (!Array.isArray(y) || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!equalAt(x[i], y[i], depth + 1)) return false;
+    return true;
+  }
+  if (Array.isArray(y)) return false;
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  for (const key of keys) {
+    if (!Object.prototype.hasOwnProperty.call(y, key)) return false;
+    if (!equalAt((x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
+}
+
+function equalIteratively(a: unknown, b: unknown): boolean {
   const pending: [unknown, unknown][] = [[a, b]];
   for (let pair = pending.pop(); pair; pair = pending.pop()) {
     const [x, y] = pair;
