@@ -32,3 +32,13 @@ describe('jsonEqual', () => {
     expect(jsonEqual({ a: { b: 'x' } }, { a: { b: 'y' } })).toBe(false);
   });
 });
+
+describe('cloneJson', () => {
+  it('names the field holding a value JSON cannot carry', () => {
+    expect(() => cloneJson({ a: { b: [1, Number.NaN] } })).toThrow('field a.b[1] holds a non-JSON value (NaN)');
+    expect(() => cloneJson({ list: [{ at: new Date() }] })).toThrow('field list[0].at holds a non-JSON value (Date)');
+    expect(() => cloneJson([1, undefined])).toThrow('field [1] holds a non-JSON value (undefined)');
+    expect(() => cloneJson({ k: () => 1 }, 'base.path')).toThrow('field base.path.k holds a non-JSON value (function)');
+    expect(cloneJson({ a: [1, { b: 'x' }], dropped: undefined })).toEqual({ a: [1, { b: 'x' }] });
+  });
+});

@@ -13,43 +13,75 @@ export const maxStoredDepth = 1000;
  * document nested deeper than `maxStoredDepth`.
  */
 export function cloneJson<T>(value: T, path = ''): T {
-  return cloneValue(value, path, 0) as T;
+  return cloneValue(value, new Trail(path), 0) as T;
 }
 
-function cloneValue(value: unknown, path: string, depth: number): unknown {
+/** Where the copy is: the path text is only built for an error message, not for every member copied. */
+class Trail {
+  readonly #base: string;
+  readonly #parts: (string | number)[] = [];
+
+  constructor(base: string) {
+    this.#base = base;
+  }
+
+  push(part: string | number): void {
+    this.#parts.push(part);
+  }
+
+  pop(): void {
+    this.#parts.pop();
+  }
+
+  /** `a.b[2].c`, as the messages name fields. */
+  text(): string {
+    let path = this.#base;
+    for (const part of this.#parts) path = typeof part === 'number' ? `${path}[${part}]` : path ? `${path}.${part}` : part;
+    return path;
+  }
+}
+
+function cloneValue(value: unknown, trail: Trail, depth: number): unknown {
   if (value === null) return null;
   switch (typeof value) {
     case 'string':
     case 'boolean':
       return value;
     case 'number':
-      if (!Number.isFinite(value)) throw notJson(path, String(value));
+      if (!Number.isFinite(value)) throw notJson(trail.text(), String(value));
       return value;
     case 'object': {
-      if (depth >= maxStoredDepth) throw new VigieError(ErrorCodes.StoreFailure, `${path === '' ? 'the document' : `field ${path}`} is nested deeper than ${maxStoredDepth} levels`);
+      if (depth >= maxStoredDepth) {
+        const path = trail.text();
+        throw new VigieError(ErrorCodes.StoreFailure, `${path === '' ? 'the document' : `field ${path}`} is nested deeper than ${maxStoredDepth} levels`);
+      }
       if (Array.isArray(value)) {
         const out = new Array<unknown>(value.length);
         for (let i = 0; i < value.length; i++) {
           const item: unknown = value[i];
-          if (item === undefined) throw notJson(`${path}[${i}]`, 'undefined');
-          out[i] = cloneValue(item, `${path}[${i}]`, depth + 1);
+          trail.push(i);
+          if (item === undefined) throw notJson(trail.text(), 'undefined');
+          out[i] = cloneValue(item, trail, depth + 1);
+          trail.pop();
         }
         return out;
       }
       const proto: unknown = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) {
-        throw notJson(path, (value as object).constructor?.name ?? 'object');
+        throw notJson(trail.text(), (value as object).constructor?.name ?? 'object');
       }
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(value)) {
         const member = (value as Record<string, unknown>)[key];
         if (member === undefined) continue;
-        out[key] = cloneValue(member, path ? `${path}.${key}` : key, depth + 1);
+        trail.push(key);
+        out[key] = cloneValue(member, trail, depth + 1);
+        trail.pop();
       }
       return out;
     }
     default:
-      throw notJson(path, typeof value);
+      throw notJson(trail.text(), typeof value);
   }
 }
 
