@@ -242,7 +242,13 @@ export class PipelineRunner {
     if (tracing) trip.trace('pipeline', 'event accepted', { event: trip.event, acceptedAt: trip.acceptedAt });
     for (const stage of this.stages) {
       if (tracing) trip.trace(stage.name, 'stage starts', { event: trip.event });
-      const error = await this.#runStage(stage, trip);
+      // The first attempt inline (no promise of its own): it is the one nearly every event takes.
+      let error: unknown;
+      try {
+        await stage.process(trip);
+      } catch (err) {
+        error = await this.#retryStage(stage, trip, err);
+      }
       if (error !== undefined) {
         this.#failed++;
         const message = error instanceof Error ? error.message : String(error);
@@ -291,17 +297,19 @@ export class PipelineRunner {
     else this.#removalTimer ??= setTimeout(() => void this.#removeDone(), removalDelayMs);
   }
 
-  /** The error of the last attempt when every attempt failed, else undefined. */
-  async #runStage(stage: PipelineStage, trip: EventTrip): Promise<unknown> {
+  /** After a first failure: the retries; the error of the last attempt when every attempt failed, else undefined. */
+  async #retryStage(stage: PipelineStage, trip: EventTrip, firstError: unknown): Promise<unknown> {
+    let err = firstError;
     for (let attempt = 0; ; attempt++) {
+      const pause = retryPausesMs[attempt];
+      if (pause === undefined) return err ?? new Error('unknown failure');
+      trip.log.warn({ err, stage: stage.name, attempt: attempt + 1 }, 'a pipeline stage failed; retrying the event');
+      await sleep(pause);
       try {
         await stage.process(trip);
         return undefined;
-      } catch (err) {
-        const pause = retryPausesMs[attempt];
-        if (pause === undefined) return err ?? new Error('unknown failure');
-        trip.log.warn({ err, stage: stage.name, attempt: attempt + 1 }, 'a pipeline stage failed; retrying the event');
-        await sleep(pause);
+      } catch (next) {
+        err = next;
       }
     }
   }

@@ -169,6 +169,32 @@ describe('the pipeline', () => {
     expect(recorder.seen.get('slow')?.filter((s) => s.entityId === 'a/host').map((s) => s.event.output)).toEqual(['a1', 'a2', 'a3']);
   });
 
+  it('retries a failing stage, then sets the event aside in event_failures while the others go on', async () => {
+    const attempts = new Map<string, number>();
+    const recorder = recordingFeature([
+      {
+        name: 'flaky',
+        order: 500,
+        act: (c) => {
+          const output = String(c.event.output);
+          attempts.set(output, (attempts.get(output) ?? 0) + 1);
+          if (output === 'always' || (output === 'once' && attempts.get(output) === 1)) throw new Error(`failing on ${output}`);
+        },
+      },
+      { name: 'after', order: 600 },
+    ]);
+    const { t } = await boot(recorder);
+    await t.post('/api/v2/event', [check({ resource: 'a', output: 'once' }), check({ resource: 'b', output: 'always' }), check({ resource: 'c', output: 'fine' })]);
+    await recorder.waitFor('after', 2);
+    const runner = t.kernel.container('events').resolve<{ whenIdle(): Promise<void>; stats(): { processed: number; failed: number } }>('pipelineRunner');
+    await runner.whenIdle();
+    expect(recorder.seen.get('after')?.map((s) => s.event.output).sort()).toEqual(['fine', 'once']);
+    expect(attempts).toEqual(new Map([['once', 2], ['always', 3], ['fine', 1]]));
+    expect(runner.stats()).toMatchObject({ processed: 2, failed: 1 });
+    const failures = await t.kernel.store.collection('event_failures').find({});
+    expect(failures).toMatchObject([{ stage: 'flaky', error: 'failing on always', event: { output: 'always' } }]);
+  });
+
   it('holds new events back while [engine] max_waiting_events accepted events wait to be processed', async () => {
     let release: () => void = () => undefined;
     const blocked = new Promise<void>((resolve) => (release = resolve));
