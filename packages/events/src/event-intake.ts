@@ -50,13 +50,19 @@ export class EventIntake {
   /**
    * Durably queues valid events (one atomic write); resolves when they are stored. While `[engine]
    * max_waiting_events` accepted events wait to be processed, the call waits before accepting (after the calls
-   * before it): the queue and the latency from acceptance stay bounded, senders are slowed down instead.
+   * before it): the queue and the latency from acceptance stay bounded, senders are slowed down instead. When
+   * `abandoned()` says the sender left meanwhile, nothing is accepted and the call fails.
    */
-  async accept(events: readonly VigieEvent[]): Promise<void> {
+  async accept(events: readonly VigieEvent[], abandoned?: () => boolean): Promise<void> {
     if (events.length === 0) return;
     const admitted = this.#admission.then(() => this.runner.admit(events.length, this.settings.maxWaitingEvents));
     this.#admission = admitted;
     await admitted;
+    // A sender that gave up while waiting (its connection closed) will send again: accepting now would queue twice.
+    if (abandoned?.()) {
+      this.runner.release(events.length);
+      throw new Error('the sender left before its events could be accepted');
+    }
     const now = this.clock.nowMs();
     const node = this.node;
     const accepted = events.map((event) => ({

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, ManualClock } from '@vigie/kernel';
-import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { startFeatureTest, testAdmin, type TestKernel } from '@vigie/testkit';
 import { metricsFeature } from '@vigie/metrics';
 import { eventsFeature } from '../src/index.js';
 import { check, recordingFeature } from '../src/testing.js';
@@ -206,9 +206,26 @@ describe('the pipeline', () => {
     const next = t.post('/api/v2/event', [check({ resource: 'c' })]).then((res) => ((answered = true), res));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(answered).toBe(false);
+    // A sender that gives up while waiting gets none of its events accepted.
+    const gaveUp = new AbortController();
+    const abandoned = fetch(`${t.url}/api/v2/event`, {
+      method: 'POST',
+      signal: gaveUp.signal,
+      headers: { authorization: `Basic ${Buffer.from(`${testAdmin.user}:${testAdmin.password}`).toString('base64')}`, 'content-type': 'application/json' },
+      body: JSON.stringify([check({ resource: 'abandoned' })]),
+    }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    gaveUp.abort();
+    await abandoned;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Admitted after the abandoned request was decided.
+    const last = t.post('/api/v2/event', [check({ resource: 'd' })]);
     release();
     expect((await next).body).toMatchObject({ sent_events: [{ resource: 'c' }] });
-    await recorder.waitFor('slow', 3);
+    expect((await last).body).toMatchObject({ sent_events: [{ resource: 'd' }] });
+    await recorder.waitFor('slow', 4);
+    await t.kernel.container('events').resolve<{ whenIdle(): Promise<void> }>('pipelineRunner').whenIdle();
+    expect(recorder.seen.get('slow')?.map((s) => s.event.resource).sort()).toEqual(['a', 'b', 'c', 'd']);
   });
 
   it("reports each stage's throughput and lag to the metrics", async () => {
