@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, hasCode, ErrorCodes, type BatchOperation, type Clock, type EventBus, type JsonValue, type Logger, type Store } from '@vigie/kernel';
+import { KernelTokens, cloneJson, hasCode, ErrorCodes, type BatchOperation, type Clock, type EventBus, type JsonValue, type Logger, type Store } from '@vigie/kernel';
 import type { VigieEvent } from '@vigie/events';
 import type { Entity, EntityType } from './entity.js';
 import { EntityRepository, entityCollection } from './entity-repository.js';
@@ -38,6 +38,15 @@ function impactLinks(named: NonNullable<ReturnType<typeof namedEntities>>): [str
   return links;
 }
 
+/** A creation an event waits for; creations waiting together are written in one batch. */
+interface PendingCreation {
+  all: Named[];
+  links: [string, string][];
+  key: string;
+  done(): void;
+  failed(err: unknown): void;
+}
+
 /**
  * The context graph as events see it: the entities an event names are created with their links the first time,
  * then read from a cache. Existing entities keep their infos and links (only missing links are added). The
@@ -53,6 +62,10 @@ export class EventEntities {
   readonly #ensuredBy = new Map<string, Set<string>>();
   /** Graph writes from events one at a time: two lanes adding links to one component must not overwrite each other. */
   #writes: Promise<unknown> = Promise.resolve();
+  /** Creations waiting for the next write: those that arrive while one is written share the next batch. */
+  #creations: PendingCreation[] = [];
+  /** `entities.changed` payloads this object emitted: its own writes only add, so what is ensured stays so. */
+  readonly #ownAnnouncements = new WeakSet<object>();
   #subscribed = false;
 
   constructor(
@@ -67,9 +80,12 @@ export class EventEntities {
   subscribe(): void {
     if (this.#subscribed) return;
     this.#subscribed = true;
-    this.eventBus.on('entities.changed', ({ ids }) => {
-      for (const id of ids) {
+    this.eventBus.on('entities.changed', (payload) => {
+      const own = this.#ownAnnouncements.has(payload);
+      for (const id of payload.ids) {
         this.#cache.delete(id);
+        if (own) continue;
+        // Another writer may have removed links or entities: events naming them check again.
         for (const key of this.#ensuredBy.get(id) ?? []) this.#ensured.delete(key);
         this.#ensuredBy.delete(id);
       }
@@ -79,10 +95,10 @@ export class EventEntities {
   /** The entity `id` (a copy the caller may change), from the cache when it is there. */
   async get(id: string): Promise<Entity | null> {
     const cached = this.#cache.get(id);
-    if (cached !== undefined) return cached && structuredClone(cached);
+    if (cached !== undefined) return cached && cloneJson(cached);
     const entity = await this.entities.get(id);
     this.#remember(id, entity);
-    return entity && structuredClone(entity);
+    return entity && cloneJson(entity);
   }
 
   /** The entity `id` as cached, not to be changed (pattern matching reads it for every event). */
@@ -103,7 +119,7 @@ export class EventEntities {
     if (!named) return this.get(entityId);
     const all = [named.connector, named.component, named.resource].filter((n): n is Named => n !== undefined);
     const key = all.map((n) => n.id).join('\u0000');
-    if (!this.#ensured.has(key)) await this.#serialised(() => this.#create(all, impactLinks(named), key));
+    if (!this.#ensured.has(key)) await this.#create(all, impactLinks(named), key);
     return this.get(entityId);
   }
 
@@ -119,7 +135,7 @@ export class EventEntities {
         await this.#announce([id]);
       }
       this.#remember(id, entity);
-      return structuredClone(entity);
+      return cloneJson(entity);
     });
   }
 
@@ -129,41 +145,73 @@ export class EventEntities {
     return run;
   }
 
-  /**
-   * Inserts the missing entities with their links and adds the missing links to existing ones with `$addToSet`, in
-   * one atomic batch: a connector linked to thousands of resources is never read or rewritten whole.
-   */
-  async #create(all: Named[], links: [string, string][], key: string): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const existing = await this.entities.getMany(all.map((n) => n.id));
-      const operations = this.#operations(all, links, existing);
-      try {
-        if (operations.length > 0) {
-          await this.store.batch(operations);
-          await this.#announce([...new Set(operations.map((op) => (op.op === 'insert' ? op.doc._id : String(op.filter._id))))]);
-        }
-        break;
-      } catch (err) {
-        if (!hasCode(err, ErrorCodes.DuplicateKey) || attempt >= duplicateRetries) throw err;
-      }
-    }
-    for (const { id } of all) {
-      let keys = this.#ensuredBy.get(id);
-      if (!keys) this.#ensuredBy.set(id, (keys = new Set()));
-      keys.add(key);
-    }
-    this.#ensured.add(key);
+  /** Waits for the creation of `all` with `links`, written with the other creations waiting meanwhile. */
+  #create(all: Named[], links: [string, string][], key: string): Promise<void> {
+    return new Promise<void>((done, failed) => {
+      this.#creations.push({ all, links, key, done, failed });
+      if (this.#creations.length === 1) void this.#serialised(() => this.#writeCreations());
+    });
   }
 
-  #operations(all: Named[], links: [string, string][], existing: Map<string, Entity>): BatchOperation[] {
+  /**
+   * Inserts the missing entities with their links and adds the missing links to existing ones with `$addToSet`, in
+   * one atomic batch for every creation waiting: a connector linked to thousands of resources is never read or
+   * rewritten whole for each of them.
+   */
+  async #writeCreations(): Promise<void> {
+    const creations = this.#creations.filter((creation) => {
+      if (!this.#ensured.has(creation.key)) return true;
+      creation.done();
+      return false;
+    });
+    this.#creations = [];
+    if (creations.length === 0) return;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const operations = await this.#operations(creations);
+        try {
+          if (operations.length > 0) {
+            await this.store.batch(operations);
+            await this.#announce([...new Set(operations.map((op) => (op.op === 'insert' ? op.doc._id : String(op.filter._id))))]);
+          }
+          break;
+        } catch (err) {
+          if (!hasCode(err, ErrorCodes.DuplicateKey) || attempt >= duplicateRetries) throw err;
+          // Another node created some of them meanwhile: read them again.
+          for (const creation of creations) for (const { id } of creation.all) this.#cache.delete(id);
+        }
+      }
+    } catch (err) {
+      for (const creation of creations) creation.failed(err);
+      return;
+    }
+    for (const { all, key, done } of creations) {
+      for (const { id } of all) {
+        let keys = this.#ensuredBy.get(id);
+        if (!keys) this.#ensuredBy.set(id, (keys = new Set()));
+        keys.add(key);
+      }
+      this.#ensured.add(key);
+      done();
+    }
+  }
+
+  async #operations(creations: readonly PendingCreation[]): Promise<BatchOperation[]> {
     const now = this.clock.nowSec();
+    const named = new Map<string, Named>();
+    for (const creation of creations) for (const n of creation.all) named.set(n.id, n);
+    const existing = new Map<string, Readonly<Entity>>();
+    for (const id of named.keys()) {
+      const entity = await this.peek(id);
+      if (entity) existing.set(id, entity);
+    }
     const created = new Map<string, Entity>();
-    for (const named of all) {
-      if (existing.has(named.id)) continue;
-      created.set(named.id, {
-        _id: named.id,
-        name: named.name,
-        type: named.type,
+    for (const n of named.values()) {
+      if (existing.has(n.id)) continue;
+      created.set(n.id, {
+        _id: n.id,
+        name: n.name,
+        type: n.type,
         impact: [],
         depends: [],
         enabled: true,
@@ -171,30 +219,41 @@ export class EventEntities {
         disable_history: [],
         measurements: [],
         infos: {},
-        ...named.extra,
+        ...n.extra,
       });
     }
-    const additions = new Map<string, { impact: string[]; depends: string[] }>();
+    // The links existing entities hold, as sets: a connector's may number thousands.
+    const held = new Map<string, Set<string>>();
+    const holds = (entity: Readonly<Entity>, field: 'impact' | 'depends', other: string): boolean => {
+      const key = `${field} ${entity._id}`;
+      let links = held.get(key);
+      if (!links) held.set(key, (links = new Set(entity[field])));
+      return links.has(other);
+    };
+    const additions = new Map<string, { impact: Set<string>; depends: Set<string> }>();
     const add = (id: string, field: 'impact' | 'depends', other: string): void => {
       const target = created.get(id);
       if (target) {
-        target[field].push(other);
+        if (!target[field].includes(other)) target[field].push(other);
         return;
       }
-      if (existing.get(id)?.[field].includes(other)) return;
+      const entity = existing.get(id);
+      if (!entity || holds(entity, field, other)) return;
       let entry = additions.get(id);
-      if (!entry) additions.set(id, (entry = { impact: [], depends: [] }));
-      entry[field].push(other);
+      if (!entry) additions.set(id, (entry = { impact: new Set(), depends: new Set() }));
+      entry[field].add(other);
     };
-    for (const [from, to] of links) {
-      add(from, 'impact', to);
-      add(to, 'depends', from);
+    for (const creation of creations) {
+      for (const [from, to] of creation.links) {
+        add(from, 'impact', to);
+        add(to, 'depends', from);
+      }
     }
     const operations: BatchOperation[] = [...created.values()].map((doc) => ({ op: 'insert', collection: entityCollection, doc }));
     for (const [id, { impact, depends }] of additions) {
       const addToSet: Record<string, unknown> = {};
-      if (impact.length > 0) addToSet.impact = { $each: impact };
-      if (depends.length > 0) addToSet.depends = { $each: depends };
+      if (impact.size > 0) addToSet.impact = { $each: [...impact] };
+      if (depends.size > 0) addToSet.depends = { $each: [...depends] };
       operations.push({ op: 'update', collection: entityCollection, filter: { _id: id }, update: { $addToSet: addToSet } });
     }
     return operations;
@@ -204,8 +263,10 @@ export class EventEntities {
   async #announce(ids: string[]): Promise<void> {
     for (const id of ids) this.#cache.delete(id);
     if (ids.length === 0) return;
+    const payload = { ids };
+    this.#ownAnnouncements.add(payload);
     try {
-      await this.eventBus.emit('entities.changed', { ids });
+      await this.eventBus.emit('entities.changed', payload);
     } catch (err) {
       this.logger.error({ err }, 'a listener of entities.changed failed');
     }

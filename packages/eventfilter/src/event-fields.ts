@@ -88,6 +88,14 @@ export function eventView(event: VigieEvent): Record<string, unknown> {
   return view;
 }
 
+/** Brings `view` (made by `eventView`) up to date after `setEventField(event, name, …)` succeeded. */
+export function refreshEventView(view: Record<string, unknown>, event: VigieEvent, name: string): void {
+  const key = goFields[name]?.key ?? name;
+  const goName = goNameOfKey.get(key);
+  if (goName) view[goName] = event[key];
+  else (view.ExtraInfos as Record<string, unknown>)[key] = event[key];
+}
+
 /** An entity as templates see it (`.ExternalData.entity`): the Go entity's field names. */
 export function entityView(entity: Record<string, unknown>): Record<string, unknown> {
   const infos: Record<string, unknown> = {};

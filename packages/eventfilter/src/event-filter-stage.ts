@@ -3,15 +3,17 @@ import { PipelineOrder, type PipelineContext, type PipelineStage } from '@vigie/
 import type { JsonValue } from '@vigie/kernel';
 import type { RegexCaptures } from '@vigie/patterns';
 import type { CompiledAction, CompiledRule, RuleOutcome } from './compiled-rules.js';
-import { entityView, eventView, setEventField } from './event-fields.js';
+import { entityView, eventView, refreshEventView, setEventField } from './event-fields.js';
 import type { RuleCache } from './rule-cache.js';
 
 const stageName = 'eventfilter';
 
-/** What the rules of one event share: the entity once loaded, and the infos actions gave it. */
+/** What the rules of one event share: the entity once loaded, the infos actions gave it, the event as templates see it. */
 interface FilterState {
   entity: Entity | null | undefined;
   infos: Record<string, JsonValue>;
+  /** `.Event` of the templates, made at the first template and kept up to date as actions set fields. */
+  view: Record<string, unknown> | undefined;
 }
 
 /** A step along `.`-separated keys of the template data (`ExternalData.entity`, `RegexMatch.Output.x`, `Event.Output`). */
@@ -40,12 +42,13 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
     const data = (): Record<string, unknown> => {
       const externalData: Record<string, unknown> = {};
       for (const name of rule.entitySources) externalData[name] = entityView(state.entity as Entity);
-      return { Event: eventView(context.event), RegexMatch: captures, ExternalData: externalData };
+      state.view ??= eventView(context.event);
+      return { Event: state.view, RegexMatch: captures, ExternalData: externalData };
     };
     for (const action of rule.actions) {
       const problem = runAction(action, context, state, data);
       if (problem !== undefined) return `action ${action.type} ${action.name}: ${problem}`;
-      context.trace(stageName, 'action applied', { rule: rule.id, action: action.type, name: action.name });
+      if (context.event.debug === true) context.trace(stageName, 'action applied', { rule: rule.id, action: action.type, name: action.name });
     }
     return undefined;
   }
@@ -63,7 +66,11 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
       value = readPath(data(), action.value.path);
       if (value === undefined) return `nothing at ${action.value.path.join('.')}`;
     }
-    if (!action.entityInfo) return setEventField(context.event, action.name, value);
+    if (!action.entityInfo) {
+      const problem = setEventField(context.event, action.name, value);
+      if (problem === undefined && state.view) refreshEventView(state.view, context.event, action.name);
+      return problem;
+    }
     // The original wrote infos only on an entity an `entity` data source had loaded.
     if (!state.entity) return 'no entity loaded: the rule, or one applied before it, needs an external_data source of type entity';
     const info = { name: action.name, description: action.description ?? '', value: value as JsonValue };
@@ -78,13 +85,13 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
     async process(context) {
       const rules = await cache.rules();
       if (rules.length === 0) return;
-      const state: FilterState = { entity: undefined, infos: {} };
+      const state: FilterState = { entity: undefined, infos: {}, view: undefined };
       const current = (await entities.peek(context.entityId)) ?? undefined;
       let outcome: RuleOutcome = 'pass';
       for (const rule of rules) {
         const captures = rule.type === 'enrichment' ? rule.patterns.match(context.event, current) : rule.patterns.matches(context.event, current) ? {} : null;
         if (!captures) continue;
-        context.trace(stageName, 'rule matches', { rule: rule.id, type: rule.type });
+        if (context.event.debug === true) context.trace(stageName, 'rule matches', { rule: rule.id, type: rule.type });
         if (rule.type === 'drop' || rule.type === 'break') {
           outcome = rule.type;
         } else {

@@ -8,10 +8,12 @@ import { entityIdOf, type VigieEvent } from './pipeline.js';
 import { laneOf } from './pipeline-runner.js';
 import { EventsTokens } from './tokens.js';
 
-/** Messages a partition consumer queues in one store write, at most. */
+/** Events a partition consumer queues in one store write, at most. */
 const batchSize = 1000;
 /** … waiting at most this long for more. */
 const batchDelayMs = 5;
+/** Events the router publishes to one partition in one message, at most (gathered for at most `batchDelayMs`). */
+const routedBatchSize = 200;
 /** A failed store write is tried again after this pause, the messages held unacknowledged meanwhile. */
 const retryPauseMs = 1000;
 /** The broker closes a channel whose check names a missing exchange with this code. */
@@ -22,11 +24,25 @@ interface PendingMessage {
   events: VigieEvent[];
 }
 
+/** An intake message whose events are being routed: acknowledged once every publication carrying them is confirmed. */
+interface RoutedMessage {
+  message: ConsumeMessage;
+  outstanding: number;
+  failed: boolean;
+}
+
+/** Events gathered for one partition, with the intake messages they came from. */
+interface PartitionBatch {
+  events: VigieEvent[];
+  sources: RoutedMessage[];
+}
+
 /**
  * Events from RabbitMQ (REFERENCE §6.3). Connectors publish to the topic exchange `canopsis.events`; a durable
  * `<prefix>.intake` queue bound to it with `#` has one active consumer (single active consumer), which checks each
- * message and routes its events to the durable partition queue `<prefix>.p<k>`, k a hash of the entity id, then
- * acknowledges it once the broker confirmed those publications. Malformed messages go to `<prefix>.dead` with their
+ * message and routes its events to the durable partition queue `<prefix>.p<k>`, k a hash of the entity id (the events
+ * of a few milliseconds bound for one partition travel as one list message, in order), then acknowledges it once
+ * the broker confirmed those publications. Malformed messages go to `<prefix>.dead` with their
  * reason. Each partition queue also has a single active consumer, which durably queues its events for the pipeline
  * (one store write per batch) before acknowledging them: one entity's events keep their order across nodes.
  */
@@ -37,10 +53,17 @@ export class AmqpIngestion {
   #stopping = false;
   readonly #timers = new Set<NodeJS.Timeout>();
   #pending: PendingMessage[] = [];
+  /** Events in `#pending`. */
+  #pendingEvents = 0;
   #flushTimer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
   /** The channel each gathered message came on, to acknowledge it there. */
   readonly #channelOf = new WeakMap<ConsumeMessage, Channel>();
+  /** Routed events waiting to be published, by partition. */
+  #routed = new Map<number, PartitionBatch>();
+  /** The channel `#routed` came from: after a reconnection, the broker delivers its messages again. */
+  #routedFrom: ConfirmChannel | undefined;
+  #routeTimer: NodeJS.Timeout | undefined;
 
   constructor(
     @inject(KernelTokens.Config) private readonly config: AmqpConfig,
@@ -79,6 +102,11 @@ export class AmqpIngestion {
   async stop(): Promise<void> {
     this.#stopping = true;
     for (const timer of this.#timers) clearTimeout(timer);
+    // What was routed but not yet published goes out, so that no message is delivered again half routed.
+    if (this.#routedFrom) {
+      this.#publishAllRouted(this.#routedFrom);
+      await this.#routedFrom.waitForConfirms().catch(() => undefined);
+    }
     await this.#flush();
     await this.#model?.close().catch(() => undefined);
     this.#connected = false;
@@ -139,20 +167,15 @@ export class AmqpIngestion {
 
   /** Intake: malformed content to the dead-letter queue, events to their partitions; ack once all is confirmed. */
   #route(router: ConfirmChannel, message: ConsumeMessage): void {
+    if (this.#routedFrom !== router) {
+      clearTimeout(this.#routeTimer);
+      this.#routeTimer = undefined;
+      this.#routed = new Map();
+      this.#routedFrom = router;
+    }
     const read = readMessage(message.content, this.clock.nowSec());
-    let outstanding = read.events.length + read.refused.length;
-    let failed = false;
-    const confirmed = (err: unknown): void => {
-      if (err) failed = true;
-      if (--outstanding > 0) return;
-      try {
-        if (failed) router.nack(message, false, true);
-        else router.ack(message);
-      } catch {
-        // The channel closed meanwhile: the broker delivers the message again.
-      }
-    };
-    if (outstanding === 0) {
+    const source: RoutedMessage = { message, outstanding: read.refused.length, failed: false };
+    if (read.events.length === 0 && read.refused.length === 0) {
       router.ack(message);
       return;
     }
@@ -162,12 +185,57 @@ export class AmqpIngestion {
         this.queueName('dead'),
         refused.content,
         { persistent: true, headers: { 'x-vigie-reason': refused.reason, 'x-vigie-exchange': message.fields.exchange, 'x-vigie-routing-key': message.fields.routingKey } },
-        confirmed,
+        (err: unknown) => this.#confirmed(router, [source], err),
       );
     }
     for (const event of read.events) {
       const partition = laneOf(entityIdOf(event), this.config.partitions);
-      router.sendToQueue(this.queueName(`p${partition}`), Buffer.from(JSON.stringify(event)), { persistent: true, contentType: 'application/json' }, confirmed);
+      let batch = this.#routed.get(partition);
+      if (!batch) this.#routed.set(partition, (batch = { events: [], sources: [] }));
+      batch.events.push(event);
+      if (batch.sources.at(-1) !== source) {
+        batch.sources.push(source);
+        source.outstanding++;
+      }
+      if (batch.events.length >= routedBatchSize) this.#publishRouted(router, partition);
+    }
+    if (this.#routed.size > 0) this.#routeTimer ??= setTimeout(() => this.#publishAllRouted(router), batchDelayMs);
+  }
+
+  #publishAllRouted(router: ConfirmChannel): void {
+    if (router !== this.#routedFrom) return;
+    clearTimeout(this.#routeTimer);
+    this.#routeTimer = undefined;
+    for (const partition of [...this.#routed.keys()]) this.#publishRouted(router, partition);
+  }
+
+  /** One list message for the events gathered for `partition`, in their order. */
+  #publishRouted(router: ConfirmChannel, partition: number): void {
+    const batch = this.#routed.get(partition);
+    if (!batch) return;
+    this.#routed.delete(partition);
+    const content = Buffer.from(JSON.stringify(batch.events.length === 1 ? batch.events[0] : batch.events));
+    try {
+      router.sendToQueue(this.queueName(`p${partition}`), content, { persistent: true, contentType: 'application/json' }, (err: unknown) =>
+        this.#confirmed(router, batch.sources, err),
+      );
+    } catch (err) {
+      // The channel closed: its unacknowledged messages go back to the broker, which delivers them again.
+      this.logger.warn({ err }, 'could not route AMQP events; the broker delivers their messages again');
+    }
+  }
+
+  /** A publication carrying events of `sources` is confirmed (or refused): each source is acked once all of its are. */
+  #confirmed(router: ConfirmChannel, sources: readonly RoutedMessage[], err: unknown): void {
+    for (const source of sources) {
+      if (err) source.failed = true;
+      if (--source.outstanding > 0) continue;
+      try {
+        if (source.failed) router.nack(source.message, false, true);
+        else router.ack(source.message);
+      } catch {
+        // The channel closed meanwhile: the broker delivers the message again.
+      }
     }
   }
 
@@ -180,8 +248,9 @@ export class AmqpIngestion {
       worker.sendToQueue(this.queueName('dead'), refused.content, { persistent: true, headers: { 'x-vigie-reason': refused.reason } });
     }
     this.#pending.push({ message, events: read.events });
+    this.#pendingEvents += read.events.length;
     this.#channelOf.set(message, worker);
-    if (this.#pending.length >= batchSize) void this.#flush();
+    if (this.#pendingEvents >= batchSize) void this.#flush();
     else this.#flushTimer ??= setTimeout(() => void this.#flush(), batchDelayMs);
   }
 
@@ -192,6 +261,7 @@ export class AmqpIngestion {
     if (this.#pending.length === 0) return this.#flushing;
     const batch = this.#pending;
     this.#pending = [];
+    this.#pendingEvents = 0;
     this.#flushing = this.#flushing.then(async () => {
       const events = batch.flatMap((p) => p.events);
       for (;;) {

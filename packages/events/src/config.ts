@@ -22,6 +22,11 @@ export const engineConfigSchema = object({
   max_body_size: string().test('byte-size', 'max_body_size must be a size such as 64mb', isByteSize).default('64mb'),
   /** Entities processed concurrently: events of one entity always go through one lane, one at a time. */
   lanes: number().integer().min(1).max(1024).default(64),
+  /**
+   * Backpressure: while this many accepted events wait to be processed, new events wait before being accepted (an
+   * HTTP answer comes later, AMQP messages stay unacknowledged), so the queue, the memory and the latency stay bounded.
+   */
+  max_waiting_events: number().integer().min(1).default(1_000),
   /** The health check reports the pipeline as lagging when more events than this wait to be processed. */
   max_queue_depth: number().integer().min(1).default(100_000),
   /** … or when the oldest waiting event was accepted longer ago than this. */

@@ -11,6 +11,7 @@ export class EngineSettingsService implements EngineSettings {
   readonly maxQueueDepth: number;
   readonly maxBatchEvents: number;
   readonly maxBodyBytes: number;
+  readonly maxWaitingEvents: number;
 
   constructor(@inject(KernelTokens.Config) config: EngineConfig) {
     this.beatIntervalMs = durationMs(config.beat_interval);
@@ -18,5 +19,6 @@ export class EngineSettingsService implements EngineSettings {
     this.maxQueueDepth = config.max_queue_depth;
     this.maxBatchEvents = config.max_batch_events;
     this.maxBodyBytes = parseByteSize(config.max_body_size);
+    this.maxWaitingEvents = config.max_waiting_events;
   }
 }

@@ -1,7 +1,8 @@
 import { inject, injectable } from 'tsyringe';
 import { KernelTokens, type Clock } from '@vigie/kernel';
+import { EngineSettingsService } from './engine-settings.js';
 import { EventIdSequence, nodeName } from './event-ids.js';
-import { EventQueueRepository, type QueuedEvent } from './event-queue.js';
+import { EventQueueRepository } from './event-queue.js';
 import { entityIdOf, type VigieEvent } from './pipeline.js';
 import { PipelineRunner } from './pipeline-runner.js';
 
@@ -15,12 +16,15 @@ export class EventIntake {
   #node: string | undefined;
   /** Hand-overs to the runner happen in acceptance order, even when stores answer out of order. */
   #handoff: Promise<void> = Promise.resolve();
+  /** Calls are admitted in call order, each once the pipeline has room (backpressure). */
+  #admission: Promise<void> = Promise.resolve();
 
   constructor(
     @inject(EventQueueRepository) private readonly queue: EventQueueRepository,
     @inject(PipelineRunner) private readonly runner: PipelineRunner,
     @inject(KernelTokens.Clock) private readonly clock: Clock,
     @inject(KernelTokens.DataDir) private readonly dataDir: string,
+    @inject(EngineSettingsService) private readonly settings: EngineSettingsService,
   ) {}
 
   get node(): string {
@@ -43,24 +47,43 @@ export class EventIntake {
     return this.runner.stop();
   }
 
-  /** Durably queues valid events (one atomic write); resolves when they are stored. */
-  async accept(events: readonly VigieEvent[]): Promise<void> {
+  /**
+   * Durably queues valid events (one atomic write); resolves when they are stored. While `[engine]
+   * max_waiting_events` accepted events wait to be processed, the call waits before accepting (after the calls
+   * before it): the queue and the latency from acceptance stay bounded, senders are slowed down instead. When
+   * `abandoned()` says the sender left meanwhile, nothing is accepted and the call fails.
+   */
+  async accept(events: readonly VigieEvent[], abandoned?: () => boolean): Promise<void> {
     if (events.length === 0) return;
+    const admitted = this.#admission.then(() => this.runner.admit(events.length, this.settings.maxWaitingEvents));
+    this.#admission = admitted;
+    await admitted;
+    // A sender that gave up while waiting (its connection closed) will send again: accepting now would queue twice.
+    if (abandoned?.()) {
+      this.runner.release(events.length);
+      throw new Error('the sender left before its events could be accepted');
+    }
     const now = this.clock.nowMs();
     const node = this.node;
-    const queued: QueuedEvent[] = events.map((event) => ({
+    const accepted = events.map((event) => ({
       _id: `${this.#ids.next(now)}-${node}`,
       node,
       entity: entityIdOf(event),
       accepted_at: now,
       event,
     }));
-    const stored = this.queue.insert(queued);
+    const stored = this.queue.insert(accepted);
     const previous = this.#handoff;
     const handoff = (async () => {
       await previous;
-      await stored;
-      this.runner.enqueue(queued);
+      let queued;
+      try {
+        queued = await stored;
+      } catch (err) {
+        this.runner.release(events.length);
+        throw err;
+      }
+      this.runner.enqueue(queued, true);
     })();
     this.#handoff = handoff.catch(() => undefined);
     await handoff;

@@ -1,9 +1,9 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { KernelTokens, type BatchOperation, type Collection, type Doc, type Store } from '@vigie/kernel';
 import type { VigieEvent } from './pipeline.js';
 
-/** An accepted event waiting in `event_queue` until the pipeline has processed it. */
-export interface QueuedEvent extends Doc {
+/** An accepted event, as the intake hands it to the queue. */
+export interface AcceptedEvent {
   /** The event id: increasing in acceptance order on one node. */
   _id: string;
   /** The node that accepted the event and processes it. */
@@ -15,6 +15,13 @@ export interface QueuedEvent extends Doc {
   event: VigieEvent;
 }
 
+/** An accepted event waiting to be processed. */
+export interface QueuedEvent extends AcceptedEvent, Doc {
+  _id: string;
+  /** The `event_queue` document holding the event. */
+  batch: string;
+}
+
 /** An event the pipeline gave up on (a stage kept failing), kept with why. */
 export interface FailedEvent extends QueuedEvent {
   error: string;
@@ -22,42 +29,129 @@ export interface FailedEvent extends QueuedEvent {
   failed_at: number;
 }
 
-/** The durable event queue: an event is in `event_queue` from its acceptance until it has been processed. */
+/**
+ * The events of one acceptance (an HTTP request, an AMQP batch) as stored, in order: one document, one row to
+ * write and one to delete for up to `eventsPerDocument` events. Its id is its first event's.
+ */
+interface StoredBatch extends Doc {
+  node: string;
+  accepted_at: number;
+  events: { _id: string; entity: string; event: VigieEvent }[];
+}
+
+/** Events of a stored batch processed while others of it still wait: one record per group settled (never rewritten). */
+interface BatchProgress extends Doc {
+  node: string;
+  batch: string;
+  done: string[];
+}
+
+/** A queue document of an older version: one event. */
+interface StoredEvent extends Doc {
+  node: string;
+  entity: string;
+  accepted_at: number;
+  event: VigieEvent;
+}
+
+/** Events in one `event_queue` document at most (a MongoDB document is limited to 16 MiB). */
+const eventsPerDocument = 1000;
+
+const queueCollection = 'event_queue';
+const progressCollection = 'event_queue_progress';
+
+/**
+ * The durable event queue: an event is in `event_queue` from its acceptance until it has been processed. The
+ * events of one acceptance share a document, deleted once all of them are processed; until then, those processed
+ * are recorded in `event_queue_progress` (grouped, like the deletions), so that a restart runs again only what
+ * had not been processed, give or take the last group.
+ */
 @injectable()
 export class EventQueueRepository {
-  readonly #queue: Collection<QueuedEvent>;
+  readonly #store: Store;
+  readonly #queue: Collection<StoredBatch | StoredEvent>;
+  readonly #progress: Collection<BatchProgress>;
   readonly #failures: Collection<FailedEvent>;
 
   constructor(@inject(KernelTokens.Store) store: Store) {
-    this.#queue = store.collection<QueuedEvent>('event_queue');
+    this.#store = store;
+    this.#queue = store.collection(queueCollection);
+    this.#progress = store.collection(progressCollection);
     this.#failures = store.collection<FailedEvent>('event_failures');
   }
 
   async ensureIndexes(): Promise<void> {
     await this.#queue.createIndex({ keys: { node: 1 } });
+    await this.#progress.createIndex({ keys: { node: 1 } });
+    await this.#progress.createIndex({ keys: { batch: 1 } });
   }
 
-  /** One atomic, durable write for a whole batch of accepted events. */
-  insert(events: readonly QueuedEvent[]): Promise<void> {
-    return this.#queue.insertMany(events);
+  /**
+   * One atomic, durable write for a whole batch of accepted events (in acceptance order, from one node); resolves
+   * with them as the pipeline takes them.
+   */
+  async insert(events: readonly AcceptedEvent[]): Promise<QueuedEvent[]> {
+    const documents: StoredBatch[] = [];
+    const queued: QueuedEvent[] = [];
+    for (let start = 0; start < events.length; start += eventsPerDocument) {
+      const chunk = events.slice(start, start + eventsPerDocument);
+      const first = chunk[0] as AcceptedEvent;
+      documents.push({
+        _id: first._id,
+        node: first.node,
+        accepted_at: first.accepted_at,
+        events: chunk.map(({ _id, entity, event }) => ({ _id, entity, event })),
+      });
+      for (const event of chunk) queued.push({ ...event, batch: first._id });
+    }
+    await this.#queue.insertMany(documents);
+    return queued;
   }
 
-  async remove(ids: readonly string[]): Promise<void> {
-    await this.#queue.deleteMany({ _id: { $in: ids } });
+  /**
+   * Records what the pipeline finished, atomically: `completed` batches leave the queue, and the events listed in
+   * `progress` (by batch) are marked processed.
+   */
+  async settle(completed: readonly string[], progress: ReadonlyMap<string, { node: string; ids: readonly string[] }>): Promise<void> {
+    const operations: BatchOperation[] = [];
+    if (completed.length > 0) {
+      operations.push({ op: 'delete', collection: queueCollection, filter: { _id: { $in: [...completed] } }, multi: true });
+      operations.push({ op: 'delete', collection: progressCollection, filter: { batch: { $in: [...completed] } }, multi: true });
+    }
+    for (const [batch, { node, ids }] of progress) {
+      // Named after its first event, finished once: unique.
+      operations.push({ op: 'insert', collection: progressCollection, doc: { _id: ids[0] as string, node, batch, done: [...ids] } });
+    }
+    if (operations.length > 0) await this.#store.batch(operations);
   }
 
   /** Every event this node accepted and has not processed yet, in acceptance order. */
-  pending(node: string): Promise<QueuedEvent[]> {
-    return this.#queue.find({ node }, { sort: { _id: 1 } });
+  async pending(node: string): Promise<QueuedEvent[]> {
+    const done = new Set<string>();
+    for (const progress of await this.#progress.find({ node })) for (const id of progress.done) done.add(id);
+    const events: QueuedEvent[] = [];
+    for (const doc of await this.#queue.find({ node }, { sort: { _id: 1 } })) {
+      if ('events' in doc && Array.isArray(doc.events)) {
+        for (const { _id, entity, event } of doc.events) {
+          if (!done.has(_id)) events.push({ _id, node, entity, accepted_at: doc.accepted_at, event, batch: doc._id });
+        }
+      } else {
+        const single = doc as StoredEvent;
+        events.push({ _id: single._id, node, entity: single.entity, accepted_at: single.accepted_at, event: single.event, batch: single._id });
+      }
+    }
+    return events;
   }
 
   /** The most recent event id of this node still queued (to keep new ids after it). */
   async lastId(node: string): Promise<string | undefined> {
-    return (await this.#queue.findOne({ node }, { sort: { _id: -1 } }))?._id;
+    const newest = await this.#queue.findOne({ node }, { sort: { _id: -1 } });
+    if (!newest) return undefined;
+    return 'events' in newest && Array.isArray(newest.events) ? (newest.events.at(-1)?._id ?? newest._id) : newest._id;
   }
 
+  /** Keeps an event the pipeline gave up on; the runner then counts it as finished. */
   async fail(event: QueuedEvent, stage: string, error: string, at: number): Promise<void> {
     await this.#failures.replaceOne({ _id: event._id }, { ...event, stage, error, failed_at: at }, { upsert: true });
-    await this.remove([event._id]);
   }
 }

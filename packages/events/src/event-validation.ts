@@ -40,19 +40,32 @@ export function routingKeyOf(event: Pick<VigieEvent, 'connector' | 'connector_na
 /** A lone UTF-16 surrogate: text JSON can carry (`"\\ud800"`) but UTF-8 cannot encode. */
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Whether a string is well-formed Unicode (`String.prototype.isWellFormed` where the runtime has it: much faster). */
+const wellFormed: (text: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
+    ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (text) => !loneSurrogate.test(text);
+
 /** The first string value (at any depth) that is not well-formed Unicode, hence not encodable as UTF-8. */
 function malformedText(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return loneSurrogate.test(value) ? path : null;
+  const found = malformedPath(value);
+  if (found === null) return null;
+  return (path === '' ? found : [path, ...found]).join('.');
+}
+
+/** The keys leading to the first malformed string, innermost last; the path is only built when one is found. */
+function malformedPath(value: unknown): string[] | null {
+  if (typeof value === 'string') return wellFormed(value) ? null : [];
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = malformedText(value[i], `${path}.${i}`);
-      if (found) return found;
+      const found = malformedPath(value[i]);
+      if (found) return [String(i), ...found];
     }
   } else if (isObject(value)) {
-    for (const [key, inner] of Object.entries(value)) {
-      if (loneSurrogate.test(key)) return path === '' ? key : `${path}.${key}`;
-      const found = malformedText(inner, path === '' ? key : `${path}.${key}`);
-      if (found) return found;
+    for (const key of Object.keys(value)) {
+      if (!wellFormed(key)) return [key];
+      const found = malformedPath(value[key]);
+      if (found) return [key, ...found];
     }
   }
   return null;

@@ -1,4 +1,4 @@
-import type { Logger } from '@vigie/kernel';
+import { cloneJson, type Logger } from '@vigie/kernel';
 import type { QueuedEvent } from './event-queue.js';
 import type { PipelineContext, VigieEvent } from './pipeline.js';
 
@@ -16,7 +16,7 @@ export class EventTrip implements PipelineContext {
 
   constructor(queued: QueuedEvent, parentLog: Logger) {
     // Stages change the event; the queued copy stays as accepted, should the event have to run again.
-    this.event = structuredClone(queued.event);
+    this.event = cloneJson(queued.event);
     this.eventId = queued._id;
     this.acceptedAt = queued.accepted_at;
     this.entityId = queued.entity;

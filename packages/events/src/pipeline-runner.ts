@@ -22,35 +22,42 @@ export interface PipelineStats {
 
 /** A stage that throws is retried after these pauses, then the event is set aside in `event_failures`. */
 const retryPausesMs = [50, 500];
-/** Processed events are removed from the queue in groups: at this many, or after `removalDelayMs`. */
+/** Processed events are settled in the queue in groups: at this many, or after `removalDelayMs`. */
 const removalBatch = 4000;
 const removalDelayMs = 20;
 
-/** One lane: the events of the entities that hash to it, processed one at a time in acceptance order. */
-class Lane {
-  items: (QueuedEvent | undefined)[] = [];
-  head = 0;
-  current: QueuedEvent | undefined;
-  loop: Promise<void> | undefined;
+/** A first-in first-out list whose `take` costs O(1) (an array's `shift` is linear). */
+class Fifo<T> {
+  #items: (T | undefined)[] = [];
+  #head = 0;
 
-  get waiting(): number {
-    return this.items.length - this.head;
+  get size(): number {
+    return this.#items.length - this.#head;
   }
 
-  take(): QueuedEvent | undefined {
-    const item = this.items[this.head];
-    this.items[this.head] = undefined;
-    this.head++;
+  push(item: T): void {
+    this.#items.push(item);
+  }
+
+  peek(): T | undefined {
+    return this.#items[this.#head];
+  }
+
+  take(): T | undefined {
+    if (this.#head >= this.#items.length) return undefined;
+    const item = this.#items[this.#head];
+    this.#items[this.#head] = undefined;
+    this.#head++;
     // Reclaim the consumed prefix once it is most of the array.
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
+    if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#head = 0;
     }
     return item;
   }
 }
 
-/** FNV-1a: a cheap, stable spread of entity ids over lanes. */
+/** FNV-1a: a cheap, stable spread of entity ids over `lanes` buckets (the AMQP partitions). */
 export function laneOf(entityId: string, lanes: number): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < entityId.length; i++) {
@@ -61,23 +68,48 @@ export function laneOf(entityId: string, lanes: number): number {
 }
 
 /**
- * Runs queued events through the stages contributed to `events.stages`, by ascending `order`. Events of one
- * entity go through one lane, one at a time and in acceptance order; lanes run concurrently. A processed event
- * leaves the queue in a grouped delete; after a crash the events still queued run again, which the stages
- * tolerate (they are idempotent per event id).
+ * Runs queued events through the stages contributed to `events.stages`, by ascending `order`. The events of one
+ * entity go one at a time, in acceptance order; up to `[engine] lanes` events of different entities go
+ * concurrently, the entities taking turns in the order their next event arrived (no entity waits behind another's
+ * backlog). Processed events are
+ * settled in the queue in groups (a batch whose events are all processed is deleted, the others record which
+ * are); after a crash the events not settled run again, which the stages tolerate (they are idempotent per event id).
  */
 @injectable()
 export class PipelineRunner {
-  readonly #lanes: Lane[];
+  /** Events of different entities processed at once, at most. */
+  readonly #concurrency: number;
+  /** Waiting events by entity, in acceptance order (the one in flight excluded). */
+  readonly #byEntity = new Map<string, Fifo<QueuedEvent>>();
+  /** Entities whose next event may start (none of theirs in flight), in the order they became so. */
+  readonly #ready = new Fifo<string>();
+  /** Entities with an event in flight. */
+  readonly #busy = new Set<string>();
+  /** Every event not finished, in arrival order (finished ones are skipped lazily): the oldest for the health check. */
+  readonly #arrivals = new Fifo<QueuedEvent>();
+  readonly #finishedEvents = new WeakSet<QueuedEvent>();
+  /** Events handed over and not finished. */
+  #depth = 0;
+  #workers = 0;
+  readonly #loops = new Set<Promise<void>>();
   #stages: PipelineStage[] | undefined;
   #running = false;
+  #started = false;
   #processed = 0;
   #failed = 0;
   readonly #dropped: Record<string, number> = {};
-  #done: string[] = [];
+  /** Events of each queue batch not finished yet. */
+  readonly #unfinished = new Map<string, number>();
+  /** Finished events not settled in the queue yet, by batch. */
+  #finished = new Map<string, { node: string; ids: string[] }>();
+  #finishedCount = 0;
   #removalTimer: NodeJS.Timeout | undefined;
   #removals: Promise<void> = Promise.resolve();
   readonly #idleWaiters: (() => void)[] = [];
+  /** Accepted events not finished yet (the depth, kept as a count for the intake's backpressure). */
+  #waiting = 0;
+  /** Acceptances waiting for the depth to go below their limit. */
+  #roomWaiters: { below: number; wake: () => void }[] = [];
 
   constructor(
     @inject(EventQueueRepository) private readonly queue: EventQueueRepository,
@@ -87,7 +119,7 @@ export class PipelineRunner {
     @inject(KernelTokens.Config) config: EngineConfig,
     @inject(KernelTokens.Observations) private readonly observations: Observations,
   ) {
-    this.#lanes = Array.from({ length: config.lanes }, () => new Lane());
+    this.#concurrency = config.lanes;
   }
 
   /** The contributed stages by ascending order (resolved once, at the first event). */
@@ -111,63 +143,112 @@ export class PipelineRunner {
     if (pending.length > 0) this.logger.info({ events: pending.length }, 'processing the events left queued by the previous run');
     this.enqueue(pending);
     this.#running = true;
-    for (const lane of this.#lanes) if (lane.waiting > 0 && !lane.loop) lane.loop = this.#drain(lane);
+    this.#started = true;
+    this.#spawn();
   }
 
-  /** Hands durably queued events to their lanes. */
-  enqueue(events: readonly QueuedEvent[]): void {
+  /** Hands durably queued events over, in acceptance order; `admitted` when `admit` counted them already. */
+  enqueue(events: readonly QueuedEvent[], admitted = false): void {
+    if (!admitted) this.#waiting += events.length;
+    this.#depth += events.length;
     for (const event of events) {
-      const lane = this.#lanes[laneOf(event.entity, this.#lanes.length)] as Lane;
-      lane.items.push(event);
-      if (this.#running && !lane.loop) lane.loop = this.#drain(lane);
+      this.#unfinished.set(event.batch, (this.#unfinished.get(event.batch) ?? 0) + 1);
+      this.#arrivals.push(event);
+      let waiting = this.#byEntity.get(event.entity);
+      if (!waiting) {
+        this.#byEntity.set(event.entity, (waiting = new Fifo()));
+        if (!this.#busy.has(event.entity)) this.#ready.push(event.entity);
+      }
+      waiting.push(event);
+    }
+    this.#spawn();
+  }
+
+  /** Starts workers for the entities ready, up to the concurrency. */
+  #spawn(): void {
+    // A new worker takes its entity at once (synchronously): the loop ends when none is left or all workers run.
+    while (this.#running && this.#workers < this.#concurrency && this.#ready.size > 0) {
+      this.#workers++;
+      const loop = this.#work();
+      this.#loops.add(loop);
+      void loop.finally(() => this.#loops.delete(loop));
     }
   }
 
-  /** Lets every lane finish the event it is on, then removes what was processed from the queue. */
+  /** A worker: the next event of the next ready entity, until none is ready. */
+  async #work(): Promise<void> {
+    try {
+      while (this.#running) {
+        const entity = this.#ready.take();
+        if (entity === undefined) break;
+        const waiting = this.#byEntity.get(entity) as Fifo<QueuedEvent>;
+        const event = waiting.take() as QueuedEvent;
+        if (waiting.size === 0) this.#byEntity.delete(entity);
+        this.#busy.add(entity);
+        try {
+          await this.#process(event);
+        } finally {
+          this.#busy.delete(entity);
+          if (this.#byEntity.has(entity)) this.#ready.push(entity);
+          this.#depth--;
+          this.#finishedEvents.add(event);
+          while (this.#arrivals.size > 0 && this.#finishedEvents.has(this.#arrivals.peek() as QueuedEvent)) this.#arrivals.take();
+        }
+        if (this.#depth === 0 && this.#idleWaiters.length > 0) for (const wake of this.#idleWaiters.splice(0)) wake();
+      }
+    } finally {
+      this.#workers--;
+    }
+  }
+
+  /** Lets every worker finish the event it is on, then settles what was processed in the queue. */
   async stop(): Promise<void> {
     this.#running = false;
-    await Promise.all(this.#lanes.map((lane) => lane.loop));
+    // Nothing is processed any more: acceptances waiting for room go on (their events stay queued for the next start).
+    for (const { wake } of this.#roomWaiters.splice(0)) wake();
+    await Promise.all([...this.#loops]);
     await this.#removeDone();
   }
 
   stats(): PipelineStats {
-    let depth = 0;
-    let oldest: number | null = null;
-    for (const lane of this.#lanes) {
-      depth += lane.waiting + (lane.current ? 1 : 0);
-      const first = lane.current ?? lane.items[lane.head];
-      if (first && (oldest === null || first.accepted_at < oldest)) oldest = first.accepted_at;
-    }
-    return { depth, oldestAcceptedAt: oldest, processed: this.#processed, dropped: { ...this.#dropped }, failed: this.#failed, running: this.#running };
+    const oldest = this.#arrivals.peek()?.accepted_at ?? null;
+    return { depth: this.#depth, oldestAcceptedAt: oldest, processed: this.#processed, dropped: { ...this.#dropped }, failed: this.#failed, running: this.#running };
+  }
+
+  /**
+   * Resolves once fewer than `below` accepted events wait to be processed (at once when stopped), counting the
+   * `count` events about to be accepted as waiting from then on: `enqueue(events, true)` hands them over, or
+   * `release(count)` gives their room back if they could not be queued.
+   */
+  async admit(count: number, below: number): Promise<void> {
+    if (this.#waiting >= below && !(!this.#running && this.#started)) await new Promise<void>((wake) => this.#roomWaiters.push({ below, wake }));
+    this.#waiting += count;
+  }
+
+  release(count: number): void {
+    for (let i = 0; i < count; i++) this.#left();
   }
 
   /** Resolves once nothing waits and every processed event has left the queue (tests, benchmarks, shutdown). */
   async whenIdle(): Promise<void> {
-    if (this.stats().depth > 0) await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+    if (this.#depth > 0) await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
     await this.#removeDone();
-  }
-
-  async #drain(lane: Lane): Promise<void> {
-    try {
-      while (this.#running && lane.waiting > 0) {
-        const event = lane.take() as QueuedEvent;
-        lane.current = event;
-        await this.#process(event);
-        lane.current = undefined;
-      }
-    } finally {
-      lane.current = undefined;
-      lane.loop = undefined;
-      if (this.#idleWaiters.length > 0 && this.stats().depth === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
-    }
   }
 
   async #process(queued: QueuedEvent): Promise<void> {
     const trip = new EventTrip(queued, this.logger);
-    trip.trace('pipeline', 'event accepted', { event: trip.event, acceptedAt: trip.acceptedAt });
+    // Traces only for `debug` events: their details are not even built for the others.
+    const tracing = trip.event.debug === true;
+    if (tracing) trip.trace('pipeline', 'event accepted', { event: trip.event, acceptedAt: trip.acceptedAt });
     for (const stage of this.stages) {
-      trip.trace(stage.name, 'stage starts', { event: trip.event });
-      const error = await this.#runStage(stage, trip);
+      if (tracing) trip.trace(stage.name, 'stage starts', { event: trip.event });
+      // The first attempt inline (no promise of its own): it is the one nearly every event takes.
+      let error: unknown;
+      try {
+        await stage.process(trip);
+      } catch (err) {
+        error = await this.#retryStage(stage, trip, err);
+      }
       if (error !== undefined) {
         this.#failed++;
         const message = error instanceof Error ? error.message : String(error);
@@ -176,7 +257,10 @@ export class PipelineRunner {
           await this.queue.fail(queued, stage.name, message, this.clock.nowMs());
         } catch (err) {
           trip.log.error({ err }, 'could not set the failed event aside; it stays queued for the next start');
+          this.#left();
+          return;
         }
+        this.#finish(queued);
         return;
       }
       // Throughput and lag per stage for the metrics feature (nothing is computed when nobody listens).
@@ -189,40 +273,74 @@ export class PipelineRunner {
         else trip.log.debug({ stage: stage.name, reason: trip.dropped, entityId: trip.entityId }, 'event dropped');
         break;
       }
-      trip.trace(stage.name, 'stage done', { event: trip.event });
+      if (tracing) trip.trace(stage.name, 'stage done', { event: trip.event });
     }
     if (trip.dropped === undefined) trip.trace('pipeline', 'event processed');
     this.#processed++;
-    this.#done.push(queued._id);
-    if (this.#done.length >= removalBatch) void this.#removeDone();
+    this.#finish(queued);
+  }
+
+  /** One event fewer waits: the acceptances that now have room go on. */
+  #left(): void {
+    this.#waiting--;
+    if (this.#roomWaiters.length > 0) this.#roomWaiters = this.#roomWaiters.filter(({ below, wake }) => (this.#waiting < below ? (wake(), false) : true));
+  }
+
+  /** Counts the event as finished (processed, dropped or set aside); settled with the next group. */
+  #finish(queued: QueuedEvent): void {
+    this.#left();
+    let finished = this.#finished.get(queued.batch);
+    if (!finished) this.#finished.set(queued.batch, (finished = { node: queued.node, ids: [] }));
+    finished.ids.push(queued._id);
+    this.#finishedCount++;
+    if (this.#finishedCount >= removalBatch) void this.#removeDone();
     else this.#removalTimer ??= setTimeout(() => void this.#removeDone(), removalDelayMs);
   }
 
-  /** The error of the last attempt when every attempt failed, else undefined. */
-  async #runStage(stage: PipelineStage, trip: EventTrip): Promise<unknown> {
+  /** After a first failure: the retries; the error of the last attempt when every attempt failed, else undefined. */
+  async #retryStage(stage: PipelineStage, trip: EventTrip, firstError: unknown): Promise<unknown> {
+    let err = firstError;
     for (let attempt = 0; ; attempt++) {
+      const pause = retryPausesMs[attempt];
+      if (pause === undefined) return err ?? new Error('unknown failure');
+      trip.log.warn({ err, stage: stage.name, attempt: attempt + 1 }, 'a pipeline stage failed; retrying the event');
+      await sleep(pause);
       try {
         await stage.process(trip);
         return undefined;
-      } catch (err) {
-        const pause = retryPausesMs[attempt];
-        if (pause === undefined) return err ?? new Error('unknown failure');
-        trip.log.warn({ err, stage: stage.name, attempt: attempt + 1 }, 'a pipeline stage failed; retrying the event');
-        await sleep(pause);
+      } catch (next) {
+        err = next;
       }
     }
   }
 
-  /** One grouped delete of the processed events; deletes run one after the other. */
+  /**
+   * One grouped write settling the finished events: batches all of whose events are finished leave the queue, the
+   * others record their finished events. Writes run one after the other.
+   */
   #removeDone(): Promise<void> {
     clearTimeout(this.#removalTimer);
     this.#removalTimer = undefined;
-    if (this.#done.length === 0) return this.#removals;
-    const ids = this.#done;
-    this.#done = [];
+    if (this.#finishedCount === 0) return this.#removals;
+    const finished = this.#finished;
+    const count = this.#finishedCount;
+    this.#finished = new Map();
+    this.#finishedCount = 0;
+    const completed: string[] = [];
+    const progress = new Map<string, { node: string; ids: string[] }>();
+    for (const [batch, done] of finished) {
+      const left = (this.#unfinished.get(batch) ?? 0) - done.ids.length;
+      if (left > 0) {
+        this.#unfinished.set(batch, left);
+        progress.set(batch, done);
+      } else {
+        this.#unfinished.delete(batch);
+        completed.push(batch);
+      }
+    }
     this.#removals = this.#removals
-      .then(() => this.queue.remove(ids))
-      .catch((err: unknown) => this.logger.error({ err, events: ids.length }, 'could not remove processed events from the queue; they will run again at the next start'));
+      .then(() => this.queue.settle(completed, progress))
+      .catch((err: unknown) => this.logger.error({ err, events: count }, 'could not settle processed events in the queue; they will run again at the next start'));
     return this.#removals;
   }
 }

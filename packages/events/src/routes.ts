@@ -74,10 +74,12 @@ export const eventRoutes: RouteDefinition[] = [
         if ('event' in outcome) sent.push(outcome.event);
         else failed.push({ event: raw, field: outcome.problem.field, error: outcome.problem.reason });
       }
+      const senderLeft = (): boolean => ctx.req.socket.destroyed;
       try {
-        await intake.accept(sent);
+        await intake.accept(sent, senderLeft);
       } catch (err) {
-        ctx.state.log.error({ err, events: sent.length }, 'could not queue events: answered as retry_events');
+        if (senderLeft()) ctx.state.log.warn({ events: sent.length }, 'the sender left while its events waited for room: none accepted');
+        else ctx.state.log.error({ err, events: sent.length }, 'could not queue events: answered as retry_events');
         return { sent_events: [], failed_events: failed, retry_events: sent };
       }
       return { sent_events: sent, failed_events: failed, retry_events: [] };

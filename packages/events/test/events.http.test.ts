@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, ManualClock } from '@vigie/kernel';
-import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { startFeatureTest, testAdmin, type TestKernel } from '@vigie/testkit';
 import { metricsFeature } from '@vigie/metrics';
 import { eventsFeature } from '../src/index.js';
 import { check, recordingFeature } from '../src/testing.js';
@@ -167,6 +167,65 @@ describe('the pipeline', () => {
     release();
     await recorder.waitFor('slow', 5);
     expect(recorder.seen.get('slow')?.filter((s) => s.entityId === 'a/host').map((s) => s.event.output)).toEqual(['a1', 'a2', 'a3']);
+  });
+
+  it('retries a failing stage, then sets the event aside in event_failures while the others go on', async () => {
+    const attempts = new Map<string, number>();
+    const recorder = recordingFeature([
+      {
+        name: 'flaky',
+        order: 500,
+        act: (c) => {
+          const output = String(c.event.output);
+          attempts.set(output, (attempts.get(output) ?? 0) + 1);
+          if (output === 'always' || (output === 'once' && attempts.get(output) === 1)) throw new Error(`failing on ${output}`);
+        },
+      },
+      { name: 'after', order: 600 },
+    ]);
+    const { t } = await boot(recorder);
+    await t.post('/api/v2/event', [check({ resource: 'a', output: 'once' }), check({ resource: 'b', output: 'always' }), check({ resource: 'c', output: 'fine' })]);
+    await recorder.waitFor('after', 2);
+    const runner = t.kernel.container('events').resolve<{ whenIdle(): Promise<void>; stats(): { processed: number; failed: number } }>('pipelineRunner');
+    await runner.whenIdle();
+    expect(recorder.seen.get('after')?.map((s) => s.event.output).sort()).toEqual(['fine', 'once']);
+    expect(attempts).toEqual(new Map([['once', 2], ['always', 3], ['fine', 1]]));
+    expect(runner.stats()).toMatchObject({ processed: 2, failed: 1 });
+    const failures = await t.kernel.store.collection('event_failures').find({});
+    expect(failures).toMatchObject([{ stage: 'flaky', error: 'failing on always', event: { output: 'always' } }]);
+  });
+
+  it('holds new events back while [engine] max_waiting_events accepted events wait to be processed', async () => {
+    let release: () => void = () => undefined;
+    const blocked = new Promise<void>((resolve) => (release = resolve));
+    const recorder = recordingFeature([{ name: 'slow', order: 500, act: () => blocked }]);
+    const { t } = await boot(recorder, { config: { 'webserver.conf': { engine: { max_waiting_events: '2' } } } });
+    expect((await t.post('/api/v2/event', [check({ resource: 'a' }), check({ resource: 'b' })])).status).toBe(200);
+    // Two events wait (the stage holds them): the next request is answered only once there is room.
+    let answered = false;
+    const next = t.post('/api/v2/event', [check({ resource: 'c' })]).then((res) => ((answered = true), res));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(answered).toBe(false);
+    // A sender that gives up while waiting gets none of its events accepted.
+    const gaveUp = new AbortController();
+    const abandoned = fetch(`${t.url}/api/v2/event`, {
+      method: 'POST',
+      signal: gaveUp.signal,
+      headers: { authorization: `Basic ${Buffer.from(`${testAdmin.user}:${testAdmin.password}`).toString('base64')}`, 'content-type': 'application/json' },
+      body: JSON.stringify([check({ resource: 'abandoned' })]),
+    }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    gaveUp.abort();
+    await abandoned;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Admitted after the abandoned request was decided.
+    const last = t.post('/api/v2/event', [check({ resource: 'd' })]);
+    release();
+    expect((await next).body).toMatchObject({ sent_events: [{ resource: 'c' }] });
+    expect((await last).body).toMatchObject({ sent_events: [{ resource: 'd' }] });
+    await recorder.waitFor('slow', 4);
+    await t.kernel.container('events').resolve<{ whenIdle(): Promise<void> }>('pipelineRunner').whenIdle();
+    expect(recorder.seen.get('slow')?.map((s) => s.event.resource).sort()).toEqual(['a', 'b', 'c', 'd']);
   });
 
   it("reports each stage's throughput and lag to the metrics", async () => {

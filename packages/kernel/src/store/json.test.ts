@@ -21,3 +21,24 @@ describe('deep values', () => {
     expect(() => assertNoCodeExecution({ a: [nested(50_000), { $where: '1' }] })).toThrow('operator $where is not allowed');
   });
 });
+
+describe('jsonEqual', () => {
+  it('ignores key order and tells arrays, objects, lengths and values apart', () => {
+    expect(jsonEqual({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 })).toBe(true);
+    expect(jsonEqual({ a: [] }, { a: {} })).toBe(false);
+    expect(jsonEqual([1, 2], [1, 2, 3])).toBe(false);
+    expect(jsonEqual({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(jsonEqual({ a: null }, { b: null })).toBe(false);
+    expect(jsonEqual({ a: { b: 'x' } }, { a: { b: 'y' } })).toBe(false);
+  });
+});
+
+describe('cloneJson', () => {
+  it('names the field holding a value JSON cannot carry', () => {
+    expect(() => cloneJson({ a: { b: [1, Number.NaN] } })).toThrow('field a.b[1] holds a non-JSON value (NaN)');
+    expect(() => cloneJson({ list: [{ at: new Date() }] })).toThrow('field list[0].at holds a non-JSON value (Date)');
+    expect(() => cloneJson([1, undefined])).toThrow('field [1] holds a non-JSON value (undefined)');
+    expect(() => cloneJson({ k: () => 1 }, 'base.path')).toThrow('field base.path.k holds a non-JSON value (function)');
+    expect(cloneJson({ a: [1, { b: 'x' }], dropped: undefined })).toEqual({ a: [1, { b: 'x' }] });
+  });
+});

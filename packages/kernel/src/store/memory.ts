@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { update as mingoUpdate } from 'mingo';
 import { DuplicateKeyError, VigieError, ErrorCodes } from '../errors.js';
 import { assertNoCodeExecution } from './filter-safety.js';
-import { cloneJson, jsonEqual } from './json.js';
+import { fastUpdate } from './fast-update.js';
+import { cloneJson, copyJson, jsonEqual } from './json.js';
 import { compileQuery, FieldIndex, lookupKeys, projectCopy, sortDocs } from './query-plan.js';
 import {
   updateOperators,
@@ -396,10 +397,16 @@ export class ChangeSet {
     let modified = 0;
     let first: { before: Doc; after: Doc } | null = null;
     for (const target of targets) {
-      const next = applyUpdate(structuredClone(target), update, false);
-      if (next._id !== target._id) throw new VigieError(ErrorCodes.StoreFailure, 'an update may not change the immutable field _id');
-      const stored = toStoredDoc(next as Doc);
-      const changed = !jsonEqual(stored, target);
+      let stored: Doc;
+      let changed: boolean;
+      const fast = fastUpdate(target, update);
+      if (fast) ({ doc: stored, changed } = fast);
+      else {
+        const next = applyUpdate(copyJson(target), update, false);
+        if (next._id !== target._id) throw new VigieError(ErrorCodes.StoreFailure, 'an update may not change the immutable field _id');
+        stored = toStoredDoc(next as Doc);
+        changed = !jsonEqual(stored, target);
+      }
       if (changed) {
         this.put(collection, target._id, stored);
         modified += 1;
@@ -526,9 +533,12 @@ function keyObject(doc: Doc, paths: readonly string[]): Record<string, unknown> 
 
 // ---- the Store over an engine --------------------------------------------------------------------------
 
-/** Clones what leaves the engine so callers can never mutate stored state. */
+/**
+ * Copies what leaves the engine so callers can never mutate stored state. Stored documents are never changed in
+ * place either (an update makes a new version sharing the untouched parts), so what a caller holds stays as read.
+ */
 function out<T>(doc: T): T {
-  return structuredClone(doc);
+  return copyJson(doc);
 }
 
 class EngineCollection<T extends Doc> implements Collection<T> {

@@ -1,5 +1,6 @@
 import { Query, find as mingoFind } from 'mingo';
 import { compare, resolve } from 'mingo/util';
+import { copyJson } from './json.js';
 import type { Doc, Filter, Projection, SortSpec } from './port.js';
 
 /**
@@ -180,11 +181,11 @@ export function projectCopy(doc: Doc, projection: Projection): Doc {
         if (typeof node[part] !== 'object' || node[part] === null) node[part] = {};
         node = node[part] as Record<string, unknown>;
       }
-      node[parts[parts.length - 1] as string] = structuredClone(value);
+      node[parts[parts.length - 1] as string] = copyJson(value);
     }
     return out as Doc;
   }
-  const out = structuredClone(doc) as Record<string, unknown>;
+  const out = copyJson(doc) as Record<string, unknown>;
   if (projection._id === 0) delete out._id;
   for (const [path] of paths) {
     const parts = path.split('.');

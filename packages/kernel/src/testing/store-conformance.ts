@@ -259,6 +259,36 @@ export const storeConformanceCases: readonly Case[] = [
     },
   ],
   [
+    'update of a long list with $addToSet reports unchanged documents and leaves earlier reads as they were',
+    async (store) => {
+      const c = store.collection<Item>('things');
+      const ids = Array.from({ length: 500 }, (_, i) => `r${i}`);
+      await c.insertOne({ _id: 'a', tags: ids, nested: { a: 1 } });
+      const before = await c.findOne({ _id: 'a' });
+      expect(await c.updateOne({ _id: 'a' }, { $addToSet: { tags: { $each: ['r3', 'r499'] } } })).toEqual({ matchedCount: 1, modifiedCount: 0, upsertedId: null });
+      expect(await c.updateOne({ _id: 'a' }, { $addToSet: { tags: { $each: ['r500', 'r3', 'r500'] } } })).toEqual({ matchedCount: 1, modifiedCount: 1, upsertedId: null });
+      const after = await c.findOne({ _id: 'a' });
+      expect(after?.tags).toEqual([...ids, 'r500']);
+      expect(after?.nested).toEqual({ a: 1 });
+      expect(before?.tags).toHaveLength(500);
+      await c.updateOne({ _id: 'a' }, { $addToSet: { fresh: 'x' } });
+      expect((await c.findOne({ _id: 'a' }))?.fresh).toEqual(['x']);
+    },
+  ],
+  [
+    'update with $set of an equal value, $inc of a missing field and $unset of a missing path',
+    async (store) => {
+      const c = store.collection('things');
+      await c.insertOne({ _id: 'a', n: 1, nested: { a: 1, b: 'x' } });
+      expect(await c.updateOne({ _id: 'a' }, { $set: { n: 1, 'nested.b': 'x' } })).toEqual({ matchedCount: 1, modifiedCount: 0, upsertedId: null });
+      expect(await c.updateOne({ _id: 'a' }, { $unset: { 'missing.deep': '' } })).toEqual({ matchedCount: 1, modifiedCount: 0, upsertedId: null });
+      expect(await c.updateOne({ _id: 'a' }, { $inc: { count: 2 }, $set: { 'made.here': true } })).toEqual({ matchedCount: 1, modifiedCount: 1, upsertedId: null });
+      expect(await c.findOne({ _id: 'a' })).toEqual({ _id: 'a', n: 1, nested: { a: 1, b: 'x' }, count: 2, made: { here: true } });
+      await c.updateOne({ _id: 'a' }, { $unset: { 'nested.a': '' } });
+      expect(await c.findOne({ _id: 'a' })).toEqual({ _id: 'a', n: 1, nested: { b: 'x' }, count: 2, made: { here: true } });
+    },
+  ],
+  [
     'update with $min, $max and $pullAll',
     async (store) => {
       const c = store.collection('things');
