@@ -1,4 +1,4 @@
-import { number, object, string, type InferType } from 'yup';
+import { boolean, number, object, string, type InferType } from 'yup';
 import { durationSeconds, durationSetting, parseByteSize } from '@vigie/kernel';
 
 function isByteSize(value: string | undefined): boolean {
@@ -27,6 +27,11 @@ export const engineConfigSchema = object({
    * HTTP answer comes later, AMQP messages stay unacknowledged), so the queue, the memory and the latency stay bounded.
    */
   max_waiting_events: number().integer().min(1).default(1_000),
+  /**
+   * Whether `POST /api/v2/event` accepts a `changestate` or `keepstate` to state 0 (info). The original's web service
+   * refuses them unless its UI setting of this name allows them (REFERENCE §4.13).
+   */
+  allow_change_severity_to_info: boolean().default(false),
   /** The health check reports the pipeline as lagging when more events than this wait to be processed. */
   max_queue_depth: number().integer().min(1).default(100_000),
   /** … or when the oldest waiting event was accepted longer ago than this. */

@@ -12,6 +12,7 @@ export class EngineSettingsService implements EngineSettings {
   readonly maxBatchEvents: number;
   readonly maxBodyBytes: number;
   readonly maxWaitingEvents: number;
+  readonly allowChangeSeverityToInfo: boolean;
 
   constructor(@inject(KernelTokens.Config) config: EngineConfig) {
     this.beatIntervalMs = durationMs(config.beat_interval);
@@ -20,5 +21,6 @@ export class EngineSettingsService implements EngineSettings {
     this.maxBatchEvents = config.max_batch_events;
     this.maxBodyBytes = parseByteSize(config.max_body_size);
     this.maxWaitingEvents = config.max_waiting_events;
+    this.allowChangeSeverityToInfo = config.allow_change_severity_to_info;
   }
 }

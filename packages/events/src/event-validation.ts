@@ -153,6 +153,16 @@ export interface EventSender {
  * `long_output` becomes "" (REFERENCE §4.13), outputs are cut to their bounds, and a user action sent over HTTP is
  * authored by the sender.
  */
+/**
+ * Why the event route refuses an event the pipeline could process: a `changestate`/`keepstate` to state 0, unless
+ * allowed (REFERENCE §4.13; events arriving over AMQP are not concerned, as in the original).
+ */
+export function refusedByEventRoute(event: VigieEvent, allowChangeSeverityToInfo: boolean): EventProblem | undefined {
+  if (allowChangeSeverityToInfo || event.state !== 0) return undefined;
+  if (event.event_type !== 'changestate' && event.event_type !== 'keepstate') return undefined;
+  return { field: 'state', reason: `a ${event.event_type} to state 0 (info) is refused unless [engine] allow_change_severity_to_info is true` };
+}
+
 export function acceptEvent(raw: unknown, nowSec: number, sender?: EventSender): { event: VigieEvent } | { problem: EventProblem } {
   if (!isObject(raw)) return { problem: { field: null, reason: 'an event must be a JSON object' } };
   const event: Record<string, unknown> = { ...raw };

@@ -1,7 +1,7 @@
 import { HttpError, assertJsonDepth, errorDetail, type InputLimits, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import type { EngineSettingsService } from './engine-settings.js';
 import type { EventIntake } from './event-intake.js';
-import { acceptEvent } from './event-validation.js';
+import { acceptEvent, refusedByEventRoute } from './event-validation.js';
 import type { VigieEvent } from './pipeline.js';
 import { eventBodySchema, ingestionAnswerSchema } from './schemas.js';
 
@@ -71,8 +71,9 @@ export const eventRoutes: RouteDefinition[] = [
       const failed: FailedEvent[] = [];
       for (const raw of raws) {
         const outcome = acceptEvent(raw, nowSec, sender);
-        if ('event' in outcome) sent.push(outcome.event);
-        else failed.push({ event: raw, field: outcome.problem.field, error: outcome.problem.reason });
+        const problem = 'problem' in outcome ? outcome.problem : refusedByEventRoute(outcome.event, settings.allowChangeSeverityToInfo);
+        if (problem) failed.push({ event: raw, field: problem.field, error: problem.reason });
+        else if ('event' in outcome) sent.push(outcome.event);
       }
       const senderLeft = (): boolean => ctx.req.socket.destroyed;
       try {

@@ -85,6 +85,22 @@ describe('POST /api/v2/event', () => {
     expect(recorder.seen.get('last')?.map((s) => s.entityId)).toEqual(['disk/host', 'nagios/nagios-1']);
   });
 
+  it('refuses a changestate or keepstate to state 0 unless [engine] allow_change_severity_to_info (REFERENCE §4.13)', async () => {
+    const toInfo = [check({ event_type: 'changestate', state: 0 }), check({ event_type: 'keepstate', state: 0 }), check({ event_type: 'changestate', state: 1 })];
+    const { t: refusing } = await boot();
+    const refused = (await refusing.post('/api/v2/event', toInfo)).body as { sent_events: { state: number }[]; failed_events: { field: string; error: string }[] };
+    expect(refused.sent_events.map((e) => e.state)).toEqual([1]);
+    expect(refused.failed_events.map(({ field, error }) => ({ field, error }))).toEqual([
+      { field: 'state', error: 'a changestate to state 0 (info) is refused unless [engine] allow_change_severity_to_info is true' },
+      { field: 'state', error: 'a keepstate to state 0 (info) is refused unless [engine] allow_change_severity_to_info is true' },
+    ]);
+    await refusing.stop();
+    const { t: allowing } = await boot(undefined, { config: { 'webserver.conf': { engine: { allow_change_severity_to_info: 'true' } } } });
+    const allowed = (await allowing.post('/api/v2/event', toInfo)).body as { sent_events: unknown[]; failed_events: unknown[] };
+    expect(allowed.sent_events).toHaveLength(3);
+    expect(allowed.failed_events).toEqual([]);
+  });
+
   it('empties a non-string long_output and makes the sender the author of user actions', async () => {
     const { t } = await boot();
     const res = await t.post('/event', [check({ long_output: { a: 1 } }), check({ event_type: 'ack', author: 'someone else' })]);
