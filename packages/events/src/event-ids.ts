@@ -5,13 +5,22 @@ import { join } from 'node:path';
 /** `<ms, 11 base-36 digits>-<sequence, 6 base-36 digits>`: ids of one node sort in the order they were made. */
 const idPattern = /^([0-9a-z]{11})-([0-9a-z]{6})$/;
 
+/** How far ahead of the ids made so far the sequence reserves: a restart continues after the reservation. */
+const reserveAheadMs = 1000;
+
 /**
- * Event ids of one node: unique and increasing in acceptance order, also across restarts (a restart continues
- * after the last queued id even when the clock did not move, as a test's manual clock does not).
+ * Event ids of one node: unique and increasing in acceptance order, also across restarts. Ids whose events were
+ * processed and removed from the queue are still remembered by the alarms they changed, so a restart must never
+ * make them again, even when the clock did not move (a test's manual clock) or went back (a clock step): the
+ * sequence reserves the time ahead of the ids it makes (`reserve`, persisted by the caller before the ids are
+ * used) and a restart continues after the reservation and after the newest queued id.
  */
 export class EventIdSequence {
   #lastMs = 0;
   #sequence = 0;
+  #reservedUntil = 0;
+
+  constructor(private readonly reserve: (untilMs: number) => void = () => undefined) {}
 
   /** Continues after `lastId` (the newest queued id of this node). */
   resumeAfter(lastId: string | undefined): void {
@@ -25,15 +34,40 @@ export class EventIdSequence {
     }
   }
 
+  /** Continues at `ms` or later (the reservation of the previous run). */
+  resumeAt(ms: number): void {
+    if (ms > this.#lastMs) {
+      this.#lastMs = ms;
+      this.#sequence = 0;
+    }
+  }
+
   next(nowMs: number): string {
     if (nowMs > this.#lastMs) {
       this.#lastMs = nowMs;
       this.#sequence = 0;
     }
+    if (this.#lastMs >= this.#reservedUntil) {
+      this.#reservedUntil = this.#lastMs + reserveAheadMs;
+      this.reserve(this.#reservedUntil);
+    }
     const id = `${this.#lastMs.toString(36).padStart(11, '0')}-${this.#sequence.toString(36).padStart(6, '0')}`;
     this.#sequence++;
     return id;
   }
+}
+
+/** The file where a node keeps its id reservation (epoch ms), next to its name. */
+export function idReservationFile(dataDir: string): string {
+  return join(dataDir, 'events-id-reservation');
+}
+
+/** The reservation the previous run left, or 0. */
+export function readIdReservation(dataDir: string): number {
+  const file = idReservationFile(dataDir);
+  if (!existsSync(file)) return 0;
+  const ms = Number(readFileSync(file, 'utf8').trim());
+  return Number.isSafeInteger(ms) && ms > 0 ? ms : 0;
 }
 
 /**

@@ -1,7 +1,8 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { inject, injectable } from 'tsyringe';
 import { KernelTokens, type Clock } from '@vigie/kernel';
 import { EngineSettingsService } from './engine-settings.js';
-import { EventIdSequence, nodeName } from './event-ids.js';
+import { EventIdSequence, idReservationFile, nodeName, readIdReservation } from './event-ids.js';
 import { EventQueueRepository } from './event-queue.js';
 import { entityIdOf, type VigieEvent } from './pipeline.js';
 import { PipelineRunner } from './pipeline-runner.js';
@@ -12,7 +13,10 @@ import { PipelineRunner } from './pipeline-runner.js';
  */
 @injectable()
 export class EventIntake {
-  readonly #ids = new EventIdSequence();
+  readonly #ids = new EventIdSequence((untilMs) => {
+    mkdirSync(this.dataDir, { recursive: true });
+    writeFileSync(idReservationFile(this.dataDir), `${untilMs}\n`);
+  });
   #node: string | undefined;
   /** Hand-overs to the runner happen in acceptance order, even when stores answer out of order. */
   #handoff: Promise<void> = Promise.resolve();
@@ -35,6 +39,7 @@ export class EventIntake {
   /** Indexes, and new ids after those the previous run left queued. */
   async init(): Promise<void> {
     await this.queue.ensureIndexes();
+    this.#ids.resumeAt(readIdReservation(this.dataDir));
     this.#ids.resumeAfter(await this.queue.lastId(this.node));
   }
 
