@@ -52,7 +52,7 @@ export interface Scheduler {
   now<D>(name: string, data: D): Promise<string>;
   /** Queues a run at a given time. */
   at<D>(when: Date, name: string, data: D): Promise<string>;
-  /** Jobs of a name, oldest first. */
+  /** Jobs of a name, the earliest next run first. */
   list(name: string): Promise<ScheduledJob[]>;
   /** Removes the jobs of a name (optionally only those with matching data fields). */
   cancel(name: string, data?: Record<string, unknown>): Promise<number>;
