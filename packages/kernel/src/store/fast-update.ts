@@ -2,7 +2,7 @@ import { cloneJson, jsonEqual } from './json.js';
 import type { Doc, Update } from './port.js';
 
 /**
- * The common update shapes — `$set`, `$unset`, `$inc`, `$min`, `$max`, `$push` of plain values and `$addToSet` of
+ * The common update shapes — `$set`, `$unset`, `$inc`, `$min`, `$max`, `$push` of plain values (one, or several with `$each`) and `$addToSet` of
  * scalars, on paths through plain sub-documents — applied without copying the document: the result shares every
  * part the update does not touch with the stored version (stored documents are never changed in place), and only
  * the operator values are copied and checked. Adding one id to a list of ten thousand copies the list once and
@@ -87,11 +87,18 @@ export function fastUpdate(doc: Doc, update: Update): { doc: Doc; changed: boole
         } else if (typeof current !== 'number') return undefined;
         break;
       case '$push': {
-        if (isPlainObject(argument) && Object.keys(argument).some((k) => k.startsWith('$'))) return undefined;
+        let values: unknown[];
+        if (isPlainObject(argument) && Object.keys(argument).some((k) => k.startsWith('$'))) {
+          // `$each` alone appends its values; the other modifiers (`$slice`, `$sort`, `$position`) are left to the general implementation.
+          const keys = Object.keys(argument);
+          if (keys.length !== 1 || keys[0] !== '$each' || !Array.isArray(argument.$each)) return undefined;
+          values = cloneJson(argument.$each as unknown[], `${dotted}.$each`);
+        } else values = [cloneJson(argument, dotted)];
         if (current !== undefined && !Array.isArray(current)) return undefined;
-        const value = cloneJson(argument, dotted);
-        parent[key] = current === undefined ? [value] : [...current, value];
-        changed = true;
+        if (current === undefined || values.length > 0) {
+          parent[key] = current === undefined ? values : [...current, ...values];
+          changed = true;
+        }
         break;
       }
       case '$addToSet': {
