@@ -211,11 +211,12 @@ export class DocumentEngine {
           if (index.owners.get(key) === change.id) index.owners.delete(key);
         }
       }
-      for (const index of state.fields.values()) if (change.before) index.remove(change.before);
+      if (change.before && change.after) for (const index of state.fields.values()) index.replace(change.before, change.after);
+      else if (change.before) for (const index of state.fields.values()) index.remove(change.before);
+      else if (change.after) for (const index of state.fields.values()) index.add(change.after);
       if (change.after) state.docs.set(change.id, change.after);
       else state.docs.delete(change.id);
       for (const index of state.unique) if (change.after) index.owners.set(indexKey(change.after, index.paths), change.id);
-      for (const index of state.fields.values()) if (change.after) index.add(change.after);
     }
   }
 

@@ -68,6 +68,17 @@ export class FieldIndex {
     }
   }
 
+  /** `before` replaced by `after` (same `_id`): nothing to do when the indexed value is the same scalar. */
+  replace(before: Doc, after: Doc): void {
+    const previous = resolvePath(before, this.path);
+    if (previous === resolvePath(after, this.path) && (previous === undefined || isScalar(previous))) {
+      if (!this.#crossesArrays && this.path.includes('.')) this.#crossesArrays = pathCrossesArray(after, this.path);
+      return;
+    }
+    this.remove(before);
+    this.add(after);
+  }
+
   remove(doc: Doc): void {
     for (const key of valueKeys(resolvePath(doc, this.path))) {
       const ids = this.#entries.get(key);
