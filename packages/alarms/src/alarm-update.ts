@@ -8,9 +8,9 @@ import type { Alarm } from './alarm.js';
  * `previous`, the update stores exactly `next` (same members, same member order), which the store's in-place
  * update path applies without copying the whole alarm as a replacement does.
  *
- * Undefined when an update cannot say it simply: the steps were not only appended to (the cap dropped old ones,
- * a `statecounter` step was rewritten), or the members would come out in another order than `next` has. The
- * caller then replaces the document.
+ * A rewritten last step (a `statecounter` step counting one change more) is a `$set` of that element. Undefined
+ * when an update cannot say it simply: the cap dropped old steps, the last step was rewritten and others appended,
+ * or the members would come out in another order than `next` has. The caller then replaces the document.
  */
 export function alarmUpdate(previous: Alarm, next: Alarm): Update | undefined {
   const set: Record<string, unknown> = {};
@@ -23,8 +23,13 @@ export function alarmUpdate(previous: Alarm, next: Alarm): Update | undefined {
     const after = next.v.steps;
     if (after !== before) {
       if (after.length < before.length) return undefined;
-      for (let i = 0; i < before.length; i++) if (after[i] !== before[i]) return undefined;
-      if (after.length > before.length) push['v.steps'] = { $each: after.slice(before.length) };
+      for (let i = 0; i < before.length - 1; i++) if (after[i] !== before[i]) return undefined;
+      const last = before.length - 1;
+      if (last >= 0 && after[last] !== before[last]) {
+        // A rewritten last step (a `statecounter` counting one change more), with nothing appended.
+        if (after.length > before.length) return undefined;
+        set[`v.steps.${last}`] = after[last];
+      } else if (after.length > before.length) push['v.steps'] = { $each: after.slice(before.length) };
     }
   }
   const update: Update = {};

@@ -21,6 +21,7 @@ describe('fastUpdate', () => {
     ['$push of a value and of a sub-document', { $push: { tags: 'z', fresh: { k: 1 } } }],
     ['$push of several values with $each, to a list and to a missing field', { $push: { tags: { $each: ['z', 'w'] }, fresh: { $each: [{ k: 1 }, 'v'] } } }],
     ['$addToSet of one value and of $each, with duplicates', { $addToSet: { tags: { $each: ['y', 'z', 'z'] }, more: 'one' } }],
+    ['$set of elements a list holds', { $set: { 'tags.1': 'z', 'list.0': { k: 'r' } } }],
     ['several operators at once', { $set: { flag: false }, $inc: { n: 1 }, $addToSet: { tags: 'w' } }],
   ];
   for (const [name, update] of cases) {
@@ -57,6 +58,10 @@ describe('fastUpdate', () => {
     const doc = stored();
     for (const update of [
       { $set: { 'list.0.k': 'q' } },
+      { $set: { 'tags.5': 'q' } },
+      { $set: { 'nested.0': 1 } },
+      { $set: { 'tags.01': 'q' } },
+      { $inc: { 'tags.0': 1 } },
       { $set: { 'tags.$': 'q' } },
       { $push: { tags: { $each: ['q'], $position: 0 } } },
       { $addToSet: { list: { k: 'p' } } },

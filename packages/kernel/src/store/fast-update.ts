@@ -8,7 +8,9 @@ import type { Doc, Update } from './port.js';
  * the operator values are copied and checked. Adding one id to a list of ten thousand copies the list once and
  * the document's top level, not the whole document three times as a general update does.
  *
- * Returns undefined when the update needs MongoDB's finer rules (array positions, `$` operators, modifiers,
+ * `$set` of `list.N` replaces an element N the list holds.
+ *
+ * Returns undefined when the update needs MongoDB's finer rules (other array positions, `$` operators, modifiers,
  * conflicting paths, type mismatches): the caller then runs the general implementation, which knows them.
  */
 export function fastUpdate(doc: Doc, update: Update): { doc: Doc; changed: boolean } | undefined {
@@ -19,7 +21,10 @@ export function fastUpdate(doc: Doc, update: Update): { doc: Doc; changed: boole
     if (!fastOperators.has(op) || typeof fields !== 'object' || fields === null) return undefined;
     for (const [path, argument] of Object.entries(fields as Record<string, unknown>)) {
       const parts = path.split('.');
-      if (parts[0] === '_id' || parts.some((part) => part === '' || part.startsWith('$') || /^\d+$/.test(part))) return undefined;
+      // A number as the last part of a `$set` names an element of an existing list (checked when applied).
+      const element = op === '$set' && parts.length > 1 && /^(0|[1-9]\d*)$/.test(parts[parts.length - 1] as string) ? 1 : 0;
+      const named = element ? parts.slice(0, -1) : parts;
+      if (parts[0] === '_id' || parts.some((part) => part === '' || part.startsWith('$')) || named.some((part) => /^\d+$/.test(part))) return undefined;
       touched.push(path);
       plans.push([op, parts, argument]);
     }
@@ -31,6 +36,33 @@ export function fastUpdate(doc: Doc, update: Update): { doc: Doc; changed: boole
   let changed = false;
   for (const [op, parts, argument] of plans) {
     const dotted = parts.join('.');
+    const last = parts[parts.length - 1] as string;
+    if (op === '$set' && /^\d+$/.test(last)) {
+      // `list.N`: the list must be there (through plain sub-documents) and hold an element N.
+      let parent: Record<string, unknown> = root;
+      for (let i = 0; i < parts.length - 2; i++) {
+        const child: unknown = parent[parts[i] as string];
+        if (!isPlainObject(child)) return undefined;
+        if (!copied.has(child)) {
+          const copy = { ...child };
+          copied.add(copy);
+          parent[parts[i] as string] = copy;
+          parent = copy;
+        } else parent = child;
+      }
+      const listKey = parts[parts.length - 2] as string;
+      const list: unknown = parent[listKey];
+      const position = Number(last);
+      if (!Array.isArray(list) || position >= list.length || argument === undefined) return undefined;
+      const value = cloneJson(argument, dotted);
+      if (jsonEqual(list[position], value)) continue;
+      const copy = copied.has(list) ? list : [...(list as unknown[])];
+      copied.add(copy);
+      copy[position] = value;
+      parent[listKey] = copy;
+      changed = true;
+      continue;
+    }
     // The parent object of the last part, copied on the way down; undefined when a part on the way is not an object.
     let parent: Record<string, unknown> | undefined = root;
     for (let i = 0; i < parts.length - 1 && parent; i++) {
