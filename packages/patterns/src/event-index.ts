@@ -64,7 +64,7 @@ interface FieldIndex {
   field: string;
   equal: Map<string, number[]>;
   /** By prefix length, then prefix. */
-  prefixes: Map<number, Map<string, number[]>>;
+  prefixes: { length: number; lists: Map<string, number[]> }[];
 }
 
 /**
@@ -91,15 +91,16 @@ export class EventPatternIndex {
       for (const requirement of list) {
         let index = byField.get(requirement.field);
         if (!index) {
-          index = { field: requirement.field, equal: new Map(), prefixes: new Map() };
+          index = { field: requirement.field, equal: new Map(), prefixes: [] };
           byField.set(requirement.field, index);
           this.#fields.push(index);
         }
         if ('equals' in requirement) add(index.equal, requirement.equals, position);
         else {
-          let sameLength = index.prefixes.get(requirement.prefix.length);
-          if (!sameLength) index.prefixes.set(requirement.prefix.length, (sameLength = new Map()));
-          add(sameLength, requirement.prefix, position);
+          const length = requirement.prefix.length;
+          let sameLength = index.prefixes.find((group) => group.length === length);
+          if (!sameLength) index.prefixes.push((sameLength = { length, lists: new Map() }));
+          add(sameLength.lists, requirement.prefix, position);
         }
       }
     });
@@ -119,9 +120,9 @@ export class EventPatternIndex {
       if (value === null) continue;
       const equal = index.equal.get(value);
       if (equal) for (const position of equal) flags[position] = 1;
-      for (const [length, prefixes] of index.prefixes) {
+      for (const { length, lists } of index.prefixes) {
         if (length > value.length) continue;
-        const starting = prefixes.get(length === value.length ? value : value.slice(0, length));
+        const starting = lists.get(length === value.length ? value : value.slice(0, length));
         if (starting) for (const position of starting) flags[position] = 1;
       }
     }

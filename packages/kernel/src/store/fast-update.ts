@@ -14,7 +14,7 @@ import type { Doc, Update } from './port.js';
  * conflicting paths, type mismatches): the caller then runs the general implementation, which knows them.
  */
 export function fastUpdate(doc: Doc, update: Update): { doc: Doc; changed: boolean } | undefined {
-  const plans: [op: string, path: string[], argument: unknown][] = [];
+  const plans: [op: string, parts: string[], argument: unknown, path: string][] = [];
   const touched: string[] = [];
   for (const [op, fields] of Object.entries(update)) {
     if (op === '$setOnInsert') continue;
@@ -26,7 +26,7 @@ export function fastUpdate(doc: Doc, update: Update): { doc: Doc; changed: boole
       const named = element ? parts.slice(0, -1) : parts;
       if (parts[0] === '_id' || parts.some((part) => part === '' || part.startsWith('$')) || named.some((part) => /^\d+$/.test(part))) return undefined;
       touched.push(path);
-      plans.push([op, parts, argument]);
+      plans.push([op, parts, argument, path]);
     }
   }
   if (plans.length === 0 || conflicting(touched)) return undefined;
@@ -34,8 +34,7 @@ export function fastUpdate(doc: Doc, update: Update): { doc: Doc; changed: boole
   const root: Record<string, unknown> = { ...doc };
   const copied = new Set<object>([root]);
   let changed = false;
-  for (const [op, parts, argument] of plans) {
-    const dotted = parts.join('.');
+  for (const [op, parts, argument, dotted] of plans) {
     const last = parts[parts.length - 1] as string;
     if (op === '$set' && /^\d+$/.test(last)) {
       // `list.N`: the list must be there (through plain sub-documents) and hold an element N.
@@ -178,9 +177,15 @@ function isScalar(value: unknown): boolean {
 function conflicting(paths: readonly string[]): boolean {
   for (let i = 0; i < paths.length; i++) {
     for (let j = i + 1; j < paths.length; j++) {
-      const [a, b] = [paths[i] as string, paths[j] as string];
-      if (a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`)) return true;
+      const a = paths[i] as string;
+      const b = paths[j] as string;
+      if (a === b || within(a, b) || within(b, a)) return true;
     }
   }
   return false;
+}
+
+/** Whether `path` is inside `outer` (`outer.…`), without building `outer.`. */
+function within(path: string, outer: string): boolean {
+  return path.length > outer.length && path[outer.length] === '.' && path.startsWith(outer);
 }
