@@ -88,15 +88,18 @@ async function httpBenchmark() {
   }
 }
 
-/** Benchmarks written in TypeScript run from sources, like the tests. */
-function sourceBenchmark(file) {
+/**
+ * Benchmarks written in TypeScript run through the TypeScript loader, importing the packages' sources like the
+ * tests, or their compiled output (`compiled`: what the server runs; `pnpm build` first).
+ */
+function sourceBenchmark(file, { compiled = false } = {}) {
   const entry = join(here, file);
   if (!existsSync(entry)) {
     console.log(`\n${file}: not present in this checkout`);
     return Promise.resolve();
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=vigie-source', '--import', 'tsx', entry], {
+    const child = spawn(process.execPath, [...(compiled ? [] : ['--conditions=vigie-source']), '--import', 'tsx', entry], {
       cwd: root,
       stdio: 'inherit',
       env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.base.json') },
@@ -109,7 +112,7 @@ const benchmarks = {
   http: httpBenchmark,
   import: () => sourceBenchmark('context-graph-import.ts'),
   weather: () => sourceBenchmark('weather-pbehaviors.ts'),
-  events: () => sourceBenchmark('events-pipeline.ts'),
+  events: () => sourceBenchmark('events-pipeline.ts', { compiled: true }),
 };
 
 const wanted = process.argv[2] ?? 'all';

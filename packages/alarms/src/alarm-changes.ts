@@ -128,7 +128,7 @@ export class AlarmChangeService {
         applied_events: applied.slice(-appliedEventsKept),
         ...(cause.eventId === undefined ? {} : { last_change: { event: cause.eventId, triggers: result.triggers } }),
       };
-      if (await this.#repository.save(alarm, result.created ? null : previousRevision)) {
+      if (await this.#repository.save(alarm, result.created ? null : current)) {
         const change: AppliedChange = { alarm, created: result.created, triggers: result.triggers };
         await this.#emit(change, cause);
         return change;

@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { KernelTokens, jsonEqual, type BatchOperation, type Collection, type Filter, type FindOptions, type Store } from '@vigie/kernel';
 import { alarmCollection, type Alarm } from './alarm.js';
+import { alarmUpdate } from './alarm-update.js';
 
 /** One alarm write waiting for the next group commit. */
 interface PendingWrite {
@@ -41,17 +42,24 @@ export class AlarmRepository {
   }
 
   /**
-   * Stores a new alarm, or a changed one if it is still at `expectedRevision` (compare-and-set on one document, so
-   * the change and the event ids it carries are stored atomically). False when another writer changed it first.
+   * Stores a new alarm (`previous` null), or a change of `previous` if the stored alarm is still at its revision
+   * (compare-and-set on one document, so the change and the event ids it carries are stored atomically). False
+   * when another writer changed it first. A change is written as an update of the fields it changed (the store
+   * applies it in place), or as a replacement when an update cannot say it (see `alarmUpdate`); both store `alarm`.
    * Writes of different entities made in the same turn of the event loop share one store batch (group commit: one
    * transaction instead of one each, which is what bounds the embedded store's write rate).
    */
-  save(alarm: Alarm, expectedRevision: number | null): Promise<boolean> {
-    // Alarms written before revisions existed have none: `null` matches the missing field.
-    const operation: BatchOperation =
-      expectedRevision === null
-        ? { op: 'insert', collection: alarmCollection, doc: alarm }
-        : { op: 'replace', collection: alarmCollection, filter: { _id: alarm._id, revision: expectedRevision === 0 ? null : expectedRevision }, doc: alarm };
+  save(alarm: Alarm, previous: Alarm | null): Promise<boolean> {
+    let operation: BatchOperation;
+    if (previous === null) operation = { op: 'insert', collection: alarmCollection, doc: alarm };
+    else {
+      // Alarms written before revisions existed have none: `null` matches the missing field.
+      const filter = { _id: alarm._id, revision: previous.revision ?? null };
+      const update = alarmUpdate(previous, alarm);
+      operation = update
+        ? { op: 'update', collection: alarmCollection, filter, update }
+        : { op: 'replace', collection: alarmCollection, filter, doc: alarm };
+    }
     return new Promise<boolean>((done, failed) => {
       this.#pending.push({ alarm, operation, done, failed });
       if (!this.#flushScheduled) {
@@ -73,8 +81,8 @@ export class AlarmRepository {
       await Promise.all(writes.map((write) => this.#writeAlone(write)));
       return;
     }
-    const replaces = writes.filter((write) => write.operation.op === 'replace').length;
-    if (result.matched === replaces) {
+    const changes = writes.filter((write) => write.operation.op !== 'insert').length;
+    if (result.matched === changes) {
       for (const write of writes) write.done(true);
       return;
     }

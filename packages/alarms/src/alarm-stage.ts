@@ -1,7 +1,7 @@
 import { PipelineOrder, type PipelineContext, type PipelineStage, type VigieEvent } from '@vigie/events';
 import type { AlarmChangeService, AppliedChange } from './alarm-changes.js';
 import type { AlarmRepository } from './alarm-repository.js';
-import type { AlarmOperation, AlarmOperationType } from './lifecycle.js';
+import type { AlarmOperation, AlarmOperationType, AlarmOrigin } from './lifecycle.js';
 
 /** Event types that operate on the entity's open alarm (REFERENCE §6.3); `check` may also create one. */
 const operationTypes: ReadonlySet<string> = new Set<AlarmOperationType>([
@@ -32,35 +32,27 @@ export function operationOf(event: VigieEvent): AlarmOperation | null {
   if (!operationTypes.has(event.event_type)) return null;
   const type = event.event_type as AlarmOperationType;
   const connectorAuthor = `${event.connector}.${event.connector_name}`;
-  const base = {
-    type,
-    timestamp: event.timestamp,
-    output: text(event.output) ?? '',
-    ...(typeof event.state === 'number' ? { state: event.state } : {}),
-  };
+  // Built field by field rather than spread: this runs for every event.
+  const operation: AlarmOperation = { type, timestamp: event.timestamp, output: text(event.output) ?? '' };
+  if (typeof event.state === 'number') operation.state = event.state;
   if (type === 'check') {
-    return {
-      ...base,
-      author: connectorAuthor,
-      initiator: 'external',
-      // A long output that is not a string reads as "" (the original's event route does the same).
-      longOutput: event.long_output === undefined ? undefined : (text(event.long_output) ?? ''),
-      origin: {
-        connector: event.connector,
-        connector_name: event.connector_name,
-        component: event.component ?? '',
-        ...(event.source_type === 'resource' && event.resource !== undefined ? { resource: event.resource } : {}),
-      },
-    };
+    operation.author = connectorAuthor;
+    operation.initiator = 'external';
+    // A long output that is not a string reads as "" (the original's event route does the same).
+    operation.longOutput = event.long_output === undefined ? undefined : (text(event.long_output) ?? '');
+    const origin: AlarmOrigin = { connector: event.connector, connector_name: event.connector_name, component: event.component ?? '' };
+    if (event.source_type === 'resource' && event.resource !== undefined) origin.resource = event.resource;
+    operation.origin = origin;
+    return operation;
   }
-  return {
-    ...base,
-    author: text(event.author) ?? connectorAuthor,
-    initiator: 'user',
-    ...(text(event.role) !== undefined ? { role: text(event.role) } : {}),
-    ...(text(event.ticket) !== undefined ? { ticket: text(event.ticket) } : {}),
-    ...(typeof event.duration === 'number' ? { duration: event.duration } : {}),
-  };
+  operation.author = text(event.author) ?? connectorAuthor;
+  operation.initiator = 'user';
+  const role = text(event.role);
+  if (role !== undefined) operation.role = role;
+  const ticket = text(event.ticket);
+  if (ticket !== undefined) operation.ticket = ticket;
+  if (typeof event.duration === 'number') operation.duration = event.duration;
+  return operation;
 }
 
 /**

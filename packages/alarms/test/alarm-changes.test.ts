@@ -81,13 +81,13 @@ describe('the alarmChanges service', () => {
     const repository = container.resolve<AlarmRepository>('alarmRepository');
     const alarm = (await repository.open('disk/host'))!;
     expect(alarm.revision).toBe(1);
-    expect(await repository.save({ ...alarm, revision: 2, v: { ...alarm.v, output: 'first writer' } }, 1)).toBe(true);
-    expect(await repository.save({ ...alarm, revision: 2, v: { ...alarm.v, output: 'second writer' } }, 1)).toBe(false);
+    expect(await repository.save({ ...alarm, revision: 2, v: { ...alarm.v, output: 'first writer' } }, alarm)).toBe(true);
+    expect(await repository.save({ ...alarm, revision: 2, v: { ...alarm.v, output: 'second writer' } }, alarm)).toBe(false);
     // Two writes in one group commit, one of them stale: only the stale one is refused.
     const other = (await container.resolve<AlarmChangeService>('alarmChanges').apply('cpu/host', { type: 'check', state: 1, origin: { ...origin, resource: 'cpu' } }))!.alarm;
     const [fresh, stale] = await Promise.all([
-      repository.save({ ...other, revision: 2, v: { ...other.v, output: 'fresh' } }, 1),
-      repository.save({ ...alarm, revision: 3, v: { ...alarm.v, output: 'stale' } }, 1),
+      repository.save({ ...other, revision: 2, v: { ...other.v, output: 'fresh' } }, other),
+      repository.save({ ...alarm, revision: 3, v: { ...alarm.v, output: 'stale' } }, alarm),
     ]);
     expect([fresh, stale]).toEqual([true, false]);
     expect((await repository.open('disk/host'))!.v.output).toBe('first writer');

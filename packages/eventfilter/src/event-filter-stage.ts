@@ -1,7 +1,7 @@
 import type { Entity, EventEntities } from '@vigie/context-graph';
 import { PipelineOrder, type PipelineContext, type PipelineStage } from '@vigie/events';
 import type { JsonValue } from '@vigie/kernel';
-import type { RegexCaptures } from '@vigie/patterns';
+import { EventPatternIndex, type RegexCaptures } from '@vigie/patterns';
 import type { CompiledAction, CompiledRule, RuleOutcome } from './compiled-rules.js';
 import { entityView, eventView, refreshEventView, setEventField } from './event-fields.js';
 import type { RuleCache } from './rule-cache.js';
@@ -79,16 +79,34 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
     return undefined;
   }
 
+  // The rules indexed by the fields their patterns require, built again when the rule list changes.
+  let indexed: { rules: CompiledRule[]; index: EventPatternIndex; fields: string[] } | undefined;
+  function indexOf(rules: CompiledRule[]): { index: EventPatternIndex; fields: string[] } {
+    if (indexed?.rules !== rules) {
+      const index = new EventPatternIndex(rules.map((rule) => rule.patterns.requirements));
+      indexed = { rules, index, fields: index.fields };
+    }
+    return indexed;
+  }
+
   return {
     name: stageName,
     order: PipelineOrder.eventFilter,
     async process(context) {
       const rules = await cache.rules();
       if (rules.length === 0) return;
+      const { index, fields } = indexOf(rules);
       const state: FilterState = { entity: undefined, infos: {}, view: undefined };
       const current = (await entities.peek(context.entityId)) ?? undefined;
+      const event = context.event;
+      // Only the rules whose patterns can match the event run them; an action that changes an indexed field
+      // changes which rules can match the rest of the way.
+      let candidates = index.candidates(event);
+      let indexedValues = fields.map((field) => event[field]);
       let outcome: RuleOutcome = 'pass';
-      for (const rule of rules) {
+      for (let position = 0; position < rules.length; position++) {
+        if (candidates[position] === 0) continue;
+        const rule = rules[position] as CompiledRule;
         const captures = rule.type === 'enrichment' ? rule.patterns.match(context.event, current) : rule.patterns.matches(context.event, current) ? {} : null;
         if (!captures) continue;
         if (context.event.debug === true) context.trace(stageName, 'rule matches', { rule: rule.id, type: rule.type });
@@ -98,6 +116,10 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
           const failure = await enrich(rule, context, captures, state);
           if (failure !== undefined) context.trace(stageName, 'enrichment failed', { rule: rule.id, problem: failure });
           outcome = failure === undefined ? rule.onSuccess : rule.onFailure;
+          if (fields.some((field, i) => event[field] !== indexedValues[i])) {
+            candidates = index.candidates(event);
+            indexedValues = fields.map((field) => event[field]);
+          }
         }
         if (outcome === 'drop') {
           context.drop(`dropped by event-filter rule ${rule.id}`);

@@ -57,6 +57,16 @@ describe('event-filter rules applied to events', () => {
     expect(out[1]).toMatchObject({ output: 'first', seen_first: true, resource: 'cpu' });
   });
 
+  it('a field an enrichment sets decides which later rules match, and no longer matches rules on its old value', async () => {
+    await rule({ type: 'enrichment', pattern: { connector: 'nagios' }, actions: [{ type: 'set_field', name: 'Connector', value: 'renamed' }], priority: 1 });
+    await rule({ type: 'enrichment', pattern: { connector: 'nagios' }, actions: [{ type: 'set_field', name: 'Output', value: 'old name' }], priority: 2 });
+    await rule({ type: 'enrichment', pattern: { connector: 'renamed', output: { regex_match: '^full' } }, actions: [{ type: 'set_field', name: 'Output', value: 'new name' }], priority: 3 });
+    await rule({ type: 'drop', pattern: { component: { regex_match: '^host-to-drop\\d' } }, priority: 4 });
+    await rule({ type: 'enrichment', pattern: { component: 'host' }, actions: [{ type: 'set_field', name: 'Component', value: 'host-to-drop1' }], priority: 0 });
+    const out = await through(check({ connector: 'nagios', output: 'full disk', component: 'other' }), check({ connector: 'nagios', output: 'full disk' }));
+    expect(out).toEqual([expect.objectContaining({ connector: 'renamed', output: 'new name', component: 'other' })]);
+  });
+
   it('set_field converts values to the Go field’s type and keeps other names as custom fields', async () => {
     await rule({
       type: 'enrichment',

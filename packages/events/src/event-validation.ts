@@ -121,7 +121,8 @@ export function eventProblem(event: Record<string, unknown>): EventProblem | und
   const malformed = malformedText(event, '');
   if (malformed !== null) return { field: malformed, reason: `${malformed} is not valid UTF-8 text` };
   const routingKey = routingKeyOf(event as unknown as VigieEvent);
-  if (Buffer.byteLength(routingKey) > maxRoutingKeyBytes) {
+  // A UTF-16 code unit takes at most 3 octets in UTF-8: short keys need no count.
+  if (routingKey.length * 3 > maxRoutingKeyBytes && Buffer.byteLength(routingKey) > maxRoutingKeyBytes) {
     return { field: null, reason: `the routing key <connector>.<connector_name>.<event_type>.<source_type>.<component>[.<resource>] is ${Buffer.byteLength(routingKey)} octets long, more than ${maxRoutingKeyBytes}` };
   }
   return undefined;

@@ -9,7 +9,7 @@ export class EventTrip implements PipelineContext {
   readonly acceptedAt: number;
   entityId: string;
   entity?: Record<string, unknown> & { _id: string; enabled?: boolean };
-  readonly data = new Map<string, unknown>();
+  #data: Map<string, unknown> | undefined;
   #dropped: string | undefined;
   #log: Logger | undefined;
   readonly #parentLog: Logger;
@@ -21,6 +21,12 @@ export class EventTrip implements PipelineContext {
     this.acceptedAt = queued.accepted_at;
     this.entityId = queued.entity;
     this.#parentLog = parentLog;
+  }
+
+  /** Made at its first use: most events pass every stage without leaving data for later ones. */
+  get data(): Map<string, unknown> {
+    this.#data ??= new Map();
+    return this.#data;
   }
 
   get log(): Logger {

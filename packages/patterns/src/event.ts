@@ -34,6 +34,11 @@ const eventFields: Record<string, { kind: FieldKind; goName: string }> = {
   debug: { kind: 'boolean', goName: 'Debug' },
 };
 
+/** Whether `key` is a string field the event grammar types (read as "" when absent). */
+export function typedStringField(key: string): boolean {
+  return Object.hasOwn(eventFields, key) && eventFields[key]?.kind === 'string';
+}
+
 /** Whether `key` is a field the event grammar types (anything else is a custom field). */
 export function isTypedEventField(key: string): boolean {
   return Object.hasOwn(eventFields, key);

@@ -4,3 +4,4 @@ export type { PatternEntity } from './entity.js';
 export type { PatternAlarm } from './alarm.js';
 export type { RegexCaptures } from './conditions.js';
 export { PatternError, invalidPatternCode, isPatternError } from './errors.js';
+export { EventPatternIndex, literalPrefix, type FieldRequirement } from './event-index.js';

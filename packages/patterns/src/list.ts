@@ -2,6 +2,7 @@ import { isPlainObject, type RegexCaptures } from './conditions.js';
 import { compileAlarmPattern, type PatternAlarm } from './alarm.js';
 import { compileEntityPattern, type PatternEntity } from './entity.js';
 import { compileEventPattern, type PatternEvent } from './event.js';
+import { eventPatternRequirement, type FieldRequirement } from './event-index.js';
 import { PatternError } from './errors.js';
 
 /**
@@ -19,6 +20,11 @@ export interface CompiledPatterns<Subject, Context = never> {
    * (`{Output: {load: '12'}}`, read by templates as `.RegexMatch.Output.load`); null when nothing matches.
    */
   match(subject: Subject, context?: Context): RegexCaptures | null;
+  /**
+   * Event lists: one necessary condition per pattern (see `EventPatternIndex`); absent when a pattern has none or
+   * the list matches everything.
+   */
+  readonly requirements?: readonly FieldRequirement[];
 }
 
 type Test<Subject, Context> = (subject: Subject, context: Context | undefined, captures: RegexCaptures | null) => boolean;
@@ -65,7 +71,18 @@ function fromTests<Subject, Context>(tests: readonly Test<Subject, Context>[]): 
 
 /** Event patterns (`event_patterns`, the event filter's `patterns`); the entity feeds `current_entity`. */
 export function compileEventPatterns(raw: unknown, path = 'event_patterns'): CompiledPatterns<PatternEvent, PatternEntity> {
-  return compileList<PatternEvent, PatternEntity>(raw, path, compileEventPattern);
+  const compiled = compileList<PatternEvent, PatternEntity>(raw, path, compileEventPattern);
+  return compiled.matchesEverything ? compiled : withRequirements(compiled, raw as Record<string, unknown>[]);
+}
+
+function withRequirements(compiled: CompiledPatterns<PatternEvent, PatternEntity>, patterns: readonly Record<string, unknown>[]): CompiledPatterns<PatternEvent, PatternEntity> {
+  const requirements: FieldRequirement[] = [];
+  for (const pattern of patterns) {
+    const requirement = eventPatternRequirement(pattern);
+    if (requirement === undefined) return compiled;
+    requirements.push(requirement);
+  }
+  return { ...compiled, requirements };
 }
 
 /** One event pattern object (the event filter's `pattern`); absent, null or `{}` matches everything. */
@@ -73,7 +90,7 @@ export function compileSingleEventPattern(raw: unknown, path = 'pattern'): Compi
   if (raw === undefined || raw === null) return everything();
   if (!isPlainObject(raw)) throw new PatternError(path, 'should be a pattern object');
   if (Object.keys(raw).length === 0) return everything();
-  return fromTests([compileEventPattern(raw, path)]);
+  return withRequirements(fromTests([compileEventPattern(raw, path)]), [raw]);
 }
 
 /** Entity patterns (`entity_patterns`, watcher `entities`). */

@@ -36,6 +36,22 @@ function pinnedIds(filterText: string): string[] | null {
   return null;
 }
 
+/**
+ * Adds to `fields` the first segment of every field path a filter names at document level (inside `$and`, `$or`,
+ * `$nor`); what is under a field is about that field. Null when an operator could read other fields (`$expr`…).
+ */
+function filterFields(filter: unknown, fields: Set<string>): Set<string> | null {
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) return null;
+  for (const [key, value] of Object.entries(filter as Record<string, unknown>)) {
+    if (key === '$and' || key === '$or' || key === '$nor') {
+      if (!Array.isArray(value)) return null;
+      for (const clause of value) if (filterFields(clause, fields) === null) return null;
+    } else if (key.startsWith('$')) return null;
+    else fields.add(key.split('.')[0] as string);
+  }
+  return fields;
+}
+
 function addTo(map: Map<string, Set<IndexedPbehavior>>, key: string, entry: IndexedPbehavior): void {
   let set = map.get(key);
   if (!set) {
@@ -65,6 +81,7 @@ export class PbehaviorIndex {
   #byPinnedId = new Map<string, Set<IndexedPbehavior>>();
   #unpinned = new Set<IndexedPbehavior>();
   readonly #queries = new WeakMap<PbehaviorRecord, Query | null>();
+  readonly #fields = new WeakMap<PbehaviorRecord, ReadonlySet<string> | null>();
   #loadedAtMs: number | null = null;
   #loading: Promise<void> | null = null;
   #reloadScheduled = false;
@@ -144,6 +161,23 @@ export class PbehaviorIndex {
       this.#queries.set(entry.record, query);
     }
     return query;
+  }
+
+  /**
+   * The top-level entity fields the filter of an indexed pbehavior reads (`_id` always), so the entities it is
+   * tested on can be read without the others (a connector's thousands of links); null when that cannot be told.
+   */
+  fieldsOf(entry: IndexedPbehavior): ReadonlySet<string> | null {
+    let fields = this.#fields.get(entry.record);
+    if (fields === undefined) {
+      try {
+        fields = filterFields(JSON.parse(entry.record.filter) as unknown, new Set(['_id']));
+      } catch {
+        fields = null;
+      }
+      this.#fields.set(entry.record, fields);
+    }
+    return fields;
   }
 
   /** Records a pbehavior written through this feature. */

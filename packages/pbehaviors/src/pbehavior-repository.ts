@@ -71,8 +71,9 @@ export class PbehaviorRepository {
     return (await this.#entities.find(filter, { projection: { _id: 1 } })).map((entity) => entity._id);
   }
 
-  /** The entities among `ids` that exist. */
-  entities(ids: readonly string[]): Promise<Doc[]> {
-    return this.#entities.find({ _id: { $in: [...ids] } });
+  /** The entities among `ids` that exist; only `fields` of them when given. */
+  entities(ids: readonly string[], fields?: Iterable<string>): Promise<Doc[]> {
+    const projection = fields ? Object.fromEntries([...fields].map((field) => [field, 1 as const])) : undefined;
+    return this.#entities.find({ _id: { $in: [...ids] } }, projection ? { projection } : {});
   }
 }

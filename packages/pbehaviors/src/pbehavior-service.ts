@@ -1,4 +1,5 @@
 import { inject, injectable } from 'tsyringe';
+import type { Query } from 'mingo';
 import { ErrorCodes, HttpError, KernelTokens, hasCode, type Clock, type Filter, type SortSpec } from '@vigie/kernel';
 import type { PbehaviorsConfig } from './config.js';
 import { presentPbehavior, withinFirstWindow, type PbehaviorOutput, type PbehaviorRecord } from './pbehavior.js';
@@ -176,14 +177,28 @@ export class PbehaviorService {
   async entitiesChanged(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     const index = await this.index.ready();
-    const entities = new Map((await this.repository.entities(ids)).map((entity) => [entity._id, entity]));
-    const changed = new Map<IndexedPbehavior, Set<string>>();
+    // Only pbehaviors whose filter may select the entity, or that hold it, are evaluated; only the entities one
+    // concerns are read, and only the fields their filters name.
+    const concerned = new Map<string, [IndexedPbehavior, Query][]>();
+    let fields: Set<string> | null = new Set();
     for (const id of ids) {
-      const entity = entities.get(id);
-      // Only pbehaviors whose filter may select the entity, or that hold it, are evaluated.
+      const entries: [IndexedPbehavior, Query][] = [];
       for (const entry of index.mayConcern(id)) {
         const query = index.queryOf(entry);
         if (!query) continue;
+        entries.push([entry, query]);
+        const named = index.fieldsOf(entry);
+        if (named === null) fields = null;
+        else if (fields) for (const field of named) fields.add(field);
+      }
+      if (entries.length > 0) concerned.set(id, entries);
+    }
+    if (concerned.size === 0) return;
+    const entities = new Map((await this.repository.entities([...concerned.keys()], fields ?? undefined)).map((entity) => [entity._id, entity]));
+    const changed = new Map<IndexedPbehavior, Set<string>>();
+    for (const [id, entries] of concerned) {
+      const entity = entities.get(id);
+      for (const [entry, query] of entries) {
         const selected = entity !== undefined && query.test(entity);
         if (selected === index.on(id).has(entry)) continue;
         let eids = changed.get(entry);

@@ -455,6 +455,17 @@ describe('eids follow the context graph', () => {
     expect((await list('?current_active_pbh=true'))[0]?.eids).toEqual(['mem/host1']);
   });
 
+  it('tests changed entities on every field a filter names under $or and $nor, and leaves entities no pbehavior concerns', async () => {
+    const id = await create({ filter: { $or: [{ 'infos.site.value': 'Lyon' }, { name: 'mem' }], $nor: [{ enabled: false }] } });
+    const pinned = await create({ filter: { _id: 'disk/host1' } });
+    const before = (await stored(id))?.eids;
+    await entitiesCollection().insertOne({ _id: 'mem/host2', name: 'mem', type: 'resource', enabled: true, infos: {} });
+    await entitiesCollection().insertOne({ _id: 'swap/host2', name: 'swap', type: 'resource', enabled: false, infos: { site: { value: 'Lyon' } } });
+    await t.kernel.eventBus.emit('entities.changed', { ids: ['mem/host2', 'swap/host2'] });
+    expect((await stored(id))?.eids).toEqual([...(before ?? []), 'mem/host2']);
+    expect((await stored(pinned))?.eids).toEqual(['disk/host1']);
+  });
+
   it('does the same for filters that name entity ids, including entities created later', async () => {
     const future = await create({ filter: { _id: { $in: ['future/host9', 'disk/host1'] }, enabled: true } });
     const disk = await create({ filter: { _id: 'disk/host1' } });

@@ -19,7 +19,9 @@ describe('fastUpdate', () => {
     ['$inc of present and missing fields', { $inc: { n: 5, 'nested.z': 2 } }],
     ['$min and $max', { $min: { n: 0 }, $max: { 'nested.a': 7 } }],
     ['$push of a value and of a sub-document', { $push: { tags: 'z', fresh: { k: 1 } } }],
+    ['$push of several values with $each, to a list and to a missing field', { $push: { tags: { $each: ['z', 'w'] }, fresh: { $each: [{ k: 1 }, 'v'] } } }],
     ['$addToSet of one value and of $each, with duplicates', { $addToSet: { tags: { $each: ['y', 'z', 'z'] }, more: 'one' } }],
+    ['$set of elements a list holds', { $set: { 'tags.1': 'z', 'list.0': { k: 'r' } } }],
     ['several operators at once', { $set: { flag: false }, $inc: { n: 1 }, $addToSet: { tags: 'w' } }],
   ];
   for (const [name, update] of cases) {
@@ -41,6 +43,7 @@ describe('fastUpdate', () => {
     expect(result?.doc.list).toBe(doc.list);
     expect(result?.doc.nested).toBe(doc.nested);
     expect(fastUpdate(doc, { $addToSet: { tags: 'x' }, $set: { n: 1 }, $unset: { none: '' } })?.changed).toBe(false);
+    expect(fastUpdate(doc, { $push: { tags: { $each: [] } } })?.changed).toBe(false);
   });
 
   it('copies and checks the values it stores', () => {
@@ -55,6 +58,10 @@ describe('fastUpdate', () => {
     const doc = stored();
     for (const update of [
       { $set: { 'list.0.k': 'q' } },
+      { $set: { 'tags.5': 'q' } },
+      { $set: { 'nested.0': 1 } },
+      { $set: { 'tags.01': 'q' } },
+      { $inc: { 'tags.0': 1 } },
       { $set: { 'tags.$': 'q' } },
       { $push: { tags: { $each: ['q'], $position: 0 } } },
       { $addToSet: { list: { k: 'p' } } },

@@ -2,26 +2,31 @@ import { cloneJson, jsonEqual } from './json.js';
 import type { Doc, Update } from './port.js';
 
 /**
- * The common update shapes — `$set`, `$unset`, `$inc`, `$min`, `$max`, `$push` of plain values and `$addToSet` of
+ * The common update shapes — `$set`, `$unset`, `$inc`, `$min`, `$max`, `$push` of plain values (one, or several with `$each`) and `$addToSet` of
  * scalars, on paths through plain sub-documents — applied without copying the document: the result shares every
  * part the update does not touch with the stored version (stored documents are never changed in place), and only
  * the operator values are copied and checked. Adding one id to a list of ten thousand copies the list once and
  * the document's top level, not the whole document three times as a general update does.
  *
- * Returns undefined when the update needs MongoDB's finer rules (array positions, `$` operators, modifiers,
+ * `$set` of `list.N` replaces an element N the list holds.
+ *
+ * Returns undefined when the update needs MongoDB's finer rules (other array positions, `$` operators, modifiers,
  * conflicting paths, type mismatches): the caller then runs the general implementation, which knows them.
  */
 export function fastUpdate(doc: Doc, update: Update): { doc: Doc; changed: boolean } | undefined {
-  const plans: [op: string, path: string[], argument: unknown][] = [];
+  const plans: [op: string, parts: string[], argument: unknown, path: string][] = [];
   const touched: string[] = [];
   for (const [op, fields] of Object.entries(update)) {
     if (op === '$setOnInsert') continue;
     if (!fastOperators.has(op) || typeof fields !== 'object' || fields === null) return undefined;
     for (const [path, argument] of Object.entries(fields as Record<string, unknown>)) {
       const parts = path.split('.');
-      if (parts[0] === '_id' || parts.some((part) => part === '' || part.startsWith('$') || /^\d+$/.test(part))) return undefined;
+      // A number as the last part of a `$set` names an element of an existing list (checked when applied).
+      const element = op === '$set' && parts.length > 1 && /^(0|[1-9]\d*)$/.test(parts[parts.length - 1] as string) ? 1 : 0;
+      const named = element ? parts.slice(0, -1) : parts;
+      if (parts[0] === '_id' || parts.some((part) => part === '' || part.startsWith('$')) || named.some((part) => /^\d+$/.test(part))) return undefined;
       touched.push(path);
-      plans.push([op, parts, argument]);
+      plans.push([op, parts, argument, path]);
     }
   }
   if (plans.length === 0 || conflicting(touched)) return undefined;
@@ -29,8 +34,34 @@ export function fastUpdate(doc: Doc, update: Update): { doc: Doc; changed: boole
   const root: Record<string, unknown> = { ...doc };
   const copied = new Set<object>([root]);
   let changed = false;
-  for (const [op, parts, argument] of plans) {
-    const dotted = parts.join('.');
+  for (const [op, parts, argument, dotted] of plans) {
+    const last = parts[parts.length - 1] as string;
+    if (op === '$set' && /^\d+$/.test(last)) {
+      // `list.N`: the list must be there (through plain sub-documents) and hold an element N.
+      let parent: Record<string, unknown> = root;
+      for (let i = 0; i < parts.length - 2; i++) {
+        const child: unknown = parent[parts[i] as string];
+        if (!isPlainObject(child)) return undefined;
+        if (!copied.has(child)) {
+          const copy = { ...child };
+          copied.add(copy);
+          parent[parts[i] as string] = copy;
+          parent = copy;
+        } else parent = child;
+      }
+      const listKey = parts[parts.length - 2] as string;
+      const list: unknown = parent[listKey];
+      const position = Number(last);
+      if (!Array.isArray(list) || position >= list.length || argument === undefined) return undefined;
+      const value = cloneJson(argument, dotted);
+      if (jsonEqual(list[position], value)) continue;
+      const copy = copied.has(list) ? list : [...(list as unknown[])];
+      copied.add(copy);
+      copy[position] = value;
+      parent[listKey] = copy;
+      changed = true;
+      continue;
+    }
     // The parent object of the last part, copied on the way down; undefined when a part on the way is not an object.
     let parent: Record<string, unknown> | undefined = root;
     for (let i = 0; i < parts.length - 1 && parent; i++) {
@@ -87,11 +118,18 @@ export function fastUpdate(doc: Doc, update: Update): { doc: Doc; changed: boole
         } else if (typeof current !== 'number') return undefined;
         break;
       case '$push': {
-        if (isPlainObject(argument) && Object.keys(argument).some((k) => k.startsWith('$'))) return undefined;
+        let values: unknown[];
+        if (isPlainObject(argument) && Object.keys(argument).some((k) => k.startsWith('$'))) {
+          // `$each` alone appends its values; the other modifiers (`$slice`, `$sort`, `$position`) are left to the general implementation.
+          const keys = Object.keys(argument);
+          if (keys.length !== 1 || keys[0] !== '$each' || !Array.isArray(argument.$each)) return undefined;
+          values = cloneJson(argument.$each as unknown[], `${dotted}.$each`);
+        } else values = [cloneJson(argument, dotted)];
         if (current !== undefined && !Array.isArray(current)) return undefined;
-        const value = cloneJson(argument, dotted);
-        parent[key] = current === undefined ? [value] : [...current, value];
-        changed = true;
+        if (current === undefined || values.length > 0) {
+          parent[key] = current === undefined ? values : [...current, ...values];
+          changed = true;
+        }
         break;
       }
       case '$addToSet': {
@@ -139,9 +177,15 @@ function isScalar(value: unknown): boolean {
 function conflicting(paths: readonly string[]): boolean {
   for (let i = 0; i < paths.length; i++) {
     for (let j = i + 1; j < paths.length; j++) {
-      const [a, b] = [paths[i] as string, paths[j] as string];
-      if (a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`)) return true;
+      const a = paths[i] as string;
+      const b = paths[j] as string;
+      if (a === b || within(a, b) || within(b, a)) return true;
     }
   }
   return false;
+}
+
+/** Whether `path` is inside `outer` (`outer.…`), without building `outer.`. */
+function within(path: string, outer: string): boolean {
+  return path.length > outer.length && path[outer.length] === '.' && path.startsWith(outer);
 }

@@ -4,7 +4,7 @@ import { DuplicateKeyError, VigieError, ErrorCodes } from '../errors.js';
 import { assertNoCodeExecution } from './filter-safety.js';
 import { fastUpdate } from './fast-update.js';
 import { cloneJson, copyJson, jsonEqual } from './json.js';
-import { compileQuery, FieldIndex, lookupKeys, projectCopy, sortDocs } from './query-plan.js';
+import { compileMatcher, FieldIndex, lookupKeys, projectCopy, sortDocs } from './query-plan.js';
 import {
   updateOperators,
   type BatchOperation,
@@ -122,9 +122,9 @@ export class DocumentEngine {
     checkFilter(filter);
     const plan = this.plan(collection, filter);
     if (Object.keys(plan.residual).length === 0) return plan.candidates.length;
-    const query = compileQuery(plan.residual);
+    const test = compileMatcher(plan.residual);
     let n = 0;
-    for (const doc of plan.candidates) if (query.test(doc)) n += 1;
+    for (const doc of plan.candidates) if (test(doc)) n += 1;
     return n;
   }
 
@@ -211,11 +211,12 @@ export class DocumentEngine {
           if (index.owners.get(key) === change.id) index.owners.delete(key);
         }
       }
-      for (const index of state.fields.values()) if (change.before) index.remove(change.before);
+      if (change.before && change.after) for (const index of state.fields.values()) index.replace(change.before, change.after);
+      else if (change.before) for (const index of state.fields.values()) index.remove(change.before);
+      else if (change.after) for (const index of state.fields.values()) index.add(change.after);
       if (change.after) state.docs.set(change.id, change.after);
       else state.docs.delete(change.id);
       for (const index of state.unique) if (change.after) index.owners.set(indexKey(change.after, index.paths), change.id);
-      for (const index of state.fields.values()) if (change.after) index.add(change.after);
     }
   }
 
@@ -463,8 +464,8 @@ function applyUpdate(doc: Record<string, unknown>, update: Update, inserting: bo
 }
 
 function matching(docs: readonly Doc[], filter: Filter): Doc[] {
-  const query = compileQuery(filter);
-  return docs.filter((doc) => query.test(doc));
+  const test = compileMatcher(filter);
+  return docs.filter(test);
 }
 
 /** `_id` values a filter pins exactly (`{_id: x}`, `{_id: {$eq: x}}`, `{_id: {$in: [...]}}`), else null. */

@@ -68,6 +68,17 @@ export class FieldIndex {
     }
   }
 
+  /** `before` replaced by `after` (same `_id`): nothing to do when the indexed value is the same scalar. */
+  replace(before: Doc, after: Doc): void {
+    const previous = resolvePath(before, this.path);
+    if (previous === resolvePath(after, this.path) && (previous === undefined || isScalar(previous))) {
+      if (!this.#crossesArrays && this.path.includes('.')) this.#crossesArrays = pathCrossesArray(after, this.path);
+      return;
+    }
+    this.remove(before);
+    this.add(after);
+  }
+
   remove(doc: Doc): void {
     for (const key of valueKeys(resolvePath(doc, this.path))) {
       const ids = this.#entries.get(key);
@@ -140,6 +151,36 @@ export function compileQuery(filter: Filter): Query {
   }
   compiledQueries.set(key, query);
   return query;
+}
+
+/**
+ * A test of documents against `filter`. A filter of equalities to scalars or null on plain paths (the common
+ * residue of a plan: `{'v.resolved': null}`) is tested directly; a document whose path meets an array, null or a
+ * scalar on the way, or holds an object or array, is left to mingo, as is any other filter.
+ */
+export function compileMatcher(filter: Filter): (doc: Doc) => boolean {
+  const equalities: [parts: string[], wanted: unknown][] = [];
+  for (const [path, wanted] of Object.entries(filter)) {
+    if (path.startsWith('$') || !(wanted === null || typeof wanted === 'string' || typeof wanted === 'boolean' || (typeof wanted === 'number' && Number.isFinite(wanted)))) {
+      const query = compileQuery(filter);
+      return (doc) => query.test(doc);
+    }
+    equalities.push([path.split('.'), wanted]);
+  }
+  let query: Query | undefined;
+  return (doc) => {
+    for (const [parts, wanted] of equalities) {
+      let node: unknown = doc;
+      for (const part of parts) {
+        if (node === undefined) break;
+        if (typeof node !== 'object' || node === null || Array.isArray(node)) return (query ??= compileQuery(filter)).test(doc);
+        node = (node as Record<string, unknown>)[part];
+      }
+      if (typeof node === 'object' && node !== null) return (query ??= compileQuery(filter)).test(doc);
+      if (wanted === null ? node !== undefined && node !== null : node !== wanted) return false;
+    }
+    return true;
+  };
 }
 
 /** Stable MongoDB-order sort on one or more fields. */

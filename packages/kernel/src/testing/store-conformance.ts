@@ -137,6 +137,14 @@ export const storeConformanceCases: readonly Case[] = [
       ]);
       expect((await c.find({ tag: 'teal' })).map((d) => d._id)).toEqual(['a']);
       expect(await c.count({ tag: 'blue' })).toBe(0);
+      // Updates that leave the indexed values as they were, then change a nested one.
+      await c.updateOne({ _id: 'a' }, { $set: { tag: 'teal', other: 1 } });
+      expect((await c.find({ tag: 'teal' })).map((d) => d._id)).toEqual(['a']);
+      await c.updateOne({ _id: 'a' }, { $set: { 'nested.a': 9 } });
+      expect((await c.find({ 'nested.a': 9 })).map((d) => d._id)).toEqual(['a']);
+      await c.updateOne({ _id: 'a' }, { $unset: { 'nested.a': '' } });
+      expect(await c.count({ 'nested.a': 9 })).toBe(0);
+      expect((await c.find({ 'nested.a': null, tag: 'teal' })).map((d) => d._id)).toEqual(['a']);
     },
   ],
   [

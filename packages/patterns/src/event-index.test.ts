@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { EventPatternIndex, compileEventPatterns, compileSingleEventPattern, literalPrefix, type CompiledPatterns, type PatternEntity, type PatternEvent } from './index.js';
+
+describe('literalPrefix', () => {
+  it('takes the literal start of an anchored expression', () => {
+    expect(literalPrefix('^host-1\\d*$')).toBe('host-1');
+    expect(literalPrefix('^decommissioned-3-\\d+$')).toBe('decommissioned-3-');
+    expect(literalPrefix('^maintenance 2:')).toBe('maintenance 2:');
+    expect(literalPrefix('^web\\.example\\.com')).toBe('web.example.com');
+    expect(literalPrefix('^(?P<code>[A-Z]+)')).toBeNull();
+  });
+
+  it('drops a quantified last character and refuses what a prefix cannot say', () => {
+    expect(literalPrefix('^abc?d')).toBe('ab');
+    expect(literalPrefix('^ab*')).toBe('a');
+    expect(literalPrefix('^a{2}')).toBeNull();
+    expect(literalPrefix('^a|b')).toBeNull();
+    expect(literalPrefix('(?i)^abc')).toBeNull();
+    expect(literalPrefix('abc')).toBeNull();
+    expect(literalPrefix('^\\d+')).toBeNull();
+  });
+});
+
+describe('EventPatternIndex', () => {
+  const lists: [string, CompiledPatterns<PatternEvent, PatternEntity>][] = [
+    ['connector literal', compileEventPatterns([{ connector: 'nagios' }])],
+    ['component prefix', compileSingleEventPattern({ component: { regex_match: '^web-0\\d$' }, output: { regex_match: 'load' } })],
+    ['two patterns', compileEventPatterns([{ connector: 'legacy' }, { output: { regex_match: '^maintenance:' } }])],
+    ['empty string matches an absent field', compileEventPatterns([{ resource: '' }])],
+    ['no requirement', compileEventPatterns([{ output: { regex_match: 'load' } }])],
+    ['one pattern without requirement', compileEventPatterns([{ connector: 'x' }, { state: 2 }])],
+    ['everything', compileEventPatterns([])],
+    ['case-insensitive', compileEventPatterns([{ component: { regex_match: '(?i)^WEB' } }])],
+    ['custom field', compileEventPatterns([{ customer: 'acme' }])],
+  ];
+  const index = new EventPatternIndex(lists.map(([, patterns]) => patterns.requirements));
+  const events: PatternEvent[] = [
+    { connector: 'nagios', component: 'web-01', output: 'load 12', state: 2, customer: 'acme' },
+    { connector: 'legacy', component: 'db-01', output: 'maintenance: now', resource: 'cpu' },
+    { connector: 'zabbix', component: 'WEB-02', output: 'maintenance: soon', state: 1 },
+    { connector: 'x', component: 42, output: 'quiet', resource: null },
+    { component: 'web-0', output: 'load' },
+    {},
+  ];
+
+  it('keeps every list that matches, and rules out lists whose requirements the event misses', () => {
+    for (const event of events) {
+      const candidates = index.candidates(event);
+      lists.forEach(([name, patterns], position) => {
+        if (patterns.matches(event)) expect(candidates[position], `${name} on ${JSON.stringify(event)}`).toBe(1);
+      });
+    }
+    const zabbix = index.candidates(events[2]!);
+    // No resource reads as "": `resource: ""` may match.
+    expect([...zabbix]).toEqual([0, 0, 1, 1, 1, 1, 1, 1, 1]);
+    expect([...index.candidates(events[0]!)]).toEqual([1, 1, 0, 1, 1, 1, 1, 1, 1]);
+    expect(index.fields.sort()).toEqual(['component', 'connector', 'output', 'resource']);
+  });
+});
