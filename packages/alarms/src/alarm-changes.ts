@@ -37,6 +37,8 @@ declare module '@vigie/kernel' {
 export interface ChangeCause {
   /** The queue id of the event; a change already stored for it is not applied again. */
   eventId?: string;
+  /** The event was left queued by a previous run: the alarm's per-node mark also tells whether it was applied. */
+  redelivered?: boolean;
   event?: VigieEvent;
   entity?: Record<string, unknown>;
 }
@@ -52,6 +54,33 @@ export interface AppliedChange {
 const appliedEventsKept = 32;
 /** Tries of a change that keeps losing a race against another node. */
 const maxAttempts = 5;
+
+/** `<ms>-<sequence>` of an event id `<ms>-<sequence>-<node>`, and its node (ids of one node sort by the former). */
+function idParts(eventId: string): { order: string; node: string } | null {
+  const m = /^([0-9a-z]{11}-[0-9a-z]{6})-(.+)$/.exec(eventId);
+  return m ? { order: m[1] as string, node: m[2] as string } : null;
+}
+
+/**
+ * Whether the event was applied to this alarm already: among its last event ids, or — for an event a previous run
+ * left queued — at or below its node's mark (a burst of one entity's events can push it out of the list).
+ */
+function appliedBefore(alarm: Alarm, eventId: string, redelivered: boolean): boolean {
+  if (alarm.applied_events?.includes(eventId)) return true;
+  if (!redelivered) return false;
+  const parts = idParts(eventId);
+  const mark = parts && alarm.applied_marks?.[parts.node];
+  return mark !== undefined && mark !== null && parts !== null && parts.order <= mark;
+}
+
+/** The alarm's per-node marks with this event's id, when it moves its node's mark forward. */
+function markApplied(marks: Record<string, string> | undefined, eventId: string | undefined): { applied_marks?: Record<string, string> } {
+  const parts = eventId === undefined ? null : idParts(eventId);
+  if (!parts) return marks ? { applied_marks: marks } : {};
+  const current = marks?.[parts.node];
+  if (current !== undefined && current >= parts.order) return { applied_marks: marks as Record<string, string> };
+  return { applied_marks: { ...marks, [parts.node]: parts.order } };
+}
 
 /** `XX-XX-XX` of random capital letters. */
 function randomDisplayName(): string {
@@ -106,7 +135,7 @@ export class AlarmChangeService {
     };
     for (let attempt = 1; ; attempt++) {
       const current = await this.#repository.open(entityId);
-      if (cause.eventId !== undefined && current?.applied_events?.includes(cause.eventId)) {
+      if (cause.eventId !== undefined && current && appliedBefore(current, cause.eventId, cause.redelivered === true)) {
         if (current.last_change?.event === cause.eventId) {
           await this.#emit({ alarm: current, created: false, triggers: current.last_change.triggers }, cause, true);
         }
@@ -127,6 +156,7 @@ export class AlarmChangeService {
         revision: previousRevision + 1,
         applied_events: applied.slice(-appliedEventsKept),
         ...(cause.eventId === undefined ? {} : { last_change: { event: cause.eventId, triggers: result.triggers } }),
+        ...markApplied(result.created ? undefined : current?.applied_marks, cause.eventId),
       };
       if (await this.#repository.save(alarm, result.created ? null : current)) {
         const change: AppliedChange = { alarm, created: result.created, triggers: result.triggers };

@@ -72,7 +72,7 @@ export function alarmStage(changes: AlarmChangeService, alarms: AlarmRepository)
         context.trace('alarms', 'entity disabled: no alarm change', { entity: context.entityId });
         return;
       }
-      const cause = { eventId: context.eventId, event, entity: context.entity };
+      const cause = { eventId: context.eventId, redelivered: context.redelivered, event, entity: context.entity };
       const change = await changes.apply(context.entityId, operation, cause, (reason) =>
         context.trace('alarms', `alarm unchanged: ${reason}`, { entity: context.entityId, operation: operation.type }),
       );

@@ -100,6 +100,12 @@ export interface Alarm extends Doc {
    * a crash (the crash may have come between storing the change and emitting them). Not shown.
    */
   last_change?: { event: string; triggers: AlarmTrigger[] };
+  /**
+   * The newest event id applied to this alarm, per accepting node (ids of one node increase in acceptance order and
+   * one entity's events are applied in that order). A redelivered event at or below its node's mark was applied
+   * before the crash even when it fell out of `applied_events`. Not shown.
+   */
+  applied_marks?: Record<string, string>;
 }
 
 export const alarmCollection = 'periodical_alarm';

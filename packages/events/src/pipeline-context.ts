@@ -6,6 +6,7 @@ import type { PipelineContext, VigieEvent } from './pipeline.js';
 export class EventTrip implements PipelineContext {
   event: VigieEvent;
   readonly eventId: string;
+  readonly redelivered: boolean;
   readonly acceptedAt: number;
   entityId: string;
   entity?: Record<string, unknown> & { _id: string; enabled?: boolean };
@@ -14,10 +15,11 @@ export class EventTrip implements PipelineContext {
   #log: Logger | undefined;
   readonly #parentLog: Logger;
 
-  constructor(queued: QueuedEvent, parentLog: Logger) {
+  constructor(queued: QueuedEvent, parentLog: Logger, redelivered = false) {
     // Stages change the event; the queued copy stays as accepted, should the event have to run again.
     this.event = cloneJson(queued.event);
     this.eventId = queued._id;
+    this.redelivered = redelivered;
     this.acceptedAt = queued.accepted_at;
     this.entityId = queued.entity;
     this.#parentLog = parentLog;

@@ -88,6 +88,8 @@ export class PipelineRunner {
   /** Every event not finished, in arrival order (finished ones are skipped lazily): the oldest for the health check. */
   readonly #arrivals = new Fifo<QueuedEvent>();
   readonly #finishedEvents = new WeakSet<QueuedEvent>();
+  /** Ids of the events a previous run left queued, until each has run once. */
+  readonly #redelivered = new Set<string>();
   /** Events handed over and not finished. */
   #depth = 0;
   #workers = 0;
@@ -140,6 +142,7 @@ export class PipelineRunner {
   /** Starts processing; `pending` are the events left queued by a previous run, in acceptance order. */
   start(pending: readonly QueuedEvent[]): void {
     void this.stages;
+    for (const queued of pending) this.#redelivered.add(queued._id);
     if (pending.length > 0) this.logger.info({ events: pending.length }, 'processing the events left queued by the previous run');
     this.enqueue(pending);
     this.#running = true;
@@ -236,7 +239,7 @@ export class PipelineRunner {
   }
 
   async #process(queued: QueuedEvent): Promise<void> {
-    const trip = new EventTrip(queued, this.logger);
+    const trip = new EventTrip(queued, this.logger, this.#redelivered.delete(queued._id));
     // Traces only for `debug` events: their details are not even built for the others.
     const tracing = trip.event.debug === true;
     if (tracing) trip.trace('pipeline', 'event accepted', { event: trip.event, acceptedAt: trip.acceptedAt });

@@ -32,6 +32,11 @@ export interface PipelineContext {
   event: VigieEvent;
   /** Queue id of the event: unique, stable across redelivery after a crash, increasing in acceptance order. */
   readonly eventId: string;
+  /**
+   * Whether the event was left queued by a previous run (a crash or a stop came before it was settled): it may have
+   * been applied already, and idempotent stages check.
+   */
+  readonly redelivered: boolean;
   /** When the event was accepted (epoch ms, from the injected clock). */
   readonly acceptedAt: number;
   /**
