@@ -2,17 +2,11 @@ import { createMemoryStore } from '@vigie/kernel';
 import { describe, expect, it } from 'vitest';
 import { alarmCollection, maxSteps, type Alarm } from './alarm.js';
 import { alarmUpdate } from './alarm-update.js';
+import { alarmsConfigSchema, lifecycleSettings } from './config.js';
 import { applyOperation, type AlarmOperation, type LifecycleSettings } from './lifecycle.js';
 
-const settings: LifecycleSettings = {
-  baggotTimeSec: 60,
-  cancelAutosolveDelaySec: 3600,
-  doneAutosolveDelaySec: 900,
-  flappingFreqLimit: 0,
-  flappingIntervalSec: 0,
-  stealthyIntervalSec: 0,
-  enableLastEventDate: true,
-};
+/** The `[alarms]` defaults, with the last event date kept. */
+const settings: LifecycleSettings = { ...lifecycleSettings(alarmsConfigSchema.cast({})), enableLastEventDate: true };
 const origin = { connector: 'nagios', connector_name: 'n1', component: 'web', resource: 'cpu' };
 let now = 1_000_000;
 const check = (state: number, output = `state ${state}`, extra: Partial<AlarmOperation> = {}): AlarmOperation => ({

@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AlarmStatus, type Alarm } from './alarm.js';
+import { alarmsConfigSchema, lifecycleSettings } from './config.js';
 import { applyOperation, resolutionDue, type AlarmOperation, type LifecycleEnvironment, type LifecycleSettings } from './lifecycle.js';
 
-const defaults: LifecycleSettings = {
-  baggotTimeSec: 60,
-  cancelAutosolveDelaySec: 3600,
-  doneAutosolveDelaySec: 900,
-  flappingFreqLimit: 0,
-  flappingIntervalSec: 0,
-  stealthyIntervalSec: 0,
-  enableLastEventDate: false,
-};
+/** The `[alarms]` defaults. */
+const defaults: LifecycleSettings = lifecycleSettings(alarmsConfigSchema.cast({}));
 
 let now = 1_000_000;
 function env(settings: Partial<LifecycleSettings> = {}): LifecycleEnvironment {
