@@ -18,7 +18,7 @@ import { alarmsFeature } from '../packages/alarms/dist/index.js';
 import { authFeature } from '../packages/auth/dist/index.js';
 import { contextGraphFeature } from '../packages/context-graph/dist/index.js';
 import { eventFilterFeature } from '../packages/eventfilter/dist/index.js';
-import { eventsAmqpFeature, eventsFeature, pipelineStagesPoint, PipelineOrder, type PipelineRunner, type PipelineStage } from '../packages/events/dist/index.js';
+import { eventsAmqpFeature, eventsFeature, pipelineStagesPoint, PipelineOrder, PipelineRunner, type PipelineStage } from '../packages/events/dist/index.js';
 import { Kernel, createLogger, defineFeature } from '../packages/kernel/dist/index.js';
 import { sqliteStoreFactory } from '../packages/store-sqlite/dist/index.js';
 
@@ -189,7 +189,7 @@ async function measured(label: string, send: () => Promise<void>, count: number)
 
 try {
   const { url } = await kernel.start();
-  const runner = kernel.container('events').resolve<PipelineRunner>('pipelineRunner');
+  const runner = kernel.scope('events').resolve(PipelineRunner);
   // Count every processed or dropped event through the runner's statistics.
   const counter = setInterval(() => {
     const stats = runner.stats();

@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { alarmsFeature } from '../packages/alarms/src/index.js';
-import { contextGraphFeature } from '../packages/context-graph/src/index.js';
+import { contextGraphFeature, entitiesChangedEvent } from '../packages/context-graph/src/index.js';
 import { eventsFeature } from '../packages/events/src/index.js';
 import { ManualClock } from '../packages/kernel/src/index.js';
-import { pbehaviorsFeature, Schedule, type ActivePbehaviors, type PbehaviorRecord } from '../packages/pbehaviors/src/index.js';
+import { activePbehaviorsRef, pbehaviorsFeature, Schedule, type PbehaviorRecord } from '../packages/pbehaviors/src/index.js';
 import { startFeatureTest } from '../packages/testkit/src/index.js';
 import { weatherFeature } from '../packages/weather/src/index.js';
 
@@ -174,7 +174,7 @@ async function main(): Promise<void> {
 
 async function measure(t: Awaited<ReturnType<typeof startFeatureTest>>): Promise<void> {
   try {
-    const activePbehaviors = t.kernel.container('pbehaviors').resolve<ActivePbehaviors>('activePbehaviors');
+    const activePbehaviors = t.kernel.scope('pbehaviors').resolve(activePbehaviorsRef);
     process.stdout.write('currently active pbehaviors\n');
     const afterStart = await time(async () => (await activePbehaviors.at()).all().length);
     report(`first call after start (waits for the warm-up): ${afterStart.result} active`, afterStart.ms);
@@ -201,7 +201,7 @@ async function measure(t: Awaited<ReturnType<typeof startFeatureTest>>): Promise
     report(`GET /api/v2/pbehavior?current_active_pbh=true, ${listedCount} listed (median)`, median(listed));
 
     const changedIds = Array.from({ length: 10_000 }, (_, i) => dependencyId(i % watcherCount, Math.floor(i / watcherCount) % dependenciesPerWatcher));
-    const changed = await time(() => t.kernel.eventBus.emit('entities.changed', { ids: changedIds }));
+    const changed = await time(() => t.kernel.eventBus.emit(entitiesChangedEvent, { ids: changedIds }));
     report(`entities.changed for ${changedIds.length} entities (an import): eids brought up to date`, changed.ms);
 
     process.stdout.write(`\nweather page of ${pageSize} watchers (GET /api/v2/weather/watchers/<filter>, over HTTP)\n`);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Kernel } from '@vigie/kernel';
-import type { UserAdministration } from '@vigie/auth';
+import { userAdministrationRef, type UserAdministration } from '@vigie/auth';
 import { createServerKernel, resolveInstallDir } from './compose.js';
 import { scaffoldFeature } from './scaffold.js';
 
@@ -51,7 +51,7 @@ async function withAdministration(values: Record<string, unknown>, io: CliIo, wo
     // Administration commands print their own results: the server's informational log lines would only be noise.
     kernel = await createServerKernel({ installDir: values['install-dir'] as string | undefined, env: { VIGIE_LOG__LEVEL: 'warn', ...io.env } });
     await kernel.init();
-    await work(kernel.container('auth').resolve<UserAdministration>('userAdministration'));
+    await work(kernel.scope('auth').resolve(userAdministrationRef));
     return 0;
   } catch (err) {
     io.err(`vigie: ${err instanceof Error ? err.message : String(err)}\n`);

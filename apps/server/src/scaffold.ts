@@ -119,6 +119,7 @@ Vigie feature \`${id}\`: describe what it does here.
 Items live in the store collection \`${collection}\`.
 `,
     'src/index.ts': `export { ${c}Feature } from './feature.js';
+export { ${c}ServiceRef } from './refs.js';
 export { ${P}Service } from './${id}-service.js';
 export type { ${P}Item } from './schemas.js';
 `,
@@ -134,20 +135,27 @@ export const ${c}Feature = defineFeature<${P}Config>({
   kernel: '${kernelRange}',
   config: { schema: ${c}ConfigSchema },
   register(f) {
-    f.use(${c}Bridge, { export: ['${c}Service'] });
+    f.use(${c}Bridge);
     f.errors(${c}Errors);
     for (const route of ${c}Routes) f.route(route);
   },
 });
 `,
-    'src/di.ts': `import { defineBridge } from '@vigie/kernel';
+    'src/refs.ts': `import { serviceRef } from '@vigie/kernel';
+import type { ${P}Service } from './${id}-service.js';
+
+/** What features that depend on this one resolve (\`scope.resolve(${c}ServiceRef)\`). */
+export const ${c}ServiceRef = serviceRef<${P}Service>('${id}.service');
+`,
+    'src/di.ts': `import { defineBridge, provide } from '@vigie/kernel';
 import { ${P}Repository } from './${id}-repository.js';
 import { ${P}Service } from './${id}-service.js';
+import { ${c}ServiceRef } from './refs.js';
 
-/** The feature's class graph (tsyringe) and what awilix sees of it: the only file that sees both. */
+/** The feature's class graph (tsyringe): it resolves these classes, dependents see its exports. */
 export const ${c}Bridge = defineBridge({
   singletons: [${P}Repository, ${P}Service],
-  exports: { ${c}Service: ${P}Service },
+  exports: [provide(${c}ServiceRef, ${P}Service)],
 });
 `,
     'src/schemas.ts': `import { array, number, object, string, type InferType } from 'yup';
@@ -178,8 +186,8 @@ export const ${c}Errors: ErrorWording = {
   [ErrorCodes.DuplicateKey]: () => ({ status: 409, description: 'An item with this id already exists' }),
 };
 `,
-    [`src/${id}-repository.ts`]: `import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+    [`src/${id}-repository.ts`]: `import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
 
 /** An item as stored in \`${collection}\`. */
 export interface ${P}Record extends Doc {
@@ -191,7 +199,7 @@ export interface ${P}Record extends Doc {
 export class ${P}Repository {
   readonly #items: Collection<${P}Record>;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#items = store.collection<${P}Record>('${collection}');
   }
 
@@ -213,7 +221,7 @@ export class ${P}Repository {
 }
 `,
     [`src/${id}-service.ts`]: `import { inject, injectable } from 'tsyringe';
-import { HttpError, KernelTokens } from '@vigie/kernel';
+import { HttpError, injectRef, kernelRefs } from '@vigie/kernel';
 import { ${P}Repository, type ${P}Record } from './${id}-repository.js';
 import type { ${P}Config, ${P}Item } from './schemas.js';
 
@@ -223,7 +231,7 @@ const toItem = (record: ${P}Record): ${P}Item => ({ _id: record._id, name: recor
 export class ${P}Service {
   constructor(
     @inject(${P}Repository) private readonly items: ${P}Repository,
-    @inject(KernelTokens.Config) private readonly config: ${P}Config,
+    @injectRef(kernelRefs.config) private readonly config: ${P}Config,
   ) {}
 
   async list(): Promise<${P}Item[]> {
@@ -244,11 +252,11 @@ export class ${P}Service {
 }
 `,
     'src/routes.ts': `import { pathParam, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import type { ${P}Service } from './${id}-service.js';
+import { ${P}Service } from './${id}-service.js';
 import { ${c}InputSchema, ${c}ItemSchema, ${c}ListSchema } from './schemas.js';
 
 const tags = ['${id}'];
-const service = (ctx: VigieContext) => ctx.state.scope.resolve<${P}Service>('${c}Service');
+const service = (ctx: VigieContext) => ctx.state.scope.resolve(${P}Service);
 
 export const ${c}Routes: RouteDefinition[] = [
   {

@@ -1,8 +1,9 @@
-import { defineFeature, durationSeconds, type EventBus } from '@vigie/kernel';
-import { PipelineOrder, pipelineStagesPoint, type PipelineStage } from '@vigie/events';
+import { defineFeature, durationSeconds, kernelRefs } from '@vigie/kernel';
+import { entitiesChangedEvent } from '@vigie/context-graph';
+import { PipelineOrder, pipelineStagesPoint } from '@vigie/events';
 import { helloBridge } from './di.js';
 import { helloErrors } from './errors.js';
-import type { HelloService } from './hello-service.js';
+import { HelloService } from './hello-service.js';
 import { legacyRouter, legacyRouterOptions } from './legacy-router.js';
 import { helloRoutes } from './routes.js';
 import { helloConfigSchema, type HelloConfig } from './schemas.js';
@@ -11,28 +12,29 @@ import { helloConfigSchema, type HelloConfig } from './schemas.js';
 export const helloFeature = defineFeature<HelloConfig>({
   id: 'hello',
   kernel: '^0.1.0',
-  // The event pipeline's extension point belongs to the events feature.
-  dependsOn: ['events'],
+  // The event pipeline's extension point belongs to the events feature, `entities.changed` to the context graph.
+  dependsOn: ['events', 'context-graph'],
   config: { schema: helloConfigSchema },
   register(f) {
     f.use(helloBridge);
+    f.consume(entitiesChangedEvent);
     f.errors(helloErrors);
     for (const route of helloRoutes) f.route(route);
     f.router(legacyRouter(), legacyRouterOptions);
     f.job({
       name: 'hello.summary',
       every: (durationSeconds(f.config.summary_every) ?? 60) * 1000,
-      handler: (run) => run.scope.resolve<HelloService>('helloService').summarise(),
+      handler: (run) => run.scope.resolve(HelloService).summarise(),
     });
     // A pipeline stage right after the entities stage: every event that got that far is counted by connector.
-    f.extend<PipelineStage>(pipelineStagesPoint, (container) => {
-      const service = container.resolve<HelloService>('helloService');
+    f.extend(pipelineStagesPoint, (scope) => {
+      const service = scope.resolve(HelloService);
       return { name: 'hello.events', order: PipelineOrder.entities + 10, process: async (context) => service.noteEvent(context.event.connector) };
     });
-    f.healthCheck({ name: 'hello', check: (container) => container.resolve<HelloService>('helloService').health() });
-    f.onStart((container) => {
-      const service = container.resolve<HelloService>('helloService');
-      container.resolve<EventBus>('eventBus').on('entities.changed', ({ ids }) => service.noteChangedEntities(ids));
+    f.healthCheck({ name: 'hello', check: (scope) => scope.resolve(HelloService).health() });
+    f.onStart((scope) => {
+      const service = scope.resolve(HelloService);
+      scope.resolve(kernelRefs.eventBus).on(entitiesChangedEvent, ({ ids }) => service.noteChangedEntities(ids));
     });
   },
 });

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock } from '@vigie/kernel';
 import type { HelloConfig, Visit } from './schemas.js';
 import { VisitRepository } from './visit-repository.js';
 
@@ -13,8 +13,8 @@ export class HelloService {
 
   constructor(
     @inject(VisitRepository) private readonly visits: VisitRepository,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Config) private readonly config: HelloConfig,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.config) private readonly config: HelloConfig,
   ) {}
 
   greet(name: string): string {

@@ -1,15 +1,15 @@
 import Router from '@koa/router';
 import type { RouterOptions, VigieState } from '@vigie/kernel';
-import type { HelloService } from './hello-service.js';
+import { HelloService } from './hello-service.js';
 
 /**
- * Routes brought as an existing `@koa/router` router. The kernel authenticates them, gives them the plugin's request
+ * Routes brought as an existing `@koa/router` router. The kernel authenticates them, gives them the plugin's
  * scope in `ctx.state.scope` and renders their errors; they are listed in the OpenAPI document.
  */
 export function legacyRouter(): Router<VigieState> {
   const router = new Router<VigieState>({ prefix: '/api/v2/hello/legacy' });
   router.get('/greetings/:name', (ctx) => {
-    ctx.body = { message: ctx.state.scope.resolve<HelloService>('helloService').greet(ctx.params.name ?? '') };
+    ctx.body = { message: ctx.state.scope.resolve(HelloService).greet(ctx.params.name ?? '') };
   });
   router.get('/ping', (ctx) => {
     ctx.body = { pong: true };

@@ -1,9 +1,9 @@
 import { requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import type { HelloService } from './hello-service.js';
+import { HelloService } from './hello-service.js';
 import { helloSchema, visitInputSchema, visitSchema } from './schemas.js';
 
 const tags = ['hello'];
-const service = (ctx: VigieContext) => ctx.state.scope.resolve<HelloService>('helloService');
+const service = (ctx: VigieContext) => ctx.state.scope.resolve(HelloService);
 
 /** Declared routes: validated, documented in the OpenAPI document from their schemas. */
 export const helloRoutes: RouteDefinition[] = [

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
 
 export interface VisitRecord extends Doc {
   _id: string;
@@ -22,7 +22,7 @@ export class VisitRepository {
   readonly #visits: Collection<VisitRecord>;
   readonly #summary: Collection<SummaryRecord>;
 
-  constructor(@inject(KernelTokens.Store) private readonly store: Store) {
+  constructor(@injectRef(kernelRefs.store) private readonly store: Store) {
     this.#visits = store.collection<VisitRecord>('hello_visits');
     this.#summary = store.collection<SummaryRecord>('hello_summary');
   }

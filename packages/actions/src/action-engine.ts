@@ -1,18 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, durationSeconds, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
-import type { Alarm, AlarmReader, AlarmTriggerEvent } from '@vigie/alarms';
-import type { EntityRepository } from '@vigie/context-graph';
+import { injectRef, kernelRefs, durationSeconds, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
+import { alarmReaderRef, type Alarm, type AlarmReader, type AlarmTriggerEvent } from '@vigie/alarms';
+import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, isPatternError, type CompiledPatterns, type PatternAlarm, type PatternEntity, type PatternEvent } from '@vigie/patterns';
 import { patternRegExp } from '@vigie/rule-schemas';
 import { ActionRepository, type ActionRecord } from './action-repository.js';
 import { RuleOperationRunner } from './rule-operation.js';
-
-/** Tokens under which the actions feature imports what the engine reads. */
-export const ActionEngineTokens = {
-  AlarmReader: Symbol.for('actions.AlarmReader'),
-  EntityRepository: Symbol.for('actions.EntityRepository'),
-} as const;
 
 /** The durable job of a delayed action (one run per trigger). */
 export const delayedActionJob = 'actions.delayed';
@@ -60,11 +54,11 @@ export class ActionEngine {
   constructor(
     @inject(ActionRepository) private readonly repository: ActionRepository,
     @inject(RuleOperationRunner) private readonly runner: RuleOperationRunner,
-    @inject(ActionEngineTokens.AlarmReader) private readonly alarms: AlarmReader,
-    @inject(ActionEngineTokens.EntityRepository) private readonly entities: EntityRepository,
-    @inject(KernelTokens.Scheduler) private readonly scheduler: Scheduler,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
+    @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
+    @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   /** The `alarms.trigger` subscriber. Returns at once: the alarm's entity is still locked by the change. */

@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
 
 /** A pattern object; its grammar is the engine's (REFERENCE §5.1). */
 export type Pattern = Record<string, unknown>;
@@ -38,7 +38,7 @@ export class ActionRepository {
   /** Counts the writes of this process, so the engine knows when to read the actions again. */
   writes = 0;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#actions = store.collection<ActionRecord>('default_action');
   }
 

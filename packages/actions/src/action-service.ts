@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { HttpError, KernelTokens, type Clock } from '@vigie/kernel';
+import { HttpError, injectRef, kernelRefs, type Clock } from '@vigie/kernel';
 import { ActionRepository, type ActionFields, type ActionHook, type ActionRecord } from './action-repository.js';
 import type { ActionBody } from './schemas.js';
 
@@ -54,7 +54,7 @@ export function actionNotFound(): HttpError {
 export class ActionService {
   constructor(
     @inject(ActionRepository) private readonly actions: ActionRepository,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
 
   /** Throws the store's `DUPLICATE_KEY` error when the id exists. */

@@ -1,18 +1,16 @@
-import { defineBridge } from '@vigie/kernel';
-import { pbehaviorCreationToken } from '@vigie/pbehaviors';
-import { ActionEngine, ActionEngineTokens } from './action-engine.js';
+import { defineBridge, provide } from '@vigie/kernel';
+import { alarmChangesRef, alarmReaderRef } from '@vigie/alarms';
+import { entityRepositoryRef } from '@vigie/context-graph';
+import { pbehaviorCreationRef } from '@vigie/pbehaviors';
+import { ActionEngine } from './action-engine.js';
 import { ActionRepository } from './action-repository.js';
 import { ActionService } from './action-service.js';
-import { RuleOperationRunner, RuleOperationTokens } from './rule-operation.js';
+import { actionServiceRef } from './refs.js';
+import { RuleOperationRunner } from './rule-operation.js';
 
-/** The actions feature's class graph (tsyringe) and what awilix sees of it. */
+/** The actions feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const actionsBridge = defineBridge({
-  imports: {
-    alarmChanges: RuleOperationTokens.AlarmChanges,
-    pbehaviorCreation: pbehaviorCreationToken,
-    alarmReader: ActionEngineTokens.AlarmReader,
-    entityRepository: ActionEngineTokens.EntityRepository,
-  },
+  imports: [alarmChangesRef, pbehaviorCreationRef, alarmReaderRef, entityRepositoryRef],
   singletons: [ActionRepository, ActionService, RuleOperationRunner, ActionEngine],
-  exports: { actionService: ActionService, actionEngine: ActionEngine },
+  exports: [provide(actionServiceRef, ActionService)],
 });

@@ -1,5 +1,6 @@
-import { defineFeature, type EventBus } from '@vigie/kernel';
-import { delayedActionJob, type ActionEngine, type DelayedActionData } from './action-engine.js';
+import { defineFeature, kernelRefs } from '@vigie/kernel';
+import { alarmTriggerEvent } from '@vigie/alarms';
+import { delayedActionJob, ActionEngine, type DelayedActionData } from './action-engine.js';
 import { actionsBridge } from './di.js';
 import { actionErrors } from './errors.js';
 import { actionRoutes } from './routes.js';
@@ -14,19 +15,20 @@ export const actionsFeature = defineFeature({
   kernel: '^0.1.0',
   dependsOn: ['alarms', 'context-graph', 'pbehaviors'],
   register(f) {
-    f.use(actionsBridge, { export: ['actionService'] });
+    f.use(actionsBridge);
+    f.consume(alarmTriggerEvent);
     f.errors(actionErrors);
     for (const route of actionRoutes) f.route(route);
     // One run per delayed action, no retry: a failing operation is logged, not applied twice.
     f.job<DelayedActionData>({
       name: delayedActionJob,
       concurrency: 4,
-      handler: (run) => run.scope.resolve<ActionEngine>('actionEngine').runDelayed(run.data),
+      handler: (run) => run.scope.resolve(ActionEngine).runDelayed(run.data),
     });
     let stopListening: (() => void) | undefined;
     f.onInit((c) => {
-      const engine = c.resolve<ActionEngine>('actionEngine');
-      stopListening = c.resolve<EventBus>('eventBus').on('alarms.trigger', (payload) => engine.onTrigger(payload));
+      const engine = c.resolve(ActionEngine);
+      stopListening = c.resolve(kernelRefs.eventBus).on(alarmTriggerEvent, (payload) => engine.onTrigger(payload));
     });
     f.onShutdown(() => stopListening?.());
   },

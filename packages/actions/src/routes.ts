@@ -1,6 +1,6 @@
 import { array } from 'yup';
 import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
-import { actionNotFound, type ActionService } from './action-service.js';
+import { actionNotFound, ActionService } from './action-service.js';
 import { createActionErrors, updateActionErrors } from './errors.js';
 import {
   actionBodySchema,
@@ -16,7 +16,7 @@ import {
 const tags = ['actions'];
 
 function service(ctx: VigieContext): ActionService {
-  return ctx.state.scope.resolve<ActionService>('actionService');
+  return ctx.state.scope.resolve(ActionService);
 }
 
 /** The validated body; `absent` answers a body `accepted` refuses (none, not an object), as the original did. */

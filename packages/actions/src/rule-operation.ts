@@ -1,13 +1,7 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock, type Logger } from '@vigie/kernel';
-import type { AlarmChangeService, AlarmOperation, AlarmOperationType } from '@vigie/alarms';
-import { pbehaviorCreationToken, type PbehaviorCreation } from '@vigie/pbehaviors';
-
-/** Tokens under which the features that run rule operations import their dependencies. */
-export const RuleOperationTokens = {
-  AlarmChanges: Symbol.for('rule-operations.AlarmChanges'),
-  PbehaviorCreation: pbehaviorCreationToken,
-} as const;
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
+import { alarmChangesRef, type AlarmChangeService, type AlarmOperation, type AlarmOperationType } from '@vigie/alarms';
+import { pbehaviorCreationRef, type PbehaviorCreation } from '@vigie/pbehaviors';
 
 /** What an idle rule or an action does to an alarm: `{type, parameters}` (REFERENCE §5.3, §5.4). */
 export interface RuleOperation {
@@ -42,10 +36,10 @@ function seconds(value: unknown): number | undefined {
 @injectable()
 export class RuleOperationRunner {
   constructor(
-    @inject(RuleOperationTokens.AlarmChanges) private readonly changes: AlarmChangeService,
-    @inject(RuleOperationTokens.PbehaviorCreation) private readonly pbehaviors: PbehaviorCreation,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(alarmChangesRef) private readonly changes: AlarmChangeService,
+    @injectRef(pbehaviorCreationRef) private readonly pbehaviors: PbehaviorCreation,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   /**

@@ -1,17 +1,10 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, assertSafeFilter, errorDetail, type Clock, type Filter, type Logger } from '@vigie/kernel';
-import type { Alarm, AlarmChangeService, AlarmOperation, AlarmReader } from '@vigie/alarms';
-import { activePbehaviorsToken, type ActivePbehaviors, type ActivePbehaviorsAt } from '@vigie/pbehaviors';
+import { injectRef, kernelRefs, assertSafeFilter, errorDetail, type Clock, type Filter, type Logger } from '@vigie/kernel';
+import { alarmChangesRef, alarmReaderRef, type Alarm, type AlarmChangeService, type AlarmOperation, type AlarmReader } from '@vigie/alarms';
+import { activePbehaviorsRef, type ActivePbehaviors, type ActivePbehaviorsAt } from '@vigie/pbehaviors';
 import type { AlarmFiltersConfig } from './config.js';
 import { AlarmFilterRepository, type AlarmFilterRecord } from './alarm-filter-repository.js';
 import { alarmFilterTasks } from './schemas.js';
-
-/** Tokens under which the alarm-filters feature imports what its engine uses. */
-export const AlarmFilterEngineTokens = {
-  AlarmChanges: Symbol.for('alarm-filters.AlarmChanges'),
-  AlarmReader: Symbol.for('alarm-filters.AlarmReader'),
-  ActivePbehaviors: activePbehaviorsToken,
-} as const;
 
 type TaskName = (typeof alarmFilterTasks)[number];
 
@@ -81,12 +74,12 @@ export class AlarmFilterEngine {
 
   constructor(
     @inject(AlarmFilterRepository) private readonly filters: AlarmFilterRepository,
-    @inject(AlarmFilterEngineTokens.AlarmChanges) private readonly changes: AlarmChangeService,
-    @inject(AlarmFilterEngineTokens.AlarmReader) private readonly alarms: AlarmReader,
-    @inject(AlarmFilterEngineTokens.ActivePbehaviors) private readonly pbehaviors: ActivePbehaviors,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
-    @inject(KernelTokens.Config) config: AlarmFiltersConfig,
+    @injectRef(alarmChangesRef) private readonly changes: AlarmChangeService,
+    @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
+    @injectRef(activePbehaviorsRef) private readonly pbehaviors: ActivePbehaviors,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
+    @injectRef(kernelRefs.config) config: AlarmFiltersConfig,
   ) {
     this.#author = config.author;
   }

@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
 
 /** An alarm-filter action as stored in `default_alarmfilter`, in the shape its engine reads (REFERENCE §5.6). */
 export interface AlarmFilterRecord extends Doc {
@@ -24,7 +24,7 @@ export type AlarmFilterChanges = Partial<Omit<AlarmFilterRecord, '_id'>>;
 export class AlarmFilterRepository {
   readonly #filters: Collection<AlarmFilterRecord>;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#filters = store.collection<AlarmFilterRecord>('default_alarmfilter');
   }
 

@@ -1,15 +1,14 @@
-import { defineBridge } from '@vigie/kernel';
-import { AlarmFilterEngine, AlarmFilterEngineTokens } from './alarm-filter-engine.js';
+import { defineBridge, provide } from '@vigie/kernel';
+import { alarmChangesRef, alarmReaderRef } from '@vigie/alarms';
+import { activePbehaviorsRef } from '@vigie/pbehaviors';
+import { AlarmFilterEngine } from './alarm-filter-engine.js';
 import { AlarmFilterRepository } from './alarm-filter-repository.js';
 import { AlarmFilterService } from './alarm-filter-service.js';
+import { alarmFilterServiceRef } from './refs.js';
 
-/** The alarm-filters feature's class graph (tsyringe) and what awilix sees of it. */
+/** The alarm-filters feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const alarmFiltersBridge = defineBridge({
-  imports: {
-    alarmChanges: AlarmFilterEngineTokens.AlarmChanges,
-    alarmReader: AlarmFilterEngineTokens.AlarmReader,
-    activePbehaviors: AlarmFilterEngineTokens.ActivePbehaviors,
-  },
+  imports: [alarmChangesRef, alarmReaderRef, activePbehaviorsRef],
   singletons: [AlarmFilterRepository, AlarmFilterService, AlarmFilterEngine],
-  exports: { alarmFilterService: AlarmFilterService, alarmFilterEngine: AlarmFilterEngine },
+  exports: [provide(alarmFilterServiceRef, AlarmFilterService)],
 });

@@ -1,6 +1,6 @@
 import { defineFeature } from '@vigie/kernel';
 import { registerEngineBeat } from '@vigie/events';
-import type { AlarmFilterEngine } from './alarm-filter-engine.js';
+import { AlarmFilterEngine } from './alarm-filter-engine.js';
 import { alarmFiltersConfigSchema, type AlarmFiltersConfig } from './config.js';
 import { alarmFiltersBridge } from './di.js';
 import { alarmFilterErrors } from './errors.js';
@@ -17,9 +17,9 @@ export const alarmFiltersFeature = defineFeature<AlarmFiltersConfig>({
   dependsOn: ['events', 'alarms', 'pbehaviors'],
   config: { schema: alarmFiltersConfigSchema },
   register(f) {
-    f.use(alarmFiltersBridge, { export: ['alarmFilterService'] });
+    f.use(alarmFiltersBridge);
     f.errors(alarmFilterErrors);
     for (const route of alarmFilterRoutes) f.route(route);
-    registerEngineBeat(f, { name: 'alarm filters', tick: (c) => c.resolve<AlarmFilterEngine>('alarmFilterEngine').beat() });
+    registerEngineBeat(f, { name: 'alarm filters', tick: (c) => c.resolve(AlarmFilterEngine).beat() });
   },
 });

@@ -1,5 +1,5 @@
 import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
-import type { AlarmFilterService } from './alarm-filter-service.js';
+import { AlarmFilterService } from './alarm-filter-service.js';
 import { alarmFilterCreateSchema, alarmFilterListSchema, alarmFilterSchema, alarmFilterUpdateSchema, deletedSchema, errorSchema } from './schemas.js';
 
 const collectionPath = '/api/v2/alerts/filters';
@@ -7,7 +7,7 @@ const collectionPath = '/api/v2/alerts/filters';
 const itemPath = '/api/v2/alerts/filters/*id';
 const tags = ['alarm-filters'];
 
-const service = (ctx: VigieContext) => ctx.state.scope.resolve<AlarmFilterService>('alarmFilterService');
+const service = (ctx: VigieContext) => ctx.state.scope.resolve(AlarmFilterService);
 /** The parsed body; the kernel's Koa typing does not declare it outside the kernel. */
 
 const invalidBody = { description: 'Invalid body (spec): an HTML page; the trace is in the server log', contentType: 'text/html' };

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
 import { AlarmStatus, type Alarm } from './alarm.js';
 import { AlarmChangeService } from './alarm-changes.js';
 import { AlarmRepository } from './alarm-repository.js';
@@ -31,9 +31,9 @@ export class AlarmBeat {
   constructor(
     @inject(AlarmRepository) repository: AlarmRepository,
     @inject(AlarmChangeService) changes: AlarmChangeService,
-    @inject(KernelTokens.Clock) clock: Clock,
-    @inject(KernelTokens.Logger) logger: Logger,
-    @inject(KernelTokens.Config) config: AlarmsConfig,
+    @injectRef(kernelRefs.clock) clock: Clock,
+    @injectRef(kernelRefs.logger) logger: Logger,
+    @injectRef(kernelRefs.config) config: AlarmsConfig,
   ) {
     this.#repository = repository;
     this.#changes = changes;

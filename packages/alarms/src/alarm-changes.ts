@@ -1,13 +1,14 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, SerialQueues, type Clock, type EventBus, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, SerialQueues, type Clock, type EventBus, type Logger } from '@vigie/kernel';
 import type { VigieEvent } from '@vigie/events';
 import type { Alarm, AlarmTrigger } from './alarm.js';
 import { AlarmRepository } from './alarm-repository.js';
 import { lifecycleSettings, type AlarmsConfig } from './config.js';
+import { alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
 import { applyOperation, type AlarmOperation, type LifecycleSettings } from './lifecycle.js';
 
-/** Payload of `alarms.trigger` on the kernel bus: one per trigger of a stored change. */
+/** Payload of `alarmTriggerEvent` on the kernel bus: one per trigger of a stored change. */
 export interface AlarmTriggerEvent {
   trigger: AlarmTrigger;
   /** The alarm as stored by the change. */
@@ -18,19 +19,6 @@ export interface AlarmTriggerEvent {
   event?: VigieEvent;
   /** The queue id of that event (or the id an engine gave its change): with `trigger`, names the trigger durably. */
   eventId?: string;
-}
-
-declare module '@vigie/kernel' {
-  interface VigieEvents {
-    /** An alarm change was stored; emitted once per trigger (REFERENCE §5.4 names), in order. */
-    'alarms.trigger': AlarmTriggerEvent;
-    /**
-     * The triggers of an event's change emitted again because the event was redelivered after a crash: the change
-     * was stored before the crash, and its `alarms.trigger` may or may not have reached the subscribers then.
-     * For subscribers that record per (`eventId`, trigger) and so can take a trigger twice (the webhooks).
-     */
-    'alarms.trigger.redelivered': AlarmTriggerEvent;
-  }
 }
 
 /** What caused an operation, for idempotency and for the trigger payloads. */
@@ -106,10 +94,10 @@ export class AlarmChangeService {
 
   constructor(
     @inject(AlarmRepository) repository: AlarmRepository,
-    @inject(KernelTokens.Clock) clock: Clock,
-    @inject(KernelTokens.EventBus) bus: EventBus,
-    @inject(KernelTokens.Logger) logger: Logger,
-    @inject(KernelTokens.Config) config: AlarmsConfig,
+    @injectRef(kernelRefs.clock) clock: Clock,
+    @injectRef(kernelRefs.eventBus) bus: EventBus,
+    @injectRef(kernelRefs.logger) logger: Logger,
+    @injectRef(kernelRefs.config) config: AlarmsConfig,
   ) {
     this.#repository = repository;
     this.#clock = clock;
@@ -171,7 +159,7 @@ export class AlarmChangeService {
   async #emit(change: AppliedChange, cause: ChangeCause, redelivered = false): Promise<void> {
     for (const trigger of change.triggers) {
       try {
-        await this.#bus.emit(redelivered ? 'alarms.trigger.redelivered' : 'alarms.trigger', {
+        await this.#bus.emit(redelivered ? alarmTriggerRedeliveredEvent : alarmTriggerEvent, {
           trigger,
           alarm: change.alarm,
           entity: cause.entity,

@@ -1,11 +1,10 @@
 import { inject, injectable } from 'tsyringe';
-import { HttpError, assertSafeFilter, type Filter } from '@vigie/kernel';
-import type { EntityRepository } from '@vigie/context-graph';
+import { HttpError, assertSafeFilter, injectRef, type Filter } from '@vigie/kernel';
+import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import type { InferType } from 'yup';
 import type { Alarm } from './alarm.js';
 import { AlarmRepository } from './alarm-repository.js';
 import type { alarmListQuerySchema } from './schemas.js';
-import { AlarmsTokens } from './tokens.js';
 
 export type AlarmListQuery = InferType<typeof alarmListQuerySchema>;
 
@@ -50,7 +49,7 @@ export class AlarmListService {
   readonly #alarms: AlarmRepository;
   readonly #entities: EntityRepository;
 
-  constructor(@inject(AlarmRepository) alarms: AlarmRepository, @inject(AlarmsTokens.EntityRepository) entities: EntityRepository) {
+  constructor(@inject(AlarmRepository) alarms: AlarmRepository, @injectRef(entityRepositoryRef) entities: EntityRepository) {
     this.#alarms = alarms;
     this.#entities = entities;
   }

@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, jsonEqual, type BatchOperation, type Collection, type Filter, type FindOptions, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, jsonEqual, type BatchOperation, type Collection, type Filter, type FindOptions, type Store } from '@vigie/kernel';
 import { alarmCollection, type Alarm } from './alarm.js';
 import { alarmUpdate } from './alarm-update.js';
 
@@ -19,7 +19,7 @@ export class AlarmRepository {
   #pending: PendingWrite[] = [];
   #flushScheduled = false;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#store = store;
     this.#alarms = store.collection<Alarm>(alarmCollection);
   }

@@ -1,20 +1,15 @@
-import { defineBridge } from '@vigie/kernel';
+import { defineBridge, provide } from '@vigie/kernel';
+import { entityRepositoryRef } from '@vigie/context-graph';
 import { AlarmBeat } from './alarm-beat.js';
 import { AlarmChangeService } from './alarm-changes.js';
 import { AlarmListService } from './alarm-list.js';
 import { AlarmReader } from './alarm-reader.js';
 import { AlarmRepository } from './alarm-repository.js';
-import { AlarmsTokens } from './tokens.js';
+import { alarmChangesRef, alarmReaderRef } from './refs.js';
 
-/** The alarms feature's class graph (tsyringe) and what awilix sees of it. */
+/** The alarms feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const alarmsBridge = defineBridge({
-  imports: { entityRepository: AlarmsTokens.EntityRepository },
+  imports: [entityRepositoryRef],
   singletons: [AlarmRepository, AlarmChangeService, AlarmReader, AlarmBeat, AlarmListService],
-  exports: {
-    alarmRepository: AlarmRepository,
-    alarmChanges: AlarmChangeService,
-    alarmReader: AlarmReader,
-    alarmBeat: AlarmBeat,
-    alarmListService: AlarmListService,
-  },
+  exports: [provide(alarmChangesRef, AlarmChangeService), provide(alarmReaderRef, AlarmReader)],
 });

@@ -1,16 +1,17 @@
 import { defineFeature } from '@vigie/kernel';
-import { pipelineStagesPoint, registerEngineBeat, type PipelineStage } from '@vigie/events';
-import type { AlarmBeat } from './alarm-beat.js';
-import type { AlarmChangeService } from './alarm-changes.js';
-import type { AlarmRepository } from './alarm-repository.js';
+import { pipelineStagesPoint, registerEngineBeat } from '@vigie/events';
+import { AlarmBeat } from './alarm-beat.js';
+import { AlarmChangeService } from './alarm-changes.js';
+import { AlarmRepository } from './alarm-repository.js';
 import { alarmStage } from './alarm-stage.js';
 import { alarmsConfigSchema, type AlarmsConfig } from './config.js';
 import { alarmsBridge } from './di.js';
+import { alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
 import { alarmRoutes } from './routes.js';
 
 /**
  * Alarms: the lifecycle of REFERENCE §6.4 as the pipeline stage of order 400 and a beat every
- * `[engine] beat_interval`; exports `alarmChanges` (every alarm write) and `alarmReader`; serves the alarm list.
+ * `[engine] beat_interval`; exports `alarmChangesRef` (every alarm write) and `alarmReaderRef`; serves the alarm list.
  */
 export const alarmsFeature = defineFeature<AlarmsConfig>({
   id: 'alarms',
@@ -18,11 +19,13 @@ export const alarmsFeature = defineFeature<AlarmsConfig>({
   dependsOn: ['events', 'context-graph'],
   config: { schema: alarmsConfigSchema },
   register(f) {
-    f.use(alarmsBridge, { export: ['alarmChanges', 'alarmReader'] });
+    f.use(alarmsBridge);
+    f.event(alarmTriggerEvent);
+    f.event(alarmTriggerRedeliveredEvent);
     for (const route of alarmRoutes) f.route(route);
-    f.extend<PipelineStage>(pipelineStagesPoint, (c) => alarmStage(c.resolve<AlarmChangeService>('alarmChanges'), c.resolve<AlarmRepository>('alarmRepository')));
-    f.onInit(async (c) => c.resolve<AlarmRepository>('alarmRepository').ensureIndexes());
+    f.extend(pipelineStagesPoint, (c) => alarmStage(c.resolve(AlarmChangeService), c.resolve(AlarmRepository)));
+    f.onInit(async (c) => c.resolve(AlarmRepository).ensureIndexes());
 
-    registerEngineBeat(f, { name: 'alarms', tick: (c) => c.resolve<AlarmBeat>('alarmBeat').run() });
+    registerEngineBeat(f, { name: 'alarms', tick: (c) => c.resolve(AlarmBeat).run() });
   },
 });

@@ -14,6 +14,7 @@ export {
 } from './alarm.js';
 export { AlarmChangeService, type AlarmTriggerEvent, type AppliedChange, type ChangeCause } from './alarm-changes.js';
 export { AlarmReader } from './alarm-reader.js';
+export { alarmChangesRef, alarmReaderRef, alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
 export { alarmChangeDataKey, operationOf } from './alarm-stage.js';
 export {
   applyOperation,

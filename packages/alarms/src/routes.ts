@@ -1,9 +1,9 @@
 import { ErrorCodes, HttpError, VigieError, pathParam, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import type { AlarmListService } from './alarm-list.js';
+import { AlarmListService } from './alarm-list.js';
 import { alarmListQuerySchema, alarmListSchema, alarmOutputSchema, errorSchema, maxAlarmPage } from './schemas.js';
 
 const tags = ['alarms'];
-const service = (ctx: VigieContext) => ctx.state.scope.resolve<AlarmListService>('alarmListService');
+const service = (ctx: VigieContext) => ctx.state.scope.resolve(AlarmListService);
 
 /** Each parameter once: `?limit=1&limit=2` is ambiguous, not the first or the last of them. */
 function singleValued(query: VigieContext['query']): VigieContext['query'] {

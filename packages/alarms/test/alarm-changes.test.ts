@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventBus } from '@vigie/kernel';
-import type { AlarmChangeService, AlarmReader, AlarmTriggerEvent } from '../src/index.js';
-import type { AlarmRepository } from '../src/alarm-repository.js';
+import { kernelRefs } from '@vigie/kernel';
+import { alarmTriggerRedeliveredEvent, alarmTriggerEvent, AlarmChangeService, AlarmReader, type AlarmTriggerEvent } from '../src/index.js';
+import { AlarmRepository } from '../src/alarm-repository.js';
 import { event, startAlarms, type AlarmsHarness } from './harness.js';
 
 let h: AlarmsHarness | undefined;
@@ -15,7 +15,7 @@ const origin = { connector: 'nagios', connector_name: 'nagios-1', component: 'ho
 describe('the alarmChanges service', () => {
   it('applies an event once: the same event id again changes nothing and emits nothing', async () => {
     h = await startAlarms();
-    const changes = h.t.kernel.container('alarms').resolve<AlarmChangeService>('alarmChanges');
+    const changes = h.t.kernel.scope('alarms').resolve(AlarmChangeService);
     await changes.apply('disk/host', { type: 'check', state: 2, output: 'x', origin }, { eventId: 'e1' });
     expect(await changes.apply('disk/host', { type: 'check', state: 2, output: 'x', origin }, { eventId: 'e1' })).toBeNull();
     const first = await changes.apply('disk/host', { type: 'ack', author: 'bob' }, { eventId: 'e2' });
@@ -30,10 +30,10 @@ describe('the alarmChanges service', () => {
 
   it('emits the triggers of the last change again as alarms.trigger.redelivered when its event comes again', async () => {
     h = await startAlarms();
-    const container = h.t.kernel.container('alarms');
-    const changes = container.resolve<AlarmChangeService>('alarmChanges');
+    const container = h.t.kernel.scope('alarms');
+    const changes = container.resolve(AlarmChangeService);
     const redelivered: string[] = [];
-    container.resolve<EventBus>('eventBus').on('alarms.trigger.redelivered', ({ trigger, eventId }: AlarmTriggerEvent) => {
+    container.resolve(kernelRefs.eventBus).on(alarmTriggerRedeliveredEvent, ({ trigger, eventId }: AlarmTriggerEvent) => {
       redelivered.push(`${trigger} ${eventId}`);
     });
     await changes.apply('disk/host', { type: 'check', state: 2, output: 'x', origin }, { eventId: 'e1' });
@@ -51,10 +51,10 @@ describe('the alarmChanges service', () => {
 
   it('emits each trigger after the change is stored', async () => {
     h = await startAlarms();
-    const container = h.t.kernel.container('alarms');
-    const reader = container.resolve<AlarmReader>('alarmReader');
+    const container = h.t.kernel.scope('alarms');
+    const reader = container.resolve(AlarmReader);
     const seenStored: unknown[] = [];
-    container.resolve<EventBus>('eventBus').on('alarms.trigger', async ({ trigger, alarm }: AlarmTriggerEvent) => {
+    container.resolve(kernelRefs.eventBus).on(alarmTriggerEvent, async ({ trigger, alarm }: AlarmTriggerEvent) => {
       const stored = await reader.get(alarm._id);
       seenStored.push([trigger, stored?.v.state.val, stored?.v.ack?.a ?? null]);
     });
@@ -67,7 +67,7 @@ describe('the alarmChanges service', () => {
 
   it('runs the operations of one entity one at a time, in call order', async () => {
     h = await startAlarms();
-    const changes = h.t.kernel.container('alarms').resolve<AlarmChangeService>('alarmChanges');
+    const changes = h.t.kernel.scope('alarms').resolve(AlarmChangeService);
     await changes.apply('disk/host', { type: 'check', state: 2, origin });
     await Promise.all(Array.from({ length: 20 }, (_, i) => changes.apply('disk/host', { type: 'comment', author: 'bob', output: `c${i}` })));
     const [alarm] = await h.alarms({ with_steps: true });
@@ -76,15 +76,15 @@ describe('the alarmChanges service', () => {
 
   it('refuses to overwrite an alarm another writer changed since it was read', async () => {
     h = await startAlarms();
-    const container = h.t.kernel.container('alarms');
-    await container.resolve<AlarmChangeService>('alarmChanges').apply('disk/host', { type: 'check', state: 2, origin });
-    const repository = container.resolve<AlarmRepository>('alarmRepository');
+    const container = h.t.kernel.scope('alarms');
+    await container.resolve(AlarmChangeService).apply('disk/host', { type: 'check', state: 2, origin });
+    const repository = container.resolve(AlarmRepository);
     const alarm = (await repository.open('disk/host'))!;
     expect(alarm.revision).toBe(1);
     expect(await repository.save({ ...alarm, revision: 2, v: { ...alarm.v, output: 'first writer' } }, alarm)).toBe(true);
     expect(await repository.save({ ...alarm, revision: 2, v: { ...alarm.v, output: 'second writer' } }, alarm)).toBe(false);
     // Two writes in one group commit, one of them stale: only the stale one is refused.
-    const other = (await container.resolve<AlarmChangeService>('alarmChanges').apply('cpu/host', { type: 'check', state: 1, origin: { ...origin, resource: 'cpu' } }))!.alarm;
+    const other = (await container.resolve(AlarmChangeService).apply('cpu/host', { type: 'check', state: 1, origin: { ...origin, resource: 'cpu' } }))!.alarm;
     const [fresh, stale] = await Promise.all([
       repository.save({ ...other, revision: 2, v: { ...other.v, output: 'fresh' } }, other),
       repository.save({ ...alarm, revision: 3, v: { ...alarm.v, output: 'stale' } }, alarm),

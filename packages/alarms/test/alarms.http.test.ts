@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { event, startAlarms, startSec, type AlarmsHarness } from './harness.js';
+import { entityRepositoryRef, type Entity } from '@vigie/context-graph';
 
 let h: AlarmsHarness | undefined;
 afterEach(async () => {
@@ -97,10 +98,10 @@ describe('alarm creation and checks', () => {
     h = await startAlarms();
     await h.send(event({ state: 0 }));
     const repository = h.t.kernel
-      .container('context-graph')
-      .resolve<{ draft(ids: string[]): Promise<{ get(id: string): unknown; put(e: unknown): void; changes(): unknown }>; commit(c: unknown): Promise<void> }>('entityRepository');
+      .scope('context-graph')
+      .resolve(entityRepositoryRef);
     const draft = await repository.draft(['disk/host']);
-    draft.put({ ...(draft.get('disk/host') as object), enabled: false });
+    draft.put({ ...(draft.get('disk/host') as Entity), enabled: false });
     await repository.commit(draft.changes());
     await h.sendSome(1, event({ state: 3 }), event({ resource: 'cpu', state: 3 }));
     expect((await h.alarms()).map((a) => a.d)).toEqual(['cpu/host']);

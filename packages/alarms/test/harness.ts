@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
-import { defineFeature, ManualClock, type AnyFeature, type ConfigOverrides, type EventBus } from '@vigie/kernel';
+import { kernelRefs, defineFeature, ManualClock, type AnyFeature, type ConfigOverrides } from '@vigie/kernel';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { check, recordingFeature } from '@vigie/events/testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
-import type { AlarmTriggerEvent } from '../src/index.js';
+import { alarmTriggerEvent, type AlarmTriggerEvent } from '../src/index.js';
 import { alarmsFeature } from '../src/index.js';
 
 export const start = Date.UTC(2025, 0, 1, 12);
@@ -29,8 +29,9 @@ function triggerRecorder(): { feature: AnyFeature; seen: string[] } {
     kernel: '^0.1.0',
     dependsOn: ['alarms'],
     register(f) {
+      f.consume(alarmTriggerEvent);
       f.onInit((c) => {
-        c.resolve<EventBus>('eventBus').on('alarms.trigger', (payload: AlarmTriggerEvent) => {
+        c.resolve(kernelRefs.eventBus).on(alarmTriggerEvent, (payload: AlarmTriggerEvent) => {
           seen.push(`${payload.trigger} ${payload.alarm.d}`);
         });
       });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DOMParser, type Element } from '@xmldom/xmldom';
-import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, KernelTokens, type Clock, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { ErrorCodes, injectRef, kernelRefs, type Clock, type Collection, type Doc, type Store } from '@vigie/kernel';
 import type { CasConfig } from './config.js';
 
 const casNamespace = 'http://www.yale.edu/tp/cas';
@@ -56,9 +56,9 @@ export class CasClient {
   readonly #used: Collection<UsedTicket>;
 
   constructor(
-    @inject(KernelTokens.Store) store: Store,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Config) private readonly config: CasConfig,
+    @injectRef(kernelRefs.store) store: Store,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.config) private readonly config: CasConfig,
   ) {
     this.#used = store.collection<UsedTicket>('cas_tickets');
   }

@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
 
 export const casRecordId = 'cservice.casconfig';
 
@@ -31,7 +31,7 @@ export type PublicCasRecord = CasRecord & { id: string };
 export class CasConfigRepository {
   readonly #objects: Collection<CasRecord>;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#objects = store.collection<CasRecord>('object');
   }
 

@@ -1,10 +1,9 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Logger } from '@vigie/kernel';
-import type { ProviderChain, ProviderOutcome, UserAdministration } from '@vigie/auth';
+import { injectRef, kernelRefs, type Logger } from '@vigie/kernel';
+import { providerChainRef, userAdministrationRef, type ProviderChain, type ProviderOutcome, type UserAdministration } from '@vigie/auth';
 import { CasClient } from './cas-client.js';
 import { CasConfigRepository, type CasRecord } from './cas-config-repository.js';
 import { casLoginPath } from './cas-provider.js';
-import { CasTokens } from './tokens.js';
 
 /** The CAS login flow: send the browser to `<server>/login`, then validate the ticket it comes back with. */
 @injectable()
@@ -12,9 +11,9 @@ export class CasLogin {
   constructor(
     @inject(CasConfigRepository) private readonly records: CasConfigRepository,
     @inject(CasClient) private readonly client: CasClient,
-    @inject(CasTokens.UserAdministration) private readonly users: UserAdministration,
-    @inject(CasTokens.ProviderChain) private readonly chain: ProviderChain,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(userAdministrationRef) private readonly users: UserAdministration,
+    @injectRef(providerChainRef) private readonly chain: ProviderChain,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   /** The enabled record, or null when CAS is not in `[auth] providers`, not configured, or disabled. */

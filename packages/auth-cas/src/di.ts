@@ -3,11 +3,10 @@ import { CasClient } from './cas-client.js';
 import { CasConfigRepository } from './cas-config-repository.js';
 import { CasLogin } from './cas-login.js';
 import { CasProvider } from './cas-provider.js';
-import { CasTokens } from './tokens.js';
+import { providerChainRef, userAdministrationRef } from '@vigie/auth';
 
-/** The CAS feature's class graph (tsyringe) and what awilix sees of it. */
+/** The CAS feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const casBridge = defineBridge({
-  imports: { userAdministration: CasTokens.UserAdministration, providerChain: CasTokens.ProviderChain },
+  imports: [userAdministrationRef, providerChainRef],
   singletons: [CasConfigRepository, CasClient, CasLogin, CasProvider],
-  exports: { casConfigRepository: CasConfigRepository, casLogin: CasLogin, casProvider: CasProvider },
 });

@@ -1,6 +1,7 @@
 import { defineFeature } from '@vigie/kernel';
-import { authProvidersPoint, type AuthProvider } from '@vigie/auth';
+import { adminPolicyRef, authProvidersPoint, sessionsRef } from '@vigie/auth';
 import { casConfigSchema, type CasConfig } from './config.js';
+import { CasProvider } from './cas-provider.js';
 import { casBridge } from './di.js';
 import { casRoutes } from './routes.js';
 
@@ -15,7 +16,8 @@ export const authCasFeature = defineFeature<CasConfig>({
   config: { schema: casConfigSchema },
   register(f) {
     f.use(casBridge);
-    f.extend<AuthProvider>(authProvidersPoint, (c) => c.resolve('casProvider'));
+    f.consume(adminPolicyRef, sessionsRef);
+    f.extend(authProvidersPoint, (c) => c.resolve(CasProvider));
     for (const route of casRoutes) f.route(route);
   },
 });

@@ -1,16 +1,16 @@
 import { object, string } from 'yup';
 import { HttpError, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import { answerLoginPage, localPath, objectEnvelope, objectEnvelopeSchema, type AdminPolicy, type Sessions } from '@vigie/auth';
-import type { CasConfigRepository, CasRecordInput } from './cas-config-repository.js';
-import type { CasLogin } from './cas-login.js';
+import { adminPolicyRef, answerLoginPage, localPath, objectEnvelope, objectEnvelopeSchema, sessionsRef } from '@vigie/auth';
+import { CasConfigRepository, type CasRecordInput } from './cas-config-repository.js';
+import { CasLogin } from './cas-login.js';
 import { casLoginPath } from './cas-provider.js';
 import { casRecordInputSchema, casRecordSchema } from './schemas.js';
 
 const path = '/rest/object/casconfig/cservice.casconfig';
 const tags = ['auth'];
 const errorSchema = object({ name: string().required(), description: string().required() });
-const repository = (ctx: VigieContext) => ctx.state.scope.resolve<CasConfigRepository>('casConfigRepository');
-const login = (ctx: VigieContext) => ctx.state.scope.resolve<CasLogin>('casLogin');
+const repository = (ctx: VigieContext) => ctx.state.scope.resolve(CasConfigRepository);
+const login = (ctx: VigieContext) => ctx.state.scope.resolve(CasLogin);
 
 function queryValue(ctx: VigieContext, name: string): string | null {
   const value = ctx.query[name];
@@ -33,7 +33,7 @@ export const casRoutes: RouteDefinition[] = [
       403: { description: 'The user is not an administrator', schema: errorSchema },
     },
     handler: async (ctx) => {
-      ctx.state.scope.resolve<AdminPolicy>('adminPolicy').assertAdministrator(ctx.state.user, 'Changing the CAS configuration');
+      ctx.state.scope.resolve(adminPolicyRef).assertAdministrator(ctx.state.user, 'Changing the CAS configuration');
       const body = requestBody(ctx);
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be the CAS configuration record (a JSON object)');
       const input = validate(casRecordInputSchema, body, { strict: true }) as CasRecordInput;
@@ -77,7 +77,7 @@ export const casRoutes: RouteDefinition[] = [
       if (ticket === null) return ctx.redirect(flow.loginUrl(record, next));
       const outcome = await flow.finish(record, ticket, given);
       if (!outcome || 'refused' in outcome) return answerLoginPage(ctx, 401, 'signon');
-      await ctx.state.scope.resolve<Sessions>('sessions').open(ctx, outcome.user);
+      await ctx.state.scope.resolve(sessionsRef).open(ctx, outcome.user);
       ctx.status = 303;
       return ctx.redirect(next ?? '/login');
     },

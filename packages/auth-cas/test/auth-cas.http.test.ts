@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { UserAdministration } from '@vigie/auth';
+import { userAdministrationRef } from '@vigie/auth';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { authCasFeature, parseServiceResponse } from '../src/index.js';
 import { startCasServer, type CasServer } from './cas-server.js';
@@ -74,7 +74,7 @@ describe('the CAS configuration route', () => {
       expect(res.status, description).toBe(400);
       expect(res.body).toEqual({ name: '', description });
     }
-    await t.kernel.container('auth').resolve<UserAdministration>('userAdministration').addUser({ name: 'ada', password: 'ada password', role: 'viewer' });
+    await t.kernel.scope('auth').resolve(userAdministrationRef).addUser({ name: 'ada', password: 'ada password', role: 'viewer' });
     const refused = await t.post(path, valid, { auth: ['ada', 'ada password'] });
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ name: '', description: 'Changing the CAS configuration requires the admin role' });

@@ -2,11 +2,11 @@ import { defineBridge } from '@vigie/kernel';
 import { LdapConfigRepository } from './ldap-config-repository.js';
 import { LdapDirectory } from './ldap-directory.js';
 import { LdapProvider } from './ldap-provider.js';
-import { LdapTokens } from './tokens.js';
+import { userAdministrationRef } from '@vigie/auth';
+import { ldapSecretBoxRef } from './refs.js';
 
-/** The LDAP feature's class graph (tsyringe) and what awilix sees of it. */
+/** The LDAP feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const ldapBridge = defineBridge({
-  imports: { userAdministration: LdapTokens.UserAdministration, ldapSecretBox: LdapTokens.SecretBox },
+  imports: [userAdministrationRef, ldapSecretBoxRef],
   singletons: [LdapConfigRepository, LdapDirectory, LdapProvider],
-  exports: { ldapConfigRepository: LdapConfigRepository, ldapProvider: LdapProvider },
 });

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
-import { asFunction } from 'awilix';
-import { defineFeature, SecretBox, type Logger } from '@vigie/kernel';
-import { authProvidersPoint, type AuthProvider } from '@vigie/auth';
+import { defineFeature, kernelRefs, SecretBox } from '@vigie/kernel';
+import { adminPolicyRef, authProvidersPoint } from '@vigie/auth';
 import { ldapConfigSchema, type LdapConfig } from './config.js';
 import { ldapBridge } from './di.js';
+import { LdapProvider } from './ldap-provider.js';
+import { ldapSecretBoxRef } from './refs.js';
 import { ldapRoutes } from './routes.js';
 
 /** Where the generated key sealing the bind password lives when `[auth-ldap] secret_key` is not set. */
@@ -20,14 +21,17 @@ export const authLdapFeature = defineFeature<LdapConfig>({
   config: { schema: ldapConfigSchema },
   register(f) {
     f.service(
-      'ldapSecretBox',
-      asFunction(({ dataDir, logger }: { dataDir: string; logger: Logger }) =>
-        new SecretBox({ key: f.config.secret_key, keyFile: join(dataDir, ldapSecretKeyFileName), what: 'LDAP bind password' }, logger),
-      ).singleton(),
+      ldapSecretBoxRef,
+      (c) =>
+        new SecretBox(
+          { key: f.config.secret_key, keyFile: join(c.resolve(kernelRefs.dataDir), ldapSecretKeyFileName), what: 'LDAP bind password' },
+          c.resolve(kernelRefs.logger),
+        ),
     );
     f.use(ldapBridge);
-    f.extend<AuthProvider>(authProvidersPoint, (c) => c.resolve('ldapProvider'));
+    f.consume(adminPolicyRef);
+    f.extend(authProvidersPoint, (c) => c.resolve(LdapProvider));
     for (const route of ldapRoutes) f.route(route);
-    f.onInit((c) => c.resolve<SecretBox>('ldapSecretBox').load());
+    f.onInit((c) => c.resolve(ldapSecretBoxRef).load());
   },
 });

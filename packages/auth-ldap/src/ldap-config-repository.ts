@@ -1,7 +1,8 @@
-import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, KernelTokens, VigieError, type Collection, type Doc, type EventBus, type SecretBox, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { ErrorCodes, injectRef, kernelRefs, VigieError, type Collection, type Doc, type SecretBox, type Store } from '@vigie/kernel';
+import { userAdministrationRef, type UserAdministration } from '@vigie/auth';
 import { maskedSecret } from '@vigie/auth';
-import { LdapTokens } from './tokens.js';
+import { ldapSecretBoxRef } from './refs.js';
 
 export const ldapRecordId = 'cservice.ldapconfig';
 
@@ -51,9 +52,9 @@ export class LdapConfigRepository {
   readonly #objects: Collection<LdapRecord>;
 
   constructor(
-    @inject(KernelTokens.Store) store: Store,
-    @inject(LdapTokens.SecretBox) private readonly secrets: SecretBox,
-    @inject(KernelTokens.EventBus) private readonly events: EventBus,
+    @injectRef(kernelRefs.store) store: Store,
+    @injectRef(ldapSecretBoxRef) private readonly secrets: SecretBox,
+    @injectRef(userAdministrationRef) private readonly users: UserAdministration,
   ) {
     this.#objects = store.collection<LdapRecord>('object');
   }
@@ -83,7 +84,7 @@ export class LdapConfigRepository {
     };
     await this.#objects.replaceOne({ _id: ldapRecordId }, record, { upsert: true });
     // Credentials verified under the previous directory settings must be checked again.
-    await this.events.emit('auth.users-changed', { user: '' });
+    await this.users.forgetCredentials();
     return this.#public(record);
   }
 

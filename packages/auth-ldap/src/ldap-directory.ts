@@ -2,12 +2,11 @@ import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import { Client, InvalidCredentialsError, type Entry } from 'ldapts';
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Logger } from '@vigie/kernel';
-import type { ProviderOutcome, UserAdministration, UserContact } from '@vigie/auth';
+import { injectRef, kernelRefs, type Logger } from '@vigie/kernel';
+import { userAdministrationRef, type ProviderOutcome, type UserAdministration, type UserContact } from '@vigie/auth';
 import type { LdapConfig } from './config.js';
 import { userFilter } from './filter.js';
 import { LdapConfigRepository, type DirectorySettings } from './ldap-config-repository.js';
-import { LdapTokens } from './tokens.js';
 
 function firstValue(entry: Entry, attribute: string | undefined): string | undefined {
   if (!attribute) return undefined;
@@ -32,9 +31,9 @@ export class LdapDirectory {
 
   constructor(
     @inject(LdapConfigRepository) private readonly records: LdapConfigRepository,
-    @inject(LdapTokens.UserAdministration) private readonly users: UserAdministration,
-    @inject(KernelTokens.Config) private readonly config: LdapConfig,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(userAdministrationRef) private readonly users: UserAdministration,
+    @injectRef(kernelRefs.config) private readonly config: LdapConfig,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   /** null when no directory is configured (the provider does not apply), else the user or why not. */

@@ -1,14 +1,14 @@
 import { object, string } from 'yup';
 import { HttpError, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import { objectEnvelope, objectEnvelopeSchema, type AdminPolicy } from '@vigie/auth';
-import type { LdapConfigRepository, LdapRecordInput } from './ldap-config-repository.js';
+import { adminPolicyRef, objectEnvelope, objectEnvelopeSchema } from '@vigie/auth';
+import { LdapConfigRepository, type LdapRecordInput } from './ldap-config-repository.js';
 import { ldapRecordInputSchema, ldapRecordSchema } from './schemas.js';
 
 const path = '/rest/object/ldapconfig/cservice.ldapconfig';
 const tags = ['auth'];
 const errorSchema = object({ name: string().required(), description: string().required() });
-const repository = (ctx: VigieContext) => ctx.state.scope.resolve<LdapConfigRepository>('ldapConfigRepository');
-const policy = (ctx: VigieContext) => ctx.state.scope.resolve<AdminPolicy>('adminPolicy');
+const repository = (ctx: VigieContext) => ctx.state.scope.resolve(LdapConfigRepository);
+const policy = (ctx: VigieContext) => ctx.state.scope.resolve(adminPolicyRef);
 
 export const ldapRoutes: RouteDefinition[] = [
   {

@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@vigie/kernel';
 import { describeWithService } from '@vigie/kernel/testing';
-import type { UserAdministration } from '@vigie/auth';
+import { providerChainRef, userAdministrationRef } from '@vigie/auth';
 import { startFeatureTest, testAdmin, type TestKernel } from '@vigie/testkit';
 import { authLdapFeature, escapeFilterValue, userFilter } from '../src/index.js';
 import { adminDn, adminPassword, slapdInstalled, startSlapd, suffix, type Slapd } from './slapd.js';
@@ -121,7 +121,7 @@ describe('the directory configuration route', () => {
 
   it('requires the administrator role to change it', async () => {
     t = await start();
-    await t.kernel.container('auth').resolve<UserAdministration>('userAdministration').addUser({ name: 'ada', password: 'ada password', role: 'operator' });
+    await t.kernel.scope('auth').resolve(userAdministrationRef).addUser({ name: 'ada', password: 'ada password', role: 'operator' });
     const res = await t.post(path, record('ldap://ldap.example.org'), { auth: ['ada', 'ada password'] });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ name: '', description: 'Changing the directory configuration requires the admin role' });
@@ -162,7 +162,7 @@ describeWithService('slapd (Debian package slapd)', slapdInstalled, () => {
     const k = await configured(slapd.ldapUrl, {}, 'basic,ldap', { username_attr: 'employeeNumber' });
     expect((await k.get('/api/v2/account/me', { auth: ['alice', 'alice-password'] })).body).toMatchObject({ name: 'alice.liddell', role: 'operator' });
     await k.kernel.store.collection('users').updateOne({ _id: 'alice.liddell' }, { $set: { role: 'manager' } });
-    k.kernel.container('auth').resolve<{ forgetCredentials(): void }>('providerChain').forgetCredentials();
+    k.kernel.scope('auth').resolve(providerChainRef).forgetCredentials();
     expect((await k.get('/api/v2/account/me', { auth: ['alice', 'alice-password'] })).body).toMatchObject({ role: 'manager' });
   });
 

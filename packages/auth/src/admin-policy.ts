@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { HttpError, KernelTokens, type AuthenticatedUser } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { HttpError, injectRef, kernelRefs, type AuthenticatedUser } from '@vigie/kernel';
 import type { AuthConfig } from './config.js';
 
 /**
@@ -9,7 +9,7 @@ import type { AuthConfig } from './config.js';
  */
 @injectable()
 export class AdminPolicy {
-  constructor(@inject(KernelTokens.Config) private readonly config: AuthConfig) {}
+  constructor(@injectRef(kernelRefs.config) private readonly config: AuthConfig) {}
 
   /** Throws 403 unless the user has the administrator role. */
   assertAdministrator(user: AuthenticatedUser | undefined, action: string): void {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Clock, type Collection, type Doc, type Store } from '@vigie/kernel';
 
 /** Keys are stored as their SHA-256 digest: a leaked store does not leak usable keys. */
 export interface ApiKeyRecord extends Doc {
@@ -20,8 +20,8 @@ export class ApiKeyRepository {
   readonly #keys: Collection<ApiKeyRecord>;
 
   constructor(
-    @inject(KernelTokens.Store) store: Store,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.store) store: Store,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {
     this.#keys = store.collection<ApiKeyRecord>('api_keys');
   }

@@ -1,4 +1,4 @@
-import { defineBridge } from '@vigie/kernel';
+import { defineBridge, provide } from '@vigie/kernel';
 import { AdminPolicy } from './admin-policy.js';
 import { ApiKeyRepository } from './api-key-repository.js';
 import { ProviderChain } from './provider-chain.js';
@@ -6,18 +6,16 @@ import { ApiKeyProvider } from './providers/api-keys.js';
 import { LocalUserProvider } from './providers/local-users.js';
 import { Sessions } from './sessions.js';
 import { UserAdministration } from './user-administration.js';
+import { adminPolicyRef, providerChainRef, sessionsRef, userAdministrationRef } from './refs.js';
 import { UserRepository } from './user-repository.js';
 
-/** The auth feature's class graph (tsyringe) and what awilix sees of it. */
+/** The auth feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const authBridge = defineBridge({
   singletons: [UserRepository, ApiKeyRepository, Sessions, LocalUserProvider, ApiKeyProvider, ProviderChain, UserAdministration, AdminPolicy],
-  exports: {
-    providerChain: ProviderChain,
-    userAdministration: UserAdministration,
-    userRepository: UserRepository,
-    localUserProvider: LocalUserProvider,
-    apiKeyProvider: ApiKeyProvider,
-    sessions: Sessions,
-    adminPolicy: AdminPolicy,
-  },
+  exports: [
+    provide(providerChainRef, ProviderChain),
+    provide(userAdministrationRef, UserAdministration),
+    provide(sessionsRef, Sessions),
+    provide(adminPolicyRef, AdminPolicy),
+  ],
 });

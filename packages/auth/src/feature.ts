@@ -1,11 +1,12 @@
-import { defineFeature, type EventBus, type Logger } from '@vigie/kernel';
+import { defineFeature, kernelRefs } from '@vigie/kernel';
 import { authConfigSchema, type AuthConfig } from './config.js';
 import { authBridge } from './di.js';
-import type { ProviderChain } from './provider-chain.js';
-import type { AuthProvider } from './provider.js';
+import { ProviderChain } from './provider-chain.js';
 import { accountRoutes } from './routes.js';
-import { authProvidersPoint } from './tokens.js';
-import type { UserAdministration } from './user-administration.js';
+import { ApiKeyProvider } from './providers/api-keys.js';
+import { LocalUserProvider } from './providers/local-users.js';
+import { authProvidersPoint, usersChangedEvent } from './refs.js';
+import { UserAdministration } from './user-administration.js';
 
 /** How the first administrator's generated password reaches the operator: printed once, never logged. */
 export function printGeneratedPassword(name: string, password: string): void {
@@ -19,30 +20,31 @@ export function printGeneratedPassword(name: string, password: string): void {
 /**
  * Authentication: the provider chain named by `[auth] providers`, local users over HTTP Basic, API keys, login
  * sessions (`POST /auth`, `GET /logout`, the `/login` page), and the `auth.providers` extension point through
- * which LDAP, CAS and SAML2 add their providers. Exports `sessions` (open one after a browser sign-on),
- * `userAdministration` (`signOnExternal`) and `adminPolicy` to those packages.
+ * which LDAP, CAS and SAML2 add their providers. Exports `sessionsRef` (open one after a browser sign-on),
+ * `userAdministrationRef` (`signOnExternal`), `adminPolicyRef` and `providerChainRef` to those packages.
  */
 export const authFeature = defineFeature<AuthConfig>({
   id: 'auth',
   kernel: '^0.1.0',
   config: { schema: authConfigSchema },
   register(f) {
-    f.use(authBridge, { export: ['userAdministration', 'userRepository', 'sessions', 'adminPolicy', 'providerChain'] });
+    f.use(authBridge);
+    f.event(usersChangedEvent);
     f.extensionPoint(authProvidersPoint);
-    f.extend<AuthProvider>(authProvidersPoint, (c) => c.resolve('localUserProvider'));
-    f.extend<AuthProvider>(authProvidersPoint, (c) => c.resolve('apiKeyProvider'));
-    f.authenticator((c) => c.resolve<ProviderChain>('providerChain'));
+    f.extend(authProvidersPoint, (c) => c.resolve(LocalUserProvider));
+    f.extend(authProvidersPoint, (c) => c.resolve(ApiKeyProvider));
+    f.authenticator((c) => c.resolve(ProviderChain));
     for (const route of accountRoutes) f.route(route);
 
     f.onInit(async (c) => {
-      const chain = c.resolve<ProviderChain>('providerChain');
+      const chain = c.resolve(ProviderChain);
       chain.providers();
-      c.resolve<EventBus>('eventBus').on('auth.users-changed', () => chain.forgetCredentials());
+      c.resolve(kernelRefs.eventBus).on(usersChangedEvent, () => chain.forgetCredentials());
       const created = await c
-        .resolve<UserAdministration>('userAdministration')
-        .ensureAdministrator(c.resolve<Record<string, string | undefined>>('env'), f.config.admin_role);
+        .resolve(UserAdministration)
+        .ensureAdministrator(c.resolve(kernelRefs.env), f.config.admin_role);
       if (created) {
-        c.resolve<Logger>('logger').info({ user: created.name }, 'created the first administrator account');
+        c.resolve(kernelRefs.logger).info({ user: created.name }, 'created the first administrator account');
         if (created.generatedPassword) printGeneratedPassword(created.name, created.generatedPassword);
       }
     });

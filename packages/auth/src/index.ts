@@ -1,6 +1,6 @@
 export { authFeature, printGeneratedPassword } from './feature.js';
 export { authConfigSchema, providerNames, type AuthConfig } from './config.js';
-export { authProvidersPoint } from './tokens.js';
+export { adminPolicyRef, authProvidersPoint, providerChainRef, sessionsRef, userAdministrationRef, usersChangedEvent } from './refs.js';
 export type { AuthProvider, AuthRequest, ProviderOutcome, SignOn } from './provider.js';
 export { UserAdministration, minimumPasswordLength } from './user-administration.js';
 export { UserRepository, publicUser, type UserRecord, type PublicUser, type UserContact } from './user-repository.js';

@@ -1,10 +1,10 @@
 import { hash, randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type AuthenticatedUser, type HttpContext, parseBasicAuthorization, type Authenticator, type AuthOutcome, type Clock, type Extensions, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, type AuthenticatedUser, type HttpContext, parseBasicAuthorization, type Authenticator, type AuthOutcome, type Clock, type Extensions, type Logger } from '@vigie/kernel';
 import { providerNames, type AuthConfig } from './config.js';
 import type { AuthProvider, AuthRequest, ProviderOutcome } from './provider.js';
 import { Sessions } from './sessions.js';
-import { authProvidersPoint } from './tokens.js';
+import { authProvidersPoint } from './refs.js';
 import { UserRepository } from './user-repository.js';
 
 const maxCachedCredentials = 10_000;
@@ -50,10 +50,10 @@ export class ProviderChain implements Authenticator {
   #providers: AuthProvider[] | undefined;
 
   constructor(
-    @inject(KernelTokens.Config) private readonly config: AuthConfig,
-    @inject(KernelTokens.Extensions) private readonly extensions: Extensions,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(kernelRefs.config) private readonly config: AuthConfig,
+    @injectRef(kernelRefs.extensions) private readonly extensions: Extensions,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
     @inject(Sessions) private readonly sessions: Sessions,
     @inject(UserRepository) private readonly users: UserRepository,
   ) {}
@@ -61,7 +61,7 @@ export class ProviderChain implements Authenticator {
   /** The configured providers, in order, then those switched on by their own configuration; fails with every unknown name listed. */
   providers(): AuthProvider[] {
     if (!this.#providers) {
-      const available = new Map(this.extensions.contributions<AuthProvider>(authProvidersPoint).map((p) => [p.name, p]));
+      const available = new Map(this.extensions.contributions(authProvidersPoint).map((p) => [p.name, p]));
       const wanted = providerNames(this.config.providers);
       const unknown = wanted.filter((name) => !available.has(name));
       if (unknown.length > 0) {

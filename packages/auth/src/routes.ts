@@ -1,9 +1,8 @@
 import { object, string } from 'yup';
 import { HttpError, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { loginErrors, renderLoginPage } from './login-page.js';
-import type { ProviderChain } from './provider-chain.js';
-import type { Sessions } from './sessions.js';
-import type { UserRepository } from './user-repository.js';
+import { providerChainRef, sessionsRef } from './refs.js';
+import { UserRepository } from './user-repository.js';
 
 const accountSchema = object({ id: string().required(), name: string().required(), role: string(), via: string().required() });
 const errorSchema = object({ name: string().required(), description: string().required() });
@@ -14,8 +13,9 @@ const loginSchema = object({
 });
 const tags = ['auth'];
 
-const chain = (ctx: VigieContext) => ctx.state.scope.resolve<ProviderChain>('providerChain');
-const sessions = (ctx: VigieContext) => ctx.state.scope.resolve<Sessions>('sessions');
+// By reference, not by class: the login page helpers also answer in the scopes of CAS and SAML2, which consume them.
+const chain = (ctx: VigieContext) => ctx.state.scope.resolve(providerChainRef);
+const sessions = (ctx: VigieContext) => ctx.state.scope.resolve(sessionsRef);
 
 /** A path of this server to go to after login; anything else (other sites, `//host`, `/\host`) becomes `/login`. */
 export function localPath(candidate: unknown): string {
@@ -70,7 +70,7 @@ async function login(ctx: VigieContext): Promise<unknown> {
   if (fromForm) {
     // As in the original, a user Vigie does not know (or knows only from an identity provider) is sent to the
     // browser sign-on, where the identity provider decides.
-    const known = await ctx.state.scope.resolve<UserRepository>('userRepository').get(username);
+    const known = await ctx.state.scope.resolve(UserRepository).get(username);
     const [signOn] = await chain(ctx).signOnMethods();
     if (signOn && (!known || known.external)) {
       ctx.status = 303;

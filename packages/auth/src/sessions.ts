@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type AuthenticatedUser, type Clock, type Collection, type Doc, type HttpContext, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type AuthenticatedUser, type Clock, type Collection, type Doc, type HttpContext, type Store } from '@vigie/kernel';
 import type { AuthConfig } from './config.js';
 
 /** A login session as stored in `sessions`: keyed by a digest of the cookie value, never the value itself. */
@@ -40,9 +40,9 @@ export class Sessions {
   readonly #sessions: Collection<SessionRecord>;
 
   constructor(
-    @inject(KernelTokens.Store) store: Store,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Config) private readonly config: AuthConfig,
+    @injectRef(kernelRefs.store) store: Store,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.config) private readonly config: AuthConfig,
   ) {
     this.#sessions = store.collection<SessionRecord>('sessions');
   }

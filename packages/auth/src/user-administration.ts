@@ -1,18 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, KernelTokens, VigieError, type EventBus } from '@vigie/kernel';
+import { ErrorCodes, injectRef, kernelRefs, VigieError, type EventBus } from '@vigie/kernel';
 import { ApiKeyRepository, type ApiKeyRecord } from './api-key-repository.js';
 import { hashPassword } from './password.js';
 import type { ProviderOutcome } from './provider.js';
+import { usersChangedEvent } from './refs.js';
 import { Sessions } from './sessions.js';
 import { publicUser, UserRepository, type PublicUser, type UserContact } from './user-repository.js';
-
-declare module '@vigie/kernel' {
-  interface VigieEvents {
-    /** A user, password, role, state or API key changed: remembered credentials must be dropped. */
-    'auth.users-changed': { user: string };
-  }
-}
 
 const userNamePattern = /^[^\s:\p{Cc}][^:\p{Cc}]{0,254}$/u;
 export const minimumPasswordLength = 8;
@@ -27,7 +21,7 @@ export class UserAdministration {
   constructor(
     @inject(UserRepository) private readonly users: UserRepository,
     @inject(ApiKeyRepository) private readonly keys: ApiKeyRepository,
-    @inject(KernelTokens.EventBus) private readonly events: EventBus,
+    @injectRef(kernelRefs.eventBus) private readonly events: EventBus,
     @inject(Sessions) private readonly sessions: Sessions,
   ) {}
 
@@ -48,20 +42,20 @@ export class UserAdministration {
   async setPassword(name: string, password: string): Promise<void> {
     if (password.length < minimumPasswordLength) throw invalid(`a password has at least ${minimumPasswordLength} characters`);
     if (!(await this.users.update(name, { password: await hashPassword(password) }))) throw invalid(`no user ${name}`);
-    await this.events.emit('auth.users-changed', { user: name });
+    await this.events.emit(usersChangedEvent, { user: name });
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     if (!(await this.users.update(name, { enabled }))) throw invalid(`no user ${name}`);
     if (!enabled) await this.sessions.closeAllOf(name);
-    await this.events.emit('auth.users-changed', { user: name });
+    await this.events.emit(usersChangedEvent, { user: name });
   }
 
   async deleteUser(name: string): Promise<void> {
     if (!(await this.users.delete(name))) throw invalid(`no user ${name}`);
     await this.keys.revokeAllOf(name);
     await this.sessions.closeAllOf(name);
-    await this.events.emit('auth.users-changed', { user: name });
+    await this.events.emit(usersChangedEvent, { user: name });
   }
 
   async listUsers(): Promise<PublicUser[]> {
@@ -107,7 +101,12 @@ export class UserAdministration {
 
   async revokeApiKey(id: string): Promise<void> {
     if (!(await this.keys.revoke(id))) throw invalid(`no API key ${id}`);
-    await this.events.emit('auth.users-changed', { user: '' });
+    await this.forgetCredentials();
+  }
+
+  /** Every remembered credential must be checked again (an identity provider's settings changed). */
+  async forgetCredentials(): Promise<void> {
+    await this.events.emit(usersChangedEvent, { user: '' });
   }
 
   /**

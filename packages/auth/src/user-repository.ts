@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Clock, type Collection, type Doc, type Store } from '@vigie/kernel';
 
 /** A local or external (directory, SSO) user as stored in `users`. */
 export interface UserRecord extends Doc {
@@ -35,8 +35,8 @@ export class UserRepository {
   readonly #users: Collection<UserRecord>;
 
   constructor(
-    @inject(KernelTokens.Store) store: Store,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.store) store: Store,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {
     this.#users = store.collection<UserRecord>('users');
   }

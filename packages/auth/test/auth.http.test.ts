@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defineFeature } from '@vigie/kernel';
 import { startTestKernel, type TestKernel } from '@vigie/kernel/testing';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
-import { authFeature, authProvidersPoint, type AuthProvider, type UserAdministration } from '../src/index.js';
+import { authFeature, authProvidersPoint, type AuthProvider, UserAdministration } from '../src/index.js';
 
 const admin = { VIGIE_ADMIN_USER: 'root', VIGIE_ADMIN_PASSWORD: 'correct horse' };
 
@@ -27,7 +27,7 @@ function start(options: { env?: Record<string, string>; config?: Record<string, 
   });
 }
 
-const administration = (kernel: TestKernel) => kernel.kernel.container('auth').resolve<UserAdministration>('userAdministration');
+const administration = (kernel: TestKernel) => kernel.kernel.scope('auth').resolve(UserAdministration);
 
 describe('local users over HTTP Basic', () => {
   it('creates the first administrator from VIGIE_ADMIN_USER / VIGIE_ADMIN_PASSWORD and authenticates it', async () => {

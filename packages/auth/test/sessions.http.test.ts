@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vigie/kernel';
 import { startTestKernel, type TestKernel } from '@vigie/kernel/testing';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
-import { authFeature, type UserAdministration } from '../src/index.js';
+import { authFeature, UserAdministration } from '../src/index.js';
 
 let t: TestKernel | undefined;
 afterEach(async () => {
@@ -122,7 +122,7 @@ describe('login sessions', () => {
 
   it('drops the sessions of a disabled or deleted account', async () => {
     t = await start();
-    const users = t.kernel.container('auth').resolve<UserAdministration>('userAdministration');
+    const users = t.kernel.scope('auth').resolve(UserAdministration);
     await users.addUser({ name: 'ada', password: 'ada password' });
     const cookie = sessionCookie(await t.post('/auth', { username: 'ada', password: 'ada password' }, { auth: false }));
     expect((await t.get('/account/me', { auth: false, headers: { cookie } })).status).toBe(200);

@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
 
 /** A message as stored in `broadcast_message`. */
 export interface BroadcastMessageRecord extends Doc {
@@ -17,7 +17,7 @@ export interface BroadcastMessageRecord extends Doc {
 export class BroadcastMessageRepository {
   readonly #messages: Collection<BroadcastMessageRecord>;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#messages = store.collection<BroadcastMessageRecord>('broadcast_message');
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock } from '@vigie/kernel';
 import { BroadcastMessageRepository, type BroadcastMessageRecord } from './broadcast-message-repository.js';
 
 /** What a client sends to create or replace a message (validated). */
@@ -24,7 +24,7 @@ function toBroadcastMessage(record: BroadcastMessageRecord): BroadcastMessage {
 export class BroadcastMessageService {
   constructor(
     @inject(BroadcastMessageRepository) private readonly messages: BroadcastMessageRepository,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
 
   async list(): Promise<BroadcastMessage[]> {

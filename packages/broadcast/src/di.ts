@@ -1,9 +1,10 @@
-import { defineBridge } from '@vigie/kernel';
+import { defineBridge, provide } from '@vigie/kernel';
 import { BroadcastMessageRepository } from './broadcast-message-repository.js';
 import { BroadcastMessageService } from './broadcast-message-service.js';
+import { broadcastMessageServiceRef } from './refs.js';
 
-/** The broadcast feature's class graph (tsyringe) and what awilix sees of it. */
+/** The broadcast feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const broadcastBridge = defineBridge({
   singletons: [BroadcastMessageRepository, BroadcastMessageService],
-  exports: { broadcastMessageService: BroadcastMessageService },
+  exports: [provide(broadcastMessageServiceRef, BroadcastMessageService)],
 });

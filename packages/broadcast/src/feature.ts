@@ -8,7 +8,7 @@ export const broadcastFeature = defineFeature({
   id: 'broadcast',
   kernel: '^0.1.0',
   register(f) {
-    f.use(broadcastBridge, { export: ['broadcastMessageService'] });
+    f.use(broadcastBridge);
     f.errors(broadcastErrors);
     for (const route of broadcastRoutes) f.route(route);
   },

@@ -1,5 +1,5 @@
 import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
-import type { BroadcastMessageInput, BroadcastMessageService } from './broadcast-message-service.js';
+import { type BroadcastMessageInput, BroadcastMessageService } from './broadcast-message-service.js';
 import { absentBodyErrors } from './errors.js';
 import {
   broadcastMessageInputSchema,
@@ -17,7 +17,7 @@ const tags = ['broadcast'];
 const nothingToCreate = 'Nothing to create';
 const nothingToUpdate = 'Nothing to update';
 
-const service = (ctx: VigieContext) => ctx.state.scope.resolve<BroadcastMessageService>('broadcastMessageService');
+const service = (ctx: VigieContext) => ctx.state.scope.resolve(BroadcastMessageService);
 /** The parsed body; the kernel's Koa typing does not declare it outside the kernel. */
 
 /** An absent body or one that is not a JSON object gets the original's `absentAnswer`; a wrong one `Invalid payload`. */

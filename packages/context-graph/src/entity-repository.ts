@@ -1,6 +1,6 @@
-import { inject, injectable } from 'tsyringe';
+import { injectable } from 'tsyringe';
 import {
-  KernelTokens,
+  injectRef, kernelRefs,
   assertSafeFilter,
   type BatchOperation,
   type Collection,
@@ -10,6 +10,7 @@ import {
   type SortSpec,
   type Store,
 } from '@vigie/kernel';
+import { entitiesChangedEvent } from './refs.js';
 import { toEntity, type Entity } from './entity.js';
 import { GraphDraft, type GraphChanges } from './graph-draft.js';
 
@@ -30,9 +31,9 @@ export class EntityRepository {
   readonly #entities: Collection;
 
   constructor(
-    @inject(KernelTokens.Store) private readonly store: Store,
-    @inject(KernelTokens.EventBus) private readonly eventBus: EventBus,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(kernelRefs.store) private readonly store: Store,
+    @injectRef(kernelRefs.eventBus) private readonly eventBus: EventBus,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {
     this.#entities = store.collection(entityCollection);
   }
@@ -105,7 +106,7 @@ export class EntityRepository {
     if (operations.length === 0) return;
     await this.store.batch(operations);
     try {
-      await this.eventBus.emit('entities.changed', { ids: [id, ...add, ...remove] });
+      await this.eventBus.emit(entitiesChangedEvent, { ids: [id, ...add, ...remove] });
     } catch (err) {
       this.logger.error({ err }, 'a listener of entities.changed failed');
     }
@@ -128,7 +129,7 @@ export class EntityRepository {
     const ids = [...replacedIds, ...changes.created.map((entity) => entity._id), ...changes.deleted];
     if (ids.length === 0) return;
     try {
-      await this.eventBus.emit('entities.changed', { ids });
+      await this.eventBus.emit(entitiesChangedEvent, { ids });
     } catch (err) {
       // The change is committed; a failing listener is the listener's problem, not the writer's.
       this.logger.error({ err }, 'a listener of entities.changed failed');

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, cloneJson, hasCode, ErrorCodes, type BatchOperation, type Clock, type EventBus, type JsonValue, type Logger, type Store } from '@vigie/kernel';
+import { injectRef, kernelRefs, cloneJson, hasCode, ErrorCodes, type BatchOperation, type Clock, type EventBus, type JsonValue, type Logger, type Store } from '@vigie/kernel';
+import { entitiesChangedEvent } from './refs.js';
 import type { VigieEvent } from '@vigie/events';
 import type { Entity, EntityType } from './entity.js';
 import { EntityRepository, entityCollection } from './entity-repository.js';
@@ -70,17 +71,17 @@ export class EventEntities {
 
   constructor(
     @inject(EntityRepository) private readonly entities: EntityRepository,
-    @inject(KernelTokens.EventBus) private readonly eventBus: EventBus,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Store) private readonly store: Store,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(kernelRefs.eventBus) private readonly eventBus: EventBus,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.store) private readonly store: Store,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   /** Listens to `entities.changed` to keep the cache true. */
   subscribe(): void {
     if (this.#subscribed) return;
     this.#subscribed = true;
-    this.eventBus.on('entities.changed', (payload) => {
+    this.eventBus.on(entitiesChangedEvent, (payload) => {
       const own = this.#ownAnnouncements.has(payload);
       for (const id of payload.ids) {
         this.#cache.delete(id);
@@ -266,7 +267,7 @@ export class EventEntities {
     const payload = { ids };
     this.#ownAnnouncements.add(payload);
     try {
-      await this.eventBus.emit('entities.changed', payload);
+      await this.eventBus.emit(entitiesChangedEvent, payload);
     } catch (err) {
       this.logger.error({ err }, 'a listener of entities.changed failed');
     }

@@ -1,15 +1,16 @@
 import { defineFeature } from '@vigie/kernel';
-import { pipelineStagesPoint, type PipelineStage } from '@vigie/events';
+import { pipelineStagesPoint } from '@vigie/events';
 import { contextGraphBridge } from './di.js';
 import { contextGraphErrors } from './errors.js';
 import { entitiesStage } from './entities-stage.js';
-import type { EntityRepository } from './entity-repository.js';
-import type { EventEntities } from './event-entities.js';
+import { EntityRepository } from './entity-repository.js';
+import { EventEntities } from './event-entities.js';
+import { entitiesChangedEvent } from './refs.js';
 import { entityRoutes } from './routes.js';
 
 /**
  * The context graph: entities and their reciprocal impact/depends links in `default_entities`. Exports the
- * `entityRepository` (reads, drafts of changes, atomic commits announced by `entities.changed`) and `eventEntities`
+ * `entityRepositoryRef` (reads, drafts of changes, atomic commits announced by `entitiesChangedEvent`) and `eventEntitiesRef`
  * (the cached graph as events see it), serves read routes for entities, and contributes the pipeline stage that
  * creates the entities events name (order 200).
  */
@@ -18,11 +19,12 @@ export const contextGraphFeature = defineFeature({
   kernel: '^0.1.0',
   dependsOn: ['events'],
   register(f) {
-    f.use(contextGraphBridge, { export: ['entityRepository', 'eventEntities'] });
+    f.use(contextGraphBridge);
+    f.event(entitiesChangedEvent);
     f.errors(contextGraphErrors);
     for (const route of entityRoutes) f.route(route);
-    f.onInit(async (c) => c.resolve<EntityRepository>('entityRepository').ensureIndexes());
-    f.onInit((c) => c.resolve<EventEntities>('eventEntities').subscribe());
-    f.extend<PipelineStage>(pipelineStagesPoint, (c) => entitiesStage(c.resolve<EventEntities>('eventEntities')));
+    f.onInit(async (c) => c.resolve(EntityRepository).ensureIndexes());
+    f.onInit((c) => c.resolve(EventEntities).subscribe());
+    f.extend(pipelineStagesPoint, (c) => entitiesStage(c.resolve(EventEntities)));
   },
 });

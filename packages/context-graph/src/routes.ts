@@ -1,11 +1,11 @@
 import { ErrorCodes, HttpError, VigieError, pathParam, validate, type Filter, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { publicEntity } from './entity.js';
-import type { EntityRepository } from './entity-repository.js';
+import { EntityRepository } from './entity-repository.js';
 import { entityListQuerySchema, entityListSchema, entitySchema, errorSchema, maxPageSize } from './schemas.js';
 
 const tags = ['context-graph'];
 
-const repository = (ctx: VigieContext) => ctx.state.scope.resolve<EntityRepository>('entityRepository');
+const repository = (ctx: VigieContext) => ctx.state.scope.resolve(EntityRepository);
 
 /** The `filter` query parameter: JSON text; its operators are checked by the repository. */
 function parseFilter(text: string | undefined): Filter {

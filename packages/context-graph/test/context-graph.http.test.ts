@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { eventsFeature } from '@vigie/events';
-import { contextGraphFeature, type Entity, type EntityRepository } from '../src/index.js';
+import { entitiesChangedEvent, entityRepositoryRef, contextGraphFeature, type Entity } from '../src/index.js';
 
 let t: TestKernel;
 const changed: (readonly string[])[] = [];
@@ -10,11 +10,11 @@ function entity(id: string, fields: Partial<Entity> = {}): Entity {
   return { _id: id, name: id, type: 'resource', enabled: true, impact: [], depends: [], measurements: [], infos: {}, enable_history: [], disable_history: [], ...fields };
 }
 
-const repository = () => t.kernel.container('context-graph').resolve<EntityRepository>('entityRepository');
+const repository = () => t.kernel.scope('context-graph').resolve(entityRepositoryRef);
 
 beforeAll(async () => {
   t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature] });
-  t.kernel.eventBus.on('entities.changed', ({ ids }) => void changed.push(ids));
+  t.kernel.eventBus.on(entitiesChangedEvent, ({ ids }) => void changed.push(ids));
   // Written the way imports write: a draft, then one atomic commit.
   const draft = await repository().draft(['disk/host', 'host', 'cpu/host', 'poller/nagios', 'watcher-1']);
   draft.put(entity('host', { type: 'component', name: 'Host', infos: { site: { name: 'site', description: 'where', value: 'paris' } } }));

@@ -3,7 +3,7 @@ import { eventsFeature } from '@vigie/events';
 import { check, recordingFeature } from '@vigie/events/testing';
 import { ManualClock } from '@vigie/kernel';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
-import { contextGraphFeature } from '../src/index.js';
+import { entitiesChangedEvent, entityRepositoryRef, contextGraphFeature, type Entity } from '../src/index.js';
 
 const start = Date.UTC(2025, 0, 1);
 let t: TestKernel;
@@ -15,7 +15,7 @@ beforeEach(async () => {
   recorder = recordingFeature([{ name: 'after-entities', order: 400 }]);
   changed.length = 0;
   t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, recorder.feature], clock: new ManualClock(start) });
-  t.kernel.eventBus.on('entities.changed', ({ ids }) => void changed.push([...ids].sort()));
+  t.kernel.eventBus.on(entitiesChangedEvent, ({ ids }) => void changed.push([...ids].sort()));
 });
 afterEach(() => t.stop());
 
@@ -56,9 +56,9 @@ describe('entities from events', () => {
 
   it('adds the links a new resource brings and keeps what existing entities had', async () => {
     await send([check()], 1);
-    const repository = t.kernel.container('context-graph').resolve<{ draft(ids: string[]): Promise<{ get(id: string): unknown; put(e: unknown): void; changes(): unknown }>; commit(c: unknown): Promise<void> }>('entityRepository');
+    const repository = t.kernel.scope('context-graph').resolve(entityRepositoryRef);
     const draft = await repository.draft(['host']);
-    draft.put({ ...(draft.get('host') as object), infos: { owner: { name: 'owner', description: '', value: 'ops' } } });
+    draft.put({ ...(draft.get('host') as Entity), infos: { owner: { name: 'owner', description: '', value: 'ops' } } });
     await repository.commit(draft.changes());
     await send([check({ resource: 'cpu' }), check({ resource: 'cpu' })], 3);
     expect(await entity('host')).toMatchObject({ infos: { owner: { value: 'ops' } }, impact: ['nagios/nagios-1'], depends: ['disk/host', 'cpu/host'] });
@@ -70,9 +70,9 @@ describe('entities from events', () => {
 
   it('gives the later stages the event’s entity, and stops the events of a disabled entity there', async () => {
     await send([check()], 1);
-    const repository = t.kernel.container('context-graph').resolve<{ draft(ids: string[]): Promise<{ get(id: string): unknown; put(e: unknown): void; changes(): unknown }>; commit(c: unknown): Promise<void> }>('entityRepository');
+    const repository = t.kernel.scope('context-graph').resolve(entityRepositoryRef);
     const draft = await repository.draft(['disk/host']);
-    draft.put({ ...(draft.get('disk/host') as object), enabled: false });
+    draft.put({ ...(draft.get('disk/host') as Entity), enabled: false });
     await repository.commit(draft.changes());
     await send([check({ output: 'ignored' }), check({ resource: 'cpu', output: 'kept' })], 2);
     expect(recorder.seen.get('after-entities')?.map((s) => s.event.output)).toEqual(['disk full', 'kept']);

@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { eventsFeature } from '@vigie/events';
-import { contextGraphFeature, type Entity, type EntityRepository } from '../src/index.js';
+import { entitiesChangedEvent, entityRepositoryRef, contextGraphFeature, type Entity } from '../src/index.js';
 
 let t: TestKernel | undefined;
 afterEach(async () => {
@@ -15,9 +15,9 @@ const entity = (id: string, fields: Partial<Entity> = {}): Entity => ({
 
 it('updateDepends adds and removes dependencies with their reciprocal impacts, keeps the other links, and announces the ids', async () => {
   t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature] });
-  const repository = t.kernel.container('context-graph').resolve<EntityRepository>('entityRepository');
+  const repository = t.kernel.scope('context-graph').resolve(entityRepositoryRef);
   const changed: (readonly string[])[] = [];
-  t.kernel.eventBus.on('entities.changed', ({ ids }) => void changed.push(ids));
+  t.kernel.eventBus.on(entitiesChangedEvent, ({ ids }) => void changed.push(ids));
   await t.kernel.store.collection('default_entities').insertMany([
     entity('w', { type: 'watcher', depends: ['linked', 'old'] }),
     entity('linked', { impact: ['w', 'host'] }),

@@ -1,15 +1,14 @@
-import { defineBridge } from '@vigie/kernel';
-import { DynamicInfosEngine, DynamicInfosEngineTokens } from './dynamic-infos-engine.js';
+import { defineBridge, provide } from '@vigie/kernel';
+import { alarmChangesRef, alarmReaderRef } from '@vigie/alarms';
+import { entityRepositoryRef } from '@vigie/context-graph';
+import { DynamicInfosEngine } from './dynamic-infos-engine.js';
 import { DynamicInfosRepository } from './dynamic-infos-repository.js';
 import { DynamicInfosService } from './dynamic-infos-service.js';
+import { dynamicInfosServiceRef } from './refs.js';
 
-/** The dynamic-infos feature's class graph (tsyringe) and what awilix sees of it. */
+/** The dynamic-infos feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const dynamicInfosBridge = defineBridge({
-  imports: {
-    alarmChanges: DynamicInfosEngineTokens.AlarmChanges,
-    alarmReader: DynamicInfosEngineTokens.AlarmReader,
-    entityRepository: DynamicInfosEngineTokens.EntityRepository,
-  },
+  imports: [alarmChangesRef, alarmReaderRef, entityRepositoryRef],
   singletons: [DynamicInfosRepository, DynamicInfosService, DynamicInfosEngine],
-  exports: { dynamicInfosService: DynamicInfosService, dynamicInfosEngine: DynamicInfosEngine },
+  exports: [provide(dynamicInfosServiceRef, DynamicInfosService)],
 });

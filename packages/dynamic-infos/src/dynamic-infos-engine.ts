@@ -1,18 +1,11 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, SerialQueues, errorDetail, type Clock, type Logger } from '@vigie/kernel';
-import type { Alarm, AlarmChangeService, AlarmReader, AlarmTriggerEvent } from '@vigie/alarms';
-import type { EntityRepository } from '@vigie/context-graph';
+import { injectRef, kernelRefs, SerialQueues, errorDetail, type Clock, type Logger } from '@vigie/kernel';
+import { alarmChangesRef, alarmReaderRef, type Alarm, type AlarmChangeService, type AlarmReader, type AlarmTriggerEvent } from '@vigie/alarms';
+import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import { compileAlarmPatterns, compileEntityPatterns, type CompiledPatterns, type PatternAlarm, type PatternEntity } from '@vigie/patterns';
 import { compile, type Template } from '@vigie/templates';
 import { alarmView, entityView } from '@vigie/webhooks';
 import { DynamicInfosRepository, type DynamicInfosRecord } from './dynamic-infos-repository.js';
-
-/** Tokens under which the dynamic-infos feature imports what its engine uses. */
-export const DynamicInfosEngineTokens = {
-  AlarmChanges: Symbol.for('dynamic-infos.AlarmChanges'),
-  AlarmReader: Symbol.for('dynamic-infos.AlarmReader'),
-  EntityRepository: Symbol.for('dynamic-infos.EntityRepository'),
-} as const;
 
 /**
  * Dynamic-info values are Go templates with only Go's built-in functions and `lowercase`, `uppercase`, `split`, `trim`
@@ -62,11 +55,11 @@ export class DynamicInfosEngine {
 
   constructor(
     @inject(DynamicInfosRepository) private readonly repository: DynamicInfosRepository,
-    @inject(DynamicInfosEngineTokens.AlarmChanges) private readonly changes: AlarmChangeService,
-    @inject(DynamicInfosEngineTokens.AlarmReader) private readonly alarms: AlarmReader,
-    @inject(DynamicInfosEngineTokens.EntityRepository) private readonly entities: EntityRepository,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(alarmChangesRef) private readonly changes: AlarmChangeService,
+    @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
+    @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   /** The pipeline stage's part: the event changed the entity's alarm (`changed` is that alarm as stored). */

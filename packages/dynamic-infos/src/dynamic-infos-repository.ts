@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
 import type { ListRequest } from './list-query.js';
 import type { InfoValueType } from './schemas.js';
 
@@ -32,7 +32,7 @@ export class DynamicInfosRepository {
   /** Writes made through this process: the engine reads the rules again when it changes. */
   writes = 0;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#rules = store.collection<DynamicInfosRecord>('dynamic_infos');
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, HttpError, KernelTokens, hasCode, validate, type Clock } from '@vigie/kernel';
+import { ErrorCodes, HttpError, injectRef, kernelRefs, hasCode, validate, type Clock } from '@vigie/kernel';
 import { DynamicInfosRepository, type DynamicInfo, type DynamicInfosRecord } from './dynamic-infos-repository.js';
 import { listRequest, type ListQuery } from './list-query.js';
 import type { InferType } from 'yup';
@@ -74,7 +74,7 @@ function ruleRecord(id: string, input: RuleInput, provenance: Provenance): Dynam
 export class DynamicInfosService {
   constructor(
     @inject(DynamicInfosRepository) private readonly rules: DynamicInfosRepository,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
 
   async create(body: unknown, author: string): Promise<DynamicInfosOutput> {

@@ -1,9 +1,9 @@
-import { defineFeature, type EventBus } from '@vigie/kernel';
-import type { AppliedChange } from '@vigie/alarms';
+import { defineFeature, kernelRefs } from '@vigie/kernel';
+import { alarmTriggerEvent, type AppliedChange } from '@vigie/alarms';
 import { alarmChangeDataKey } from '@vigie/alarms';
-import { PipelineOrder, pipelineStagesPoint, type PipelineStage } from '@vigie/events';
+import { PipelineOrder, pipelineStagesPoint } from '@vigie/events';
 import { dynamicInfosBridge } from './di.js';
-import type { DynamicInfosEngine } from './dynamic-infos-engine.js';
+import { DynamicInfosEngine } from './dynamic-infos-engine.js';
 import { dynamicInfosErrors } from './errors.js';
 import { dynamicInfosRoutes } from './routes.js';
 
@@ -17,11 +17,12 @@ export const dynamicInfosFeature = defineFeature({
   kernel: '^0.1.0',
   dependsOn: ['events', 'alarms', 'context-graph'],
   register(f) {
-    f.use(dynamicInfosBridge, { export: ['dynamicInfosService'] });
+    f.use(dynamicInfosBridge);
+    f.consume(alarmTriggerEvent);
     f.errors(dynamicInfosErrors);
     for (const route of dynamicInfosRoutes) f.route(route);
-    f.extend<PipelineStage>(pipelineStagesPoint, (c) => {
-      const engine = c.resolve<DynamicInfosEngine>('dynamicInfosEngine');
+    f.extend(pipelineStagesPoint, (c) => {
+      const engine = c.resolve(DynamicInfosEngine);
       return {
         name: 'dynamic-infos',
         order: PipelineOrder.dynamicInfos,
@@ -33,8 +34,8 @@ export const dynamicInfosFeature = defineFeature({
     });
     let stopListening: (() => void) | undefined;
     f.onInit((c) => {
-      const engine = c.resolve<DynamicInfosEngine>('dynamicInfosEngine');
-      stopListening = c.resolve<EventBus>('eventBus').on('alarms.trigger', (payload) => engine.onTrigger(payload));
+      const engine = c.resolve(DynamicInfosEngine);
+      stopListening = c.resolve(kernelRefs.eventBus).on(alarmTriggerEvent, (payload) => engine.onTrigger(payload));
     });
     f.onShutdown(() => stopListening?.());
   },

@@ -3,3 +3,4 @@ export type { DynamicInfo, DynamicInfosRecord } from './dynamic-infos-repository
 export { DynamicInfosService, type DynamicInfosOutput } from './dynamic-infos-service.js';
 export { infoValueTypes, searchableFields, type InfoValueType } from './schemas.js';
 export { DynamicInfosEngine, excludedTemplateFunctions } from './dynamic-infos-engine.js';
+export { dynamicInfosServiceRef } from './refs.js';

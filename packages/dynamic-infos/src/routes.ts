@@ -1,6 +1,6 @@
 import { object } from 'yup';
 import { ErrorCodes, errorDetail, pathParam, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import type { DynamicInfosService } from './dynamic-infos-service.js';
+import { DynamicInfosService } from './dynamic-infos-service.js';
 import { storeFailure } from './errors.js';
 import { dynamicInfosInputSchema, dynamicInfosRuleSchema, listQuerySchema, ruleListSchema } from './schemas.js';
 
@@ -9,7 +9,7 @@ const collectionPath = '/api/v2/dynamic-infos';
 // Ids may contain `/` (REFERENCE §3.5).
 const rulePath = '/api/v2/dynamic-infos/*id';
 
-const service = (ctx: VigieContext) => ctx.state.scope.resolve<DynamicInfosService>('dynamicInfosService');
+const service = (ctx: VigieContext) => ctx.state.scope.resolve(DynamicInfosService);
 const author = (ctx: VigieContext) => ctx.state.user?.name ?? '';
 
 const notFound = { description: 'No rule has this id: no dynamic infos rule with id <id>' };

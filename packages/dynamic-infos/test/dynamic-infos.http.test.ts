@@ -6,6 +6,7 @@ import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { dynamicInfosFeature } from '../src/index.js';
+import { userAdministrationRef } from '@vigie/auth';
 
 const start = Date.UTC(2025, 5, 1, 12, 0, 0);
 let clock: ManualClock;
@@ -53,7 +54,7 @@ async function expectError(response: Promise<{ status: number; body: unknown }>,
 }
 
 async function addUser(name: string, password: string) {
-  await t.kernel.container('auth').resolve<{ addUser(user: { name: string; password: string }): Promise<unknown> }>('userAdministration').addUser({ name, password });
+  await t.kernel.scope('auth').resolve(userAdministrationRef).addUser({ name, password });
 }
 
 const storeFailure = () => new VigieError(ErrorCodes.StoreFailure, 'disk I/O error');

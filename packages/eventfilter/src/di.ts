@@ -1,12 +1,13 @@
-import { defineBridge } from '@vigie/kernel';
+import { defineBridge, provide } from '@vigie/kernel';
+import { eventEntitiesRef } from '@vigie/context-graph';
 import { RuleCache } from './rule-cache.js';
 import { RuleRepository } from './rule-repository.js';
 import { RuleService } from './rule-service.js';
-import { EventFilterTokens } from './tokens.js';
+import { eventFilterRuleServiceRef } from './refs.js';
 
-/** The event-filter feature's class graph (tsyringe) and what awilix sees of it. */
+/** The event-filter feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const eventFilterBridge = defineBridge({
-  imports: { eventEntities: EventFilterTokens.EventEntities },
+  imports: [eventEntitiesRef],
   singletons: [RuleRepository, RuleCache, RuleService],
-  exports: { eventFilterRuleService: RuleService, eventFilterRuleCache: RuleCache },
+  exports: [provide(eventFilterRuleServiceRef, RuleService)],
 });

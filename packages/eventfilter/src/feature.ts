@@ -1,10 +1,10 @@
 import { defineFeature } from '@vigie/kernel';
-import type { EventEntities } from '@vigie/context-graph';
-import { pipelineStagesPoint, type PipelineStage } from '@vigie/events';
+import { eventEntitiesRef } from '@vigie/context-graph';
+import { pipelineStagesPoint } from '@vigie/events';
 import { eventFilterBridge } from './di.js';
 import { ruleErrors } from './errors.js';
 import { eventFilterStage } from './event-filter-stage.js';
-import type { RuleCache } from './rule-cache.js';
+import { RuleCache } from './rule-cache.js';
 import { eventFilterRoutes } from './routes.js';
 
 /**
@@ -17,9 +17,9 @@ export const eventFilterFeature = defineFeature({
   kernel: '^0.1.0',
   dependsOn: ['events', 'context-graph'],
   register(f) {
-    f.use(eventFilterBridge, { export: ['eventFilterRuleService'] });
+    f.use(eventFilterBridge);
     f.errors(ruleErrors);
     for (const route of eventFilterRoutes) f.route(route);
-    f.extend<PipelineStage>(pipelineStagesPoint, (c) => eventFilterStage(c.resolve<RuleCache>('eventFilterRuleCache'), c.resolve<EventEntities>('eventEntities')));
+    f.extend(pipelineStagesPoint, (c) => eventFilterStage(c.resolve(RuleCache), c.resolve(eventEntitiesRef)));
   },
 });

@@ -1,13 +1,13 @@
 import { array } from 'yup';
 import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam, inputBounds, assertWithinInputBounds } from '@vigie/kernel';
 import { createRuleErrors, emptyRequest } from './errors.js';
-import { notFound, type RuleService } from './rule-service.js';
+import { notFound, RuleService } from './rule-service.js';
 import { createdRuleSchema, emptyObjectSchema, ruleBodySchema, ruleOutputSchema, ruleSchema } from './schemas.js';
 
 const tags = ['eventfilter'];
 
 function service(ctx: VigieContext): RuleService {
-  return ctx.state.scope.resolve<RuleService>('eventFilterRuleService');
+  return ctx.state.scope.resolve(RuleService);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Logger } from '@vigie/kernel';
 import { compileRules, type CompiledRule } from './compiled-rules.js';
 import { RuleRepository } from './rule-repository.js';
 
@@ -14,7 +14,7 @@ export class RuleCache {
 
   constructor(
     @inject(RuleRepository) private readonly repository: RuleRepository,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   rules(): Promise<CompiledRule[]> {

@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
 
 /** A pattern object: event fields to match (REFERENCE §5.1). */
 export type Pattern = Record<string, unknown>;
@@ -30,7 +30,7 @@ export interface RuleRecord extends Doc {
 export class RuleRepository {
   readonly #rules: Collection<RuleRecord>;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#rules = store.collection<RuleRecord>('eventfilter');
   }
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contextGraphFeature } from '@vigie/context-graph';
-import { eventsFeature, type PipelineRunner } from '@vigie/events';
+import { PipelineRunner, eventsFeature } from '@vigie/events';
 import { check, recordingFeature } from '@vigie/events/testing';
 import { createLogger } from '@vigie/kernel';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
@@ -32,7 +32,7 @@ async function through(...events: Record<string, unknown>[]): Promise<Record<str
   const before = recorder.seen.get('out')?.length ?? 0;
   const res = await t.post('/api/v2/event', events.map((event, index) => ({ ...event, sent_as: index })));
   expect((res.body as { failed_events: unknown[] }).failed_events).toEqual([]);
-  await t.kernel.container('events').resolve<PipelineRunner>('pipelineRunner').whenIdle();
+  await t.kernel.scope('events').resolve(PipelineRunner).whenIdle();
   const out = (recorder.seen.get('out') ?? []).slice(before).map((s) => s.event);
   return out.sort((a, b) => (a.sent_as as number) - (b.sent_as as number)).map(({ sent_as: _, ...event }) => event);
 }

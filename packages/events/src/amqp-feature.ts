@@ -1,6 +1,6 @@
 import { defineFeature } from '@vigie/kernel';
 import { amqpConfigSchema, type AmqpConfig } from './amqp-config.js';
-import type { AmqpIngestion } from './amqp-ingestion.js';
+import { AmqpIngestion } from './amqp-ingestion.js';
 import { eventsAmqpBridge } from './di.js';
 
 /**
@@ -13,11 +13,11 @@ export const eventsAmqpFeature = defineFeature<AmqpConfig>({
   dependsOn: ['events'],
   config: { schema: amqpConfigSchema, section: 'amqp' },
   register(f) {
-    f.use(eventsAmqpBridge, { export: ['amqpIngestion'] });
+    f.use(eventsAmqpBridge);
     if (f.config.url !== '') {
-      f.healthCheck({ name: 'engines.amqp-ingestion', check: (c) => c.resolve<AmqpIngestion>('amqpIngestion').health() });
+      f.healthCheck({ name: 'engines.amqp-ingestion', check: (c) => c.resolve(AmqpIngestion).health() });
     }
-    f.onStart((c) => c.resolve<AmqpIngestion>('amqpIngestion').start());
-    f.onBeforeShutdown((c) => c.resolve<AmqpIngestion>('amqpIngestion').stop());
+    f.onStart((c) => c.resolve(AmqpIngestion).start());
+    f.onBeforeShutdown((c) => c.resolve(AmqpIngestion).stop());
   },
 });

@@ -1,12 +1,12 @@
 import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, durationSeconds, type Clock, type HealthResult, type Logger } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, durationSeconds, type Clock, type HealthResult, type Logger } from '@vigie/kernel';
 import { partitionList, type AmqpConfig } from './amqp-config.js';
 import { readMessage } from './amqp-messages.js';
 import type { EventIntake } from './event-intake.js';
 import { entityIdOf, type VigieEvent } from './pipeline.js';
 import { laneOf } from './pipeline-runner.js';
-import { EventsTokens } from './tokens.js';
+import { eventIntakeRef } from './refs.js';
 
 /** Events a partition consumer queues in one store write, at most. */
 const batchSize = 1000;
@@ -66,10 +66,10 @@ export class AmqpIngestion {
   #routeTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    @inject(KernelTokens.Config) private readonly config: AmqpConfig,
-    @inject(EventsTokens.EventIntake) private readonly intake: EventIntake,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.config) private readonly config: AmqpConfig,
+    @injectRef(eventIntakeRef) private readonly intake: EventIntake,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
 
   get enabled(): boolean {

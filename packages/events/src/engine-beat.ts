@@ -1,29 +1,28 @@
-import type { FeatureRegistrar, LifecycleHook, Logger } from '@vigie/kernel';
-import type { EngineSettings } from './pipeline.js';
-
-type FeatureContainer = Parameters<LifecycleHook>[0];
+import { kernelRefs, type FeatureRegistrar, type FeatureScope } from '@vigie/kernel';
+import { engineSettingsRef } from './refs.js';
 
 export interface EngineBeat {
   /** Names the beat in the log line of a failed tick. */
   name: string;
   /** Runs once at start, before the first tick (e.g. picking up what a previous run left). */
-  prepare?(container: FeatureContainer): Promise<void>;
+  prepare?(scope: FeatureScope): Promise<void>;
   /** One beat's work; a tick still running when the next is due makes that one skipped. */
-  tick(container: FeatureContainer): Promise<unknown>;
+  tick(scope: FeatureScope): Promise<unknown>;
 }
 
 /**
  * Runs an engine's periodic work every `[engine] beat_interval`, from start until shutdown, one tick at a time. The
  * beat is a timer of this process, not a stored job: it must tick every second in tests and demos, and every change
  * a tick makes is decided again under the entity's lock, so two nodes beating at once do no harm. A failed tick is
- * logged and the next one runs as planned.
+ * logged and the next one runs as planned. The feature must depend on `events` (it consumes `engineSettingsRef`).
  */
 export function registerEngineBeat<C>(f: FeatureRegistrar<C>, beat: EngineBeat): void {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
+  f.consume(engineSettingsRef);
   f.onStart(async (c) => {
-    const logger = c.resolve<Logger>('logger');
-    const { beatIntervalMs } = c.resolve<EngineSettings>('engineSettings');
+    const logger = c.resolve(kernelRefs.logger);
+    const { beatIntervalMs } = c.resolve(engineSettingsRef);
     await beat.prepare?.(c);
     let busy = false;
     timer = setInterval(() => {

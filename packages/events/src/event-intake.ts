@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock } from '@vigie/kernel';
 import { EngineSettingsService } from './engine-settings.js';
 import { EventIdSequence, idReservationFile, nodeName, readIdReservation } from './event-ids.js';
 import { EventQueueRepository } from './event-queue.js';
@@ -26,8 +26,8 @@ export class EventIntake {
   constructor(
     @inject(EventQueueRepository) private readonly queue: EventQueueRepository,
     @inject(PipelineRunner) private readonly runner: PipelineRunner,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.DataDir) private readonly dataDir: string,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.dataDir) private readonly dataDir: string,
     @inject(EngineSettingsService) private readonly settings: EngineSettingsService,
   ) {}
 

@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type BatchOperation, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type BatchOperation, type Collection, type Doc, type Store } from '@vigie/kernel';
 import type { VigieEvent } from './pipeline.js';
 
 /** An accepted event, as the intake hands it to the queue. */
@@ -73,7 +73,7 @@ export class EventQueueRepository {
   readonly #progress: Collection<BatchProgress>;
   readonly #failures: Collection<FailedEvent>;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#store = store;
     this.#queue = store.collection(queueCollection);
     this.#progress = store.collection(progressCollection);

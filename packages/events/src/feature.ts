@@ -1,9 +1,9 @@
 import { defineFeature } from '@vigie/kernel';
 import { engineConfigSchema, type EngineConfig } from './config.js';
 import { eventsBridge } from './di.js';
-import type { EventIntake } from './event-intake.js';
-import type { PipelineHealth } from './pipeline-health.js';
-import { pipelineStagesPoint, type PipelineStage } from './pipeline.js';
+import { EventIntake } from './event-intake.js';
+import { PipelineHealth } from './pipeline-health.js';
+import { pipelineStagesPoint } from './pipeline.js';
 import { eventRoutes } from './routes.js';
 import { validationStage } from './validation-stage.js';
 
@@ -20,13 +20,13 @@ export const eventsFeature = defineFeature<EngineConfig>({
   kernel: '^0.1.0',
   config: { schema: engineConfigSchema, section: 'engine' },
   register(f) {
-    f.use(eventsBridge, { export: ['engineSettings', 'eventIntake', 'pipelineRunner'] });
+    f.use(eventsBridge);
     f.extensionPoint(pipelineStagesPoint);
-    f.extend<PipelineStage>(pipelineStagesPoint, () => validationStage);
+    f.extend(pipelineStagesPoint, () => validationStage);
     for (const route of eventRoutes) f.route(route);
-    f.healthCheck({ name: eventsHealthChecks.pipeline, check: (c) => c.resolve<PipelineHealth>('pipelineHealth').check() });
-    f.onInit((c) => c.resolve<EventIntake>('eventIntake').init());
-    f.onStart((c) => c.resolve<EventIntake>('eventIntake').start());
-    f.onBeforeShutdown((c) => c.resolve<EventIntake>('eventIntake').stop());
+    f.healthCheck({ name: eventsHealthChecks.pipeline, check: (c) => c.resolve(PipelineHealth).check() });
+    f.onInit((c) => c.resolve(EventIntake).init());
+    f.onStart((c) => c.resolve(EventIntake).start());
+    f.onBeforeShutdown((c) => c.resolve(EventIntake).stop());
   },
 });

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock, type HealthResult } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock, type HealthResult } from '@vigie/kernel';
 import { EngineSettingsService } from './engine-settings.js';
 import { PipelineRunner } from './pipeline-runner.js';
 
@@ -9,7 +9,7 @@ export class PipelineHealth {
   constructor(
     @inject(PipelineRunner) private readonly runner: PipelineRunner,
     @inject(EngineSettingsService) private readonly settings: EngineSettingsService,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
 
   check(): Promise<HealthResult> {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock, type Extensions, type Logger, type Observations } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock, type Extensions, type Logger, type Observations } from '@vigie/kernel';
 import type { EngineConfig } from './config.js';
 import { EventQueueRepository, type QueuedEvent } from './event-queue.js';
 import { EventTrip } from './pipeline-context.js';
@@ -115,11 +115,11 @@ export class PipelineRunner {
 
   constructor(
     @inject(EventQueueRepository) private readonly queue: EventQueueRepository,
-    @inject(KernelTokens.Extensions) private readonly extensions: Extensions,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Config) config: EngineConfig,
-    @inject(KernelTokens.Observations) private readonly observations: Observations,
+    @injectRef(kernelRefs.extensions) private readonly extensions: Extensions,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.config) config: EngineConfig,
+    @injectRef(kernelRefs.observations) private readonly observations: Observations,
   ) {
     this.#concurrency = config.lanes;
   }
@@ -127,7 +127,7 @@ export class PipelineRunner {
   /** The contributed stages by ascending order (resolved once, at the first event). */
   get stages(): readonly PipelineStage[] {
     if (!this.#stages) {
-      const stages = [...this.extensions.contributions<PipelineStage>(pipelineStagesPoint)].sort((a, b) => a.order - b.order);
+      const stages = [...this.extensions.contributions(pipelineStagesPoint)].sort((a, b) => a.order - b.order);
       const names = new Set<string>();
       for (const stage of stages) {
         if (names.has(stage.name)) throw new Error(`two pipeline stages are named ${stage.name}`);

@@ -1,4 +1,4 @@
-import type { Logger } from '@vigie/kernel';
+import { extensionPointRef, type Logger } from '@vigie/kernel';
 
 /** An event as it travels the pipeline (REFERENCE §6.3). Unknown keys are kept (extra infos). */
 export interface VigieEvent {
@@ -81,11 +81,11 @@ export const PipelineOrder = {
 
 /**
  * Extension point declared by the `events` feature; a feature contributes a stage with `dependsOn: ['events']` and
- * `f.extend<PipelineStage>(pipelineStagesPoint, (container) => stage)`.
+ * `f.extend(pipelineStagesPoint, (scope) => stage)`.
  */
-export const pipelineStagesPoint = 'events.stages';
+export const pipelineStagesPoint = extensionPointRef<PipelineStage>('events.stages');
 
-/** The `[engine]` settings other features read through the `engineSettings` service of the events feature. */
+/** The `[engine]` settings other features read through the events feature's `engineSettingsRef`. */
 export interface EngineSettings {
   /** Period of every engine's periodic beat (`[engine] beat_interval`). */
   readonly beatIntervalMs: number;

@@ -1,6 +1,6 @@
-import { HttpError, assertJsonDepth, errorDetail, type InputLimits, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import type { EngineSettingsService } from './engine-settings.js';
-import type { EventIntake } from './event-intake.js';
+import { HttpError, assertJsonDepth, errorDetail, kernelRefs, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { EngineSettingsService } from './engine-settings.js';
+import { EventIntake } from './event-intake.js';
 import { acceptEvent, refusedByEventRoute } from './event-validation.js';
 import type { VigieEvent } from './pipeline.js';
 import { eventBodySchema, ingestionAnswerSchema } from './schemas.js';
@@ -57,14 +57,14 @@ export const eventRoutes: RouteDefinition[] = [
       413: { description: 'The body is larger than `[engine] max_body_size`, or the list longer than `[engine] max_batch_events`' },
     },
     handler: async (ctx) => {
-      const settings = ctx.state.scope.resolve<EngineSettingsService>('engineSettings');
-      const body = await readJson(ctx, settings.maxBodyBytes, ctx.state.scope.resolve<InputLimits>('inputLimits').jsonMaxDepth);
+      const settings = ctx.state.scope.resolve(EngineSettingsService);
+      const body = await readJson(ctx, settings.maxBodyBytes, ctx.state.scope.resolve(kernelRefs.inputLimits).jsonMaxDepth);
       const raws = Array.isArray(body) ? body : [body];
       if (raws.length > settings.maxBatchEvents) {
         throw new HttpError(413, `A request may carry at most ${settings.maxBatchEvents} events; this one has ${raws.length}.`);
       }
-      const intake = ctx.state.scope.resolve<EventIntake>('eventIntake');
-      const nowSec = ctx.state.scope.resolve<{ nowSec(): number }>('clock').nowSec();
+      const intake = ctx.state.scope.resolve(EventIntake);
+      const nowSec = ctx.state.scope.resolve(kernelRefs.clock).nowSec();
       const user = ctx.state.user;
       const sender = user ? { name: user.name, ...(user.role !== undefined ? { role: user.role } : {}) } : undefined;
       const sent: VigieEvent[] = [];

@@ -1,6 +1,6 @@
 /** Test helpers for features that contribute pipeline stages (`@vigie/events/testing`). */
 import { defineFeature, type AnyFeature } from '@vigie/kernel';
-import { pipelineStagesPoint, type PipelineContext, type PipelineStage } from './pipeline.js';
+import { pipelineStagesPoint, type PipelineContext } from './pipeline.js';
 
 /** What a recording stage saw of one event. */
 export interface Seen {
@@ -26,7 +26,7 @@ export function recordingFeature(stages: { name: string; order: number; act?: (c
     dependsOn: ['events'],
     register(f) {
       for (const spec of stages) {
-        f.extend<PipelineStage>(pipelineStagesPoint, () => ({
+        f.extend(pipelineStagesPoint, () => ({
           name: spec.name,
           order: spec.order,
           async process(context) {

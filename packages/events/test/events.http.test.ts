@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, ManualClock } from '@vigie/kernel';
 import { startFeatureTest, testAdmin, type TestKernel } from '@vigie/testkit';
 import { metricsFeature } from '@vigie/metrics';
-import { eventsFeature } from '../src/index.js';
+import { PipelineRunner, eventsFeature } from '../src/index.js';
 import { check, recordingFeature } from '../src/testing.js';
 
 const start = Date.UTC(2025, 0, 1, 12);
@@ -202,7 +202,7 @@ describe('the pipeline', () => {
     const { t } = await boot(recorder);
     await t.post('/api/v2/event', [check({ resource: 'a', output: 'once' }), check({ resource: 'b', output: 'always' }), check({ resource: 'c', output: 'fine' })]);
     await recorder.waitFor('after', 2);
-    const runner = t.kernel.container('events').resolve<{ whenIdle(): Promise<void>; stats(): { processed: number; failed: number } }>('pipelineRunner');
+    const runner = t.kernel.scope('events').resolve(PipelineRunner);
     await runner.whenIdle();
     expect(recorder.seen.get('after')?.map((s) => s.event.output).sort()).toEqual(['fine', 'once']);
     expect(attempts).toEqual(new Map([['once', 2], ['always', 3], ['fine', 1]]));
@@ -240,7 +240,7 @@ describe('the pipeline', () => {
     expect((await next).body).toMatchObject({ sent_events: [{ resource: 'c' }] });
     expect((await last).body).toMatchObject({ sent_events: [{ resource: 'd' }] });
     await recorder.waitFor('slow', 4);
-    await t.kernel.container('events').resolve<{ whenIdle(): Promise<void> }>('pipelineRunner').whenIdle();
+    await t.kernel.scope('events').resolve(PipelineRunner).whenIdle();
     expect(recorder.seen.get('slow')?.map((s) => s.event.resource).sort()).toEqual(['a', 'b', 'c', 'd']);
   });
 

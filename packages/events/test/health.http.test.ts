@@ -2,7 +2,7 @@ import { afterEach, expect, it } from 'vitest';
 import { healthcheckFeature } from '@vigie/healthcheck';
 import { ManualClock } from '@vigie/kernel';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
-import { eventsFeature } from '../src/index.js';
+import { PipelineRunner, eventsFeature } from '../src/index.js';
 import { check, recordingFeature } from '../src/testing.js';
 
 let t: TestKernel | undefined;
@@ -33,12 +33,12 @@ it('reports a lagging pipeline in the healthcheck’s engines entry: too many wa
 
   release();
   await recorder.waitFor('held', 3);
-  await t.kernel.container('events').resolve<{ whenIdle(): Promise<void> }>('pipelineRunner').whenIdle();
+  await t.kernel.scope('events').resolve(PipelineRunner).whenIdle();
   expect(await engines()).toBe('');
 });
 
 it('reports a stopped pipeline', async () => {
   t = await startFeatureTest({ features: [eventsFeature, healthcheckFeature] });
-  await t.kernel.container('events').resolve<{ stop(): Promise<void> }>('pipelineRunner').stop();
+  await t.kernel.scope('events').resolve(PipelineRunner).stop();
   expect(((await t.get('/api/v2/healthcheck')).body as { engines: string }).engines).toBe('the event pipeline is stopped');
 });

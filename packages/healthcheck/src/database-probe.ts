@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type HealthResult, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type HealthResult, type Store } from '@vigie/kernel';
 import { listOf, type HealthcheckConfig } from './config.js';
 import { reasonOf } from './deadline.js';
 
@@ -11,8 +11,8 @@ import { reasonOf } from './deadline.js';
 @injectable()
 export class DatabaseProbe {
   constructor(
-    @inject(KernelTokens.Store) private readonly store: Store,
-    @inject(KernelTokens.Config) private readonly config: HealthcheckConfig,
+    @injectRef(kernelRefs.store) private readonly store: Store,
+    @injectRef(kernelRefs.config) private readonly config: HealthcheckConfig,
   ) {}
 
   async check(): Promise<HealthResult> {

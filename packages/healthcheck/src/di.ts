@@ -5,14 +5,7 @@ import { EngineBeat } from './engine-beat.js';
 import { RedisProbe } from './redis-probe.js';
 import { HealthSummaryService } from './summary.js';
 
-/** The healthcheck feature's class graph (tsyringe) and what awilix sees of it. */
+/** The healthcheck feature's class graph (tsyringe). */
 export const healthcheckBridge = defineBridge({
   singletons: [HealthSummaryService, AmqpProbe, RedisProbe, DatabaseProbe, EngineBeat],
-  exports: {
-    healthSummaryService: HealthSummaryService,
-    amqpProbe: AmqpProbe,
-    redisProbe: RedisProbe,
-    databaseProbe: DatabaseProbe,
-    engineBeat: EngineBeat,
-  },
 });

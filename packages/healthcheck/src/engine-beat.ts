@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock, type Collection, type Doc, type HealthResult, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Clock, type Collection, type Doc, type HealthResult, type Store } from '@vigie/kernel';
 import { reasonOf } from './deadline.js';
 
 /** How often the scheduler records the beat (the `healthcheck.engine-beat` job). */
@@ -24,8 +24,8 @@ export class EngineBeat {
   #startedAt: number | undefined;
 
   constructor(
-    @inject(KernelTokens.Store) private readonly store: Store,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.store) private readonly store: Store,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
 
   get #beats(): Collection<BeatRecord> {

@@ -1,10 +1,10 @@
 import { defineFeature } from '@vigie/kernel';
-import type { AmqpProbe } from './amqp-probe.js';
+import { AmqpProbe } from './amqp-probe.js';
 import { healthcheckConfigSchema, listOf, type HealthcheckConfig } from './config.js';
-import type { DatabaseProbe } from './database-probe.js';
+import { DatabaseProbe } from './database-probe.js';
 import { healthcheckBridge } from './di.js';
-import { beatEverySeconds, type EngineBeat } from './engine-beat.js';
-import type { RedisProbe } from './redis-probe.js';
+import { beatEverySeconds, EngineBeat } from './engine-beat.js';
+import { RedisProbe } from './redis-probe.js';
 import { healthcheckRoutes } from './routes.js';
 
 /** Names of the checks this feature contributes; the part before the dot is the summary key they count toward. */
@@ -30,22 +30,22 @@ export const healthcheckFeature = defineFeature<HealthcheckConfig>({
     // Each check stays within check_timeout_ms by itself; the registry's bound, a little later, is the backstop.
     const timeoutMs = f.config.check_timeout_ms + 1000;
 
-    f.healthCheck({ name: healthcheckNames.database, timeoutMs, check: (c) => c.resolve<DatabaseProbe>('databaseProbe').check() });
-    f.healthCheck({ name: healthcheckNames.engines, timeoutMs, check: (c) => c.resolve<EngineBeat>('engineBeat').check() });
+    f.healthCheck({ name: healthcheckNames.database, timeoutMs, check: (c) => c.resolve(DatabaseProbe).check() });
+    f.healthCheck({ name: healthcheckNames.engines, timeoutMs, check: (c) => c.resolve(EngineBeat).check() });
     // An unconfigured service has no check, so its key reads "": nothing to check is no error.
     if (f.config.amqp_url !== '') {
-      f.healthCheck({ name: healthcheckNames.amqp, timeoutMs, check: (c) => c.resolve<AmqpProbe>('amqpProbe').check() });
+      f.healthCheck({ name: healthcheckNames.amqp, timeoutMs, check: (c) => c.resolve(AmqpProbe).check() });
     }
     if (f.config.redis_url !== '') {
-      f.healthCheck({ name: healthcheckNames.cache, timeoutMs, check: (c) => c.resolve<RedisProbe>('redisProbe').check() });
+      f.healthCheck({ name: healthcheckNames.cache, timeoutMs, check: (c) => c.resolve(RedisProbe).check() });
     }
 
     f.job({
       name: 'healthcheck.engine-beat',
       every: `${beatEverySeconds} seconds`,
-      handler: (run) => run.scope.resolve<EngineBeat>('engineBeat').beat(),
+      handler: (run) => run.scope.resolve(EngineBeat).beat(),
     });
-    f.onStart((c) => c.resolve<EngineBeat>('engineBeat').markStarted());
+    f.onStart((c) => c.resolve(EngineBeat).markStarted());
 
     const ignoredEngines = listOf(f.config.check_engines);
     if (ignoredEngines.length > 0) {

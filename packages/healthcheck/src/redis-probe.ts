@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type HealthResult } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type HealthResult } from '@vigie/kernel';
 import type { HealthcheckConfig } from './config.js';
 import { Deadline, reasonOf } from './deadline.js';
 
@@ -10,7 +10,7 @@ const echoToken = 'vigie healthcheck';
 /** The cache check: a fresh connection to `redis_url` and an ECHO that must come back unchanged. */
 @injectable()
 export class RedisProbe {
-  constructor(@inject(KernelTokens.Config) private readonly config: HealthcheckConfig) {}
+  constructor(@injectRef(kernelRefs.config) private readonly config: HealthcheckConfig) {}
 
   async check(): Promise<HealthResult> {
     const deadline = new Deadline(this.config.check_timeout_ms);

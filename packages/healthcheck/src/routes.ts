@@ -1,6 +1,6 @@
 import type { RouteDefinition } from '@vigie/kernel';
 import { healthcheckQuerySchema, healthSummarySchema } from './schemas.js';
-import { parseCriticals, serviceIds, type HealthSummaryService } from './summary.js';
+import { parseCriticals, serviceIds, HealthSummaryService } from './summary.js';
 
 export const healthcheckRoutes: RouteDefinition[] = [
   {
@@ -17,7 +17,7 @@ export const healthcheckRoutes: RouteDefinition[] = [
       const given = ctx.query.criticals;
       // A repeated parameter is read as one list: `criticals=amqp&criticals=cache` ≡ `criticals=amqp,cache`.
       const critical = given === undefined ? new Set(serviceIds) : parseCriticals([given].flat().join(','));
-      return ctx.state.scope.resolve<HealthSummaryService>('healthSummaryService').summary(critical);
+      return ctx.state.scope.resolve(HealthSummaryService).summary(critical);
     },
   },
 ];

@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock, type HealthRegistry, type HealthResult } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Clock, type HealthRegistry, type HealthResult } from '@vigie/kernel';
 
 /** The services of the spec's healthcheck summary, in the order the answer lists them. */
 export const serviceIds = ['amqp', 'cache', 'database', 'engines', 'time_series'] as const;
@@ -53,8 +53,8 @@ export class HealthSummaryService {
   #running: Promise<Record<ServiceId, string>> | undefined;
 
   constructor(
-    @inject(KernelTokens.Health) private readonly registry: HealthRegistry,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.health) private readonly registry: HealthRegistry,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
 
   /** `overall` is the AND of the `critical` services; every service is shown whatever `critical` holds. */

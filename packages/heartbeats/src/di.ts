@@ -1,12 +1,14 @@
-import { defineBridge } from '@vigie/kernel';
-import { HeartbeatEngine, HeartbeatEngineTokens } from './heartbeat-engine.js';
+import { defineBridge, provide } from '@vigie/kernel';
+import { eventIntakeRef } from '@vigie/events';
+import { HeartbeatEngine } from './heartbeat-engine.js';
 import { HeartbeatRepository } from './heartbeat-repository.js';
 import { HeartbeatService } from './heartbeat-service.js';
 import { HeartbeatStateRepository } from './heartbeat-state.js';
+import { heartbeatServiceRef } from './refs.js';
 
-/** The heartbeats feature's class graph (tsyringe) and what awilix sees of it. */
+/** The heartbeats feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const heartbeatsBridge = defineBridge({
-  imports: { eventIntake: HeartbeatEngineTokens.EventIntake },
+  imports: [eventIntakeRef],
   singletons: [HeartbeatRepository, HeartbeatService, HeartbeatStateRepository, HeartbeatEngine],
-  exports: { heartbeatService: HeartbeatService, heartbeatEngine: HeartbeatEngine },
+  exports: [provide(heartbeatServiceRef, HeartbeatService)],
 });

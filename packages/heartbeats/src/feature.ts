@@ -1,8 +1,8 @@
-import { defineFeature, type Logger } from '@vigie/kernel';
-import { PipelineOrder, pipelineStagesPoint, registerEngineBeat, type PipelineStage } from '@vigie/events';
+import { defineFeature, kernelRefs } from '@vigie/kernel';
+import { PipelineOrder, pipelineStagesPoint, registerEngineBeat } from '@vigie/events';
 import { heartbeatsConfigSchema, type HeartbeatsConfig } from './config.js';
 import { heartbeatsBridge } from './di.js';
-import type { HeartbeatEngine } from './heartbeat-engine.js';
+import { HeartbeatEngine } from './heartbeat-engine.js';
 import { heartbeatErrors } from './errors.js';
 import { heartbeatRoutes } from './routes.js';
 
@@ -17,11 +17,11 @@ export const heartbeatsFeature = defineFeature<HeartbeatsConfig>({
   dependsOn: ['events'],
   config: { schema: heartbeatsConfigSchema },
   register(f) {
-    f.use(heartbeatsBridge, { export: ['heartbeatService'] });
+    f.use(heartbeatsBridge);
     f.errors(heartbeatErrors);
     for (const route of heartbeatRoutes) f.route(route);
-    f.extend<PipelineStage>(pipelineStagesPoint, (c) => {
-      const engine = c.resolve<HeartbeatEngine>('heartbeatEngine');
+    f.extend(pipelineStagesPoint, (c) => {
+      const engine = c.resolve(HeartbeatEngine);
       return { name: 'heartbeats', order: PipelineOrder.heartbeats, process: (context) => engine.eventSeen(context) };
     });
 
@@ -31,10 +31,10 @@ export const heartbeatsFeature = defineFeature<HeartbeatsConfig>({
       // A store that does not answer must not keep the server from starting: the beat tries again.
       prepare: (c) =>
         c
-          .resolve<HeartbeatEngine>('heartbeatEngine')
+          .resolve(HeartbeatEngine)
           .resume()
-          .catch((err: unknown) => c.resolve<Logger>('logger').error({ err }, 'heartbeats: resuming the raised alarms failed')),
-      tick: (c) => c.resolve<HeartbeatEngine>('heartbeatEngine').beat(),
+          .catch((err: unknown) => c.resolve(kernelRefs.logger).error({ err }, 'heartbeats: resuming the raised alarms failed')),
+      tick: (c) => c.resolve(HeartbeatEngine).beat(),
     });
   },
 });

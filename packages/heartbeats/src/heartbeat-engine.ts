@@ -1,15 +1,10 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, durationSeconds, type Clock, type Logger } from '@vigie/kernel';
-import type { EventIntake, PipelineContext, VigieEvent } from '@vigie/events';
+import { injectRef, kernelRefs, durationSeconds, type Clock, type Logger } from '@vigie/kernel';
+import { eventIntakeRef, type EventIntake, type PipelineContext, type VigieEvent } from '@vigie/events';
 import { warmUpSeconds, type HeartbeatsConfig } from './config.js';
 import { HeartbeatRepository, type HeartbeatRecord } from './heartbeat-repository.js';
 import { HeartbeatStateRepository } from './heartbeat-state.js';
 import { heartbeatAlarmResource } from './heartbeat-id.js';
-
-/** Tokens under which the heartbeats feature imports what the engine uses. */
-export const HeartbeatEngineTokens = {
-  EventIntake: Symbol.for('heartbeats.EventIntake'),
-} as const;
 
 /** The connector of the events the engine sends (REFERENCE §5.5). */
 export const heartbeatConnector = 'heartbeat';
@@ -49,10 +44,10 @@ export class HeartbeatEngine {
   constructor(
     @inject(HeartbeatRepository) private readonly heartbeats: HeartbeatRepository,
     @inject(HeartbeatStateRepository) private readonly states: HeartbeatStateRepository,
-    @inject(HeartbeatEngineTokens.EventIntake) private readonly intake: EventIntake,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
-    @inject(KernelTokens.Config) config: HeartbeatsConfig,
+    @injectRef(eventIntakeRef) private readonly intake: EventIntake,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
+    @injectRef(kernelRefs.config) config: HeartbeatsConfig,
   ) {
     this.#warmUpSec = warmUpSeconds(config);
   }

@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
 import type { HeartbeatPattern } from './heartbeat-id.js';
 
 /** A heartbeat as stored in `heartbeat`, in the shape the heartbeat engine reads (REFERENCE §5.5). */
@@ -21,7 +21,7 @@ export class HeartbeatRepository {
   /** Counts the writes of this process, so the engine reads the heartbeats again at once. */
   writes = 0;
 
-  constructor(@inject(KernelTokens.Store) private readonly store: Store) {
+  constructor(@injectRef(kernelRefs.store) private readonly store: Store) {
     this.#heartbeats = store.collection<HeartbeatRecord>(collectionName);
   }
 

@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
 
 /** What the engine persists of each heartbeat (collection `heartbeat_state`): a restart forgets nothing. */
 export interface HeartbeatState extends Doc {
@@ -17,7 +17,7 @@ export interface HeartbeatState extends Doc {
 export class HeartbeatStateRepository {
   readonly #states: Collection<HeartbeatState>;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#states = store.collection<HeartbeatState>('heartbeat_state');
   }
 

@@ -6,3 +6,4 @@ export type { HeartbeatRecord } from './heartbeat-repository.js';
 export { expectedIntervalPattern } from './schemas.js';
 export { HeartbeatEngine, heartbeatComponent, heartbeatConnector } from './heartbeat-engine.js';
 export type { HeartbeatState } from './heartbeat-state.js';
+export { heartbeatServiceRef } from './refs.js';

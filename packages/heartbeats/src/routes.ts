@@ -1,6 +1,6 @@
 import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
 import type { HeartbeatPattern } from './heartbeat-id.js';
-import type { HeartbeatInput, HeartbeatService } from './heartbeat-service.js';
+import { type HeartbeatInput, HeartbeatService } from './heartbeat-service.js';
 import { heartbeatInputSchema, heartbeatListSchema, heartbeatSchema, outcomeSchema } from './schemas.js';
 
 const collectionPath = '/api/v2/heartbeat';
@@ -8,7 +8,7 @@ const collectionPath = '/api/v2/heartbeat';
 const itemPath = '/api/v2/heartbeat/*id';
 const tags = ['heartbeats'];
 
-const service = (ctx: VigieContext) => ctx.state.scope.resolve<HeartbeatService>('heartbeatService');
+const service = (ctx: VigieContext) => ctx.state.scope.resolve(HeartbeatService);
 /** The parsed body; the kernel's Koa typing does not declare it outside the kernel. */
 
 function readInput(ctx: VigieContext): HeartbeatInput {

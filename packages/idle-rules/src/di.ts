@@ -1,18 +1,17 @@
-import { defineBridge } from '@vigie/kernel';
-import { RuleOperationRunner, RuleOperationTokens } from '@vigie/actions';
+import { defineBridge, provide } from '@vigie/kernel';
+import { RuleOperationRunner } from '@vigie/actions';
+import { alarmChangesRef, alarmReaderRef } from '@vigie/alarms';
+import { entityRepositoryRef } from '@vigie/context-graph';
+import { pbehaviorCreationRef } from '@vigie/pbehaviors';
 import { IdleMarkRepository } from './idle-marks.js';
-import { IdleRuleEngine, IdleRuleEngineTokens } from './idle-rule-engine.js';
+import { IdleRuleEngine } from './idle-rule-engine.js';
 import { IdleRuleRepository } from './idle-rule-repository.js';
 import { IdleRuleService } from './idle-rule-service.js';
+import { idleRuleServiceRef } from './refs.js';
 
-/** The idle-rules feature's class graph (tsyringe) and what awilix sees of it. */
+/** The idle-rules feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const idleRulesBridge = defineBridge({
-  imports: {
-    alarmChanges: RuleOperationTokens.AlarmChanges,
-    pbehaviorCreation: RuleOperationTokens.PbehaviorCreation,
-    alarmReader: IdleRuleEngineTokens.AlarmReader,
-    entityRepository: IdleRuleEngineTokens.EntityRepository,
-  },
+  imports: [alarmChangesRef, pbehaviorCreationRef, alarmReaderRef, entityRepositoryRef],
   singletons: [IdleRuleRepository, IdleRuleService, IdleMarkRepository, RuleOperationRunner, IdleRuleEngine],
-  exports: { idleRuleService: IdleRuleService, idleRuleEngine: IdleRuleEngine },
+  exports: [provide(idleRuleServiceRef, IdleRuleService)],
 });

@@ -1,7 +1,7 @@
 import { defineFeature } from '@vigie/kernel';
-import { PipelineOrder, pipelineStagesPoint, registerEngineBeat, type PipelineStage } from '@vigie/events';
+import { PipelineOrder, pipelineStagesPoint, registerEngineBeat } from '@vigie/events';
 import { idleRulesBridge } from './di.js';
-import type { IdleRuleEngine } from './idle-rule-engine.js';
+import { IdleRuleEngine } from './idle-rule-engine.js';
 import { idleRuleErrors } from './errors.js';
 import { idleRuleRoutes } from './routes.js';
 
@@ -18,11 +18,11 @@ export const idleRulesFeature = defineFeature({
   kernel: '^0.1.0',
   dependsOn: ['events', 'alarms', 'context-graph', 'pbehaviors'],
   register(f) {
-    f.use(idleRulesBridge, { export: ['idleRuleService'] });
+    f.use(idleRulesBridge);
     f.errors(idleRuleErrors);
     for (const route of idleRuleRoutes) f.route(route);
-    f.extend<PipelineStage>(pipelineStagesPoint, (c) => {
-      const engine = c.resolve<IdleRuleEngine>('idleRuleEngine');
+    f.extend(pipelineStagesPoint, (c) => {
+      const engine = c.resolve(IdleRuleEngine);
       return {
         name: 'idle-rules',
         order: idleRulesStageOrder,
@@ -30,6 +30,6 @@ export const idleRulesFeature = defineFeature({
       };
     });
 
-    registerEngineBeat(f, { name: 'idle rules', tick: (c) => c.resolve<IdleRuleEngine>('idleRuleEngine').beat() });
+    registerEngineBeat(f, { name: 'idle rules', tick: (c) => c.resolve(IdleRuleEngine).beat() });
   },
 });

@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, KernelTokens, hasCode, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { ErrorCodes, injectRef, kernelRefs, hasCode, type Collection, type Doc, type Store } from '@vigie/kernel';
 
 /**
  * What the idle-rule engine remembers of an entity (collection `idle_rule_marks`, one document per entity): the
@@ -24,7 +24,7 @@ export function ruleKey(ruleId: string): string {
 export class IdleMarkRepository {
   readonly #marks: Collection<IdleMark>;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#marks = store.collection<IdleMark>('idle_rule_marks');
   }
 

@@ -1,17 +1,11 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, durationSeconds, type Clock, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, durationSeconds, type Clock, type Logger } from '@vigie/kernel';
 import { RuleOperationRunner } from '@vigie/actions';
-import type { Alarm, AlarmReader } from '@vigie/alarms';
-import type { EntityRepository } from '@vigie/context-graph';
+import { alarmReaderRef, type Alarm, type AlarmReader } from '@vigie/alarms';
+import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import { compileAlarmPatterns, compileEntityPatterns, isPatternError, type CompiledPatterns, type PatternAlarm, type PatternEntity } from '@vigie/patterns';
 import { IdleMarkRepository, ruleKey, type IdleMark } from './idle-marks.js';
 import { IdleRuleRepository, type IdleRuleRecord } from './idle-rule-repository.js';
-
-/** Tokens under which the idle-rules feature imports what the engine reads. */
-export const IdleRuleEngineTokens = {
-  AlarmReader: Symbol.for('idle-rules.AlarmReader'),
-  EntityRepository: Symbol.for('idle-rules.EntityRepository'),
-} as const;
 
 interface CompiledRule {
   record: IdleRuleRecord;
@@ -48,10 +42,10 @@ export class IdleRuleEngine {
     @inject(IdleRuleRepository) private readonly rules: IdleRuleRepository,
     @inject(IdleMarkRepository) private readonly marks: IdleMarkRepository,
     @inject(RuleOperationRunner) private readonly runner: RuleOperationRunner,
-    @inject(IdleRuleEngineTokens.AlarmReader) private readonly alarms: AlarmReader,
-    @inject(IdleRuleEngineTokens.EntityRepository) private readonly entities: EntityRepository,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
+    @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   /** The pipeline stage's part: an event on an entity with an open alarm starts a new idle period. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, HttpError, KernelTokens, hasCode, type Clock } from '@vigie/kernel';
+import { ErrorCodes, HttpError, injectRef, kernelRefs, hasCode, type Clock } from '@vigie/kernel';
 import { IdleRuleRepository, type IdleRuleFields, type IdleRuleRecord } from './idle-rule-repository.js';
 import type { IdleRuleBody } from './schemas.js';
 
@@ -34,7 +34,7 @@ export function notFound(id: string): HttpError {
 export class IdleRuleService {
   constructor(
     @inject(IdleRuleRepository) private readonly rules: IdleRuleRepository,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
 
   async create(body: IdleRuleBody, author: string): Promise<IdleRule> {

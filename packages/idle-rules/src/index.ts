@@ -4,3 +4,4 @@ export type { IdleRuleRecord, Pattern } from './idle-rule-repository.js';
 export { idleRuleBodySchema, idleRuleSchema, idleRuleTypes, operationTypes, type IdleRuleBody } from './schemas.js';
 export { IdleRuleEngine, type IdleBeatReport } from './idle-rule-engine.js';
 export type { IdleMark } from './idle-marks.js';
+export { idleRuleServiceRef } from './refs.js';

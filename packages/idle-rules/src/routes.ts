@@ -1,12 +1,12 @@
 import { array } from 'yup';
 import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
-import { notFound, type IdleRuleService } from './idle-rule-service.js';
+import { notFound, IdleRuleService } from './idle-rule-service.js';
 import { deleteResultSchema, idleRuleBodySchema, idleRuleSchema } from './schemas.js';
 
 const tags = ['idle-rules'];
 
 function service(ctx: VigieContext): IdleRuleService {
-  return ctx.state.scope.resolve<IdleRuleService>('idleRuleService');
+  return ctx.state.scope.resolve(IdleRuleService);
 }
 
 function author(ctx: VigieContext): string {

@@ -1,13 +1,14 @@
-import { defineBridge } from '@vigie/kernel';
+import { defineBridge, provide } from '@vigie/kernel';
+import { entityRepositoryRef } from '@vigie/context-graph';
 import { ImportFiles } from './import-files.js';
 import { ImportRepository } from './import-repository.js';
 import { ImportProcessor } from './processor.js';
+import { importSubmissionRef } from './refs.js';
 import { ImportSubmission } from './submission-service.js';
-import { ImportTokens } from './tokens.js';
 
-/** The import feature's class graph (tsyringe) and what awilix sees of it. */
+/** The import feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const importBridge = defineBridge({
-  imports: { entityRepository: ImportTokens.EntityRepository },
+  imports: [entityRepositoryRef],
   singletons: [ImportFiles, ImportRepository, ImportSubmission, ImportProcessor],
-  exports: { importSubmission: ImportSubmission, importProcessor: ImportProcessor, importRepository: ImportRepository },
+  exports: [provide(importSubmissionRef, ImportSubmission)],
 });

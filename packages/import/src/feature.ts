@@ -2,8 +2,9 @@ import { defineFeature } from '@vigie/kernel';
 import { importConfigSchema, type ImportConfig } from './config.js';
 import { importBridge } from './di.js';
 import { importErrors } from './errors.js';
-import type { ImportRepository } from './import-repository.js';
-import { processJobName, type ImportProcessor, type ProcessJobData } from './processor.js';
+import { ImportRepository } from './import-repository.js';
+import { processJobName, ImportProcessor, type ProcessJobData } from './processor.js';
+import { importStatusChangedEvent } from './refs.js';
 import { importRoutes } from './routes.js';
 
 /**
@@ -17,15 +18,16 @@ export const importFeature = defineFeature<ImportConfig>({
   dependsOn: ['context-graph'],
   config: { schema: importConfigSchema },
   register(f) {
-    f.use(importBridge, { export: ['importSubmission'] });
+    f.use(importBridge);
+    f.event(importStatusChangedEvent);
     f.errors(importErrors);
     for (const route of importRoutes) f.route(route);
     f.job<ProcessJobData>({
       name: processJobName,
       concurrency: 1,
-      handler: (run) => run.scope.resolve<ImportProcessor>('importProcessor').processQueue(run),
+      handler: (run) => run.scope.resolve(ImportProcessor).processQueue(run),
     });
-    f.onInit((c) => c.resolve<ImportRepository>('importRepository').ensureIndexes());
-    f.onStart((c) => c.resolve<ImportProcessor>('importProcessor').recover());
+    f.onInit((c) => c.resolve(ImportRepository).ensureIndexes());
+    f.onStart((c) => c.resolve(ImportProcessor).recover());
   },
 });

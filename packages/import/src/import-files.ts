@@ -2,8 +2,8 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } fro
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, FormJsonDepthMeter, JsonDepthMeter, KernelTokens, VigieError, errorDetail, parseByteSize, type InputLimits } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { ErrorCodes, FormJsonDepthMeter, JsonDepthMeter, injectRef, kernelRefs, VigieError, errorDetail, parseByteSize, type InputLimits } from '@vigie/kernel';
 import type { ImportConfig } from './config.js';
 import type { BodyFormat } from './import-document.js';
 
@@ -22,9 +22,9 @@ export class ImportFiles {
   readonly #maxDepth: number;
 
   constructor(
-    @inject(KernelTokens.DataDir) dataDir: string,
-    @inject(KernelTokens.Config) config: ImportConfig,
-    @inject(KernelTokens.InputLimits) limits: InputLimits,
+    @injectRef(kernelRefs.dataDir) dataDir: string,
+    @injectRef(kernelRefs.config) config: ImportConfig,
+    @injectRef(kernelRefs.inputLimits) limits: InputLimits,
   ) {
     this.directory = join(dataDir, 'imports');
     this.#maxDepth = limits.jsonMaxDepth;

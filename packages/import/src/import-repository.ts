@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, KernelTokens, hasCode, type BatchOperation, type Collection, type Doc, type Filter, type Store, type Update } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { ErrorCodes, injectRef, kernelRefs, hasCode, type BatchOperation, type Collection, type Doc, type Filter, type Store, type Update } from '@vigie/kernel';
 import type { ImportStats } from './apply-plan.js';
 import type { BodyFormat } from './import-document.js';
 
@@ -55,7 +55,7 @@ function outcomeWrite(id: string, worker: ImportWorker, outcome: ImportOutcome):
 export class ImportRepository {
   readonly #records: Collection<ImportRecord>;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#records = store.collection<ImportRecord>(importCollection);
   }
 

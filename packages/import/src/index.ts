@@ -5,3 +5,4 @@ export { processJobName, type ProcessJobData } from './processor.js';
 export { importCollection, publicStatus, type ImportRecord, type ImportStatus, type ImportWorker } from './import-repository.js';
 export type { BodyFormat } from './import-document.js';
 export type { ImportStats } from './apply-plan.js';
+export { importStatusChangedEvent, importSubmissionRef } from './refs.js';

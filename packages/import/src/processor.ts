@@ -1,24 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { inject, injectable } from 'tsyringe';
-import type { EntityRepository } from '@vigie/context-graph';
-import { ErrorCodes, KernelTokens, errorDetail, hasCode, type Clock, type EventBus, type JobRun, type Logger, type Scheduler } from '@vigie/kernel';
+import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
+import { ErrorCodes, injectRef, kernelRefs, errorDetail, hasCode, type Clock, type EventBus, type JobRun, type Logger, type Scheduler } from '@vigie/kernel';
 import { applyPlan, importStats, namedIds } from './apply-plan.js';
 import { decodeBody, importFailedCode, readDocument } from './import-document.js';
 import { ImportFiles } from './import-files.js';
 import { ImportRepository, type ImportOutcome, type ImportRecord, type ImportStatus, type ImportWorker } from './import-repository.js';
-import { ImportTokens } from './tokens.js';
+import { importStatusChangedEvent } from './refs.js';
 import { execTime } from './time-format.js';
-
-declare module '@vigie/kernel' {
-  interface VigieEvents {
-    /**
-     * An import went `ongoing`, `done` or `failed`. Listeners are awaited before processing goes on: keep
-     * them short.
-     */
-    'import.status-changed': { importId: string; status: ImportStatus };
-  }
-}
 
 export const processJobName = 'import.process';
 
@@ -56,11 +46,11 @@ export class ImportProcessor {
   constructor(
     @inject(ImportRepository) private readonly records: ImportRepository,
     @inject(ImportFiles) private readonly files: ImportFiles,
-    @inject(ImportTokens.EntityRepository) private readonly entities: EntityRepository,
-    @inject(KernelTokens.Scheduler) private readonly scheduler: Scheduler,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.EventBus) private readonly eventBus: EventBus,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
+    @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.eventBus) private readonly eventBus: EventBus,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   /** Processes unfinished imports, oldest first, until none is left or another live worker holds the oldest. */
@@ -160,7 +150,7 @@ export class ImportProcessor {
 
   async #announce(importId: string, status: ImportStatus): Promise<void> {
     try {
-      await this.eventBus.emit('import.status-changed', { importId, status });
+      await this.eventBus.emit(importStatusChangedEvent, { importId, status });
     } catch (err) {
       this.logger.error({ err, importId }, 'a listener of import.status-changed failed');
     }

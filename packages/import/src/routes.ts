@@ -1,8 +1,8 @@
 import { ErrorCodes, VigieError, pathParam, type HttpMethod, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import type { BodyFormat } from './import-document.js';
-import { publicStatus, type ImportRepository } from './import-repository.js';
+import { publicStatus, ImportRepository } from './import-repository.js';
 import { errorSchema, importRequestSchema, importStatusSchema, submissionSchema } from './schemas.js';
-import type { ImportSubmission } from './submission-service.js';
+import { ImportSubmission } from './submission-service.js';
 
 const tags = ['import'];
 const importPath = '/api/contextgraph/import';
@@ -37,7 +37,7 @@ const submitRoute = (method: HttpMethod): RouteDefinition => ({
   },
   handler: async (ctx) => {
     const format = bodyFormat(ctx);
-    const importId = await ctx.state.scope.resolve<ImportSubmission>('importSubmission').submit(format, ctx.req, ctx.request.length);
+    const importId = await ctx.state.scope.resolve(ImportSubmission).submit(format, ctx.req, ctx.request.length);
     return { total: 1, data: [{ import_id: importId }], success: true };
   },
 });
@@ -54,7 +54,7 @@ export const importRoutes: RouteDefinition[] = [
     responses: { 200: { description: 'The import status record', schema: importStatusSchema } },
     handler: async (ctx) => {
       const id = pathParam(ctx, 'id');
-      const record = await ctx.state.scope.resolve<ImportRepository>('importRepository').get(id);
+      const record = await ctx.state.scope.resolve(ImportRepository).get(id);
       return record ? publicStatus(record) : { _id: id, status: 'not_found' };
     },
   },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, KernelTokens, VigieError, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
+import { ErrorCodes, injectRef, kernelRefs, VigieError, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
 import type { BodyFormat } from './import-document.js';
 import { ImportFiles } from './import-files.js';
 import { ImportRepository } from './import-repository.js';
@@ -14,9 +14,9 @@ export class ImportSubmission {
   constructor(
     @inject(ImportFiles) private readonly files: ImportFiles,
     @inject(ImportRepository) private readonly records: ImportRepository,
-    @inject(KernelTokens.Scheduler) private readonly scheduler: Scheduler,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   /** Stores the body (`declaredLength`: its Content-Length, if any) and queues it; returns the import id. */

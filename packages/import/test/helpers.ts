@@ -3,7 +3,7 @@ import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import type { ConfigOverrides, Clock, StoreFactory } from '@vigie/kernel';
-import { importFeature, type ImportStatus } from '../src/index.js';
+import { importStatusChangedEvent, importFeature, type ImportStatus } from '../src/index.js';
 
 export interface ImportTestKernel extends TestKernel {
   /** Submits `{json: document}` with PUT; returns the import id. */
@@ -24,7 +24,7 @@ export async function startImportTest(options: { config?: ConfigOverrides; clock
   const t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, importFeature], ...options });
   const announced = new Map<string, ImportStatus[]>();
   const waiters = new Map<string, () => void>();
-  t.kernel.eventBus.on('import.status-changed', ({ importId, status }) => {
+  t.kernel.eventBus.on(importStatusChangedEvent, ({ importId, status }) => {
     announced.set(importId, [...(announced.get(importId) ?? []), status]);
     if (status === 'done' || status === 'failed') waiters.get(importId)?.();
   });

@@ -8,6 +8,7 @@ import type { StoreFactory } from '@vigie/kernel';
 import { ManualClock } from '@vigie/kernel/testing';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
 import { startImportTest, until, type ImportTestKernel } from './helpers.js';
+import { importStatusChangedEvent } from '../src/index.js';
 
 let t: ImportTestKernel | undefined;
 afterEach(async () => {
@@ -175,7 +176,7 @@ describe('the processing queue', () => {
     const ongoing = new Promise<void>((resolve) => (holding = resolve));
     // A listener of the first import going ongoing keeps it there until the test releases it.
     let first = true;
-    k.kernel.eventBus.on('import.status-changed', async ({ status }) => {
+    k.kernel.eventBus.on(importStatusChangedEvent, async ({ status }) => {
       if (status !== 'ongoing' || !first) return;
       first = false;
       holding();
@@ -201,7 +202,7 @@ describe('the processing queue', () => {
 
   it('fails an import whose file disappeared before it was processed, changing nothing', async () => {
     const k = await start();
-    k.kernel.eventBus.on('import.status-changed', ({ importId, status }) => {
+    k.kernel.eventBus.on(importStatusChangedEvent, ({ importId, status }) => {
       if (status === 'ongoing') rmSync(join(importsDir(k), `import_${importId}.json`));
     });
     const id = await k.submit(document);

@@ -1,50 +1,66 @@
+import type { EventRef } from './refs.js';
+
 /**
- * A typed in-process event bus. Features declare their events by augmenting `VigieEvents`:
- *
- *   declare module '@vigie/kernel' { interface VigieEvents { 'entities.changed': { ids: string[] } } }
+ * The in-process bus of domain events. An event is declared by the feature that owns it (`eventRef<P>(id)`,
+ * registered with `f.event(ref)`); the kernel gives every feature a view of the bus on which it emits only its
+ * own events and listens only to its own or its dependencies' (the view refuses others, naming them).
  *
  * Handlers run in subscription order and are awaited; one failing handler does not stop the others, and
  * `emit` reports every failure at once.
  */
-export interface VigieEvents {
-  /**
-   * Entities of the context graph were created, changed or deleted (imports, event processing). Declared here
-   * because producers (context graph) and consumers (pbehaviors, weather) do not depend on each other.
-   */
-  'entities.changed': { ids: readonly string[] };
-}
-
 type Handler<P> = (payload: P) => void | Promise<void>;
 
-export class EventBus<Events extends object = VigieEvents> {
-  readonly #handlers = new Map<keyof Events, Set<Handler<never>>>();
+/** Which events a feature's view of the bus may emit and hear. */
+export interface EventAccess {
+  featureId: string;
+  emits: ReadonlySet<string>;
+  hears: ReadonlySet<string>;
+}
 
-  on<K extends keyof Events>(event: K, handler: Handler<Events[K]>): () => void {
-    let set = this.#handlers.get(event);
+export class EventBus {
+  #handlers = new Map<string, Set<Handler<never>>>();
+  #access: EventAccess | undefined;
+
+  /** A view sharing this bus's subscriptions, restricted to what one feature declared. */
+  restrictedTo(access: EventAccess): EventBus {
+    const view = new EventBus();
+    view.#handlers = this.#handlers;
+    view.#access = access;
+    return view;
+  }
+
+  on<P>(event: EventRef<P>, handler: Handler<P>): () => void {
+    if (this.#access && !this.#access.hears.has(event.id)) {
+      throw new Error(`feature ${this.#access.featureId} listens to event ${event.id}, which neither it nor a feature it depends on declares`);
+    }
+    let set = this.#handlers.get(event.id);
     if (!set) {
       set = new Set();
-      this.#handlers.set(event, set);
+      this.#handlers.set(event.id, set);
     }
     set.add(handler as Handler<never>);
     return () => set.delete(handler as Handler<never>);
   }
 
-  async emit<K extends keyof Events>(event: K, payload: Events[K]): Promise<void> {
-    const set = this.#handlers.get(event);
+  async emit<P>(event: EventRef<P>, payload: P): Promise<void> {
+    if (this.#access && !this.#access.emits.has(event.id)) {
+      throw new Error(`feature ${this.#access.featureId} emits event ${event.id}, which it does not declare`);
+    }
+    const set = this.#handlers.get(event.id);
     if (!set || set.size === 0) return;
     const failures: unknown[] = [];
     for (const handler of [...set]) {
       try {
-        await (handler as Handler<Events[K]>)(payload);
+        await (handler as Handler<P>)(payload);
       } catch (err) {
         failures.push(err);
       }
     }
     if (failures.length === 1) throw failures[0];
-    if (failures.length > 1) throw new AggregateError(failures, `${failures.length} handlers of "${String(event)}" failed`);
+    if (failures.length > 1) throw new AggregateError(failures, `${failures.length} handlers of "${event.id}" failed`);
   }
 
-  listenerCount<K extends keyof Events>(event: K): number {
-    return this.#handlers.get(event)?.size ?? 0;
+  listenerCount<P>(event: EventRef<P>): number {
+    return this.#handlers.get(event.id)?.size ?? 0;
   }
 }

@@ -1,4 +1,3 @@
-import type { AwilixContainer, Resolver } from 'awilix';
 import type { ParameterizedContext } from 'koa';
 import type { Schema } from 'yup';
 import type { Logger } from './log.js';
@@ -8,6 +7,7 @@ import type { DiBridge } from './di/bridge.js';
 import type { ErrorWording } from './http/error-wording.js';
 import type { BodyOptions } from './http/body.js';
 import type { JobRun, JobOptions } from './scheduler/port.js';
+import type { AnyEventRef, AnyServiceRef, ExtensionPointRef, FeatureScope, ServiceRef } from './refs.js';
 
 /** What every request carries in `ctx.state`. */
 export interface VigieState {
@@ -15,8 +15,8 @@ export interface VigieState {
   log: Logger;
   /** The authenticated user; absent only on public routes. */
   user?: AuthenticatedUser;
-  /** The per-request awilix scope of the feature that owns the route (disposed when the request ends). */
-  scope: AwilixContainer;
+  /** The scope of the feature that owns the route: `ctx.state.scope.resolve(ref)`. */
+  scope: FeatureScope;
 }
 
 /** The Koa context of a route handler: `params` holds the decoded path parameters. */
@@ -99,17 +99,23 @@ export interface JobDefinition<D = unknown> extends JobOptions {
 export interface HealthCheckDefinition {
   name: string;
   timeoutMs?: number;
-  /** Runs with the feature's container, so checks resolve what they need. */
-  check(container: AwilixContainer): Promise<HealthResult>;
+  /** Runs with the feature's scope, so checks resolve what they need. */
+  check(scope: FeatureScope): Promise<HealthResult>;
 }
 
-/** Registered as `extensions` in every feature container. */
+/** `kernelRefs.extensions` of every feature. */
 export interface Extensions {
   /** What features contributed to one of this feature's extension points (built once, at first call). */
-  contributions<T>(point: string): T[];
+  contributions<T>(point: ExtensionPointRef<T>): T[];
 }
 
-export type LifecycleHook = (container: AwilixContainer) => Promise<void> | void;
+/** `kernelRefs.routeCatalog`: every composed route, for documentation features (OpenAPI). */
+export interface RouteCatalog {
+  list(): { featureId: string; route: RouteDefinition }[];
+  routers(): RouterRouteEntry[];
+}
+
+export type LifecycleHook = (scope: FeatureScope) => Promise<void> | void;
 
 /** What `register` receives: declarations only, no I/O. */
 export interface FeatureRegistrar<C> {
@@ -118,12 +124,20 @@ export interface FeatureRegistrar<C> {
   readonly config: C;
   readonly logger: Logger;
   /**
-   * Declares a service in the feature's awilix container. Exported services are visible to the features that
-   * list this one in `dependsOn`.
+   * Declares a singleton service built by `factory` (at first resolution). Exported services are visible to the
+   * features that list this one in `dependsOn` and consume the reference.
    */
-  service(name: string, resolver: Resolver<unknown>, options?: { export?: boolean }): void;
-  /** Registers a tsyringe bridge (one per feature, from its `src/di.ts`); `export` names the bridge exports dependents see. */
-  use(bridge: DiBridge, options?: { export?: readonly string[] }): void;
+  service<T>(ref: ServiceRef<T>, factory: (scope: FeatureScope) => T, options?: { export?: boolean }): void;
+  /** Installs the feature's tsyringe bridge (one per feature, from its `src/di.ts`); its `exports` are the feature's. */
+  use(bridge: DiBridge): void;
+  /**
+   * Declares the references of other features this feature uses outside its bridge (resolved in hooks, listened to
+   * on the bus). The boot check verifies each is exported or declared by a feature in `dependsOn`; only consumed
+   * services of dependencies are visible in the feature's scope.
+   */
+  consume(...refs: readonly (AnyServiceRef | AnyEventRef)[]): void;
+  /** Declares a domain event this feature owns (emits); dependents may listen to it. */
+  event(ref: AnyEventRef): void;
   route(route: RouteDefinition): void;
   /**
    * Mounts a `@koa/router` router (for existing Koa routes and middleware). Its routes are tried after the declared
@@ -136,11 +150,11 @@ export interface FeatureRegistrar<C> {
   /** How this feature's routes word kernel errors (body parsing, validation, store errors). */
   errors(wording: ErrorWording): void;
   /** Declares an extension point other features can contribute to (by depending on this feature). */
-  extensionPoint(name: string): void;
-  /** Contributes to another feature's extension point; the factory runs at init with this feature's container. */
-  extend<T>(point: string, contribution: (container: AwilixContainer) => T): void;
+  extensionPoint(point: ExtensionPointRef<unknown>): void;
+  /** Contributes to another feature's extension point; the factory runs at first use with this feature's scope. */
+  extend<T>(point: ExtensionPointRef<T>, contribution: (scope: FeatureScope) => T): void;
   /** Makes this feature the kernel's authenticator (exactly one feature may). */
-  authenticator(factory: (container: AwilixContainer) => Authenticator): void;
+  authenticator(factory: (scope: FeatureScope) => Authenticator): void;
   onInit(hook: LifecycleHook): void;
   onStart(hook: LifecycleHook): void;
   onBeforeShutdown(hook: LifecycleHook): void;

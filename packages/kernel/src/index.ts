@@ -14,6 +14,7 @@ export type {
   JobDefinition,
   KoaRouterLike,
   LifecycleHook,
+  RouteCatalog,
   RouteDefinition,
   RouteResponseDoc,
   RouterOptions,
@@ -23,7 +24,21 @@ export type {
   VigieState,
 } from './feature.js';
 export { Kernel, createKernel, KERNEL_VERSION, type KernelOptions, type ListeningAddress } from './kernel.js';
-export { KernelTokens, defineBridge, type BridgeSpec, type DiBridge } from './di/bridge.js';
+export { defineBridge, provide, type BridgeExport, type BridgeSpec, type DiBridge } from './di/bridge.js';
+export {
+  serviceRef,
+  eventRef,
+  extensionPointRef,
+  injectRef,
+  type AnyEventRef,
+  type AnyServiceRef,
+  type Constructor,
+  type EventRef,
+  type ExtensionPointRef,
+  type FeatureScope,
+  type ServiceRef,
+} from './refs.js';
+export { kernelRefs } from './kernel-refs.js';
 export { ErrorCodes, VigieError, HttpError, DuplicateKeyError, hasCode, isHttpError, errorDetail, type ErrorCode } from './errors.js';
 export { defaultWording, wordError, type ErrorWording, type WordedError } from './http/error-wording.js';
 export { parseByteSize, readBody, type BodyDefaults, type BodyMedia, type BodyOptions } from './http/body.js';
@@ -43,7 +58,7 @@ export {
 } from './input-bounds.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
 export { SerialQueues } from './serial-queues.js';
-export { EventBus, type VigieEvents } from './event-bus.js';
+export { EventBus, type EventAccess } from './event-bus.js';
 export { Observations, type HttpObservation, type StoreObservation, type JobObservation, type PipelineObservation } from './observation.js';
 export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';
 export { SecretBox, decodeSecretKey, type SecretBoxOptions } from './secret-box.js';

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { asFunction, asValue, createContainer, InjectionMode, type AwilixContainer, type Resolver } from 'awilix';
+import { asFunction, asValue, createContainer, InjectionMode, type AwilixContainer } from 'awilix';
 import semver from 'semver';
 import { ObjectSchema, type Schema } from 'yup';
 import type { Authenticator } from './auth.js';
@@ -10,8 +10,11 @@ import { systemClock, type Clock } from './clock.js';
 import { ConfigFiles, type ConfigOverrides } from './config/ini.js';
 import { logConfigSchema, serverConfigSchema, type ServerConfig } from './config/kernel-config.js';
 import type { DiBridge } from './di/bridge.js';
+import { ContainerScope } from './di/scope.js';
 import { ErrorCodes, VigieError } from './errors.js';
 import { EventBus } from './event-bus.js';
+import { kernelRefs } from './kernel-refs.js';
+import type { AnyEventRef, AnyServiceRef, ExtensionPointRef, FeatureScope } from './refs.js';
 import type {
   AnyFeature,
   Extensions,
@@ -40,6 +43,8 @@ import { validate } from './validation.js';
 /** Version of this kernel, matched against each feature's `kernel` range. */
 export const KERNEL_VERSION = '0.1.0';
 
+const kernelIds = new Set(Object.values(kernelRefs).map((ref) => ref.id));
+
 export interface KernelOptions {
   features: readonly AnyFeature[];
   /** Installation directory: configuration under `etc/`, data under `var/lib/`. */
@@ -59,18 +64,23 @@ interface FeatureRecord {
   feature: AnyFeature;
   config: unknown;
   logger: Logger;
-  services: Map<string, { resolver: Resolver<unknown>; exported: boolean }>;
-  bridges: { bridge: DiBridge; exported: readonly string[] }[];
+  services: Map<string, { factory: (scope: FeatureScope) => unknown; exported: boolean }>;
+  bridges: DiBridge[];
+  /** Services and events of other features this one declared it consumes (bridge imports included). */
+  consumed: { ref: AnyServiceRef | AnyEventRef; via: 'bridge' | 'consume' }[];
+  /** Ids of the domain events this feature owns. */
+  events: Set<string>;
   routes: RouteDefinition[];
   routers: { router: KoaRouterLike; options: RouterOptions }[];
   jobs: JobDefinition<unknown>[];
   healthChecks: HealthCheckDefinition[];
   wording: ErrorWording | undefined;
   extensionPoints: Set<string>;
-  contributions: { point: string; factory: (container: AwilixContainer) => unknown }[];
-  authenticator: ((container: AwilixContainer) => Authenticator) | undefined;
+  contributions: { point: ExtensionPointRef<unknown>; factory: (scope: FeatureScope) => unknown }[];
+  authenticator: ((scope: FeatureScope) => Authenticator) | undefined;
   hooks: { init: LifecycleHook[]; start: LifecycleHook[]; beforeShutdown: LifecycleHook[]; shutdown: LifecycleHook[] };
   container?: AwilixContainer;
+  scope?: ContainerScope;
 }
 
 export interface ListeningAddress {
@@ -122,7 +132,6 @@ export class Kernel {
   readonly #inFlight = new InFlight();
   readonly #accessLog: boolean;
   #phase: Phase = 'composed';
-  #root?: AwilixContainer;
   #adapter?: StoreAdapter;
   #scheduler?: AgendaScheduler;
   #authenticator?: Authenticator;
@@ -231,6 +240,8 @@ export class Kernel {
       logger: this.logger.child({ feature: feature.id }),
       services: new Map(),
       bridges: [],
+      consumed: [],
+      events: new Set(),
       routes: [],
       routers: [],
       jobs: [],
@@ -249,16 +260,19 @@ export class Kernel {
       id,
       config: record.config,
       logger: record.logger,
-      service: (name, resolver, options) => {
-        if (record.services.has(name)) problems.push(`feature ${id} declares service ${name} twice`);
-        record.services.set(name, { resolver, exported: options?.export === true });
+      service: (ref, factory, options) => {
+        if (record.services.has(ref.id)) problems.push(`feature ${id} declares service ${ref.id} twice`);
+        record.services.set(ref.id, { factory, exported: options?.export === true });
       },
-      use: (bridge, options) => {
-        const exported = options?.export ?? [];
-        for (const name of exported) {
-          if (!(name in bridge.spec.exports)) problems.push(`feature ${id} exports ${name}, which its bridge does not provide`);
-        }
-        record.bridges.push({ bridge, exported });
+      use: (bridge) => {
+        record.bridges.push(bridge);
+        for (const ref of bridge.spec.imports ?? []) record.consumed.push({ ref, via: 'bridge' });
+      },
+      consume: (...refs) => {
+        for (const ref of refs) record.consumed.push({ ref, via: 'consume' });
+      },
+      event: (ref) => {
+        record.events.add(ref.id);
       },
       route: (route) => {
         record.routes.push(route);
@@ -279,11 +293,11 @@ export class Kernel {
       errors: (wording) => {
         record.wording = { ...record.wording, ...wording };
       },
-      extensionPoint: (name) => {
-        record.extensionPoints.add(name);
+      extensionPoint: (point) => {
+        record.extensionPoints.add(point.id);
       },
       extend: (point, factory) => {
-        record.contributions.push({ point, factory });
+        record.contributions.push({ point: point as ExtensionPointRef<unknown>, factory });
       },
       authenticator: (factory) => {
         record.authenticator = factory;
@@ -300,13 +314,29 @@ export class Kernel {
     }
   }
 
-  /** Duplicate routes, jobs, health checks, authenticators; contributions to unknown extension points. */
+  /**
+   * Duplicate routes, jobs, health checks, authenticators, services, events and extension points; consumed services
+   * and events (bridge imports included) that no dependency provides; contributions to points of non-dependencies.
+   */
   #checkDeclarations(problems: string[]): void {
     const routes = new Map<string, string>();
     const jobs = new Map<string, string>();
     const checks = new Map<string, string>();
     const points = new Map<string, string>();
-    for (const record of this.#records) for (const point of record.extensionPoints) points.set(point, record.feature.id);
+    const services = new Map<string, string>();
+    const events = new Map<string, string>();
+    const claim = (owners: Map<string, string>, what: string, key: string, id: string): void => {
+      const owner = owners.get(key);
+      if (owner !== undefined && owner !== id) problems.push(`${what} ${key} is declared by features ${owner} and ${id}`);
+      else owners.set(key, id);
+    };
+    for (const record of this.#records) {
+      const id = record.feature.id;
+      for (const point of record.extensionPoints) claim(points, 'extension point', point, id);
+      for (const event of record.events) claim(events, 'event', event, id);
+      for (const service of this.#exportedIds(record)) claim(services, 'service', service, id);
+    }
+    for (const record of this.#records) this.#checkConsumed(record, services, events, problems);
     const authenticators = this.#records.filter((r) => r.authenticator).map((r) => r.feature.id);
     if (authenticators.length > 1) problems.push(`several features provide the authenticator: ${authenticators.join(', ')}`);
     for (const record of this.#records) {
@@ -337,12 +367,25 @@ export class Kernel {
         else checks.set(check.name, id);
       }
       for (const { point } of record.contributions) {
-        const owner = points.get(point);
-        if (owner === undefined) problems.push(`feature ${id} contributes to unknown extension point ${point}`);
+        const owner = points.get(point.id);
+        if (owner === undefined) problems.push(`feature ${id} contributes to unknown extension point ${point.id}`);
         else if (owner !== id && !(record.feature.dependsOn ?? []).includes(owner)) {
-          problems.push(`feature ${id} contributes to ${point} but does not depend on ${owner}`);
+          problems.push(`feature ${id} contributes to ${point.id} but does not depend on ${owner}`);
         }
       }
+    }
+  }
+
+  /** Each consumed reference must be the kernel's, the feature's own, or provided by a feature it depends on. */
+  #checkConsumed(record: FeatureRecord, services: Map<string, string>, events: Map<string, string>, problems: string[]): void {
+    const id = record.feature.id;
+    const dependsOn = record.feature.dependsOn ?? [];
+    for (const { ref, via } of record.consumed) {
+      if (ref.kind === 'service' && (kernelIds.has(ref.id) || record.services.has(ref.id))) continue;
+      const what = via === 'bridge' ? `feature ${id} imports ${ref.kind} ${ref.id} into its bridge` : `feature ${id} consumes ${ref.kind} ${ref.id}`;
+      const owner = (ref.kind === 'service' ? services : events).get(ref.id);
+      if (owner === undefined) problems.push(`${what}, which no composed feature ${ref.kind === 'service' ? 'exports' : 'declares'}`);
+      else if (owner !== id && !dependsOn.includes(owner)) problems.push(`${what}, which feature ${owner} provides, but ${id} does not depend on ${owner}`);
     }
   }
 
@@ -364,11 +407,11 @@ export class Kernel {
     return this.#records.map((r) => r.feature.id);
   }
 
-  /** The awilix container of a feature (after init): for CLIs and tests. */
-  container(featureId: string): AwilixContainer {
+  /** The scope of a feature (after init), as its own hooks see it: for CLIs and tests. */
+  scope(featureId: string): FeatureScope {
     const record = this.#records.find((r) => r.feature.id === featureId);
-    if (!record?.container) throw new Error(`feature ${featureId} is not composed or not initialised`);
-    return record.container;
+    if (!record?.scope) throw new Error(`feature ${featureId} is not composed or not initialised`);
+    return record.scope;
   }
 
   get store(): StoreAdapter['store'] {
@@ -403,78 +446,80 @@ export class Kernel {
       processEveryMs: this.serverConfig.jobs_poll_ms,
       logger: this.logger.child({ component: 'scheduler' }),
     });
-    const rootValues = {
-      store: observedStore(this.#adapter.store, this.observations),
-      clock: this.clock,
-      eventBus: this.eventBus,
-      scheduler: this.#scheduler,
-      health: this.health,
-      installDir: this.installDir,
-      dataDir: this.dataDir,
-      /** The process environment (or the one given to the kernel), for settings that come from variables. */
-      env: this.#options.env ?? process.env,
-      /** Every composed route, for documentation features (OpenAPI). */
-      routeCatalog: { list: () => this.routes(), routers: () => this.routerRoutes() },
-      observations: this.observations,
-      /** Bounds for input a feature reads itself (a body streamed to disk, a JSON text inside a field). */
-      inputLimits: { jsonMaxDepth: this.serverConfig.json_max_depth } satisfies InputLimits,
+    const shared = {
+      [kernelRefs.store.id]: observedStore(this.#adapter.store, this.observations),
+      [kernelRefs.clock.id]: this.clock,
+      [kernelRefs.scheduler.id]: this.#scheduler,
+      [kernelRefs.health.id]: this.health,
+      [kernelRefs.installDir.id]: this.installDir,
+      [kernelRefs.dataDir.id]: this.dataDir,
+      [kernelRefs.env.id]: this.#options.env ?? process.env,
+      [kernelRefs.routeCatalog.id]: { list: () => this.routes(), routers: () => this.routerRoutes() },
+      [kernelRefs.observations.id]: this.observations,
+      [kernelRefs.inputLimits.id]: { jsonMaxDepth: this.serverConfig.json_max_depth } satisfies InputLimits,
     };
-    this.#root = createContainer({ injectionMode: InjectionMode.PROXY, strict: true });
-    for (const [name, value] of Object.entries(rootValues)) this.#root.register(name, asValue(value));
-    this.#root.register('logger', asValue(this.logger));
 
     const byId = new Map(this.#records.map((r) => [r.feature.id, r]));
     const contributionCache = new Map<string, unknown[]>();
     for (const record of this.#records) {
+      const id = record.feature.id;
       const container = createContainer({ injectionMode: InjectionMode.PROXY, strict: true });
-      for (const [name, value] of Object.entries(rootValues)) container.register(name, asValue(value));
+      const scope = new ContainerScope(id, container);
+      for (const [name, value] of Object.entries(shared)) container.register(name, asValue(value));
+      const extensions: Extensions = {
+        contributions: <T>(point: ExtensionPointRef<T>): T[] => {
+          if (!record.extensionPoints.has(point.id)) throw new Error(`feature ${id} declares no extension point ${point.id}`);
+          let built = contributionCache.get(point.id);
+          if (!built) {
+            built = this.#records.flatMap((r) => r.contributions.filter((c) => c.point.id === point.id).map((c) => c.factory(r.scope as FeatureScope)));
+            contributionCache.set(point.id, built);
+          }
+          return built as T[];
+        },
+      };
+      const consumedEvents = record.consumed.filter((c) => c.ref.kind === 'event').map((c) => c.ref.id);
       container.register({
-        logger: asValue(record.logger),
-        config: asValue(record.config),
-        featureId: asValue(record.feature.id),
-        extensions: asValue<Extensions>({
-          contributions: <T>(point: string): T[] => {
-            if (!record.extensionPoints.has(point)) throw new Error(`feature ${record.feature.id} declares no extension point ${point}`);
-            let built = contributionCache.get(point);
-            if (!built) {
-              built = this.#records.flatMap((r) =>
-                r.contributions.filter((c) => c.point === point).map((c) => c.factory(r.container as AwilixContainer)),
-              );
-              contributionCache.set(point, built);
-            }
-            return built as T[];
-          },
-        }),
+        [kernelRefs.logger.id]: asValue(record.logger),
+        [kernelRefs.config.id]: asValue(record.config),
+        [kernelRefs.featureId.id]: asValue(id),
+        [kernelRefs.extensions.id]: asValue(extensions),
+        [kernelRefs.eventBus.id]: asValue(this.eventBus.restrictedTo({ featureId: id, emits: record.events, hears: new Set([...record.events, ...consumedEvents]) })),
       });
+      // Only what the feature consumes of its dependencies' exports is visible in its scope.
+      const consumed = new Set(record.consumed.map((c) => c.ref.id));
       for (const dep of record.feature.dependsOn ?? []) {
-        const source = byId.get(dep);
-        if (!source?.container) continue;
-        const sourceContainer = source.container;
-        for (const name of this.#exportedNames(source)) {
-          container.register(name, asFunction(() => sourceContainer.resolve(name)).singleton());
+        const source = byId.get(dep)?.container;
+        if (!source) continue;
+        for (const name of this.#exportedIds(byId.get(dep) as FeatureRecord)) {
+          if (consumed.has(name)) container.register(name, asFunction(() => source.resolve(name)).singleton());
         }
       }
-      for (const { bridge } of record.bridges) container.register(bridge.install(container));
-      for (const [name, { resolver }] of record.services) container.register(name, resolver);
+      for (const bridge of record.bridges) bridge.install(container);
+      for (const [name, { factory }] of record.services) container.register(name, asFunction(() => factory(scope)).singleton());
       record.container = container;
+      record.scope = scope;
     }
     for (const record of this.#records) {
-      const container = record.container as AwilixContainer;
+      const scope = record.scope as FeatureScope;
       for (const check of record.healthChecks) {
-        this.health.register({ name: check.name, timeoutMs: check.timeoutMs, check: () => check.check(container) });
+        this.health.register({ name: check.name, timeoutMs: check.timeoutMs, check: () => check.check(scope) });
       }
-      for (const job of record.jobs) this.#scheduler.define(observedJob(job, this.observations), container);
-      if (record.authenticator) this.#authenticator = record.authenticator(container);
+      for (const job of record.jobs) this.#scheduler.define(observedJob(job, this.observations), scope);
+      if (record.authenticator) this.#authenticator = record.authenticator(scope);
     }
     this.#authenticator ??= this.#options.authenticator;
     for (const record of this.#records) {
-      for (const hook of record.hooks.init) await withTimeout(hook(record.container as AwilixContainer), timeout, `init of feature ${record.feature.id}`);
+      for (const hook of record.hooks.init) await withTimeout(hook(record.scope as FeatureScope), timeout, `init of feature ${record.feature.id}`);
     }
     this.#phase = 'initialised';
   }
 
-  #exportedNames(record: FeatureRecord): string[] {
-    return [...record.bridges.flatMap((b) => b.exported), ...[...record.services].filter(([, s]) => s.exported).map(([name]) => name)];
+  /** Ids of the services a feature exports: its bridges' exports and its exported services. */
+  #exportedIds(record: FeatureRecord): string[] {
+    return [
+      ...record.bridges.flatMap((b) => (b.spec.exports ?? []).map((e) => e.ref.id)),
+      ...[...record.services].filter(([, s]) => s.exported).map(([name]) => name),
+    ];
   }
 
   /** Initialises if needed, starts the scheduler and the features, then listens for HTTP. */
@@ -484,13 +529,13 @@ export class Kernel {
     const timeout = this.serverConfig.phase_timeout_ms;
     await withTimeout(this.scheduler.start(), timeout, 'starting the scheduler');
     for (const record of this.#records) {
-      for (const hook of record.hooks.start) await withTimeout(hook(record.container as AwilixContainer), timeout, `start of feature ${record.feature.id}`);
+      for (const hook of record.hooks.start) await withTimeout(hook(record.scope as FeatureScope), timeout, `start of feature ${record.feature.id}`);
     }
     const mounted: MountedRoute[] = this.#records.flatMap((record) =>
-      record.routes.map((route) => ({ featureId: record.feature.id, route, container: record.container as AwilixContainer, wording: record.wording })),
+      record.routes.map((route) => ({ featureId: record.feature.id, route, scope: record.scope as FeatureScope, wording: record.wording })),
     );
     const routers: MountedRouter[] = this.#records.flatMap((record) =>
-      record.routers.map(({ router, options }) => ({ featureId: record.feature.id, router, options, container: record.container as AwilixContainer, wording: record.wording })),
+      record.routers.map(({ router, options }) => ({ featureId: record.feature.id, router, options, scope: record.scope as FeatureScope, wording: record.wording })),
     );
     const app = createHttpApp(
       {
@@ -576,15 +621,14 @@ export class Kernel {
     }
     const reversed = [...this.#records].reverse();
     for (const record of reversed) {
-      for (const hook of record.hooks.beforeShutdown) await attempt(`beforeShutdown of ${record.feature.id}`, () => hook(record.container as AwilixContainer));
+      for (const hook of record.hooks.beforeShutdown) await attempt(`beforeShutdown of ${record.feature.id}`, () => hook(record.scope as FeatureScope));
     }
     server?.closeAllConnections();
     await closed;
     for (const record of reversed) {
-      for (const hook of record.hooks.shutdown) await attempt(`shutdown of ${record.feature.id}`, () => hook(record.container as AwilixContainer));
+      for (const hook of record.hooks.shutdown) await attempt(`shutdown of ${record.feature.id}`, () => hook(record.scope as FeatureScope));
     }
     for (const record of reversed) if (record.container) await attempt(`disposing ${record.feature.id}`, () => record.container?.dispose());
-    if (this.#root) await attempt('disposing the root container', () => this.#root?.dispose());
     if (this.#adapter) await attempt('closing the store', () => this.#adapter?.store.close());
     this.#phase = 'stopped';
     this.#address = undefined;

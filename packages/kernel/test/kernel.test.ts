@@ -8,6 +8,7 @@ import { createLogger } from '../src/log.js';
 import { hasCode, ErrorCodes, type VigieError } from '../src/errors.js';
 import { startTestKernel, type TestKernel } from '../src/testing/index.js';
 import { sampleFeature } from './sample-feature/feature.js';
+import { extensionPointRef } from '../src/refs.js';
 
 const silent = createLogger({ level: 'silent' });
 
@@ -93,7 +94,7 @@ describe('composition checks', () => {
           f.authenticator(() => ({ authenticate: async () => ({ ok: false, reason: 'missing' }), challenge: () => 'Basic' }));
         },
       });
-    const contributor = defineFeature({ id: 'contrib', kernel: '^0.1.0', register: (f) => f.extend('nowhere.point', () => 1) });
+    const contributor = defineFeature({ id: 'contrib', kernel: '^0.1.0', register: (f) => f.extend(extensionPointRef<number>('nowhere.point'), () => 1) });
     const err = compose([auth('auth-a'), auth('auth-b'), contributor]);
     expect(err.details).toEqual(
       expect.arrayContaining(['several features provide the authenticator: auth-a, auth-b', 'feature contrib contributes to unknown extension point nowhere.point']),
@@ -108,7 +109,7 @@ describe('the sample feature over HTTP', () => {
     t = undefined;
   });
 
-  it('serves a route through an awilix service that uses a tsyringe-built class with validated config', async () => {
+  it('serves a route through a declared service that uses a tsyringe-built class with validated config', async () => {
     t = await startTestKernel({ features: [sampleFeature], config: { 'webserver.conf': { sample: { greeting: 'bonjour', repeat: 2 } } } });
     const res = await t.get('/api/v2/greet/disk%2Fhost');
     expect(res.status).toBe(200);

@@ -1,9 +1,10 @@
 import Router from '@koa/router';
-import { asValue } from 'awilix';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineFeature } from '../src/feature.js';
 import { ErrorCodes, HttpError, hasCode, type VigieError } from '../src/errors.js';
 import { Kernel } from '../src/kernel.js';
+import { kernelRefs } from '../src/kernel-refs.js';
+import { serviceRef, type FeatureScope } from '../src/refs.js';
 import { createLogger } from '../src/log.js';
 import { memoryStoreFactory } from '../src/store/memory-adapter.js';
 import type { HttpObservation, JobObservation, StoreObservation } from '../src/observation.js';
@@ -15,11 +16,13 @@ afterEach(async () => {
   t = undefined;
 });
 
+const greeterRef = serviceRef<{ greet(n: string): string }>('legacy.greeter');
+
 /** A feature bringing an existing Koa router: a greeting, a failure, a declared route next to it. */
 function routerFeature() {
   const router = new Router({ prefix: '/api/v2/legacy' });
   router.get('/greetings/:name', (ctx) => {
-    const greeter = (ctx.state as { scope: { resolve<T>(n: string): T } }).scope.resolve<{ greet(n: string): string }>('greeter');
+    const greeter = (ctx.state as { scope: FeatureScope }).scope.resolve(greeterRef);
     const user = (ctx.state as { user?: { name: string } }).user;
     ctx.body = { greeting: greeter.greet(ctx.params.name ?? ''), user: user?.name };
   });
@@ -33,10 +36,10 @@ function routerFeature() {
     id: 'legacy',
     kernel: '^0.1.0',
     register(f) {
-      f.service('greeter', asValue({ greet: (n: string) => `hello ${n}` }));
+      f.service(greeterRef, () => ({ greet: (n: string) => `hello ${n}` }));
       f.route({ method: 'GET', path: '/api/v2/legacy/declared', handler: () => ({ declared: true }) });
       f.router(router, { docs: { 'GET /api/v2/legacy/greetings/:name': { summary: 'Greets someone' } } });
-      f.job({ name: 'legacy.tick', handler: async (run) => void (await run.scope.resolve<Kernel['store']>('store').collection('ticks').insertOne({ _id: run.id })) });
+      f.job({ name: 'legacy.tick', handler: async (run) => void (await run.scope.resolve(kernelRefs.store).collection('ticks').insertOne({ _id: run.id })) });
     },
   });
 }

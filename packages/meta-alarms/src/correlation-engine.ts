@@ -1,22 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, SerialQueues, type Clock, type Logger } from '@vigie/kernel';
-import { AlarmStatus, type Alarm, type AlarmChangeService, type AlarmOperation, type AlarmReader, type AlarmTriggerEvent } from '@vigie/alarms';
-import type { EntityRepository } from '@vigie/context-graph';
-import type { EventIntake, PipelineContext, VigieEvent } from '@vigie/events';
+import { injectRef, kernelRefs, SerialQueues, type Clock, type Logger } from '@vigie/kernel';
+import { alarmChangesRef, alarmReaderRef, AlarmStatus, type Alarm, type AlarmChangeService, type AlarmOperation, type AlarmReader, type AlarmTriggerEvent } from '@vigie/alarms';
+import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
+import { eventIntakeRef, type EventIntake, type PipelineContext, type VigieEvent } from '@vigie/events';
 import type { PatternAlarm, PatternEntity, PatternEvent } from '@vigie/patterns';
 import { alarmView, entityView } from '@vigie/webhooks';
 import { CorrelationGroupRepository, type CorrelationGroup } from './correlation-groups.js';
 import type { MetaAlarmRuleRecord } from './meta-alarm-rule-repository.js';
 import { RuleCatalog, type CompiledRule } from './rule-catalog.js';
-
-/** Tokens under which the meta-alarms feature imports what the engine uses from other features. */
-export const CorrelationTokens = {
-  AlarmChanges: Symbol.for('meta-alarms.AlarmChanges'),
-  AlarmReader: Symbol.for('meta-alarms.AlarmReader'),
-  EntityRepository: Symbol.for('meta-alarms.EntityRepository'),
-  EventIntake: Symbol.for('meta-alarms.EventIntake'),
-} as const;
 
 /** The identity of the meta-alarms the engine creates (REFERENCE §5.7). */
 export const metaAlarmOrigin = { connector: 'engine', connector_name: 'correlation', component: 'metaalarm' } as const;
@@ -54,12 +46,12 @@ export class CorrelationEngine {
   constructor(
     @inject(RuleCatalog) private readonly catalog: RuleCatalog,
     @inject(CorrelationGroupRepository) private readonly groups: CorrelationGroupRepository,
-    @inject(CorrelationTokens.AlarmChanges) private readonly changes: AlarmChangeService,
-    @inject(CorrelationTokens.AlarmReader) private readonly alarms: AlarmReader,
-    @inject(CorrelationTokens.EntityRepository) private readonly entities: EntityRepository,
-    @inject(CorrelationTokens.EventIntake) private readonly intake: EventIntake,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(alarmChangesRef) private readonly changes: AlarmChangeService,
+    @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
+    @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
+    @injectRef(eventIntakeRef) private readonly intake: EventIntake,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   // ── Rules: which alarms join which meta-alarm ─────────────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
 
 /** The collection, owned by the meta-alarms feature, that keeps the correlation engine's open groups. */
 export const correlationGroupCollection = 'meta_alarm_groups';
@@ -29,7 +29,7 @@ export interface CorrelationGroup extends Doc {
 export class CorrelationGroupRepository {
   readonly #groups: Collection<CorrelationGroup>;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#groups = store.collection<CorrelationGroup>(correlationGroupCollection);
   }
 

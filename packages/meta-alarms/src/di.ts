@@ -1,18 +1,17 @@
-import { defineBridge } from '@vigie/kernel';
-import { CorrelationEngine, CorrelationTokens } from './correlation-engine.js';
+import { defineBridge, provide } from '@vigie/kernel';
+import { alarmChangesRef, alarmReaderRef } from '@vigie/alarms';
+import { entityRepositoryRef } from '@vigie/context-graph';
+import { eventIntakeRef } from '@vigie/events';
+import { CorrelationEngine } from './correlation-engine.js';
 import { CorrelationGroupRepository } from './correlation-groups.js';
 import { MetaAlarmRuleRepository } from './meta-alarm-rule-repository.js';
 import { MetaAlarmRuleService } from './meta-alarm-rule-service.js';
+import { metaAlarmRuleServiceRef } from './refs.js';
 import { RuleCatalog } from './rule-catalog.js';
 
-/** The meta-alarms feature's class graph (tsyringe) and what awilix sees of it. */
+/** The meta-alarms feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const metaAlarmsBridge = defineBridge({
-  imports: {
-    alarmChanges: CorrelationTokens.AlarmChanges,
-    alarmReader: CorrelationTokens.AlarmReader,
-    entityRepository: CorrelationTokens.EntityRepository,
-    eventIntake: CorrelationTokens.EventIntake,
-  },
+  imports: [alarmChangesRef, alarmReaderRef, entityRepositoryRef, eventIntakeRef],
   singletons: [MetaAlarmRuleRepository, CorrelationGroupRepository, MetaAlarmRuleService, RuleCatalog, CorrelationEngine],
-  exports: { metaAlarmRuleService: MetaAlarmRuleService, correlationEngine: CorrelationEngine },
+  exports: [provide(metaAlarmRuleServiceRef, MetaAlarmRuleService)],
 });

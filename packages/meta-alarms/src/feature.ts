@@ -1,6 +1,7 @@
-import { defineFeature, type EventBus } from '@vigie/kernel';
-import { pipelineStagesPoint, type PipelineStage } from '@vigie/events';
-import type { CorrelationEngine } from './correlation-engine.js';
+import { defineFeature, kernelRefs } from '@vigie/kernel';
+import { alarmTriggerRedeliveredEvent, alarmTriggerEvent } from '@vigie/alarms';
+import { pipelineStagesPoint } from '@vigie/events';
+import { CorrelationEngine } from './correlation-engine.js';
 import { metaAlarmsBridge } from './di.js';
 import { metaAlarmErrors } from './errors.js';
 import { metaAlarmStage } from './meta-alarm-stage.js';
@@ -17,17 +18,18 @@ export const metaAlarmsFeature = defineFeature({
   kernel: '^0.1.0',
   dependsOn: ['events', 'context-graph', 'alarms'],
   register(f) {
-    f.use(metaAlarmsBridge, { export: ['metaAlarmRuleService'] });
+    f.use(metaAlarmsBridge);
+    f.consume(alarmTriggerEvent, alarmTriggerRedeliveredEvent);
     f.errors(metaAlarmErrors);
     for (const route of metaAlarmRoutes) f.route(route);
-    f.extend<PipelineStage>(pipelineStagesPoint, (c) => metaAlarmStage(c.resolve<CorrelationEngine>('correlationEngine')));
+    f.extend(pipelineStagesPoint, (c) => metaAlarmStage(c.resolve(CorrelationEngine)));
     const stopListening: (() => void)[] = [];
     f.onInit((c) => {
-      const engine = c.resolve<CorrelationEngine>('correlationEngine');
-      const bus = c.resolve<EventBus>('eventBus');
-      stopListening.push(bus.on('alarms.trigger', (payload) => engine.onTrigger(payload)));
+      const engine = c.resolve(CorrelationEngine);
+      const bus = c.resolve(kernelRefs.eventBus);
+      stopListening.push(bus.on(alarmTriggerEvent, (payload) => engine.onTrigger(payload)));
       // After a crash between a child's change and its meta-alarm's: applying it again changes nothing if it was done.
-      stopListening.push(bus.on('alarms.trigger.redelivered', (payload) => engine.onTrigger(payload)));
+      stopListening.push(bus.on(alarmTriggerRedeliveredEvent, (payload) => engine.onTrigger(payload)));
     });
     f.onShutdown(() => {
       for (const stop of stopListening.splice(0)) stop();

@@ -5,3 +5,4 @@ export type { MetaAlarmRuleRecord } from './meta-alarm-rule-repository.js';
 export { MetaAlarmRuleService, type MetaAlarmRuleOutput } from './meta-alarm-rule-service.js';
 export { correlationGroupCollection, type CorrelationGroup, type GroupMember } from './correlation-groups.js';
 export { correlationAuthor, metaAlarmEventTypes, metaAlarmOrigin, metaAlarmResourcePrefix } from './correlation-engine.js';
+export { metaAlarmRuleServiceRef } from './refs.js';

@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
 import type { RuleConfig, RuleInput, RulePatterns } from './rule-input.js';
 import type { RuleType } from './rule-types.js';
 
@@ -27,7 +27,7 @@ export class MetaAlarmRuleRepository {
   /** Writes made by this process: the correlation engine reads the rules again when it changed. */
   writes = 0;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#rules = store.collection<MetaAlarmRuleRecord>('meta_alarm_rules');
   }
 

@@ -1,6 +1,6 @@
 import { array, string } from 'yup';
 import { pathParam, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import type { MetaAlarmRuleService } from './meta-alarm-rule-service.js';
+import { MetaAlarmRuleService } from './meta-alarm-rule-service.js';
 import { deleteResultSchema, metaAlarmRuleInputSchema, metaAlarmRuleSchema } from './schemas.js';
 
 const tags = ['meta-alarms'];
@@ -8,7 +8,7 @@ const collectionPath = '/api/v2/metaalarmrule';
 // The original's default `<id>`: one path segment (REFERENCE §3.5).
 const rulePath = '/api/v2/metaalarmrule/:id';
 
-const service = (ctx: VigieContext) => ctx.state.scope.resolve<MetaAlarmRuleService>('metaAlarmRuleService');
+const service = (ctx: VigieContext) => ctx.state.scope.resolve(MetaAlarmRuleService);
 
 export const metaAlarmRoutes: RouteDefinition[] = [
   {

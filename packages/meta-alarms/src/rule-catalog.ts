@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
 import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, isPatternError, type CompiledPatterns, type PatternAlarm, type PatternEntity, type PatternEvent } from '@vigie/patterns';
 import { compile, type Template } from '@vigie/templates';
 import { MetaAlarmRuleRepository, type MetaAlarmRuleRecord } from './meta-alarm-rule-repository.js';
@@ -44,8 +44,8 @@ export class RuleCatalog {
 
   constructor(
     @inject(MetaAlarmRuleRepository) private readonly repository: MetaAlarmRuleRepository,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   async rules(): Promise<CompiledRule[]> {

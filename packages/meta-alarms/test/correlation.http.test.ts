@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventFilterFeature } from '@vigie/eventfilter';
-import { ManualClock, type Store } from '@vigie/kernel';
+import { ManualClock, kernelRefs } from '@vigie/kernel';
 import { metaAlarmsFeature } from '../src/index.js';
 import { check, startEngines, type EngineHarness, type ListedAlarm } from '../../actions/test/engine-harness.js';
 
@@ -214,7 +214,7 @@ describe('rules that cannot fire', () => {
 
   it('a complex rule stored with both thresholds (the API refuses it) does nothing and says why', async () => {
     h = await startEngines([metaAlarmsFeature]);
-    const store = h.t.kernel.container('meta-alarms').resolve<Store>('store');
+    const store = h.t.kernel.scope('meta-alarms').resolve(kernelRefs.store);
     await store.collection('meta_alarm_rules').insertOne({ _id: 'both', name: 'both', type: 'complex', patterns: null, config: { threshold_count: 1, threshold_rate: 0.1 } });
     await h.send(resource('r1'), resource('r2'));
     const line = await h.logged('config.threshold_count and config.threshold_rate are mutually exclusive');

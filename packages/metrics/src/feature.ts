@@ -1,6 +1,6 @@
 import { defineFeature } from '@vigie/kernel';
 import { metricsBridge } from './di.js';
-import type { MetricsRegistry } from './metrics-registry.js';
+import { MetricsRegistry } from './metrics-registry.js';
 import { metricsRoutes } from './routes.js';
 import { metricsConfigSchema, type MetricsConfig } from './schemas.js';
 
@@ -12,6 +12,6 @@ export const metricsFeature = defineFeature<MetricsConfig>({
   register(f) {
     f.use(metricsBridge);
     for (const route of metricsRoutes(f.config.token)) f.route(route);
-    f.onStart((container) => container.resolve<MetricsRegistry>('metricsRegistry').listen());
+    f.onStart((container) => container.resolve(MetricsRegistry).listen());
   },
 });

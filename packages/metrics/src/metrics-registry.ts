@@ -1,7 +1,7 @@
-import { inject, injectable } from 'tsyringe';
+import { injectable } from 'tsyringe';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { HotCounter, HotHistogram } from './hot-path-metrics.js';
-import { KernelTokens, type HttpObservation, type JobObservation, type Observations, type PipelineObservation, type StoreObservation } from '@vigie/kernel';
+import { injectRef, kernelRefs, type HttpObservation, type JobObservation, type Observations, type PipelineObservation, type StoreObservation } from '@vigie/kernel';
 import type { MetricsConfig } from './schemas.js';
 
 /** Seconds: from sub-millisecond store reads to slow imports. */
@@ -27,8 +27,8 @@ export class MetricsRegistry {
   readonly #pipelineLag = new Gauge({ name: 'vigie_pipeline_lag_seconds', help: 'Age of the newest event a pipeline stage handled, when it reported', labelNames: ['stage'] as const, registers: [this.registry] });
 
   constructor(
-    @inject(KernelTokens.Observations) private readonly observations: Observations,
-    @inject(KernelTokens.Config) private readonly config: MetricsConfig,
+    @injectRef(kernelRefs.observations) private readonly observations: Observations,
+    @injectRef(kernelRefs.config) private readonly config: MetricsConfig,
   ) {}
 
   /** Subscribes to the kernel's observations (once, at start). */

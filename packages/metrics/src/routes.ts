@@ -1,7 +1,7 @@
 import { string } from 'yup';
 import { secretsEqual, type RouteDefinition } from '@vigie/kernel';
 import { bearerRequired } from './errors.js';
-import type { MetricsRegistry } from './metrics-registry.js';
+import { MetricsRegistry } from './metrics-registry.js';
 
 /**
  * `GET /metrics` in the Prometheus text format. With a token configured the route checks `Authorization: Bearer`
@@ -22,7 +22,7 @@ export function metricsRoutes(token: string | undefined): RouteDefinition[] {
           const given = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
           if (given === undefined || !secretsEqual(given, token)) throw bearerRequired();
         }
-        const { contentType, text } = await ctx.state.scope.resolve<MetricsRegistry>('metricsRegistry').exposition();
+        const { contentType, text } = await ctx.state.scope.resolve(MetricsRegistry).exposition();
         ctx.type = contentType;
         ctx.set('Cache-Control', 'no-store');
         return text;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineFeature } from '@vigie/kernel';
+import { kernelRefs, defineFeature } from '@vigie/kernel';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { metricsFeature } from '../src/index.js';
 
@@ -11,7 +11,7 @@ const sampleFeature = defineFeature({
     f.route({
       method: 'GET',
       path: '/api/v2/samples/:id',
-      handler: async (ctx) => (await ctx.state.scope.resolve<{ collection(n: string): { findOne(f: object): Promise<unknown> } }>('store').collection('samples').findOne({ _id: ctx.params.id })) ?? {},
+      handler: async (ctx) => (await ctx.state.scope.resolve(kernelRefs.store).collection('samples').findOne({ _id: ctx.params.id })) ?? {},
     });
     f.job<{ fail: boolean }>({
       name: 'sample.work',

@@ -1,8 +1,4 @@
 import { defineBridge } from '@vigie/kernel';
-import { OpenApiService, OpenApiTokens } from './openapi-service.js';
+import { OpenApiService } from './openapi-service.js';
 
-export const openApiBridge = defineBridge({
-  imports: { routeCatalog: OpenApiTokens.RouteCatalog },
-  singletons: [OpenApiService],
-  exports: { openApiService: OpenApiService },
-});
+export const openApiBridge = defineBridge({ singletons: [OpenApiService] });

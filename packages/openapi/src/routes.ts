@@ -1,6 +1,6 @@
 import { mixed, string } from 'yup';
 import { HttpError, type RouteDefinition } from '@vigie/kernel';
-import type { OpenApiService } from './openapi-service.js';
+import { OpenApiService } from './openapi-service.js';
 import { referenceAsset, referencePage, referencePaths } from './reference-page.js';
 
 export const openApiRoutes: RouteDefinition[] = [
@@ -10,7 +10,7 @@ export const openApiRoutes: RouteDefinition[] = [
     summary: 'The OpenAPI 3.1 description of this server',
     tags: ['openapi'],
     responses: { 200: { description: 'An OpenAPI 3.1 document', schema: mixed() } },
-    handler: (ctx) => ctx.state.scope.resolve<OpenApiService>('openApiService').document(),
+    handler: (ctx) => ctx.state.scope.resolve(OpenApiService).document(),
   },
   {
     method: 'GET',

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock } from '@vigie/kernel';
 import type { Pbehavior } from './pbehavior.js';
 import { PbehaviorIndex, type IndexedPbehavior } from './pbehavior-index.js';
 
@@ -64,7 +64,7 @@ export class ActivePbehaviorsAt {
 export class ActivePbehaviors {
   constructor(
     @inject(PbehaviorIndex) private readonly index: PbehaviorIndex,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
 
   /** Activity at `at` (epoch seconds), now by default. */

@@ -1,21 +1,16 @@
-import { defineBridge } from '@vigie/kernel';
+import { defineBridge, provide } from '@vigie/kernel';
+import { alarmChangesRef, alarmReaderRef } from '@vigie/alarms';
 import { ActivePbehaviors } from './active-pbehaviors.js';
 import { PbehaviorAlarmEngine } from './pbehavior-alarms.js';
 import { PbehaviorIndex } from './pbehavior-index.js';
 import { PbehaviorRepository } from './pbehavior-repository.js';
 import { PbehaviorCreation } from './pbehavior-creation.js';
 import { PbehaviorService } from './pbehavior-service.js';
-import { PbehaviorAlarmTokens } from './tokens.js';
+import { activePbehaviorsRef, pbehaviorCreationRef } from './refs.js';
 
-/** The pbehaviors feature's class graph (tsyringe) and what awilix sees of it. */
+/** The pbehaviors feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const pbehaviorsBridge = defineBridge({
-  imports: { alarmChanges: PbehaviorAlarmTokens.AlarmChanges, alarmReader: PbehaviorAlarmTokens.AlarmReader },
+  imports: [alarmChangesRef, alarmReaderRef],
   singletons: [PbehaviorRepository, PbehaviorIndex, PbehaviorService, ActivePbehaviors, PbehaviorCreation, PbehaviorAlarmEngine],
-  exports: {
-    pbehaviorRepository: PbehaviorRepository,
-    pbehaviorService: PbehaviorService,
-    activePbehaviors: ActivePbehaviors,
-    pbehaviorCreation: PbehaviorCreation,
-    pbehaviorAlarmEngine: PbehaviorAlarmEngine,
-  },
+  exports: [provide(activePbehaviorsRef, ActivePbehaviors), provide(pbehaviorCreationRef, PbehaviorCreation)],
 });

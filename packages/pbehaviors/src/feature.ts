@@ -1,42 +1,44 @@
-import { defineFeature, type EventBus, type Logger } from '@vigie/kernel';
+import { defineFeature, kernelRefs } from '@vigie/kernel';
 import { alarmChangeDataKey, type AppliedChange } from '@vigie/alarms';
-import { PipelineOrder, pipelineStagesPoint, registerEngineBeat, type PipelineStage } from '@vigie/events';
-import type { ActivePbehaviors } from './active-pbehaviors.js';
+import { entitiesChangedEvent } from '@vigie/context-graph';
+import { PipelineOrder, pipelineStagesPoint, registerEngineBeat } from '@vigie/events';
+import { ActivePbehaviors } from './active-pbehaviors.js';
 import { pbehaviorsConfigSchema, type PbehaviorsConfig } from './config.js';
 import { pbehaviorsBridge } from './di.js';
 import { pbehaviorErrors } from './errors.js';
-import type { PbehaviorAlarmEngine } from './pbehavior-alarms.js';
-import type { PbehaviorRepository } from './pbehavior-repository.js';
-import type { PbehaviorService } from './pbehavior-service.js';
+import { PbehaviorAlarmEngine } from './pbehavior-alarms.js';
+import { PbehaviorRepository } from './pbehavior-repository.js';
+import { PbehaviorService } from './pbehavior-service.js';
 import { pbehaviorRoutes } from './routes.js';
 
 /**
  * Periodic behaviors: windows, one-off or recurring, during which the entities a filter selects are paused
- * (maintenance, out of monitoring hours, …). Exports `activePbehaviors`, the "is this entity paused now" service.
+ * (maintenance, out of monitoring hours, …). Exports `activePbehaviorsRef`, the "is this entity paused now" service.
  * Its engine puts open alarms under the pbehaviors of their entities (`pbhenter`, `pbhleave`, `v.pbehavior_info`):
  * a beat every `[engine] beat_interval`, and a pipeline stage for the alarms events create.
  */
 export const pbehaviorsFeature = defineFeature<PbehaviorsConfig>({
   id: 'pbehaviors',
   kernel: '^0.1.0',
-  dependsOn: ['events', 'alarms'],
+  dependsOn: ['events', 'context-graph', 'alarms'],
   config: { schema: pbehaviorsConfigSchema },
   register(f) {
-    f.use(pbehaviorsBridge, { export: ['activePbehaviors', 'pbehaviorCreation'] });
+    f.use(pbehaviorsBridge);
+    f.consume(entitiesChangedEvent);
     f.errors(pbehaviorErrors);
     for (const route of pbehaviorRoutes) f.route(route);
 
     let stopListening: (() => void) | undefined;
     f.onInit(async (c) => {
-      await c.resolve<PbehaviorRepository>('pbehaviorRepository').ensureIndexes();
-      const service = c.resolve<PbehaviorService>('pbehaviorService');
-      stopListening = c.resolve<EventBus>('eventBus').on('entities.changed', ({ ids }) => service.entitiesChanged(ids));
+      await c.resolve(PbehaviorRepository).ensureIndexes();
+      const service = c.resolve(PbehaviorService);
+      stopListening = c.resolve(kernelRefs.eventBus).on(entitiesChangedEvent, ({ ids }) => service.entitiesChanged(ids));
     });
     // Load the index and evaluate every schedule once, after start and off the boot path, so that the first
     // weather page does not pay for it.
     f.onStart((c) => {
-      const logger = c.resolve<Logger>('logger');
-      const activePbehaviors = c.resolve<ActivePbehaviors>('activePbehaviors');
+      const logger = c.resolve(kernelRefs.logger);
+      const activePbehaviors = c.resolve(ActivePbehaviors);
       setImmediate(() => {
         activePbehaviors
           .at()
@@ -47,8 +49,8 @@ export const pbehaviorsFeature = defineFeature<PbehaviorsConfig>({
     f.onShutdown(() => stopListening?.());
 
     // A new alarm on an entity already under a pbehavior enters it at once, not at the next beat.
-    f.extend<PipelineStage>(pipelineStagesPoint, (c) => {
-      const engine = c.resolve<PbehaviorAlarmEngine>('pbehaviorAlarmEngine');
+    f.extend(pipelineStagesPoint, (c) => {
+      const engine = c.resolve(PbehaviorAlarmEngine);
       return {
         name: 'pbehaviors',
         order: PipelineOrder.pbehaviors,
@@ -60,6 +62,6 @@ export const pbehaviorsFeature = defineFeature<PbehaviorsConfig>({
         },
       };
     });
-    registerEngineBeat(f, { name: 'pbehaviors on alarms', tick: (c) => c.resolve<PbehaviorAlarmEngine>('pbehaviorAlarmEngine').beat() });
+    registerEngineBeat(f, { name: 'pbehaviors on alarms', tick: (c) => c.resolve(PbehaviorAlarmEngine).beat() });
   },
 });

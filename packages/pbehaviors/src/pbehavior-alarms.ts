@@ -1,10 +1,9 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Clock, type Logger } from '@vigie/kernel';
-import type { Alarm, AlarmChangeService, AlarmOperation, AlarmPbehaviorInfo, AlarmReader } from '@vigie/alarms';
+import { injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
+import { alarmChangesRef, alarmReaderRef, type Alarm, type AlarmChangeService, type AlarmOperation, type AlarmPbehaviorInfo, type AlarmReader } from '@vigie/alarms';
 import type { PbehaviorRecord } from './pbehavior.js';
 import { PbehaviorIndex, type IndexedPbehavior } from './pbehavior-index.js';
 import type { Window } from './schedule.js';
-import { PbehaviorAlarmTokens } from './tokens.js';
 
 /** What `v.pbehavior_info` says of a pbehavior, its entry time aside. */
 export type PbehaviorInfo = Omit<AlarmPbehaviorInfo, 'timestamp'>;
@@ -64,10 +63,10 @@ export class PbehaviorAlarmEngine {
 
   constructor(
     @inject(PbehaviorIndex) private readonly index: PbehaviorIndex,
-    @inject(PbehaviorAlarmTokens.AlarmChanges) private readonly changes: AlarmChangeService,
-    @inject(PbehaviorAlarmTokens.AlarmReader) private readonly alarms: AlarmReader,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(alarmChangesRef) private readonly changes: AlarmChangeService,
+    @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   /** A new alarm on an entity already under a pbehavior enters it at the alarm's creation. Returns the pbehavior id. */

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { Query } from 'mingo';
-import { KernelTokens, type Clock, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
 import type { PbehaviorsConfig } from './config.js';
 import type { PbehaviorRecord } from './pbehavior.js';
 import { PbehaviorRepository } from './pbehavior-repository.js';
@@ -90,9 +90,9 @@ export class PbehaviorIndex {
 
   constructor(
     @inject(PbehaviorRepository) private readonly repository: PbehaviorRepository,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Config) private readonly config: PbehaviorsConfig,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.config) private readonly config: PbehaviorsConfig,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   /**

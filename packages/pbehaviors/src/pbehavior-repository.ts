@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Filter, type FindOptions, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type Doc, type Filter, type FindOptions, type Store } from '@vigie/kernel';
 import type { PbehaviorRecord } from './pbehavior.js';
 
 export const pbehaviorCollection = 'default_pbehavior';
@@ -13,7 +13,7 @@ export class PbehaviorRepository {
   readonly #pbehaviors: Collection<PbehaviorRecord>;
   readonly #entities: Collection<Doc>;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#store = store;
     this.#pbehaviors = store.collection<PbehaviorRecord>(pbehaviorCollection);
     this.#entities = store.collection(entityCollection);

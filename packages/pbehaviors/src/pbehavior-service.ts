@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import type { Query } from 'mingo';
-import { ErrorCodes, HttpError, KernelTokens, hasCode, type Clock, type Filter, type SortSpec } from '@vigie/kernel';
+import { ErrorCodes, HttpError, injectRef, kernelRefs, hasCode, type Clock, type Filter, type SortSpec } from '@vigie/kernel';
 import type { PbehaviorsConfig } from './config.js';
 import { presentPbehavior, withinFirstWindow, type PbehaviorOutput, type PbehaviorRecord } from './pbehavior.js';
 import { PbehaviorIndex, type IndexedPbehavior } from './pbehavior-index.js';
@@ -68,8 +68,8 @@ export class PbehaviorService {
   constructor(
     @inject(PbehaviorRepository) private readonly repository: PbehaviorRepository,
     @inject(PbehaviorIndex) private readonly index: PbehaviorIndex,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Config) private readonly config: PbehaviorsConfig,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.config) private readonly config: PbehaviorsConfig,
   ) {}
 
   /**

@@ -1,6 +1,6 @@
 import { array, string } from 'yup';
 import { pathParam, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import type { PbehaviorService } from './pbehavior-service.js';
+import { PbehaviorService } from './pbehavior-service.js';
 import {
   byEntityQuerySchema,
   createQuerySchema,
@@ -17,7 +17,7 @@ import {
   updateOutputSchema,
 } from './schemas.js';
 
-const service = (ctx: VigieContext) => ctx.state.scope.resolve<PbehaviorService>('pbehaviorService');
+const service = (ctx: VigieContext) => ctx.state.scope.resolve(PbehaviorService);
 const badRequest = { description: 'Invalid pbehavior, filter, rule or parameter', schema: errorSchema };
 const tags = ['pbehaviors'];
 

@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '@vigie/kernel/testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { alarmsFeature } from '@vigie/alarms';
-import { contextGraphFeature } from '@vigie/context-graph';
+import { entitiesChangedEvent, contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
-import { pbehaviorsFeature, type ActivePbehaviors, type PbehaviorOutput, type PbehaviorRecord } from '../src/index.js';
+import { activePbehaviorsRef, pbehaviorsFeature, type PbehaviorOutput, type PbehaviorRecord } from '../src/index.js';
 
 const start = Date.UTC(2024, 0, 10, 12);
 const now = start / 1000;
@@ -405,7 +405,7 @@ describe('GET /pbehavior/read', () => {
 });
 
 describe('the activePbehaviors service', () => {
-  const service = () => t.kernel.container('pbehaviors').resolve<ActivePbehaviors>('activePbehaviors');
+  const service = () => t.kernel.scope('pbehaviors').resolve(activePbehaviorsRef);
 
   it('tells whether an entity is paused now or at another instant, and by which types', async () => {
     await create({ _id: 'maintenance', type_: 'Maintenance' });
@@ -447,7 +447,7 @@ describe('eids follow the context graph', () => {
     await entitiesCollection().insertOne({ _id: 'mem/host1', name: 'mem', type: 'resource', enabled: true, infos: { site: { value: 'Paris' } } });
     await entitiesCollection().updateOne({ _id: 'cpu/host1' }, { $set: { 'infos.site.value': 'Nice' } });
     await entitiesCollection().deleteOne({ _id: 'disk/host1' });
-    await t.kernel.eventBus.emit('entities.changed', { ids: ['mem/host1', 'cpu/host1', 'disk/host1', 'host1'] });
+    await t.kernel.eventBus.emit(entitiesChangedEvent, { ids: ['mem/host1', 'cpu/host1', 'disk/host1', 'host1'] });
 
     expect((await stored(id))?.eids).toEqual(['mem/host1']);
     expect(((await t.get('/api/v2/pbehavior_byeid/mem/host1')).body as PbehaviorOutput[]).map((p) => p._id)).toEqual([id]);
@@ -461,7 +461,7 @@ describe('eids follow the context graph', () => {
     const before = (await stored(id))?.eids;
     await entitiesCollection().insertOne({ _id: 'mem/host2', name: 'mem', type: 'resource', enabled: true, infos: {} });
     await entitiesCollection().insertOne({ _id: 'swap/host2', name: 'swap', type: 'resource', enabled: false, infos: { site: { value: 'Lyon' } } });
-    await t.kernel.eventBus.emit('entities.changed', { ids: ['mem/host2', 'swap/host2'] });
+    await t.kernel.eventBus.emit(entitiesChangedEvent, { ids: ['mem/host2', 'swap/host2'] });
     expect((await stored(id))?.eids).toEqual([...(before ?? []), 'mem/host2']);
     expect((await stored(pinned))?.eids).toEqual(['disk/host1']);
   });
@@ -473,7 +473,7 @@ describe('eids follow the context graph', () => {
 
     await entitiesCollection().insertOne({ _id: 'future/host9', name: 'future', type: 'resource', enabled: true, infos: {} });
     await entitiesCollection().updateOne({ _id: 'disk/host1' }, { $set: { enabled: false } });
-    await t.kernel.eventBus.emit('entities.changed', { ids: ['future/host9', 'disk/host1'] });
+    await t.kernel.eventBus.emit(entitiesChangedEvent, { ids: ['future/host9', 'disk/host1'] });
 
     expect((await stored(future))?.eids).toEqual(['future/host9']);
     expect((await stored(disk))?.eids).toEqual(['disk/host1']);

@@ -1,7 +1,8 @@
 import { defineFeature } from '@vigie/kernel';
-import { authProvidersPoint, type AuthProvider } from '@vigie/auth';
+import { authProvidersPoint, providerChainRef, sessionsRef } from '@vigie/auth';
 import { saml2ConfigSchema, type Saml2Config } from './config.js';
 import { saml2Bridge } from './di.js';
+import { Saml2Provider } from './saml2-provider.js';
 import { saml2Routes } from './routes.js';
 
 /**
@@ -15,7 +16,8 @@ export const saml2Feature = defineFeature<Saml2Config>({
   config: { schema: saml2ConfigSchema, section: 'webservices' },
   register(f) {
     f.use(saml2Bridge);
-    f.extend<AuthProvider>(authProvidersPoint, (c) => c.resolve('saml2Provider'));
+    f.consume(providerChainRef, sessionsRef);
+    f.extend(authProvidersPoint, (c) => c.resolve(Saml2Provider));
     // Declared always (so the OpenAPI document lists them); they answer 404 while SAML2 is switched off.
     for (const route of saml2Routes) f.route(route);
   },

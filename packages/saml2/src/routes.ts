@@ -1,11 +1,11 @@
 import { HttpError, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import { answerLoginPage, localPath, type Sessions } from '@vigie/auth';
-import { Saml2Refusal, type Saml2Service } from './saml2-service.js';
+import { answerLoginPage, localPath, sessionsRef } from '@vigie/auth';
+import { Saml2Refusal, Saml2Service } from './saml2-service.js';
 import { saml2Paths } from './setup.js';
 
 const tags = ['auth'];
-const service = (ctx: VigieContext) => ctx.state.scope.resolve<Saml2Service>('saml2Service');
-const sessions = (ctx: VigieContext) => ctx.state.scope.resolve<Sessions>('sessions');
+const service = (ctx: VigieContext) => ctx.state.scope.resolve(Saml2Service);
+const sessions = (ctx: VigieContext) => ctx.state.scope.resolve(sessionsRef);
 
 /** Runs a SAML2 route: 404 while switched off; a missing or broken setup is logged to saml2.log and answered 503. */
 async function withProvider<T>(ctx: VigieContext, work: (saml: Saml2Service) => Promise<T>): Promise<T> {

@@ -2,13 +2,12 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAML, ValidateInResponseTo, type Profile, type SamlConfig } from '@node-saml/node-saml';
-import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, KernelTokens, type Clock, type Collection, type Doc, type Logger, type Store } from '@vigie/kernel';
-import type { ProviderOutcome, UserAdministration } from '@vigie/auth';
+import { injectable } from 'tsyringe';
+import { ErrorCodes, injectRef, kernelRefs, type Clock, type Collection, type Doc, type Logger, type Store } from '@vigie/kernel';
+import { userAdministrationRef, type ProviderOutcome, type UserAdministration } from '@vigie/auth';
 import type { Saml2Config } from './config.js';
 import { Saml2Log } from './saml2-log.js';
 import { algorithmName, bindings, readSaml2Setup, saml2ConfigDir, type Saml2Setup } from './setup.js';
-import { Saml2Tokens } from './tokens.js';
 
 /** A response Vigie has accepted once, by digest: the same response posted again is refused. */
 interface UsedResponse extends Doc {
@@ -44,12 +43,12 @@ export class Saml2Service {
   readonly log: Saml2Log;
 
   constructor(
-    @inject(Saml2Tokens.InstallDir) private readonly installDir: string,
-    @inject(Saml2Tokens.UserAdministration) private readonly users: UserAdministration,
-    @inject(KernelTokens.Config) private readonly config: Saml2Config,
-    @inject(KernelTokens.Store) store: Store,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(kernelRefs.installDir) private readonly installDir: string,
+    @injectRef(userAdministrationRef) private readonly users: UserAdministration,
+    @injectRef(kernelRefs.config) private readonly config: Saml2Config,
+    @injectRef(kernelRefs.store) store: Store,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {
     this.#used = store.collection<UsedResponse>('saml2_responses');
     this.log = new Saml2Log(installDir);

@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createContainer } from 'awilix';
 import { describe, expect, it } from 'vitest';
-import { AgendaScheduler, StoreAgendaBackend, createLogger, type JobDefinition } from '@vigie/kernel';
+import { AgendaScheduler, StoreAgendaBackend, createLogger, type FeatureScope, type JobDefinition } from '@vigie/kernel';
 import { SqliteStore } from '../src/index.js';
 
 const logger = createLogger({ level: 'silent' });
@@ -37,8 +36,13 @@ function boot(path: string) {
       },
     },
   ];
-  const container = createContainer();
-  for (const job of jobs) scheduler.define(job, container);
+  const scope: FeatureScope = {
+    featureId: 'jobs',
+    resolve: () => {
+      throw new Error('these jobs resolve nothing');
+    },
+  };
+  for (const job of jobs) scheduler.define(job, scope);
   return { store, runs, scheduler };
 }
 

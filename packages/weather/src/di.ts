@@ -1,19 +1,14 @@
 import { defineBridge } from '@vigie/kernel';
-import { activePbehaviorsToken } from '@vigie/pbehaviors';
+import { alarmChangesRef, alarmReaderRef } from '@vigie/alarms';
+import { entityRepositoryRef } from '@vigie/context-graph';
+import { activePbehaviorsRef } from '@vigie/pbehaviors';
 import { WatcherEngine } from './watcher-engine.js';
 import { WatcherSelection } from './watcher-selection.js';
 import { WeatherRepository } from './weather-repository.js';
 import { WeatherService } from './weather-service.js';
-import { WeatherTokens } from './tokens.js';
 
-/** The weather feature's class graph (tsyringe) and what awilix sees of it. */
+/** The weather feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const weatherBridge = defineBridge({
-  imports: {
-    activePbehaviors: activePbehaviorsToken,
-    alarmReader: WeatherTokens.AlarmReader,
-    alarmChanges: WeatherTokens.AlarmChanges,
-    entityRepository: WeatherTokens.EntityRepository,
-  },
+  imports: [activePbehaviorsRef, alarmReaderRef, alarmChangesRef, entityRepositoryRef],
   singletons: [WeatherRepository, WatcherSelection, WeatherService, WatcherEngine],
-  exports: { weatherService: WeatherService, weatherRepository: WeatherRepository, watcherEngine: WatcherEngine },
 });

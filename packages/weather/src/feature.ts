@@ -1,8 +1,10 @@
-import { defineFeature, type EventBus } from '@vigie/kernel';
+import { defineFeature, kernelRefs } from '@vigie/kernel';
+import { entitiesChangedEvent } from '@vigie/context-graph';
+import { alarmTriggerEvent } from '@vigie/alarms';
 import { registerEngineBeat } from '@vigie/events';
 import { weatherBridge } from './di.js';
-import type { WatcherEngine } from './watcher-engine.js';
-import type { WeatherRepository } from './weather-repository.js';
+import { WatcherEngine } from './watcher-engine.js';
+import { WeatherRepository } from './weather-repository.js';
 import { weatherErrors } from './errors.js';
 import { weatherRoutes } from './routes.js';
 
@@ -17,29 +19,30 @@ export const weatherFeature = defineFeature({
   dependsOn: ['events', 'context-graph', 'pbehaviors', 'alarms'],
   register(f) {
     f.use(weatherBridge);
-    f.onInit(async (c) => c.resolve<WeatherRepository>('weatherRepository').ensureIndexes());
+    f.consume(alarmTriggerEvent, entitiesChangedEvent);
+    f.onInit(async (c) => c.resolve(WeatherRepository).ensureIndexes());
     f.errors(weatherErrors);
     for (const route of weatherRoutes) f.route(route);
 
     const stopListening: (() => void)[] = [];
     f.onInit((c) => {
-      const engine = c.resolve<WatcherEngine>('watcherEngine');
-      const bus = c.resolve<EventBus>('eventBus');
+      const engine = c.resolve(WatcherEngine);
+      const bus = c.resolve(kernelRefs.eventBus);
       stopListening.push(
-        bus.on('entities.changed', ({ ids }) => engine.entitiesChanged(ids)),
-        bus.on('alarms.trigger', (payload) => engine.onTrigger(payload)),
+        bus.on(entitiesChangedEvent, ({ ids }) => engine.entitiesChanged(ids)),
+        bus.on(alarmTriggerEvent, (payload) => engine.onTrigger(payload)),
       );
     });
     // The first tick at start picks up what changed while the server was down; it is not awaited, so a large
     // context graph does not hold the start back.
     registerEngineBeat(f, {
       name: 'watchers',
-      prepare: async (c) => void c.resolve<WatcherEngine>('watcherEngine').beat(),
-      tick: (c) => c.resolve<WatcherEngine>('watcherEngine').beat(),
+      prepare: async (c) => void c.resolve(WatcherEngine).beat(),
+      tick: (c) => c.resolve(WatcherEngine).beat(),
     });
     f.onBeforeShutdown(async (c) => {
       for (const stop of stopListening.splice(0)) stop();
-      await c.resolve<WatcherEngine>('watcherEngine').idle();
+      await c.resolve(WatcherEngine).idle();
     });
   },
 });

@@ -1,7 +1,7 @@
 import { array } from 'yup';
 import { HttpError, inputBounds, pathParam, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { errorSchema, watchersQuerySchema, weatherEntrySchema } from './schemas.js';
-import type { WatcherPage, WeatherService } from './weather-service.js';
+import { type WatcherPage, WeatherService } from './weather-service.js';
 
 /** The original's page size when `limit` is not an integer. */
 const fallbackLimit = 120;
@@ -60,7 +60,7 @@ export const weatherRoutes: RouteDefinition[] = [
       404: { description: 'Unknown watcher (`resource_not_found`) or unreadable legacy `mfilter` (`filter_not_found`)', schema: errorSchema },
     },
     handler: async (ctx) => {
-      const service = ctx.state.scope.resolve<WeatherService>('weatherService');
+      const service = ctx.state.scope.resolve(WeatherService);
       // A filter may stand where a watcher id does: it gets the bound of a filter sent as text.
       const target = pathParam(ctx, 'target', inputBounds.longTextLength);
       if (/^\{.*\}$/s.test(target)) return service.watchers(parseFilter(target), readPage(ctx));

@@ -1,14 +1,13 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, errorDetail, type Logger } from '@vigie/kernel';
-import type { AlarmChangeService, AlarmTriggerEvent } from '@vigie/alarms';
-import type { EntityRepository } from '@vigie/context-graph';
-import { activePbehaviorsToken, type ActivePbehaviors } from '@vigie/pbehaviors';
+import { injectRef, kernelRefs, errorDetail, type Logger } from '@vigie/kernel';
+import { alarmChangesRef, type AlarmChangeService, type AlarmTriggerEvent } from '@vigie/alarms';
+import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
+import { activePbehaviorsRef, type ActivePbehaviors } from '@vigie/pbehaviors';
 import { compile, type Template } from '@vigie/templates';
 import { WatcherSelection } from './watcher-selection.js';
 import { dependsChange, selectionField, selectionIsCurrent, selectionRecord, selectorKey, watcherSelector, type Selector } from './watcher-selector.js';
 import { watcherCounters, worstState, type WatchedDependency } from './watcher-state.js';
 import { WeatherRepository, type AlarmDoc, type EntityDoc } from './weather-repository.js';
-import { WeatherTokens } from './tokens.js';
 
 /** The identity of the alarms the engine raises on watchers, as the original's engine-watcher sent them. */
 export const watcherConnector = 'watcher';
@@ -57,10 +56,10 @@ export class WatcherEngine {
   constructor(
     @inject(WeatherRepository) private readonly repository: WeatherRepository,
     @inject(WatcherSelection) private readonly selection: WatcherSelection,
-    @inject(WeatherTokens.EntityRepository) private readonly entities: EntityRepository,
-    @inject(WeatherTokens.AlarmChanges) private readonly alarmChanges: AlarmChangeService,
-    @inject(activePbehaviorsToken) private readonly activePbehaviors: ActivePbehaviors,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
+    @injectRef(alarmChangesRef) private readonly alarmChanges: AlarmChangeService,
+    @injectRef(activePbehaviorsRef) private readonly activePbehaviors: ActivePbehaviors,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   /** `entities.changed`: returns at once; the entities are looked at by the next batch. */

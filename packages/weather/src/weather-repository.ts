@@ -1,7 +1,6 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Filter, type FindOptions, type Store } from '@vigie/kernel';
-import type { AlarmReader } from '@vigie/alarms';
-import { WeatherTokens } from './tokens.js';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type Doc, type Filter, type FindOptions, type Store } from '@vigie/kernel';
+import { alarmReaderRef, type AlarmReader } from '@vigie/alarms';
 
 /** An entity of the context graph (REFERENCE §6.2), as the weather reads it; stored data is not trusted to be well formed. */
 export interface EntityDoc extends Doc {
@@ -49,7 +48,7 @@ export class WeatherRepository {
   readonly #entities: Collection<EntityDoc>;
   readonly #alarms: AlarmReader;
 
-  constructor(@inject(KernelTokens.Store) store: Store, @inject(WeatherTokens.AlarmReader) alarms: AlarmReader) {
+  constructor(@injectRef(kernelRefs.store) store: Store, @injectRef(alarmReaderRef) alarms: AlarmReader) {
     this.#entities = store.collection<EntityDoc>('default_entities');
     this.#alarms = alarms;
   }

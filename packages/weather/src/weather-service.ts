@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { assertSafeFilter, HttpError, type Filter, type SortSpec } from '@vigie/kernel';
-import { activePbehaviorsToken, type ActivePbehaviors, type ActivePbehaviorsAt } from '@vigie/pbehaviors';
+import { injectRef, assertSafeFilter, HttpError, type Filter, type SortSpec } from '@vigie/kernel';
+import { activePbehaviorsRef, type ActivePbehaviors, type ActivePbehaviorsAt } from '@vigie/pbehaviors';
 import { dependencyEntry, entityName, nextRun, watcherEntry, type DependencyEntry, type WatcherEntry } from './present.js';
 import { computeTile, type DependencyStatus } from './tiles.js';
 import { passes, splitWatcherFilter } from './watcher-filter.js';
@@ -38,7 +38,7 @@ function hasAck(alarm: AlarmDoc | undefined): boolean {
 export class WeatherService {
   constructor(
     @inject(WeatherRepository) private readonly repository: WeatherRepository,
-    @inject(activePbehaviorsToken) private readonly activePbehaviors: ActivePbehaviors,
+    @injectRef(activePbehaviorsRef) private readonly activePbehaviors: ActivePbehaviors,
     @inject(WatcherSelection) private readonly selection: WatcherSelection,
   ) {}
 

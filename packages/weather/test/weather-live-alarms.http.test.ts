@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { ManualClock } from '@vigie/kernel/testing';
 import { alarmsFeature } from '@vigie/alarms';
-import { contextGraphFeature } from '@vigie/context-graph';
+import { entitiesChangedEvent, contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { pbehaviorsFeature } from '@vigie/pbehaviors';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
@@ -50,7 +50,7 @@ it('colours the tile and its dependency from alarms the events raised', async ()
   };
 
   // Written behind the context graph's back, then announced as the context graph announces its changes.
-  await kernel.kernel.eventBus.emit('entities.changed', { ids: ['shop'] });
+  await kernel.kernel.eventBus.emit(entitiesChangedEvent, { ids: ['shop'] });
 
   expect(await tile()).toMatchObject({ tileColor: 'ok', isActionRequired: false });
   // The watcher engine raises the watcher's alarm from its dependency's.

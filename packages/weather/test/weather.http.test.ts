@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vigie/kernel/testing';
 import { pbehaviorsFeature } from '@vigie/pbehaviors';
 import { alarmsFeature } from '@vigie/alarms';
-import { contextGraphFeature } from '@vigie/context-graph';
+import { entitiesChangedEvent, contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { weatherFeature, type DependencyEntry, type WatcherEntry } from '../src/index.js';
@@ -288,7 +288,7 @@ describe('tiles with pbehaviors', () => {
     await pbehavior({ name: 'new disk' }, 'Maintenance');
     await t.kernel.store.collection('default_entities').insertOne(resource('disk2/host1', 'new disk'));
     await t.kernel.store.collection('default_entities').updateOne({ _id: 'shop' }, { $set: { depends: ['disk2/host1'] } });
-    await t.kernel.eventBus.emit('entities.changed', { ids: ['disk2/host1', 'shop'] });
+    await t.kernel.eventBus.emit(entitiesChangedEvent, { ids: ['disk2/host1', 'shop'] });
     expect(await tile('shop')).toMatchObject({ isAllEntitiesPaused: true, tileColor: 'pause', tileIcon: 'maintenance' });
   });
 });

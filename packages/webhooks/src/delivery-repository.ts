@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, KernelTokens, hasCode, type Collection, type Doc, type Filter, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { ErrorCodes, injectRef, kernelRefs, hasCode, type Collection, type Doc, type Filter, type Store } from '@vigie/kernel';
 
 export const deliveryStatuses = ['pending', 'succeeded', 'failed', 'skipped'] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
@@ -83,7 +83,7 @@ export class DeliveryRepository {
   readonly #deliveries: Collection<DeliveryRecord>;
   readonly #claims: Collection<TicketClaim>;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#deliveries = store.collection<DeliveryRecord>(deliveryCollection);
     this.#claims = store.collection<TicketClaim>(ticketClaimCollection);
   }

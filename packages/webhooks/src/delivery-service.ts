@@ -1,17 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, HttpError, KernelTokens, errorDetail, hasCode, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
-import type { AlarmChangeService, AlarmReader, AlarmTriggerEvent } from '@vigie/alarms';
-import type { EntityRepository } from '@vigie/context-graph';
+import { ErrorCodes, HttpError, injectRef, kernelRefs, errorDetail, hasCode, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
+import { alarmChangesRef, alarmReaderRef, type AlarmChangeService, type AlarmReader, type AlarmTriggerEvent } from '@vigie/alarms';
+import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import type { VigieEvent } from '@vigie/events';
-import type { ActivePbehaviors } from '@vigie/pbehaviors';
+import { activePbehaviorsRef, type ActivePbehaviors } from '@vigie/pbehaviors';
 import { seconds, type WebhooksConfig } from './config.js';
 import { ticketFromResponse } from './declare-ticket.js';
 import { DeliveryRepository, type DeliveryAttempt, type DeliveryRecord, type DeliveryStatus, type RenderedRequest } from './delivery-repository.js';
 import { HttpSender } from './http-sender.js';
 import { WebhookSecretBox } from './secret-box.js';
 import { templateData } from './template-views.js';
-import { WebhooksTokens } from './tokens.js';
 import { WebhookCatalog, type CompiledWebhook } from './webhook-catalog.js';
 import { WebhookRepository, type WebhookRecord } from './webhook-repository.js';
 
@@ -71,14 +70,14 @@ export class DeliveryService {
     @inject(WebhookCatalog) private readonly catalog: WebhookCatalog,
     @inject(WebhookSecretBox) private readonly secrets: WebhookSecretBox,
     @inject(HttpSender) private readonly sender: HttpSender,
-    @inject(WebhooksTokens.AlarmChanges) private readonly alarmChanges: AlarmChangeService,
-    @inject(WebhooksTokens.AlarmReader) private readonly alarms: AlarmReader,
-    @inject(WebhooksTokens.EntityRepository) private readonly entities: EntityRepository,
-    @inject(WebhooksTokens.ActivePbehaviors) private readonly pbehaviors: ActivePbehaviors,
-    @inject(KernelTokens.Scheduler) private readonly scheduler: Scheduler,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
-    @inject(KernelTokens.Config) private readonly config: WebhooksConfig,
+    @injectRef(alarmChangesRef) private readonly alarmChanges: AlarmChangeService,
+    @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
+    @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
+    @injectRef(activePbehaviorsRef) private readonly pbehaviors: ActivePbehaviors,
+    @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
+    @injectRef(kernelRefs.config) private readonly config: WebhooksConfig,
   ) {
     this.#timeoutMs = seconds(config.request_timeout) * 1000;
     this.#retentionSec = seconds(config.delivery_retention);

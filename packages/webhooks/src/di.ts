@@ -1,27 +1,19 @@
-import { defineBridge } from '@vigie/kernel';
+import { defineBridge, provide } from '@vigie/kernel';
+import { alarmChangesRef, alarmReaderRef } from '@vigie/alarms';
+import { entityRepositoryRef } from '@vigie/context-graph';
+import { activePbehaviorsRef } from '@vigie/pbehaviors';
 import { DeliveryRepository } from './delivery-repository.js';
 import { DeliveryService } from './delivery-service.js';
 import { HttpSender } from './http-sender.js';
+import { webhookDeliveriesRef, webhookSecretBoxRef, webhookServiceRef } from './refs.js';
 import { WebhookSecretBox } from './secret-box.js';
-import { WebhooksTokens } from './tokens.js';
 import { WebhookCatalog } from './webhook-catalog.js';
 import { WebhookRepository } from './webhook-repository.js';
 import { WebhookService } from './webhook-service.js';
 
-/** The webhooks feature's class graph (tsyringe) and what awilix sees of it. */
+/** The webhooks feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const webhooksBridge = defineBridge({
-  imports: {
-    alarmChanges: WebhooksTokens.AlarmChanges,
-    alarmReader: WebhooksTokens.AlarmReader,
-    entityRepository: WebhooksTokens.EntityRepository,
-    activePbehaviors: WebhooksTokens.ActivePbehaviors,
-  },
+  imports: [alarmChangesRef, alarmReaderRef, entityRepositoryRef, activePbehaviorsRef],
   singletons: [WebhookSecretBox, WebhookRepository, WebhookCatalog, WebhookService, DeliveryRepository, HttpSender, DeliveryService],
-  exports: {
-    webhookService: WebhookService,
-    webhookSecretBox: WebhookSecretBox,
-    webhookDeliveries: DeliveryService,
-    webhookDeliveryRepository: DeliveryRepository,
-    webhookHttpSender: HttpSender,
-  },
+  exports: [provide(webhookServiceRef, WebhookService), provide(webhookSecretBoxRef, WebhookSecretBox), provide(webhookDeliveriesRef, DeliveryService)],
 });

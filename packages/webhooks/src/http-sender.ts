@@ -1,6 +1,6 @@
-import { inject, injectable } from 'tsyringe';
+import { injectable } from 'tsyringe';
 import { EnvHttpProxyAgent, fetch } from 'undici';
-import { KernelTokens } from '@vigie/kernel';
+import { injectRef, kernelRefs } from '@vigie/kernel';
 
 /** What one HTTP attempt gave: the answer, or why there was none. */
 export type SendOutcome = { status: number; body: string } | { error: string };
@@ -25,7 +25,7 @@ export const maxAnswerBytes = 1024 * 1024;
 export class HttpSender {
   readonly #agent: EnvHttpProxyAgent;
 
-  constructor(@inject(KernelTokens.Env) env: Readonly<Record<string, string | undefined>>) {
+  constructor(@injectRef(kernelRefs.env) env: Readonly<Record<string, string | undefined>>) {
     const pick = (name: string) => env[name] ?? env[name.toLowerCase()];
     const httpProxy = pick('HTTP_PROXY');
     const httpsProxy = pick('HTTPS_PROXY');

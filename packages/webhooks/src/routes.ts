@@ -1,16 +1,16 @@
 import { array, boolean, object, string } from 'yup';
 import { ErrorCodes, VigieError, pathParam, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import type { DeliveryQuery, DeliveryService } from './delivery-service.js';
+import { type DeliveryQuery, DeliveryService } from './delivery-service.js';
 import { databaseErrorText, storeFailure } from './errors.js';
 import { deliveryPageSchema, deliveryQuerySchema, deliverySchema, maxDeliveryPage, webhookInputSchema, webhookSchema } from './schemas.js';
-import type { WebhookService } from './webhook-service.js';
+import { WebhookService } from './webhook-service.js';
 
 const tags = ['webhooks'];
 const collectionPath = '/api/v2/webhook';
 // Ids may contain `/` and spaces (REFERENCE §3.5, #2452).
 const webhookPath = '/api/v2/webhook/*id';
 
-const service = (ctx: VigieContext) => ctx.state.scope.resolve<WebhookService>('webhookService');
+const service = (ctx: VigieContext) => ctx.state.scope.resolve(WebhookService);
 const author = (ctx: VigieContext) => ctx.state.user?.name ?? '';
 
 const notFound = { description: 'No webhook found with ID <id>' };
@@ -82,7 +82,7 @@ export const webhookRoutes: RouteDefinition[] = [
   },
 ];
 
-const deliveries = (ctx: VigieContext) => ctx.state.scope.resolve<DeliveryService>('webhookDeliveries');
+const deliveries = (ctx: VigieContext) => ctx.state.scope.resolve(DeliveryService);
 const deliveryTags = ['webhook deliveries'];
 /** Query and path problems are worded as they are, not as an invalid webhook. */
 const plainValidation = { [ErrorCodes.Validation]: (e: { detail: string }) => ({ status: 400, description: e.detail }) };

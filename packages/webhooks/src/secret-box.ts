@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, SecretBox, type Logger } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, SecretBox, type Logger } from '@vigie/kernel';
 import type { WebhooksConfig } from './config.js';
 
 /** Where the generated key lives when `[webhooks] secret_key` is not set. */
@@ -10,9 +10,9 @@ export const secretKeyFileName = 'webhooks-secret.key';
 @injectable()
 export class WebhookSecretBox extends SecretBox {
   constructor(
-    @inject(KernelTokens.Config) config: WebhooksConfig,
-    @inject(KernelTokens.DataDir) dataDir: string,
-    @inject(KernelTokens.Logger) logger: Logger,
+    @injectRef(kernelRefs.config) config: WebhooksConfig,
+    @injectRef(kernelRefs.dataDir) dataDir: string,
+    @injectRef(kernelRefs.logger) logger: Logger,
   ) {
     super({ key: config.secret_key, keyFile: join(dataDir, secretKeyFileName), what: 'webhook secret' }, logger);
   }

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, errorDetail, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, errorDetail, type Logger } from '@vigie/kernel';
 import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns } from '@vigie/patterns';
 import { compile, type Template } from '@vigie/templates';
 import { WebhookRepository, type WebhookRecord } from './webhook-repository.js';
@@ -31,7 +31,7 @@ export class WebhookCatalog {
 
   constructor(
     @inject(WebhookRepository) private readonly webhooks: WebhookRepository,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
   invalidate(): void {

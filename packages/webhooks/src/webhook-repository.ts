@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
 
 type PatternList = Record<string, unknown>[] | null;
 
@@ -27,7 +27,7 @@ export interface WebhookRecord extends Doc {
 export class WebhookRepository {
   readonly #webhooks: Collection<WebhookRecord>;
 
-  constructor(@inject(KernelTokens.Store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store) {
     this.#webhooks = store.collection<WebhookRecord>('webhooks');
   }
 

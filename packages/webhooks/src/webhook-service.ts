@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import type { InferType } from 'yup';
-import { HttpError, KernelTokens, validate, type Clock, type Logger } from '@vigie/kernel';
+import { HttpError, injectRef, kernelRefs, validate, type Clock, type Logger } from '@vigie/kernel';
 import { WebhookSecretBox } from './secret-box.js';
 import { WebhookCatalog } from './webhook-catalog.js';
 import { webhookInputSchema } from './schemas.js';
@@ -43,8 +43,8 @@ export class WebhookService {
   constructor(
     @inject(WebhookRepository) private readonly webhooks: WebhookRepository,
     @inject(WebhookSecretBox) private readonly secrets: WebhookSecretBox,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Logger) private readonly logger: Logger,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.logger) private readonly logger: Logger,
     @inject(WebhookCatalog) private readonly catalog: WebhookCatalog,
   ) {}
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCodes, VigieError } from '@vigie/kernel';
 import { ManualClock } from '@vigie/kernel/testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
-import { type WebhookSecretBox, type WebhookRecord } from '../src/index.js';
+import { WebhookSecretBox, type WebhookRecord } from '../src/index.js';
 import { webhookFeatures } from './harness.js';
 
 const start = Date.UTC(2025, 2, 1, 8, 0, 0);
@@ -66,7 +66,7 @@ async function expectError(response: Promise<{ status: number; body: unknown }>,
 }
 
 const stored = (id: string) => t.kernel.store.collection<WebhookRecord>('webhooks').findOne({ _id: id });
-const secretBox = () => t.kernel.container('webhooks').resolve<WebhookSecretBox>('webhookSecretBox');
+const secretBox = () => t.kernel.scope('webhooks').resolve(WebhookSecretBox);
 const storeFailure = () => new VigieError(ErrorCodes.StoreFailure, 'disk I/O error');
 const json = { 'content-type': 'application/json' };
 

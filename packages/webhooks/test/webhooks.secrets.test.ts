@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '@vigie/kernel';
 import { startFeatureTest, type TestKernel, type TestResponse } from '@vigie/testkit';
-import { secretKeyFileName, type WebhookSecretBox, type WebhookRecord } from '../src/index.js';
+import { secretKeyFileName, WebhookSecretBox, type WebhookRecord } from '../src/index.js';
 import { webhookFeatures } from './harness.js';
 
 let t: TestKernel | undefined;
@@ -30,7 +30,7 @@ function webhook(password: unknown, overrides: Record<string, unknown> = {}) {
 
 const sealedPassword = async (kernel: TestKernel) =>
   (await kernel.kernel.store.collection<WebhookRecord>('webhooks').findOne({ _id: 'ticketing' }))?.request.auth?.password as string;
-const secretBox = (kernel: TestKernel) => kernel.kernel.container('webhooks').resolve<WebhookSecretBox>('webhookSecretBox');
+const secretBox = (kernel: TestKernel) => kernel.kernel.scope('webhooks').resolve(WebhookSecretBox);
 
 describe('webhook credentials never leave the server', () => {
   it('no response and no log line holds the password, whatever the route or the outcome', async () => {

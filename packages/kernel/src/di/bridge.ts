@@ -1,67 +1,45 @@
 /**
  * The one place where awilix (composition and lifetimes) meets tsyringe (a feature's internal class graph).
- * Each feature has exactly one `src/di.ts` that calls `defineBridge`; route handlers, jobs and health checks
- * resolve through awilix, domain classes only know tsyringe's `@injectable()` and `@inject(TOKEN)`.
+ * Each feature has exactly one `src/di.ts` that calls `defineBridge`; domain classes only know tsyringe's
+ * `@injectable()`, `@inject(Class)` for their own classes and `@injectRef(ref)` for what they import.
  */
 import 'reflect-metadata';
-import { asFunction, type AwilixContainer, type Resolver } from 'awilix';
+import { asFunction, type AwilixContainer } from 'awilix';
 import { container as tsyringeRoot, Lifecycle, type InjectionToken } from 'tsyringe';
-
-/** Tokens under which every bridge imports the kernel's services into tsyringe. */
-export const KernelTokens = {
-  Store: Symbol.for('kernel.Store'),
-  Clock: Symbol.for('kernel.Clock'),
-  Logger: Symbol.for('kernel.Logger'),
-  EventBus: Symbol.for('kernel.EventBus'),
-  Scheduler: Symbol.for('kernel.Scheduler'),
-  Health: Symbol.for('kernel.Health'),
-  /** The feature's own validated configuration slice. */
-  Config: Symbol.for('kernel.Config'),
-  /** Directory for the installation's data files. */
-  DataDir: Symbol.for('kernel.DataDir'),
-  /** The environment variables the kernel was given. */
-  Env: Symbol.for('kernel.Env'),
-  /** `{ contributions(point) }`: what other features contributed to this feature's extension points. */
-  Extensions: Symbol.for('kernel.Extensions'),
-  /** `InputLimits`: the server's bounds on input (`[server] json_max_depth`), for input a feature reads itself. */
-  InputLimits: Symbol.for('kernel.InputLimits'),
-  /** The kernel's observation hooks (requests, store operations, job runs, pipeline progress). */
-  Observations: Symbol.for('kernel.Observations'),
-} as const;
-
-/** awilix registration names of what `KernelTokens` stand for. */
-const kernelImports: Record<string, symbol> = {
-  store: KernelTokens.Store,
-  clock: KernelTokens.Clock,
-  logger: KernelTokens.Logger,
-  eventBus: KernelTokens.EventBus,
-  scheduler: KernelTokens.Scheduler,
-  health: KernelTokens.Health,
-  config: KernelTokens.Config,
-  dataDir: KernelTokens.DataDir,
-  env: KernelTokens.Env,
-  extensions: KernelTokens.Extensions,
-  inputLimits: KernelTokens.InputLimits,
-  observations: KernelTokens.Observations,
-};
+import { kernelRefs } from '../kernel-refs.js';
+import type { AnyServiceRef, Constructor, ServiceRef } from '../refs.js';
+import { classKey } from './scope.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tsyringe's own constructor type
-type Constructor = new (...args: any[]) => unknown;
+type Class = new (...args: any[]) => unknown;
+
+/** A service of the bridge's graph exported under a reference. */
+export interface BridgeExport {
+  readonly ref: AnyServiceRef;
+  readonly token: InjectionToken<unknown>;
+}
+
+/** Exports the bridge's `token` (usually a class of `singletons`) as `ref`; the class must be a `T`. */
+export function provide<T>(ref: ServiceRef<T>, token: Constructor<T> | InjectionToken<T>): BridgeExport {
+  return { ref, token: token as InjectionToken<unknown> };
+}
 
 export interface BridgeSpec {
-  /** Extra awilix names imported into tsyringe (e.g. services exported by a dependency). */
-  imports?: Readonly<Record<string, symbol>>;
-  /** Classes built once per feature container (repositories, services, policies). */
-  singletons?: readonly Constructor[];
-  /** awilix name ⇒ tsyringe class or token: what the feature's routes, jobs and dependents can resolve. */
-  exports: Readonly<Record<string, InjectionToken<unknown>>>;
+  /** Services of dependencies the graph injects with `@injectRef` (the kernel's are always imported). */
+  imports?: readonly AnyServiceRef[];
+  /** Classes built once per feature container (repositories, services, policies); the feature resolves them by class. */
+  singletons?: readonly Class[];
+  /** What dependents see: each under its reference. */
+  exports?: readonly BridgeExport[];
 }
 
 export interface DiBridge {
   readonly spec: BridgeSpec;
-  /** Builds a tsyringe child container fed from `container`; returns awilix resolvers for the exports. */
-  install(container: AwilixContainer): Record<string, Resolver<unknown>>;
+  /** Builds a tsyringe child container fed from `container` and registers its classes and exports there. */
+  install(container: AwilixContainer): void;
 }
+
+const kernelIds = Object.values(kernelRefs).map((ref) => ref.id);
 
 export function defineBridge(spec: BridgeSpec): DiBridge {
   return {
@@ -69,18 +47,16 @@ export function defineBridge(spec: BridgeSpec): DiBridge {
     install(container) {
       // A child of tsyringe's root container: nothing is ever registered in the global container itself.
       const child = tsyringeRoot.createChildContainer();
-      const imports = { ...kernelImports, ...spec.imports };
-      for (const [name, token] of Object.entries(imports)) {
-        child.register(token, { useFactory: () => container.resolve(name) });
+      for (const id of [...kernelIds, ...(spec.imports ?? []).map((ref) => ref.id)]) {
+        child.register(id, { useFactory: () => container.resolve(id) });
       }
       for (const cls of spec.singletons ?? []) {
         child.register(cls, { useClass: cls }, { lifecycle: Lifecycle.ContainerScoped });
+        container.register(classKey(cls), asFunction(() => child.resolve(cls)).singleton());
       }
-      const resolvers: Record<string, Resolver<unknown>> = {};
-      for (const [name, token] of Object.entries(spec.exports)) {
-        resolvers[name] = asFunction(() => child.resolve(token)).singleton();
+      for (const { ref, token } of spec.exports ?? []) {
+        container.register(ref.id, asFunction(() => child.resolve(token)).singleton());
       }
-      return resolvers;
     },
   };
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import Koa, { type Context } from 'koa';
-import { asValue, type AwilixContainer } from 'awilix';
 import type { Logger } from '../log.js';
 import type { Authenticator, AuthOutcome } from '../auth.js';
 import { HttpError, isHttpError } from '../errors.js';
@@ -10,12 +9,13 @@ import { wordError, type ErrorWording } from './error-wording.js';
 import { MalformedPathError, RouteTable } from './route-table.js';
 import { RouterSet, type MountedRouter } from './routers.js';
 import type { Observations } from '../observation.js';
+import type { FeatureScope } from '../refs.js';
 
 /** A route as the kernel mounts it: the definition plus the feature it belongs to. */
 export interface MountedRoute {
   featureId: string;
   route: RouteDefinition;
-  container: AwilixContainer;
+  scope: FeatureScope;
   wording: ErrorWording | undefined;
 }
 
@@ -102,14 +102,13 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
- * What every request carries in `ctx.state`. The logger and the request scope are built on first use: most
- * requests log nothing, and many answers need no request-scoped service.
+ * What every request carries in `ctx.state`. The logger is built on first use: most requests log nothing. The scope
+ * is the answering feature's (its services are singletons, so a request needs no scope of its own).
  */
 class RequestState implements VigieState {
   user?: VigieState['user'];
   #log: Logger | undefined;
-  #scope: AwilixContainer | undefined;
-  #container: AwilixContainer | undefined;
+  #scope: FeatureScope | undefined;
 
   constructor(
     readonly requestId: string,
@@ -121,46 +120,31 @@ class RequestState implements VigieState {
     return this.#log;
   }
 
-  get scope(): AwilixContainer {
-    if (!this.#container) throw new Error('no route owns this request');
-    this.#scope ??= this.#container.createScope().register({
-      requestId: asValue(this.requestId),
-      log: asValue(this.log),
-      user: asValue(this.user),
-    });
+  get scope(): FeatureScope {
+    if (!this.#scope) throw new Error('no route owns this request');
     return this.#scope;
   }
 
-  /** Binds the request to the container of the feature whose route answers it. */
-  useContainer(container: AwilixContainer): void {
-    this.#container = container;
-  }
-
-  /** Disposes the request scope, if one was built (undefined otherwise, so the common case awaits nothing). */
-  release(): Promise<void> | undefined {
-    return this.#scope?.dispose();
+  /** Binds the request to the scope of the feature whose route answers it. */
+  useScope(scope: FeatureScope): void {
+    this.#scope = scope;
   }
 }
 
-/** Runs a router's middleware for a request it has a route for, in the request scope of the router's feature. */
+/** Runs a router's middleware for a request it has a route for, in the scope of the router's feature. */
 async function runRouter(ctx: VigieContext, mounted: MountedRouter, middleware: (ctx: VigieContext, next: () => Promise<void>) => unknown): Promise<void> {
-  const state = ctx.state as unknown as RequestState;
-  state.useContainer(mounted.container);
+  (ctx.state as unknown as RequestState).useScope(mounted.scope);
   try {
     await middleware(ctx, () => Promise.resolve());
   } catch (err) {
     throw wordError(err, ctx, [undefined, mounted.wording]);
-  } finally {
-    const released = state.release();
-    if (released) await released;
   }
 }
 
 function routeMiddleware(mounted: MountedRoute, bodyDefaults: BodyDefaults) {
-  const { route, container, wording } = mounted;
+  const { route, scope, wording } = mounted;
   return async (ctx: VigieContext): Promise<void> => {
-    const state = ctx.state as unknown as RequestState;
-    state.useContainer(container);
+    (ctx.state as unknown as RequestState).useScope(scope);
     try {
       if (route.body !== false && bodyMethods.has(ctx.method)) {
         await readBody(ctx, route.body ?? {}, bodyDefaults);
@@ -179,9 +163,6 @@ function routeMiddleware(mounted: MountedRoute, bodyDefaults: BodyDefaults) {
       }
     } catch (err) {
       throw wordError(err, ctx, [route.errors, wording]);
-    } finally {
-      const released = state.release();
-      if (released) await released;
     }
   };
 }

@@ -1,13 +1,13 @@
-import type { AwilixContainer } from 'awilix';
+import type { FeatureScope } from '../refs.js';
 import type { KoaRouterLike, RouterOptions, RouterRouteEntry } from '../feature.js';
 import type { ErrorWording } from './error-wording.js';
 
-/** A `@koa/router` router as the kernel mounts it: tried after the route table, with its feature's container. */
+/** A `@koa/router` router as the kernel mounts it: tried after the route table, with its feature's scope. */
 export interface MountedRouter {
   featureId: string;
   router: KoaRouterLike;
   options: RouterOptions;
-  container: AwilixContainer;
+  scope: FeatureScope;
   wording: ErrorWording | undefined;
 }
 

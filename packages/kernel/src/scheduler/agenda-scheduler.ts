@@ -1,7 +1,6 @@
 import { Agenda, constant, exponential, type AgendaBackend, type Job } from 'agenda';
-import type { AwilixContainer } from 'awilix';
-import { asValue } from 'awilix';
 import type { Logger } from '../log.js';
+import type { FeatureScope } from '../refs.js';
 import type { JobDefinition } from '../feature.js';
 import type { JobRun, ScheduledJob, Scheduler } from './port.js';
 
@@ -35,8 +34,8 @@ export class AgendaScheduler implements Scheduler {
     this.#agenda.on('error', (err: unknown) => this.#logger.error({ err }, 'scheduler error'));
   }
 
-  /** Declares a job; its handler runs in a fresh scope of the owning feature's container. */
-  define<D>(job: JobDefinition<D>, container: AwilixContainer): void {
+  /** Declares a job; its handler runs with the owning feature's scope. */
+  define<D>(job: JobDefinition<D>, scope: FeatureScope): void {
     const retry = job.retry;
     const backoff = retry
       ? retry.strategy === 'exponential'
@@ -47,7 +46,6 @@ export class AgendaScheduler implements Scheduler {
       job.name,
       async (agendaJob: Job<D>) => {
         this.#running += 1;
-        const scope = container.createScope();
         const log = this.#logger.child({ job: job.name, jobId: String(agendaJob.attrs._id) });
         const run: JobRun<D> = {
           id: String(agendaJob.attrs._id),
@@ -60,7 +58,6 @@ export class AgendaScheduler implements Scheduler {
             await agendaJob.touch(progress);
           },
         };
-        scope.register({ jobRun: asValue(run) });
         try {
           await job.handler(run);
         } catch (err) {
@@ -68,7 +65,6 @@ export class AgendaScheduler implements Scheduler {
           throw err;
         } finally {
           this.#running -= 1;
-          await scope.dispose();
         }
       },
       {

@@ -1,5 +1,5 @@
-import type { AwilixContainer } from 'awilix';
 import type { Logger } from '../log.js';
+import type { FeatureScope } from '../refs.js';
 
 export interface RetryPolicy {
   /** How many times a failed run is tried again. */
@@ -27,8 +27,8 @@ export interface JobRun<D = unknown> {
   data: D;
   /** Failed attempts before this one. */
   failCount: number;
-  /** The per-run awilix scope of the feature that owns the job (disposed when the run ends). */
-  scope: AwilixContainer;
+  /** The scope of the feature that owns the job. */
+  scope: FeatureScope;
   log: Logger;
   /** Extends the lock and records progress (0–100) for long runs. */
   touch(progress?: number): Promise<void>;

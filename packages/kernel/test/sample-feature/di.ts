@@ -1,7 +1,4 @@
 import { defineBridge } from '../../src/di/bridge.js';
 import { GreetingPolicy } from './greeting-policy.js';
 
-export const sampleBridge = defineBridge({
-  singletons: [GreetingPolicy],
-  exports: { greetingPolicy: GreetingPolicy },
-});
+export const sampleBridge = defineBridge({ singletons: [GreetingPolicy] });

@@ -1,14 +1,15 @@
-import { asFunction } from 'awilix';
 import { number, object, string } from 'yup';
 import { defineFeature } from '../../src/feature.js';
 import { ErrorCodes, HttpError } from '../../src/errors.js';
 import { validate } from '../../src/validation.js';
 import { pathParam } from '../../src/http/context.js';
 import type { Scheduler } from '../../src/scheduler/port.js';
-import type { GreetingPolicy, SampleConfig } from './greeting-policy.js';
+import { kernelRefs } from '../../src/kernel-refs.js';
+import { serviceRef } from '../../src/refs.js';
+import { GreetingPolicy, type SampleConfig } from './greeting-policy.js';
 import { sampleBridge } from './di.js';
 
-/** A service resolved through awilix that uses the tsyringe-built policy. */
+/** A service declared with a factory that uses the tsyringe-built policy. */
 export class GreetingService {
   constructor(
     private readonly policy: GreetingPolicy,
@@ -21,6 +22,8 @@ export class GreetingService {
   }
 }
 
+export const greetingServiceRef = serviceRef<GreetingService>('sample.greetingService');
+
 export const sampleFeature = defineFeature<SampleConfig>({
   id: 'sample',
   kernel: '^0.1.0',
@@ -29,11 +32,7 @@ export const sampleFeature = defineFeature<SampleConfig>({
   },
   register(f) {
     f.use(sampleBridge);
-    f.service(
-      'greetingService',
-      asFunction(({ greetingPolicy, scheduler }: { greetingPolicy: GreetingPolicy; scheduler: Scheduler }) => new GreetingService(greetingPolicy, scheduler)).singleton(),
-      { export: true },
-    );
+    f.service(greetingServiceRef, (scope) => new GreetingService(scope.resolve(GreetingPolicy), scope.resolve(kernelRefs.scheduler)), { export: true });
     f.errors({
       [ErrorCodes.BodyInvalidJson]: () => ({ status: 400, description: 'Malformed greeting' }),
       [ErrorCodes.Validation]: (e) => ({ status: 400, description: `invalid greeting: ${e.detail}` }),
@@ -41,7 +40,7 @@ export const sampleFeature = defineFeature<SampleConfig>({
     f.route({
       method: 'GET',
       path: '/api/v2/greet/*name',
-      handler: async (ctx) => ctx.state.scope.resolve<GreetingService>('greetingService').greet(pathParam(ctx, 'name')),
+      handler: async (ctx) => ctx.state.scope.resolve(greetingServiceRef).greet(pathParam(ctx, 'name')),
     });
     f.route({
       method: 'POST',
@@ -54,7 +53,7 @@ export const sampleFeature = defineFeature<SampleConfig>({
     f.route({
       method: 'GET',
       path: '/api/v2/greet-count/:name',
-      handler: async (ctx) => ({ count: await ctx.state.scope.resolve<GreetingPolicy>('greetingPolicy').count(ctx.params.name as string) }),
+      handler: async (ctx) => ({ count: await ctx.state.scope.resolve(GreetingPolicy).count(ctx.params.name as string) }),
     });
     f.route({
       method: 'GET',
@@ -74,13 +73,13 @@ export const sampleFeature = defineFeature<SampleConfig>({
     f.job<{ name: string }>({
       name: 'sample.remember',
       handler: async (run) => {
-        await run.scope.resolve<GreetingPolicy>('greetingPolicy').remember(run.data.name);
+        await run.scope.resolve(GreetingPolicy).remember(run.data.name);
       },
     });
     f.healthCheck({
       name: 'sample',
-      check: async (container) => {
-        const policy = container.resolve<GreetingPolicy>('greetingPolicy');
+      check: async (scope) => {
+        const policy = scope.resolve(GreetingPolicy);
         return { ok: policy.greet('x').text.length > 0, message: '' };
       },
     });

@@ -1,24 +1,21 @@
-import { inject, injectable } from 'tsyringe';
-import { KernelTokens } from '../../src/di/bridge.js';
+import { injectable } from 'tsyringe';
+import { kernelRefs } from '../../src/kernel-refs.js';
+import { injectRef } from '../../src/refs.js';
 import type { Clock } from '../../src/clock.js';
 import type { Store } from '../../src/store/port.js';
-
-export const SampleTokens = {
-  GreetingPolicy: Symbol.for('sample.GreetingPolicy'),
-} as const;
 
 export interface SampleConfig {
   greeting: string;
   repeat: number;
 }
 
-/** A tsyringe-built domain class: it only knows its tokens. */
+/** A tsyringe-built domain class: it only knows the references it injects. */
 @injectable()
 export class GreetingPolicy {
   constructor(
-    @inject(KernelTokens.Config) private readonly config: SampleConfig,
-    @inject(KernelTokens.Clock) private readonly clock: Clock,
-    @inject(KernelTokens.Store) private readonly store: Store,
+    @injectRef(kernelRefs.config) private readonly config: SampleConfig,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.store) private readonly store: Store,
   ) {}
 
   greet(name: string): { text: string; at: number } {

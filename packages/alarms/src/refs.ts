@@ -1,0 +1,19 @@
+import { eventRef, serviceRef } from '@vigie/kernel';
+import type { AlarmChangeService, AlarmTriggerEvent } from './alarm-changes.js';
+import type { AlarmReader } from './alarm-reader.js';
+
+/** Every alarm write of the other engines goes through this service (locks, idempotency, triggers). */
+export const alarmChangesRef = serviceRef<AlarmChangeService>('alarms.changes');
+
+/** Reads of the stored alarms. */
+export const alarmReaderRef = serviceRef<AlarmReader>('alarms.reader');
+
+/** An alarm change was stored; emitted once per trigger (REFERENCE §5.4 names), in order. */
+export const alarmTriggerEvent = eventRef<AlarmTriggerEvent>('alarms.trigger');
+
+/**
+ * The triggers of an event's change emitted again because the event was redelivered after a crash: the change
+ * was stored before the crash, and its `alarms.trigger` may or may not have reached the subscribers then.
+ * For subscribers that record per (`eventId`, trigger) and so can take a trigger twice (the webhooks).
+ */
+export const alarmTriggerRedeliveredEvent = eventRef<AlarmTriggerEvent>('alarms.trigger.redelivered');

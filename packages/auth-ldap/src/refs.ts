@@ -1,0 +1,4 @@
+import { serviceRef, type SecretBox } from '@vigie/kernel';
+
+/** The box sealing the bind password at rest (this feature's own service, injected into its bridge). */
+export const ldapSecretBoxRef = serviceRef<SecretBox>('auth-ldap.secretBox');

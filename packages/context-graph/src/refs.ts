@@ -1,0 +1,12 @@
+import { eventRef, serviceRef } from '@vigie/kernel';
+import type { EntityRepository } from './entity-repository.js';
+import type { EventEntities } from './event-entities.js';
+
+/** Reads, drafts of changes and atomic commits of the entities (announced by `entitiesChangedEvent`). */
+export const entityRepositoryRef = serviceRef<EntityRepository>('context-graph.entityRepository');
+
+/** The cached graph as events see it (the pipeline stages of the event filter and the context graph). */
+export const eventEntitiesRef = serviceRef<EventEntities>('context-graph.eventEntities');
+
+/** Entities were created, changed or deleted (imports, event processing, the API): their ids. */
+export const entitiesChangedEvent = eventRef<{ ids: readonly string[] }>('entities.changed');

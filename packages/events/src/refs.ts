@@ -1,0 +1,9 @@
+import { serviceRef } from '@vigie/kernel';
+import type { EventIntake } from './event-intake.js';
+import type { EngineSettings } from './pipeline.js';
+
+/** The durable queue's intake: what sources (HTTP, AMQP, heartbeats, correlation) hand their events to. */
+export const eventIntakeRef = serviceRef<EventIntake>('events.eventIntake');
+
+/** The `[engine]` settings as the engines read them (beat interval, limits). */
+export const engineSettingsRef = serviceRef<EngineSettings>('events.engineSettings');

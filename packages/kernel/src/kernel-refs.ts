@@ -1,0 +1,39 @@
+import type { Clock } from './clock.js';
+import type { EventBus } from './event-bus.js';
+import type { Extensions, RouteCatalog } from './feature.js';
+import type { HealthRegistry } from './health.js';
+import type { InputLimits } from './http/json-depth.js';
+import type { Logger } from './log.js';
+import type { Observations } from './observation.js';
+import { serviceRef } from './refs.js';
+import type { Scheduler } from './scheduler/port.js';
+import type { Store } from './store/port.js';
+
+/**
+ * The kernel's services, visible to every feature without a declaration. `config`, `logger`, `eventBus`,
+ * `extensions` and `featureId` are the feature's own (its configuration slice, a child logger, its view of the
+ * bus, the contributions to its extension points).
+ */
+export const kernelRefs = {
+  store: serviceRef<Store>('kernel.store'),
+  clock: serviceRef<Clock>('kernel.clock'),
+  logger: serviceRef<Logger>('kernel.logger'),
+  eventBus: serviceRef<EventBus>('kernel.eventBus'),
+  scheduler: serviceRef<Scheduler>('kernel.scheduler'),
+  health: serviceRef<HealthRegistry>('kernel.health'),
+  /** The feature's validated configuration slice (its type is the feature's `C`). */
+  config: serviceRef<unknown>('kernel.config'),
+  featureId: serviceRef<string>('kernel.featureId'),
+  installDir: serviceRef<string>('kernel.installDir'),
+  /** Directory for the installation's data files. */
+  dataDir: serviceRef<string>('kernel.dataDir'),
+  /** The environment variables the kernel was given. */
+  env: serviceRef<Readonly<Record<string, string | undefined>>>('kernel.env'),
+  extensions: serviceRef<Extensions>('kernel.extensions'),
+  /** The server's bounds on input (`[server] json_max_depth`), for input a feature reads itself. */
+  inputLimits: serviceRef<InputLimits>('kernel.inputLimits'),
+  /** The kernel's observation hooks (requests, store operations, job runs, pipeline progress). */
+  observations: serviceRef<Observations>('kernel.observations'),
+  /** Every composed route, for documentation features (OpenAPI). */
+  routeCatalog: serviceRef<RouteCatalog>('kernel.routeCatalog'),
+} as const;
