@@ -136,6 +136,7 @@ export const ${c}Feature = defineFeature<${P}Config>({
   config: { schema: ${c}ConfigSchema },
   register(f) {
     f.use(${c}Bridge);
+    f.collection('${collection}');
     f.errors(${c}Errors);
     for (const route of ${c}Routes) f.route(route);
   },

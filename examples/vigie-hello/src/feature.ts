@@ -17,6 +17,8 @@ export const helloFeature = defineFeature<HelloConfig>({
   config: { schema: helloConfigSchema },
   register(f) {
     f.use(helloBridge);
+    f.collection('hello_visits');
+    f.collection('hello_summary');
     f.consume(entitiesChangedEvent);
     f.errors(helloErrors);
     for (const route of helloRoutes) f.route(route);

@@ -16,6 +16,7 @@ export const actionsFeature = defineFeature({
   dependsOn: ['alarms', 'context-graph', 'pbehaviors'],
   register(f) {
     f.use(actionsBridge);
+    f.collection('default_action');
     f.consume(alarmTriggerEvent);
     f.errors(actionErrors);
     for (const route of actionRoutes) f.route(route);

@@ -18,6 +18,7 @@ export const alarmFiltersFeature = defineFeature<AlarmFiltersConfig>({
   config: { schema: alarmFiltersConfigSchema },
   register(f) {
     f.use(alarmFiltersBridge);
+    f.collection('default_alarmfilter');
     f.errors(alarmFilterErrors);
     for (const route of alarmFilterRoutes) f.route(route);
     registerEngineBeat(f, { name: 'alarm filters', tick: (c) => c.resolve(AlarmFilterEngine).beat() });

@@ -8,6 +8,7 @@ import { alarmsConfigSchema, type AlarmsConfig } from './config.js';
 import { alarmsBridge } from './di.js';
 import { alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
 import { alarmRoutes } from './routes.js';
+import { alarmCollection } from './alarm.js';
 
 /**
  * Alarms: the lifecycle of REFERENCE §6.4 as the pipeline stage of order 400 and a beat every
@@ -20,6 +21,7 @@ export const alarmsFeature = defineFeature<AlarmsConfig>({
   config: { schema: alarmsConfigSchema },
   register(f) {
     f.use(alarmsBridge);
+    f.collection(alarmCollection);
     f.event(alarmTriggerEvent);
     f.event(alarmTriggerRedeliveredEvent);
     for (const route of alarmRoutes) f.route(route);

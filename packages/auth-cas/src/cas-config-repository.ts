@@ -1,5 +1,6 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { injectRef, type Doc } from '@vigie/kernel';
+import { identityRecordsRef, type IdentityRecords } from '@vigie/auth';
 
 export const casRecordId = 'cservice.casconfig';
 
@@ -29,11 +30,7 @@ export type PublicCasRecord = CasRecord & { id: string };
 
 @injectable()
 export class CasConfigRepository {
-  readonly #objects: Collection<CasRecord>;
-
-  constructor(@injectRef(kernelRefs.store) store: Store) {
-    this.#objects = store.collection<CasRecord>('object');
-  }
+  constructor(@injectRef(identityRecordsRef) private readonly records: IdentityRecords) {}
 
   async save(input: CasRecordInput): Promise<PublicCasRecord> {
     const record: CasRecord = {
@@ -47,12 +44,12 @@ export class CasConfigRepository {
       default_role: input.default_role,
       title: input.title ?? 'CAS',
     };
-    await this.#objects.replaceOne({ _id: casRecordId }, record, { upsert: true });
+    await this.records.put(record);
     return { ...record, id: casRecordId };
   }
 
   async get(): Promise<PublicCasRecord | null> {
-    const record = await this.#objects.findOne({ _id: casRecordId });
+    const record = await this.records.get<CasRecord>(casRecordId);
     return record ? { ...record, id: casRecordId } : null;
   }
 }

@@ -16,6 +16,7 @@ export const authCasFeature = defineFeature<CasConfig>({
   config: { schema: casConfigSchema },
   register(f) {
     f.use(casBridge);
+    f.collection('cas_tickets');
     f.consume(adminPolicyRef, sessionsRef);
     f.extend(authProvidersPoint, (c) => c.resolve(CasProvider));
     for (const route of casRoutes) f.route(route);

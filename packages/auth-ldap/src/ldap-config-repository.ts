@@ -1,7 +1,6 @@
 import { injectable } from 'tsyringe';
-import { ErrorCodes, injectRef, kernelRefs, VigieError, type Collection, type Doc, type SecretBox, type Store } from '@vigie/kernel';
-import { userAdministrationRef, type UserAdministration } from '@vigie/auth';
-import { maskedSecret } from '@vigie/auth';
+import { ErrorCodes, injectRef, VigieError, type Doc, type SecretBox } from '@vigie/kernel';
+import { identityRecordsRef, maskedSecret, userAdministrationRef, type IdentityRecords, type UserAdministration } from '@vigie/auth';
 import { ldapSecretBoxRef } from './refs.js';
 
 export const ldapRecordId = 'cservice.ldapconfig';
@@ -49,19 +48,15 @@ function invalid(message: string): VigieError {
 
 @injectable()
 export class LdapConfigRepository {
-  readonly #objects: Collection<LdapRecord>;
-
   constructor(
-    @injectRef(kernelRefs.store) store: Store,
+    @injectRef(identityRecordsRef) private readonly records: IdentityRecords,
     @injectRef(ldapSecretBoxRef) private readonly secrets: SecretBox,
     @injectRef(userAdministrationRef) private readonly users: UserAdministration,
-  ) {
-    this.#objects = store.collection<LdapRecord>('object');
-  }
+  ) {}
 
   /** Replaces the record; an absent password, or the masked one, keeps the stored one. */
   async save(input: LdapRecordInput): Promise<PublicLdapRecord> {
-    const stored = await this.#objects.findOne({ _id: ldapRecordId });
+    const stored = await this.records.get<LdapRecord>(ldapRecordId);
     // The masked value sent back means "unchanged" when a password is stored; with none stored it is taken as sent.
     const keep = input.admin_passwd === undefined || (input.admin_passwd === maskedSecret && stored !== null);
     const password = keep ? null : (input.admin_passwd as string);
@@ -82,20 +77,20 @@ export class LdapConfigRepository {
       ...(input.attrs === undefined ? {} : { attrs: input.attrs }),
       default_role: input.default_role,
     };
-    await this.#objects.replaceOne({ _id: ldapRecordId }, record, { upsert: true });
+    await this.records.put(record);
     // Credentials verified under the previous directory settings must be checked again.
     await this.users.forgetCredentials();
     return this.#public(record);
   }
 
   async get(): Promise<PublicLdapRecord | null> {
-    const record = await this.#objects.findOne({ _id: ldapRecordId });
+    const record = await this.records.get<LdapRecord>(ldapRecordId);
     return record ? this.#public(record) : null;
   }
 
   /** The stored record with its bind password opened, or null when none is stored. */
   async settings(): Promise<DirectorySettings | null> {
-    const record = await this.#objects.findOne({ _id: ldapRecordId });
+    const record = await this.records.get<LdapRecord>(ldapRecordId);
     return record ? { ...record, admin_passwd: this.secrets.open(record.admin_passwd) } : null;
   }
 

@@ -7,6 +7,7 @@ import { ApiKeyProvider } from './providers/api-keys.js';
 import { LocalUserProvider } from './providers/local-users.js';
 import { authProvidersPoint, usersChangedEvent } from './refs.js';
 import { UserAdministration } from './user-administration.js';
+import { identityRecordCollection } from './identity-record-store.js';
 
 /** How the first administrator's generated password reaches the operator: printed once, never logged. */
 export function printGeneratedPassword(name: string, password: string): void {
@@ -29,6 +30,10 @@ export const authFeature = defineFeature<AuthConfig>({
   config: { schema: authConfigSchema },
   register(f) {
     f.use(authBridge);
+    f.collection('sessions');
+    f.collection('api_keys');
+    f.collection('users');
+    f.collection(identityRecordCollection);
     f.event(usersChangedEvent);
     f.extensionPoint(authProvidersPoint);
     f.extend(authProvidersPoint, (c) => c.resolve(LocalUserProvider));

@@ -1,6 +1,7 @@
 export { authFeature, printGeneratedPassword } from './feature.js';
 export { authConfigSchema, providerNames, type AuthConfig } from './config.js';
-export { adminPolicyRef, authProvidersPoint, providerChainRef, sessionsRef, userAdministrationRef, usersChangedEvent } from './refs.js';
+export { IdentityRecords } from './identity-record-store.js';
+export { adminPolicyRef, authProvidersPoint, identityRecordsRef, providerChainRef, sessionsRef, userAdministrationRef, usersChangedEvent } from './refs.js';
 export type { AuthProvider, AuthRequest, ProviderOutcome, SignOn } from './provider.js';
 export { UserAdministration, minimumPasswordLength } from './user-administration.js';
 export { UserRepository, publicUser, type UserRecord, type PublicUser, type UserContact } from './user-repository.js';

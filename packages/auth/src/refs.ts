@@ -1,5 +1,6 @@
 import { eventRef, extensionPointRef, serviceRef } from '@vigie/kernel';
 import type { AdminPolicy } from './admin-policy.js';
+import type { IdentityRecords } from './identity-record-store.js';
 import type { ProviderChain } from './provider-chain.js';
 import type { AuthProvider } from './provider.js';
 import type { Sessions } from './sessions.js';
@@ -14,6 +15,8 @@ export const userAdministrationRef = serviceRef<UserAdministration>('auth.userAd
 export const sessionsRef = serviceRef<Sessions>('auth.sessions');
 /** Who may change identity-provider settings. */
 export const adminPolicyRef = serviceRef<AdminPolicy>('auth.adminPolicy');
+/** The identity providers' configuration records (the `object` collection this feature owns). */
+export const identityRecordsRef = serviceRef<IdentityRecords>('auth.identityRecords');
 /** The configured providers, in order. */
 export const providerChainRef = serviceRef<ProviderChain>('auth.providerChain');
 

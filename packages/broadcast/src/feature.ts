@@ -9,6 +9,7 @@ export const broadcastFeature = defineFeature({
   kernel: '^0.1.0',
   register(f) {
     f.use(broadcastBridge);
+    f.collection('broadcast_message');
     f.errors(broadcastErrors);
     for (const route of broadcastRoutes) f.route(route);
   },

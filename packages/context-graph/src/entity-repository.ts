@@ -1,6 +1,7 @@
 import { injectable } from 'tsyringe';
 import {
-  injectRef, kernelRefs,
+  injectRef,
+  kernelRefs,
   assertSafeFilter,
   type BatchOperation,
   type Collection,
@@ -54,11 +55,6 @@ export class EntityRepository {
 
   count(filter: Filter = {}): Promise<number> {
     return this.#entities.count(assertSafeFilter(filter));
-  }
-
-  /** Entities are often selected by type (watchers for the weather, connectors…). */
-  async ensureIndexes(): Promise<void> {
-    await this.#entities.createIndex({ keys: { type: 1 } });
   }
 
   /** The entities among `ids` that exist, by id. */

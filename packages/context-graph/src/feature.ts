@@ -3,7 +3,7 @@ import { pipelineStagesPoint } from '@vigie/events';
 import { contextGraphBridge } from './di.js';
 import { contextGraphErrors } from './errors.js';
 import { entitiesStage } from './entities-stage.js';
-import { EntityRepository } from './entity-repository.js';
+import { entityCollection } from './entity-repository.js';
 import { EventEntities } from './event-entities.js';
 import { entitiesChangedEvent } from './refs.js';
 import { entityRoutes } from './routes.js';
@@ -21,9 +21,10 @@ export const contextGraphFeature = defineFeature({
   register(f) {
     f.use(contextGraphBridge);
     f.event(entitiesChangedEvent);
+    // Entities are often selected by type (watchers for the weather, connectors…).
+    f.collection(entityCollection, { indexes: [{ keys: { type: 1 } }] });
     f.errors(contextGraphErrors);
     for (const route of entityRoutes) f.route(route);
-    f.onInit(async (c) => c.resolve(EntityRepository).ensureIndexes());
     f.onInit((c) => c.resolve(EventEntities).subscribe());
     f.extend(pipelineStagesPoint, (c) => entitiesStage(c.resolve(EventEntities)));
   },

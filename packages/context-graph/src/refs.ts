@@ -1,9 +1,13 @@
 import { eventRef, serviceRef } from '@vigie/kernel';
+import type { EntityReader } from './entity-reader.js';
 import type { EntityRepository } from './entity-repository.js';
 import type { EventEntities } from './event-entities.js';
 
 /** Reads, drafts of changes and atomic commits of the entities (announced by `entitiesChangedEvent`). */
 export const entityRepositoryRef = serviceRef<EntityRepository>('context-graph.entityRepository');
+
+/** Reads of the stored entities with the caller's own filters (selections by pbehaviors, watchers). */
+export const entityReaderRef = serviceRef<EntityReader>('context-graph.entityReader');
 
 /** The cached graph as events see it (the pipeline stages of the event filter and the context graph). */
 export const eventEntitiesRef = serviceRef<EventEntities>('context-graph.eventEntities');

@@ -18,6 +18,7 @@ export const dynamicInfosFeature = defineFeature({
   dependsOn: ['events', 'alarms', 'context-graph'],
   register(f) {
     f.use(dynamicInfosBridge);
+    f.collection('dynamic_infos');
     f.consume(alarmTriggerEvent);
     f.errors(dynamicInfosErrors);
     for (const route of dynamicInfosRoutes) f.route(route);

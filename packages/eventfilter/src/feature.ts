@@ -18,6 +18,7 @@ export const eventFilterFeature = defineFeature({
   dependsOn: ['events', 'context-graph'],
   register(f) {
     f.use(eventFilterBridge);
+    f.collection('eventfilter');
     f.errors(ruleErrors);
     for (const route of eventFilterRoutes) f.route(route);
     f.extend(pipelineStagesPoint, (c) => eventFilterStage(c.resolve(RuleCache), c.resolve(eventEntitiesRef)));

@@ -21,6 +21,9 @@ export const eventsFeature = defineFeature<EngineConfig>({
   config: { schema: engineConfigSchema, section: 'engine' },
   register(f) {
     f.use(eventsBridge);
+    f.collection('event_queue');
+    f.collection('event_queue_progress');
+    f.collection('event_failures');
     f.extensionPoint(pipelineStagesPoint);
     f.extend(pipelineStagesPoint, () => validationStage);
     for (const route of eventRoutes) f.route(route);

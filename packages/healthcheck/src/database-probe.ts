@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type HealthResult, type Store } from '@vigie/kernel';
+import { injectRef, kernelRefs, type HealthResult, type StoreProbe } from '@vigie/kernel';
 import { listOf, type HealthcheckConfig } from './config.js';
 import { reasonOf } from './deadline.js';
 
@@ -11,7 +11,7 @@ import { reasonOf } from './deadline.js';
 @injectable()
 export class DatabaseProbe {
   constructor(
-    @injectRef(kernelRefs.store) private readonly store: Store,
+    @injectRef(kernelRefs.storeProbe) private readonly store: StoreProbe,
     @injectRef(kernelRefs.config) private readonly config: HealthcheckConfig,
   ) {}
 
@@ -28,7 +28,7 @@ export class DatabaseProbe {
     }
     for (const name of listOf(this.config.check_collections)) {
       try {
-        await this.store.collection(name).find({}, { limit: 1 });
+        await this.store.read(name);
       } catch (err) {
         return { ok: false, message: `Failed to read collection ${name}: ${reasonOf(err)}` };
       }

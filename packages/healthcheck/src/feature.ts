@@ -3,7 +3,7 @@ import { AmqpProbe } from './amqp-probe.js';
 import { healthcheckConfigSchema, listOf, type HealthcheckConfig } from './config.js';
 import { DatabaseProbe } from './database-probe.js';
 import { healthcheckBridge } from './di.js';
-import { beatEverySeconds, EngineBeat } from './engine-beat.js';
+import { beatCollection, beatEverySeconds, EngineBeat } from './engine-beat.js';
 import { RedisProbe } from './redis-probe.js';
 import { healthcheckRoutes } from './routes.js';
 
@@ -26,6 +26,7 @@ export const healthcheckFeature = defineFeature<HealthcheckConfig>({
   config: { file: 'healthcheck/manager.conf', section: 'HEALTHCHECK', schema: healthcheckConfigSchema },
   register(f) {
     f.use(healthcheckBridge);
+    f.collection(beatCollection);
     for (const route of healthcheckRoutes) f.route(route);
     // Each check stays within check_timeout_ms by itself; the registry's bound, a little later, is the backstop.
     const timeoutMs = f.config.check_timeout_ms + 1000;

@@ -18,6 +18,8 @@ export const heartbeatsFeature = defineFeature<HeartbeatsConfig>({
   config: { schema: heartbeatsConfigSchema },
   register(f) {
     f.use(heartbeatsBridge);
+    f.collection('heartbeat');
+    f.collection('heartbeat_state');
     f.errors(heartbeatErrors);
     for (const route of heartbeatRoutes) f.route(route);
     f.extend(pipelineStagesPoint, (c) => {

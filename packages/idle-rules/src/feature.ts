@@ -19,6 +19,8 @@ export const idleRulesFeature = defineFeature({
   dependsOn: ['events', 'alarms', 'context-graph', 'pbehaviors'],
   register(f) {
     f.use(idleRulesBridge);
+    f.collection('idle_rule');
+    f.collection('idle_rule_marks');
     f.errors(idleRuleErrors);
     for (const route of idleRuleRoutes) f.route(route);
     f.extend(pipelineStagesPoint, (c) => {

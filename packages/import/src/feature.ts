@@ -2,7 +2,7 @@ import { defineFeature } from '@vigie/kernel';
 import { importConfigSchema, type ImportConfig } from './config.js';
 import { importBridge } from './di.js';
 import { importErrors } from './errors.js';
-import { ImportRepository } from './import-repository.js';
+import { importCollection, ImportRepository } from './import-repository.js';
 import { processJobName, ImportProcessor, type ProcessJobData } from './processor.js';
 import { importStatusChangedEvent } from './refs.js';
 import { importRoutes } from './routes.js';
@@ -19,6 +19,7 @@ export const importFeature = defineFeature<ImportConfig>({
   config: { schema: importConfigSchema },
   register(f) {
     f.use(importBridge);
+    f.collection(importCollection);
     f.event(importStatusChangedEvent);
     f.errors(importErrors);
     for (const route of importRoutes) f.route(route);

@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { ErrorCodes, injectRef, kernelRefs, hasCode, type BatchOperation, type Collection, type Doc, type Filter, type Store, type Update } from '@vigie/kernel';
+import { ErrorCodes, injectRef, kernelRefs, hasCode, type BatchOperation, type Collection, type Doc, type Filter, type FeatureStore, type Update } from '@vigie/kernel';
 import type { ImportStats } from './apply-plan.js';
 import type { BodyFormat } from './import-document.js';
 
@@ -53,9 +53,11 @@ function outcomeWrite(id: string, worker: ImportWorker, outcome: ImportOutcome):
 /** Store access for the import status records. */
 @injectable()
 export class ImportRepository {
+  readonly #store: FeatureStore;
   readonly #records: Collection<ImportRecord>;
 
-  constructor(@injectRef(kernelRefs.store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
+    this.#store = store;
     this.#records = store.collection<ImportRecord>(importCollection);
   }
 
@@ -106,7 +108,9 @@ export class ImportRepository {
 
   /** The write that records an outcome, for a batch that commits it with the graph changes. */
   finishing(id: string, worker: ImportWorker, outcome: ImportOutcome): BatchOperation {
-    return { op: 'update', collection: importCollection, ...outcomeWrite(id, worker, outcome) };
+    // Vouched for: the context graph's store commits it with the entities, though the collection is the import's.
+    const [operation] = this.#store.vouch([{ op: 'update', collection: importCollection, ...outcomeWrite(id, worker, outcome) }]);
+    return operation as BatchOperation;
   }
 
   async finish(id: string, worker: ImportWorker, outcome: ImportOutcome): Promise<void> {

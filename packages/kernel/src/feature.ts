@@ -7,6 +7,7 @@ import type { DiBridge } from './di/bridge.js';
 import type { ErrorWording } from './http/error-wording.js';
 import type { BodyOptions } from './http/body.js';
 import type { JobRun, JobOptions } from './scheduler/port.js';
+import type { IndexSpec } from './store/port.js';
 import type { AnyEventRef, AnyServiceRef, ExtensionPointRef, FeatureScope, ServiceRef } from './refs.js';
 
 /** What every request carries in `ctx.state`. */
@@ -138,6 +139,11 @@ export interface FeatureRegistrar<C> {
   consume(...refs: readonly (AnyServiceRef | AnyEventRef)[]): void;
   /** Declares a domain event this feature owns (emits); dependents may listen to it. */
   event(ref: AnyEventRef): void;
+  /**
+   * Declares a collection this feature owns, with the indexes the kernel creates at init (before `onInit`). The
+   * feature's store reaches only its own collections; other features read them through its exported services.
+   */
+  collection(name: string, options?: { indexes?: readonly IndexSpec[] }): void;
   route(route: RouteDefinition): void;
   /**
    * Mounts a `@koa/router` router (for existing Koa routes and middleware). Its routes are tried after the declared

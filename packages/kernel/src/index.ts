@@ -98,6 +98,7 @@ export type {
 export { updateOperators } from './store/port.js';
 export { DocumentEngine, EngineStore, ChangeSet, createMemoryStore, type DocChange, type EnginePersistence, type ResolvedIndexSpec } from './store/memory.js';
 export { memoryStoreFactory } from './store/memory-adapter.js';
+export type { FeatureStore, StoreProbe } from './store/owned-store.js';
 export { cloneJson, jsonEqual } from './store/json.js';
 export { assertSafeFilter, assertSafeRegex, assertNoCodeExecution, safeQueryOperators, codeExecutingOperators, type SafeFilterOptions } from './store/filter-safety.js';
 export type { Scheduler, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';

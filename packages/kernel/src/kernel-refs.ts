@@ -7,15 +7,18 @@ import type { Logger } from './log.js';
 import type { Observations } from './observation.js';
 import { serviceRef } from './refs.js';
 import type { Scheduler } from './scheduler/port.js';
-import type { Store } from './store/port.js';
+import type { FeatureStore, StoreProbe } from './store/owned-store.js';
 
 /**
  * The kernel's services, visible to every feature without a declaration. `config`, `logger`, `eventBus`,
- * `extensions` and `featureId` are the feature's own (its configuration slice, a child logger, its view of the
- * bus, the contributions to its extension points).
+ * `extensions`, `featureId` and `store` are the feature's own (its configuration slice, a child logger, its view of
+ * the bus, the contributions to its extension points, the collections it owns).
  */
 export const kernelRefs = {
-  store: serviceRef<Store>('kernel.store'),
+  /** The feature's view of the store: only the collections it declared with `f.collection`. */
+  store: serviceRef<FeatureStore>('kernel.store'),
+  /** Ping, list and read-check any collection, for the database health check. */
+  storeProbe: serviceRef<StoreProbe>('kernel.storeProbe'),
   clock: serviceRef<Clock>('kernel.clock'),
   logger: serviceRef<Logger>('kernel.logger'),
   eventBus: serviceRef<EventBus>('kernel.eventBus'),

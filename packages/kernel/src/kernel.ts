@@ -37,13 +37,17 @@ import type { InputLimits } from './http/json-depth.js';
 import type { ErrorWording } from './http/error-wording.js';
 import { createLogger, type Logger } from './log.js';
 import { AgendaScheduler } from './scheduler/agenda-scheduler.js';
-import type { StoreAdapter, StoreFactory } from './store/port.js';
+import { OwnedStore, storeProbe } from './store/owned-store.js';
+import type { IndexSpec, StoreAdapter, StoreFactory } from './store/port.js';
 import { validate } from './validation.js';
 
 /** Version of this kernel, matched against each feature's `kernel` range. */
 export const KERNEL_VERSION = '0.1.0';
 
 const kernelIds = new Set(Object.values(kernelRefs).map((ref) => ref.id));
+
+/** Collections the kernel itself writes (the scheduler's jobs): no feature may declare them. */
+const kernelCollections = ['agenda_jobs'];
 
 export interface KernelOptions {
   features: readonly AnyFeature[];
@@ -70,6 +74,8 @@ interface FeatureRecord {
   consumed: { ref: AnyServiceRef | AnyEventRef; via: 'bridge' | 'consume' }[];
   /** Ids of the domain events this feature owns. */
   events: Set<string>;
+  /** The collections this feature owns, with their indexes. */
+  collections: Map<string, readonly IndexSpec[]>;
   routes: RouteDefinition[];
   routers: { router: KoaRouterLike; options: RouterOptions }[];
   jobs: JobDefinition<unknown>[];
@@ -129,6 +135,8 @@ export class Kernel {
   readonly serverConfig: ServerConfig;
   readonly #options: KernelOptions;
   readonly #records: FeatureRecord[];
+  /** Collection ⇒ owning feature id (or `kernel`). */
+  readonly #collectionOwners = new Map<string, string>(kernelCollections.map((name) => [name, 'kernel']));
   readonly #inFlight = new InFlight();
   readonly #accessLog: boolean;
   #phase: Phase = 'composed';
@@ -242,6 +250,7 @@ export class Kernel {
       bridges: [],
       consumed: [],
       events: new Set(),
+      collections: new Map(),
       routes: [],
       routers: [],
       jobs: [],
@@ -273,6 +282,10 @@ export class Kernel {
       },
       event: (ref) => {
         record.events.add(ref.id);
+      },
+      collection: (name, options) => {
+        if (record.collections.has(name)) problems.push(`feature ${id} declares collection ${name} twice`);
+        record.collections.set(name, options?.indexes ?? []);
       },
       route: (route) => {
         record.routes.push(route);
@@ -332,6 +345,10 @@ export class Kernel {
     };
     for (const record of this.#records) {
       const id = record.feature.id;
+      for (const collection of record.collections.keys()) {
+        if (kernelCollections.includes(collection)) problems.push(`feature ${id} declares collection ${collection}, which the kernel owns`);
+        else claim(this.#collectionOwners, 'collection', collection, id);
+      }
       for (const point of record.extensionPoints) claim(points, 'extension point', point, id);
       for (const event of record.events) claim(events, 'event', event, id);
       for (const service of this.#exportedIds(record)) claim(services, 'service', service, id);
@@ -446,8 +463,9 @@ export class Kernel {
       processEveryMs: this.serverConfig.jobs_poll_ms,
       logger: this.logger.child({ component: 'scheduler' }),
     });
+    const store = observedStore(this.#adapter.store, this.observations);
     const shared = {
-      [kernelRefs.store.id]: observedStore(this.#adapter.store, this.observations),
+      [kernelRefs.storeProbe.id]: storeProbe(store),
       [kernelRefs.clock.id]: this.clock,
       [kernelRefs.scheduler.id]: this.#scheduler,
       [kernelRefs.health.id]: this.health,
@@ -482,6 +500,7 @@ export class Kernel {
         [kernelRefs.logger.id]: asValue(record.logger),
         [kernelRefs.config.id]: asValue(record.config),
         [kernelRefs.featureId.id]: asValue(id),
+        [kernelRefs.store.id]: asValue(new OwnedStore(store, id, new Set(record.collections.keys()), this.#collectionOwners)),
         [kernelRefs.extensions.id]: asValue(extensions),
         [kernelRefs.eventBus.id]: asValue(this.eventBus.restrictedTo({ featureId: id, emits: record.events, hears: new Set([...record.events, ...consumedEvents]) })),
       });
@@ -509,6 +528,8 @@ export class Kernel {
     }
     this.#authenticator ??= this.#options.authenticator;
     for (const record of this.#records) {
+      const indexes = [...record.collections].flatMap(([name, specs]) => specs.map((spec) => () => store.collection(name).createIndex(spec)));
+      for (const create of indexes) await withTimeout(create(), timeout, `indexes of feature ${record.feature.id}`);
       for (const hook of record.hooks.init) await withTimeout(hook(record.scope as FeatureScope), timeout, `init of feature ${record.feature.id}`);
     }
     this.#phase = 'initialised';

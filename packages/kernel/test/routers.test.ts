@@ -36,6 +36,7 @@ function routerFeature() {
     id: 'legacy',
     kernel: '^0.1.0',
     register(f) {
+      f.collection('ticks');
       f.service(greeterRef, () => ({ greet: (n: string) => `hello ${n}` }));
       f.route({ method: 'GET', path: '/api/v2/legacy/declared', handler: () => ({ declared: true }) });
       f.router(router, { docs: { 'GET /api/v2/legacy/greetings/:name': { summary: 'Greets someone' } } });

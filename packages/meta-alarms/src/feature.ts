@@ -6,6 +6,7 @@ import { metaAlarmsBridge } from './di.js';
 import { metaAlarmErrors } from './errors.js';
 import { metaAlarmStage } from './meta-alarm-stage.js';
 import { metaAlarmRoutes } from './routes.js';
+import { correlationGroupCollection } from './correlation-groups.js';
 
 /**
  * Meta-alarm rules and the correlation engine: the rules of `meta_alarm_rules`, served under
@@ -19,6 +20,8 @@ export const metaAlarmsFeature = defineFeature({
   dependsOn: ['events', 'context-graph', 'alarms'],
   register(f) {
     f.use(metaAlarmsBridge);
+    f.collection(correlationGroupCollection);
+    f.collection('meta_alarm_rules');
     f.consume(alarmTriggerEvent, alarmTriggerRedeliveredEvent);
     f.errors(metaAlarmErrors);
     for (const route of metaAlarmRoutes) f.route(route);

@@ -8,6 +8,7 @@ const sampleFeature = defineFeature({
   id: 'sample',
   kernel: '^0.1.0',
   register(f) {
+    f.collection('samples');
     f.route({
       method: 'GET',
       path: '/api/v2/samples/:id',

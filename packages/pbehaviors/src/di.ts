@@ -1,5 +1,6 @@
 import { defineBridge, provide } from '@vigie/kernel';
 import { alarmChangesRef, alarmReaderRef } from '@vigie/alarms';
+import { entityReaderRef } from '@vigie/context-graph';
 import { ActivePbehaviors } from './active-pbehaviors.js';
 import { PbehaviorAlarmEngine } from './pbehavior-alarms.js';
 import { PbehaviorIndex } from './pbehavior-index.js';
@@ -10,7 +11,7 @@ import { activePbehaviorsRef, pbehaviorCreationRef } from './refs.js';
 
 /** The pbehaviors feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const pbehaviorsBridge = defineBridge({
-  imports: [alarmChangesRef, alarmReaderRef],
+  imports: [alarmChangesRef, alarmReaderRef, entityReaderRef],
   singletons: [PbehaviorRepository, PbehaviorIndex, PbehaviorService, ActivePbehaviors, PbehaviorCreation, PbehaviorAlarmEngine],
   exports: [provide(activePbehaviorsRef, ActivePbehaviors), provide(pbehaviorCreationRef, PbehaviorCreation)],
 });

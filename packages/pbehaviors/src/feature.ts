@@ -7,7 +7,7 @@ import { pbehaviorsConfigSchema, type PbehaviorsConfig } from './config.js';
 import { pbehaviorsBridge } from './di.js';
 import { pbehaviorErrors } from './errors.js';
 import { PbehaviorAlarmEngine } from './pbehavior-alarms.js';
-import { PbehaviorRepository } from './pbehavior-repository.js';
+import { pbehaviorCollection, PbehaviorRepository } from './pbehavior-repository.js';
 import { PbehaviorService } from './pbehavior-service.js';
 import { pbehaviorRoutes } from './routes.js';
 
@@ -24,6 +24,7 @@ export const pbehaviorsFeature = defineFeature<PbehaviorsConfig>({
   config: { schema: pbehaviorsConfigSchema },
   register(f) {
     f.use(pbehaviorsBridge);
+    f.collection(pbehaviorCollection);
     f.consume(entitiesChangedEvent);
     f.errors(pbehaviorErrors);
     for (const route of pbehaviorRoutes) f.route(route);

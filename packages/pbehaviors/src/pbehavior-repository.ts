@@ -1,22 +1,21 @@
 import { injectable } from 'tsyringe';
 import { injectRef, kernelRefs, type Collection, type Doc, type Filter, type FindOptions, type Store } from '@vigie/kernel';
+import { entityReaderRef, type EntityReader } from '@vigie/context-graph';
 import type { PbehaviorRecord } from './pbehavior.js';
 
 export const pbehaviorCollection = 'default_pbehavior';
-/** The context graph's entities (REFERENCE §6.2), read directly: this feature does not depend on the context graph. */
-export const entityCollection = 'default_entities';
 
-/** Store access for `default_pbehavior`, and the entity reads that decide `eids`. */
+/** Store access for `default_pbehavior`, and the entity reads (through the context graph) that decide `eids`. */
 @injectable()
 export class PbehaviorRepository {
   readonly #store: Store;
   readonly #pbehaviors: Collection<PbehaviorRecord>;
-  readonly #entities: Collection<Doc>;
+  readonly #entities: EntityReader;
 
-  constructor(@injectRef(kernelRefs.store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: Store, @injectRef(entityReaderRef) entities: EntityReader) {
     this.#store = store;
     this.#pbehaviors = store.collection<PbehaviorRecord>(pbehaviorCollection);
-    this.#entities = store.collection(entityCollection);
+    this.#entities = entities;
   }
 
   /** A multikey index for `pbehavior_byeid` (used by the MongoDB adapter). */
@@ -68,7 +67,7 @@ export class PbehaviorRepository {
 
   /** Ids of the entities a (checked) filter selects. */
   async matchingEntityIds(filter: Filter): Promise<string[]> {
-    return (await this.#entities.find(filter, { projection: { _id: 1 } })).map((entity) => entity._id);
+    return this.#entities.ids(filter);
   }
 
   /** The entities among `ids` that exist; only `fields` of them when given. */

@@ -16,6 +16,7 @@ export const saml2Feature = defineFeature<Saml2Config>({
   config: { schema: saml2ConfigSchema, section: 'webservices' },
   register(f) {
     f.use(saml2Bridge);
+    f.collection('saml2_responses');
     f.consume(providerChainRef, sessionsRef);
     f.extend(authProvidersPoint, (c) => c.resolve(Saml2Provider));
     // Declared always (so the OpenAPI document lists them); they answer 404 while SAML2 is switched off.

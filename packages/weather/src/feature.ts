@@ -4,7 +4,6 @@ import { alarmTriggerEvent } from '@vigie/alarms';
 import { registerEngineBeat } from '@vigie/events';
 import { weatherBridge } from './di.js';
 import { WatcherEngine } from './watcher-engine.js';
-import { WeatherRepository } from './weather-repository.js';
 import { weatherErrors } from './errors.js';
 import { weatherRoutes } from './routes.js';
 
@@ -20,7 +19,6 @@ export const weatherFeature = defineFeature({
   register(f) {
     f.use(weatherBridge);
     f.consume(alarmTriggerEvent, entitiesChangedEvent);
-    f.onInit(async (c) => c.resolve(WeatherRepository).ensureIndexes());
     f.errors(weatherErrors);
     for (const route of weatherRoutes) f.route(route);
 

@@ -1,6 +1,7 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Collection, type Doc, type Filter, type FindOptions, type Store } from '@vigie/kernel';
+import { injectRef, type Doc, type Filter, type FindOptions } from '@vigie/kernel';
 import { alarmReaderRef, type AlarmReader } from '@vigie/alarms';
+import { entityReaderRef, type EntityReader } from '@vigie/context-graph';
 
 /** An entity of the context graph (REFERENCE §6.2), as the weather reads it; stored data is not trusted to be well formed. */
 export interface EntityDoc extends Doc {
@@ -42,20 +43,20 @@ const alarmFields = {
   'v.alarmfilter.next_run': 1,
 } as const;
 
-/** Reads of the context graph (through the store port) and of the live open alarms (through `alarmReader`). */
+/** Reads of the context graph (through `entityReaderRef`) and of the live open alarms (through `alarmReaderRef`). */
 @injectable()
 export class WeatherRepository {
-  readonly #entities: Collection<EntityDoc>;
+  readonly #entities: EntityReader;
   readonly #alarms: AlarmReader;
 
-  constructor(@injectRef(kernelRefs.store) store: Store, @injectRef(alarmReaderRef) alarms: AlarmReader) {
-    this.#entities = store.collection<EntityDoc>('default_entities');
+  constructor(@injectRef(entityReaderRef) entities: EntityReader, @injectRef(alarmReaderRef) alarms: AlarmReader) {
+    this.#entities = entities;
     this.#alarms = alarms;
   }
 
   entities(filter: Filter, options: Omit<FindOptions, 'projection'> = {}): Promise<EntityDoc[]> {
     // Without a projection: the embedded store projects several times slower than it copies small documents.
-    return this.#entities.find(filter, options);
+    return this.#entities.find<EntityDoc>(filter, options);
   }
 
   /** The entities among `ids` that exist (and pass `extra`). */
@@ -65,11 +66,11 @@ export class WeatherRepository {
 
   /** Ids of the entities a filter selects. */
   async entityIds(filter: Filter): Promise<string[]> {
-    return (await this.#entities.find(filter, { projection: { _id: 1 } })).map((entity) => entity._id);
+    return this.#entities.ids(filter);
   }
 
   watcher(id: string): Promise<EntityDoc | null> {
-    return this.#entities.findOne({ _id: id, type: 'watcher' });
+    return this.#entities.findOne<EntityDoc>({ _id: id, type: 'watcher' });
   }
 
   /** The open (not resolved) alarm of each entity that has one. */
@@ -80,10 +81,5 @@ export class WeatherRepository {
   /** What the watcher engine reads of open alarms: their state, acknowledgement and output. */
   openAlarmStates(entityIds: readonly string[]): Promise<Map<string, AlarmDoc>> {
     return this.#alarms.openAlarms(entityIds, { d: 1, t: 1, 'v.state': 1, 'v.ack': 1, 'v.output': 1 });
-  }
-
-  /** The index the weather's entity reads rely on (also created by the context graph); the alarms feature indexes alarms. */
-  async ensureIndexes(): Promise<void> {
-    await this.#entities.createIndex({ keys: { type: 1 } });
   }
 }

@@ -1,7 +1,7 @@
 import { defineFeature, kernelRefs } from '@vigie/kernel';
 import { alarmTriggerRedeliveredEvent, alarmTriggerEvent } from '@vigie/alarms';
 import { webhooksConfigSchema, type WebhooksConfig } from './config.js';
-import { DeliveryRepository } from './delivery-repository.js';
+import { ticketClaimCollection, deliveryCollection, DeliveryRepository } from './delivery-repository.js';
 import { deliverJobName, purgeJobName, type DeliverJobData, DeliveryService } from './delivery-service.js';
 import { webhooksBridge } from './di.js';
 import { webhookErrors } from './errors.js';
@@ -22,6 +22,9 @@ export const webhooksFeature = defineFeature<WebhooksConfig>({
   config: { schema: webhooksConfigSchema },
   register(f) {
     f.use(webhooksBridge);
+    f.collection('webhooks');
+    f.collection(deliveryCollection);
+    f.collection(ticketClaimCollection);
     f.consume(alarmTriggerEvent, alarmTriggerRedeliveredEvent);
     f.errors(webhookErrors);
     for (const route of [...webhookRoutes, ...deliveryRoutes]) f.route(route);

@@ -31,6 +31,7 @@ export const sampleFeature = defineFeature<SampleConfig>({
     schema: object({ greeting: string().default('hello'), repeat: number().integer().min(1).max(3).default(1) }),
   },
   register(f) {
+    f.collection('greetings');
     f.use(sampleBridge);
     f.service(greetingServiceRef, (scope) => new GreetingService(scope.resolve(GreetingPolicy), scope.resolve(kernelRefs.scheduler)), { export: true });
     f.errors({

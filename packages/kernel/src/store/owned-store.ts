@@ -1,0 +1,89 @@
+import type { BatchOperation, BatchResult, Collection, Doc, Store } from './port.js';
+
+/** Who owns which collection: features by id, and the kernel's own (jobs). */
+export type CollectionOwners = ReadonlyMap<string, string>;
+
+/** The store a feature resolves (`kernelRefs.store`). */
+export interface FeatureStore extends Store {
+  /**
+   * Hands operations on this feature's own collections to another feature's batch, for one atomic write spanning
+   * both (an import's outcome committed with the entities it wrote through the context graph's service).
+   */
+  vouch(operations: readonly BatchOperation[]): readonly BatchOperation[];
+}
+
+/** Operations an owner vouched for: another feature's store accepts them in its batches. */
+const vouched = new WeakSet<BatchOperation>();
+
+/**
+ * A feature's view of the store: only the collections it declared (`f.collection`). Other features' data is read
+ * through the services they export; a call on another collection throws, naming the feature and the collection.
+ */
+export class OwnedStore implements FeatureStore {
+  constructor(
+    private readonly store: Store,
+    private readonly featureId: string,
+    private readonly owned: ReadonlySet<string>,
+    private readonly owners: CollectionOwners,
+  ) {}
+
+  #check(name: string): void {
+    if (this.owned.has(name)) return;
+    const owner = this.owners.get(name);
+    throw new Error(
+      `feature ${this.featureId} uses collection ${name}, which it does not own` +
+        (owner === undefined ? ' (declare it with f.collection)' : ` (${owner === 'kernel' ? 'the kernel' : `feature ${owner}`} does; use its services)`),
+    );
+  }
+
+  collection<T extends Doc = Doc>(name: string): Collection<T> {
+    this.#check(name);
+    return this.store.collection<T>(name);
+  }
+
+  async batch(operations: readonly BatchOperation[]): Promise<BatchResult> {
+    for (const operation of operations) if (!vouched.has(operation)) this.#check(operation.collection);
+    return this.store.batch(operations);
+  }
+
+  vouch(operations: readonly BatchOperation[]): readonly BatchOperation[] {
+    for (const operation of operations) {
+      this.#check(operation.collection);
+      vouched.add(operation);
+    }
+    return operations;
+  }
+
+  listCollections(): Promise<string[]> {
+    return this.store.listCollections();
+  }
+
+  dropCollection(name: string): Promise<void> {
+    this.#check(name);
+    return this.store.dropCollection(name);
+  }
+
+  ping(): Promise<void> {
+    return this.store.ping();
+  }
+
+  close(): Promise<void> {
+    return Promise.reject(new Error(`feature ${this.featureId} cannot close the store: the kernel does at shutdown`));
+  }
+}
+
+/** Diagnostics over the whole store, for health checks (`kernelRefs.storeProbe`): nothing is returned of the data. */
+export interface StoreProbe {
+  ping(): Promise<void>;
+  listCollections(): Promise<string[]>;
+  /** Reads at most one document of the collection and drops it: it fails only if the collection cannot be read. */
+  read(collection: string): Promise<void>;
+}
+
+export function storeProbe(store: Store): StoreProbe {
+  return {
+    ping: () => store.ping(),
+    listCollections: () => store.listCollections(),
+    read: async (collection) => void (await store.collection(collection).find({}, { limit: 1 })),
+  };
+}

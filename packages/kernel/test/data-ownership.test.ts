@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { VigieError } from '../src/errors.js';
+import { defineFeature, type AnyFeature } from '../src/feature.js';
+import { Kernel } from '../src/kernel.js';
+import { kernelRefs } from '../src/kernel-refs.js';
+import { createLogger } from '../src/log.js';
+import { memoryStoreFactory } from '../src/store/memory-adapter.js';
+import { startTestKernel, type TestKernel } from '../src/testing/index.js';
+
+const silent = createLogger({ level: 'silent' });
+
+function compose(features: readonly AnyFeature[]): VigieError {
+  try {
+    new Kernel({ features, installDir: '/nonexistent-vigie', env: {}, store: memoryStoreFactory(), logger: silent });
+  } catch (err) {
+    return err as VigieError;
+  }
+  throw new Error('composition unexpectedly succeeded');
+}
+
+/** Owns `notes`, indexed by `owner`. */
+const notes = defineFeature({ id: 'notes', kernel: '^0.1.0', register: (f) => f.collection('notes', { indexes: [{ keys: { owner: 1 } }] }) });
+
+let t: TestKernel | undefined;
+afterEach(async () => {
+  await t?.stop();
+  t = undefined;
+});
+
+describe('data ownership', () => {
+  it('gives a feature its own collections', async () => {
+    t = await startTestKernel({ features: [notes] });
+    const store = t.kernel.scope('notes').resolve(kernelRefs.store);
+    await store.collection('notes').insertOne({ _id: 'n1', owner: 'ada' });
+    expect(await store.collection('notes').find({ owner: 'ada' })).toEqual([{ _id: 'n1', owner: 'ada' }]);
+  });
+
+  it('refuses, naming the feature and the collection, a read of a collection the feature does not own', async () => {
+    const reader = defineFeature({ id: 'reader', kernel: '^0.1.0', dependsOn: ['notes'], register() {} });
+    t = await startTestKernel({ features: [notes, reader] });
+    const store = t.kernel.scope('reader').resolve(kernelRefs.store);
+    expect(() => store.collection('notes')).toThrow('feature reader uses collection notes, which it does not own (feature notes does; use its services)');
+    expect(() => store.collection('elsewhere')).toThrow('feature reader uses collection elsewhere, which it does not own (declare it with f.collection)');
+    await expect(store.batch([{ op: 'insert', collection: 'notes', doc: { _id: 'n2' } }])).rejects.toThrow('feature reader uses collection notes');
+  });
+
+  it('fails the boot check when a feature declares another feature’s collection or the kernel’s', () => {
+    const squatter = defineFeature({
+      id: 'squatter',
+      kernel: '^0.1.0',
+      register(f) {
+        f.collection('notes');
+        f.collection('agenda_jobs');
+      },
+    });
+    const { details } = compose([notes, squatter]);
+    expect(details).toEqual(
+      expect.arrayContaining(['feature squatter declares collection agenda_jobs, which the kernel owns', 'collection notes is declared by features notes and squatter']),
+    );
+    expect(details).toHaveLength(2);
+  });
+
+  it('lets an owner vouch for its operations in another feature’s atomic batch', async () => {
+    const journal = defineFeature({ id: 'journal', kernel: '^0.1.0', dependsOn: ['notes'], register: (f) => f.collection('journal') });
+    t = await startTestKernel({ features: [notes, journal] });
+    const vouched = t.kernel.scope('notes').resolve(kernelRefs.store).vouch([{ op: 'insert', collection: 'notes', doc: { _id: 'n3' } }]);
+    await t.kernel.scope('journal').resolve(kernelRefs.store).batch([{ op: 'insert', collection: 'journal', doc: { _id: 'j1' } }, ...vouched]);
+    expect(await t.kernel.store.collection('notes').findOne({ _id: 'n3' })).toEqual({ _id: 'n3' });
+    expect(() => t?.kernel.scope('journal').resolve(kernelRefs.store).vouch([{ op: 'delete', collection: 'notes', filter: {} }])).toThrow(
+      'feature journal uses collection notes, which it does not own',
+    );
+  });
+});
