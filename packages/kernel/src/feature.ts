@@ -147,7 +147,7 @@ export interface FeatureRegistrar<C> {
   route(route: RouteDefinition): void;
   /**
    * Mounts a `@koa/router` router (for existing Koa routes and middleware). Its routes are tried after the declared
-   * routes and get the same authentication, request scope, error envelope and logging; the kernel reads no body
+   * routes and get the same authentication, feature scope, error envelope and logging; the kernel reads no body
    * for them (bring a body parser if they need one).
    */
   router(router: KoaRouterLike, options?: RouterOptions): void;
