@@ -118,7 +118,7 @@ describe('the sample feature over HTTP', () => {
     expect((raw.body as { text: string }).text).toBe('bonjour a/b bonjour a/b');
   });
 
-  it('runs the job the route queued, in the job scope', async () => {
+  it('runs the job the route queued, with the feature scope', async () => {
     t = await startTestKernel({ features: [sampleFeature] });
     await t.get('/api/v2/greet/ada');
     await t.get('/api/v2/greet/ada');

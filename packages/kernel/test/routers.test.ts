@@ -46,7 +46,7 @@ function routerFeature() {
 }
 
 describe('@koa/router routers', () => {
-  it('serve their routes behind authentication, in the feature request scope', async () => {
+  it('serve their routes behind authentication, in the feature scope', async () => {
     t = await startTestKernel({ features: [routerFeature()] });
     const ok = await t.get('/api/v2/legacy/greetings/ada');
     expect(ok.status).toBe(200);
