@@ -106,12 +106,4 @@ export class AlarmRepository {
   async deleteResolvedUntil(cutoff: number): Promise<number> {
     return (await this.#alarms.deleteMany({ 'v.resolved': { $lte: cutoff } })).deletedCount;
   }
-
-  /** Indexes of the reads: the open alarm of an entity, the beats' candidates, the list's time window. */
-  async ensureIndexes(): Promise<void> {
-    await this.#alarms.createIndex({ keys: { d: 1 } });
-    await this.#alarms.createIndex({ keys: { 'v.resolved': 1 } });
-    await this.#alarms.createIndex({ keys: { t: 1 } });
-    await this.#alarms.createIndex({ keys: { 'v.component': 1 } });
-  }
 }

@@ -21,12 +21,12 @@ export const alarmsFeature = defineFeature<AlarmsConfig>({
   config: { schema: alarmsConfigSchema },
   register(f) {
     f.use(alarmsBridge);
-    f.collection(alarmCollection);
+    // Indexes of the reads: the open alarm of an entity, the beats' candidates, the list's time window.
+    f.collection(alarmCollection, { indexes: [{ keys: { d: 1 } }, { keys: { 'v.resolved': 1 } }, { keys: { t: 1 } }, { keys: { 'v.component': 1 } }] });
     f.event(alarmTriggerEvent);
     f.event(alarmTriggerRedeliveredEvent);
     for (const route of alarmRoutes) f.route(route);
     f.extend(pipelineStagesPoint, (c) => alarmStage(c.resolve(AlarmChangeService), c.resolve(AlarmRepository)));
-    f.onInit(async (c) => c.resolve(AlarmRepository).ensureIndexes());
 
     registerEngineBeat(f, { name: 'alarms', tick: (c) => c.resolve(AlarmBeat).run() });
   },

@@ -36,9 +36,8 @@ export class EventIntake {
     return this.#node;
   }
 
-  /** Indexes, and new ids after those the previous run left queued. */
+  /** New ids after those the previous run left queued. */
   async init(): Promise<void> {
-    await this.queue.ensureIndexes();
     this.#ids.resumeAt(readIdReservation(this.dataDir));
     this.#ids.resumeAfter(await this.queue.lastId(this.node));
   }

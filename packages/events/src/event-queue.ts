@@ -57,8 +57,8 @@ interface StoredEvent extends Doc {
 /** Events in one `event_queue` document at most (a MongoDB document is limited to 16 MiB). */
 const eventsPerDocument = 1000;
 
-const queueCollection = 'event_queue';
-const progressCollection = 'event_queue_progress';
+export const queueCollection = 'event_queue';
+export const progressCollection = 'event_queue_progress';
 
 /**
  * The durable event queue: an event is in `event_queue` from its acceptance until it has been processed. The
@@ -78,12 +78,6 @@ export class EventQueueRepository {
     this.#queue = store.collection(queueCollection);
     this.#progress = store.collection(progressCollection);
     this.#failures = store.collection<FailedEvent>('event_failures');
-  }
-
-  async ensureIndexes(): Promise<void> {
-    await this.#queue.createIndex({ keys: { node: 1 } });
-    await this.#progress.createIndex({ keys: { node: 1 } });
-    await this.#progress.createIndex({ keys: { batch: 1 } });
   }
 
   /**

@@ -2,6 +2,7 @@ import { defineFeature } from '@vigie/kernel';
 import { engineConfigSchema, type EngineConfig } from './config.js';
 import { eventsBridge } from './di.js';
 import { EventIntake } from './event-intake.js';
+import { progressCollection, queueCollection } from './event-queue.js';
 import { PipelineHealth } from './pipeline-health.js';
 import { pipelineStagesPoint } from './pipeline.js';
 import { eventRoutes } from './routes.js';
@@ -21,8 +22,8 @@ export const eventsFeature = defineFeature<EngineConfig>({
   config: { schema: engineConfigSchema, section: 'engine' },
   register(f) {
     f.use(eventsBridge);
-    f.collection('event_queue');
-    f.collection('event_queue_progress');
+    f.collection(queueCollection, { indexes: [{ keys: { node: 1 } }] });
+    f.collection(progressCollection, { indexes: [{ keys: { node: 1 } }, { keys: { batch: 1 } }] });
     f.collection('event_failures');
     f.extensionPoint(pipelineStagesPoint);
     f.extend(pipelineStagesPoint, () => validationStage);

@@ -16,7 +16,6 @@ describe('the durable event queue', () => {
   it('stores the events of one acceptance together, and gives back only those not settled after a restart', async () => {
     const store = createMemoryStore();
     const queue = new EventQueueRepository(store);
-    await queue.ensureIndexes();
     const queued = await queue.insert(accepted(5));
     expect(new Set(queued.map((e) => e.batch)).size).toBe(1);
     expect(await store.collection('event_queue').count()).toBe(1);

@@ -2,7 +2,7 @@ import { defineFeature } from '@vigie/kernel';
 import { importConfigSchema, type ImportConfig } from './config.js';
 import { importBridge } from './di.js';
 import { importErrors } from './errors.js';
-import { importCollection, ImportRepository } from './import-repository.js';
+import { importCollection } from './import-repository.js';
 import { processJobName, ImportProcessor, type ProcessJobData } from './processor.js';
 import { importStatusChangedEvent } from './refs.js';
 import { importRoutes } from './routes.js';
@@ -19,7 +19,7 @@ export const importFeature = defineFeature<ImportConfig>({
   config: { schema: importConfigSchema },
   register(f) {
     f.use(importBridge);
-    f.collection(importCollection);
+    f.collection(importCollection, { indexes: [{ keys: { seq: 1 }, unique: true }] });
     f.event(importStatusChangedEvent);
     f.errors(importErrors);
     for (const route of importRoutes) f.route(route);
@@ -28,7 +28,6 @@ export const importFeature = defineFeature<ImportConfig>({
       concurrency: 1,
       handler: (run) => run.scope.resolve(ImportProcessor).processQueue(run),
     });
-    f.onInit((c) => c.resolve(ImportRepository).ensureIndexes());
     f.onStart((c) => c.resolve(ImportProcessor).recover());
   },
 });

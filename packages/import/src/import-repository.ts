@@ -61,10 +61,6 @@ export class ImportRepository {
     this.#records = store.collection<ImportRecord>(importCollection);
   }
 
-  ensureIndexes(): Promise<void> {
-    return this.#records.createIndex({ keys: { seq: 1 }, unique: true });
-  }
-
   get(id: string): Promise<ImportRecord | null> {
     return this.#records.findOne({ _id: id });
   }

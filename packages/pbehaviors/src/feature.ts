@@ -7,7 +7,7 @@ import { pbehaviorsConfigSchema, type PbehaviorsConfig } from './config.js';
 import { pbehaviorsBridge } from './di.js';
 import { pbehaviorErrors } from './errors.js';
 import { PbehaviorAlarmEngine } from './pbehavior-alarms.js';
-import { pbehaviorCollection, PbehaviorRepository } from './pbehavior-repository.js';
+import { pbehaviorCollection } from './pbehavior-repository.js';
 import { PbehaviorService } from './pbehavior-service.js';
 import { pbehaviorRoutes } from './routes.js';
 
@@ -24,14 +24,14 @@ export const pbehaviorsFeature = defineFeature<PbehaviorsConfig>({
   config: { schema: pbehaviorsConfigSchema },
   register(f) {
     f.use(pbehaviorsBridge);
-    f.collection(pbehaviorCollection);
+    // A multikey index for `pbehavior_byeid` (used by the MongoDB adapter).
+    f.collection(pbehaviorCollection, { indexes: [{ keys: { eids: 1 } }] });
     f.consume(entitiesChangedEvent);
     f.errors(pbehaviorErrors);
     for (const route of pbehaviorRoutes) f.route(route);
 
     let stopListening: (() => void) | undefined;
     f.onInit(async (c) => {
-      await c.resolve(PbehaviorRepository).ensureIndexes();
       const service = c.resolve(PbehaviorService);
       stopListening = c.resolve(kernelRefs.eventBus).on(entitiesChangedEvent, ({ ids }) => service.entitiesChanged(ids));
     });

@@ -18,11 +18,6 @@ export class PbehaviorRepository {
     this.#entities = entities;
   }
 
-  /** A multikey index for `pbehavior_byeid` (used by the MongoDB adapter). */
-  ensureIndexes(): Promise<void> {
-    return this.#pbehaviors.createIndex({ keys: { eids: 1 } });
-  }
-
   get(id: string): Promise<PbehaviorRecord | null> {
     return this.#pbehaviors.findOne({ _id: id });
   }

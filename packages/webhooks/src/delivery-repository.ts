@@ -155,11 +155,4 @@ export class DeliveryRepository {
   async recordTicket(webhook: string, alarm: string, ticket: string): Promise<void> {
     await this.#claims.updateOne({ _id: claimId(webhook, alarm) }, { $set: { ticket } });
   }
-
-  async ensureIndexes(): Promise<void> {
-    await this.#deliveries.createIndex({ keys: { status: 1 } });
-    await this.#deliveries.createIndex({ keys: { webhook: 1 } });
-    await this.#deliveries.createIndex({ keys: { alarm: 1 } });
-    await this.#deliveries.createIndex({ keys: { created: -1 } });
-  }
 }

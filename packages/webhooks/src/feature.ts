@@ -1,7 +1,7 @@
 import { defineFeature, kernelRefs } from '@vigie/kernel';
 import { alarmTriggerRedeliveredEvent, alarmTriggerEvent } from '@vigie/alarms';
 import { webhooksConfigSchema, type WebhooksConfig } from './config.js';
-import { ticketClaimCollection, deliveryCollection, DeliveryRepository } from './delivery-repository.js';
+import { deliveryCollection, ticketClaimCollection } from './delivery-repository.js';
 import { deliverJobName, purgeJobName, type DeliverJobData, DeliveryService } from './delivery-service.js';
 import { webhooksBridge } from './di.js';
 import { webhookErrors } from './errors.js';
@@ -23,7 +23,7 @@ export const webhooksFeature = defineFeature<WebhooksConfig>({
   register(f) {
     f.use(webhooksBridge);
     f.collection('webhooks');
-    f.collection(deliveryCollection);
+    f.collection(deliveryCollection, { indexes: [{ keys: { status: 1 } }, { keys: { webhook: 1 } }, { keys: { alarm: 1 } }, { keys: { created: -1 } }] });
     f.collection(ticketClaimCollection);
     f.consume(alarmTriggerEvent, alarmTriggerRedeliveredEvent);
     f.errors(webhookErrors);
@@ -37,7 +37,6 @@ export const webhooksFeature = defineFeature<WebhooksConfig>({
     f.job({ name: purgeJobName, every: '1 hour', handler: (run) => run.scope.resolve(DeliveryService).purge() });
     f.onInit(async (c) => {
       await c.resolve(WebhookSecretBox).load();
-      await c.resolve(DeliveryRepository).ensureIndexes();
       const deliveries = c.resolve(DeliveryService);
       const bus = c.resolve(kernelRefs.eventBus);
       bus.on(alarmTriggerEvent, (payload) => deliveries.onTrigger(payload));
