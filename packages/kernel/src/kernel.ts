@@ -528,8 +528,9 @@ export class Kernel {
     }
     this.#authenticator ??= this.#options.authenticator;
     for (const record of this.#records) {
-      const indexes = [...record.collections].flatMap(([name, specs]) => specs.map((spec) => () => store.collection(name).createIndex(spec)));
-      for (const create of indexes) await withTimeout(create(), timeout, `indexes of feature ${record.feature.id}`);
+      for (const [name, specs] of record.collections) {
+        for (const spec of specs) await withTimeout(store.collection(name).createIndex(spec), timeout, `an index of ${name} (feature ${record.feature.id})`);
+      }
       for (const hook of record.hooks.init) await withTimeout(hook(record.scope as FeatureScope), timeout, `init of feature ${record.feature.id}`);
     }
     this.#phase = 'initialised';
