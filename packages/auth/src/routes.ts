@@ -92,7 +92,7 @@ export const accountRoutes: RouteDefinition[] = [
     responses: { 200: { description: 'The user the request authenticated as', schema: accountSchema } },
     handler: (ctx) => {
       const user = ctx.state.user;
-      ctx.body = { id: user?.id, name: user?.name, role: user?.role ?? null, via: user?.via };
+      return { id: user?.id, name: user?.name, role: user?.role ?? null, via: user?.via };
     },
   },
   {

@@ -97,6 +97,13 @@ function render(ctx: Context, err: unknown, log: Logger): void {
 
 const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
 
+/** An array or an object literal (not a Buffer, stream or other class instance Koa answers its own way). */
+function isPlainJson(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return Array.isArray(value) || prototype === Object.prototype || prototype === null;
+}
+
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
@@ -162,7 +169,7 @@ function routeMiddleware(mounted: MountedRoute, bodyDefaults: BodyDefaults) {
     const state = ctx.state as unknown as RequestState;
     state.useContainer(container);
     try {
-      if (route.body !== false && bodyMethods.has(ctx.method)) {
+      if (route.body !== false && bodyMethods.has(ctx.req.method ?? '')) {
         await readBody(ctx, route.body ?? {}, bodyDefaults);
       }
       // Awaited only when it is a promise: a synchronous handler spends no microtask.
@@ -173,6 +180,10 @@ function routeMiddleware(mounted: MountedRoute, bodyDefaults: BodyDefaults) {
         if (result === null) {
           ctx.type = 'application/json';
           ctx.body = 'null';
+        } else if (isPlainJson(result) && !ctx.res.hasHeader('content-type')) {
+          // Serialised here with the header set directly: Koa would look the JSON type up on every answer.
+          ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8');
+          ctx.body = JSON.stringify(result);
         } else {
           ctx.body = result;
         }
@@ -227,10 +238,13 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
     const observed = observations?.listens('http') === true;
     const started = options.accessLog || observed ? performance.now() : 0;
     let template: string | undefined;
+    // Read once: each of Koa's delegating getters costs a call chain on this path.
+    const method = ctx.req.method ?? 'GET';
+    const path = ctx.path;
     try {
       let match;
       try {
-        match = table.match(ctx.method, ctx.path);
+        match = table.match(method, path);
       } catch (err) {
         if (!(err instanceof MalformedPathError)) throw err;
         const pending = authenticate(ctx);
@@ -245,16 +259,16 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
       if (!match.found) {
         let allowed = match.allowed;
         if (routers.size > 0) {
-          const routed = routers.match(ctx.method, ctx.path);
+          const routed = routers.match(method, path);
           if (routed.found) {
             await runRouter(ctx as VigieContext, routed.mounted, routed.middleware);
             return;
           }
           allowed = [...new Set([...allowed, ...routed.allowed])];
         }
-        if (allowed.length === 0) throw new HttpError(404, `No route matches ${ctx.method} ${ctx.path}`);
+        if (allowed.length === 0) throw new HttpError(404, `No route matches ${method} ${path}`);
         ctx.set('Allow', allowed.join(', '));
-        if (ctx.method === 'OPTIONS') {
+        if (method === 'OPTIONS') {
           ctx.status = 204;
           return;
         }
@@ -270,9 +284,9 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
         const ms = performance.now() - started;
         // A router route's template is what @koa/router matched (set even when its handler threw).
         const route = template ?? (ctx as { _matchedRoute?: string })._matchedRoute;
-        if (observed) observations?.http({ method: ctx.method, route, status: ctx.status, seconds: ms / 1000 });
+        if (observed) observations?.http({ method, route, status: ctx.res.statusCode, seconds: ms / 1000 });
         if (options.accessLog) {
-          ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, user: ctx.state.user?.name }, 'request');
+          ctx.state.log.info({ method, path, status: ctx.res.statusCode, ms: Math.round(ms * 10) / 10, user: ctx.state.user?.name }, 'request');
         }
       }
     }
