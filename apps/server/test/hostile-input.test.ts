@@ -161,6 +161,10 @@ function probes(op: Operation): Probe[] {
       ['negative', '-1'],
       ['huge number', '1e400'],
       ['deep JSON', deepArray(500)],
+      ['prototype path', '__proto__'],
+      ['nested prototype path', 'v.__proto__'],
+      ['prototype field in a filter', '{"v.__proto__.x":1}'],
+      ['prototype field under $and', '{"$and":[{"a.__proto__":1}]}'],
     ] as const) {
       const query = value === undefined ? `${name}[$ne]=x` : `${name}=${encodeURIComponent(value)}`;
       out.push({ what: `query ${name}: ${what}`, path: `${plain}?${query}` });

@@ -62,6 +62,8 @@ describe('POST /api/v2/event', () => {
       check({ event_type: 'changestate', state: undefined }),
       check({ event_type: 'snooze' }),
       check({ output: '\ud800' }),
+      check({ custom: 'x'.repeat(70_000) }),
+      check({ custom: { list: Array.from({ length: 10_001 }, () => 1) } }),
     ];
     const res = await t.post('/api/v2/event', events);
     expect(res.status).toBe(200);
@@ -79,6 +81,8 @@ describe('POST /api/v2/event', () => {
       { field: 'state', error: 'a changestate event needs a state' },
       { field: 'duration', error: 'a snooze event needs a duration: a positive number of seconds' },
       { field: 'output', error: 'output is not valid UTF-8 text' },
+      { field: 'custom', error: 'custom must be at most 65536 characters' },
+      { field: 'custom.list', error: 'custom.list must have at most 10000 elements' },
     ]);
     expect(body.failed_events[6]?.event).toBe('not an event');
     await recorder.waitFor('last', 2);
