@@ -150,16 +150,19 @@ describe('the pipeline', () => {
     expect(recorder.seen.get('third')?.map((s) => s.event.output)).toEqual(['disk full']);
   });
 
-  it('drops an event the stages before validation left invalid, and computes its entity id again', async () => {
+  it('drops and counts an event the stages before validation left invalid, and computes its entity id again', async () => {
     const recorder = recordingFeature([
       { name: 'filter', order: 100, act: (c) => void (c.event.output === 'break it' ? (c.event.connector = '') : (c.event.resource = 'cpu')) },
       { name: 'after', order: 300 },
     ]);
-    const { t } = await boot(recorder);
+    const { t } = await boot(recorder, { features: [eventsFeature, recorder.feature, metricsFeature] });
     await t.post('/api/v2/event', [check({ output: 'break it' }), check()]);
     await recorder.waitFor('after', 1);
     await recorder.waitFor('filter', 2);
     expect(recorder.seen.get('after')?.map((s) => s.entityId)).toEqual(['cpu/host']);
+    const metrics = (await t.get('/metrics')).text;
+    expect(metrics).toContain('vigie_pipeline_dropped_total{stage="events.validation"} 1');
+    expect(metrics).toContain('vigie_pipeline_events_total{stage="events.validation"} 2');
   });
 
   it('keeps the order of the events of one entity while other entities go concurrently', async () => {

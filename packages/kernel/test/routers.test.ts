@@ -133,3 +133,21 @@ describe('observations', () => {
     expect(store).toContainEqual(expect.objectContaining({ collection: 'ticks', operation: 'insertOne', ok: true }));
   });
 });
+
+describe('@koa/router routes in the access log', () => {
+  it('are logged like declared routes: method, path, status, time and user', async () => {
+    const lines: Record<string, unknown>[] = [];
+    t = await startTestKernel({
+      features: [routerFeature()],
+      logger: createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } }),
+      config: { 'webserver.conf': { log: { access: 'true' } } },
+    });
+    expect((await t.get('/api/v2/legacy/greetings/ada')).status).toBe(200);
+    expect((await t.post('/api/v2/legacy/failures', {})).status).toBe(409);
+    const access = lines.filter((line) => line.msg === 'request').map(({ method, path, status, user, ms }) => ({ method, path, status, user, timed: typeof ms === 'number' }));
+    expect(access).toEqual([
+      { method: 'GET', path: '/api/v2/legacy/greetings/ada', status: 200, user: 'root', timed: true },
+      { method: 'POST', path: '/api/v2/legacy/failures', status: 409, user: 'root', timed: true },
+    ]);
+  });
+});
