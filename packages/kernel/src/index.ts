@@ -81,10 +81,7 @@ export type {
   WriteResult,
 } from './store/port.js';
 export { updateOperators } from './store/port.js';
-export { DocumentEngine, EngineStore, ChangeSet, createMemoryStore, type DocChange, type EnginePersistence, type ResolvedIndexSpec } from './store/memory.js';
-export { memoryStoreFactory } from './store/memory-adapter.js';
 export { cloneJson, jsonEqual } from './store/json.js';
-export { assertSafeFilter, assertSafeRegex, assertNoCodeExecution, safeQueryOperators, codeExecutingOperators, type SafeFilterOptions } from './store/filter-safety.js';
 export type { Scheduler, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
+export type { JobStorePort, StoredJob, JobQuery, JobSelection, JobSortField } from './scheduler/job-store.js';
 export { AgendaScheduler } from './scheduler/agenda-scheduler.js';
-export { StoreJobRepository, StoreAgendaBackend } from './scheduler/store-job-repository.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertSafeFilter, assertSafeRegex } from './filter-safety.js';
+import { assertNoCodeExecution, assertSafeFilter, assertSafeRegex } from './filter-safety.js';
 
 describe('assertSafeFilter', () => {
   it('accepts ordinary query operators', () => {
@@ -65,5 +65,18 @@ describe('assertSafeRegex', () => {
   });
   it.each(['(a*)*', '(a+){2,}', '((ab)+)+', '(\\d+\\s?)+$', '(a|b|ab)+'])('refuses %s', (re) => {
     expect(() => assertSafeRegex(re)).toThrow();
+  });
+});
+
+describe('assertNoCodeExecution', () => {
+  const nested = (n: number): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < n; i++) value = { a: value };
+    return value;
+  };
+
+  it('walks any depth', () => {
+    expect(() => assertNoCodeExecution(nested(100_000))).not.toThrow();
+    expect(() => assertNoCodeExecution({ a: [nested(50_000), { $where: '1' }] })).toThrow('operator $where is not allowed');
   });
 });
