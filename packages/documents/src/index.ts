@@ -1,2 +1,2 @@
-export { DocumentEngine, EngineStore, ChangeSet, createMemoryStore, type DocChange, type EnginePersistence, type ResolvedIndexSpec } from './memory.js';
+export { DocumentEngine, EngineStore, createMemoryStore, type DocChange, type EnginePersistence, type ResolvedIndexSpec } from './memory.js';
 export { memoryStoreFactory } from './memory-adapter.js';
