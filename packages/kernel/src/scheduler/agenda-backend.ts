@@ -14,13 +14,10 @@ import {
 } from 'agenda';
 import type { JobSelection, JobStorePort, StoredJob } from './job-store.js';
 
-// Agenda's job type differs from the port's only by its branded id.
+// Agenda's job type differs from the port's only by its branded id: an Agenda job is a stored job as it is, the
+// way back brands the id.
 function toAgenda<D>(job: StoredJob): JobParameters<D> {
   return { ...job, _id: job._id === undefined ? undefined : toJobId(job._id) } as JobParameters<D>;
-}
-
-function toStored(job: JobParameters<unknown>): StoredJob {
-  return job as StoredJob;
 }
 
 function toSelection(options: RemoveJobsOptions): JobSelection {
@@ -92,15 +89,15 @@ export class JobStoreRepository implements JobRepository {
   }
 
   async saveJob<DATA = unknown>(job: JobParameters<DATA>, options: JobRepositoryOptions | undefined): Promise<JobParameters<DATA>> {
-    return toAgenda<DATA>(await this.#jobs.save(toStored(job), options?.lastModifiedBy));
+    return toAgenda<DATA>(await this.#jobs.save(job, options?.lastModifiedBy));
   }
 
   saveJobState(job: JobParameters, options: JobRepositoryOptions | undefined): Promise<void> {
-    return this.#jobs.saveState(toStored(job), options?.lastModifiedBy);
+    return this.#jobs.saveState(job, options?.lastModifiedBy);
   }
 
   async lockJob(job: JobParameters, options: JobRepositoryOptions | undefined): Promise<JobParameters | undefined> {
-    const locked = await this.#jobs.lock(toStored(job), new Date(), options?.lastModifiedBy);
+    const locked = await this.#jobs.lock(job, new Date(), options?.lastModifiedBy);
     return locked ? toAgenda(locked) : undefined;
   }
 
