@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, VigieError, assertSafeFilter, errorDetail } from '@vigie/kernel';
+import { assertSafeFilter } from '@vigie/filter-safety';
+import { ErrorCodes, VigieError, errorDetail } from '@vigie/kernel';
 import { AlarmFilterRepository, type AlarmFilterChanges, type AlarmFilterRecord } from './alarm-filter-repository.js';
 import { isJsonObject } from './schemas.js';
 

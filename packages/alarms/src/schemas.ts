@@ -1,5 +1,5 @@
 import { array, boolean, mixed, number, object, string } from 'yup';
-import { isSafeFieldPath } from '@vigie/kernel';
+import { isSafeFieldPath } from '@vigie/filter-safety';
 
 export const maxAlarmPage = 10_000;
 

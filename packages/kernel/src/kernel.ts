@@ -399,7 +399,7 @@ export class Kernel {
       timeout,
       'opening the store',
     );
-    this.#scheduler = new AgendaScheduler(this.#adapter.agendaBackend(), {
+    this.#scheduler = new AgendaScheduler(this.#adapter.jobs, {
       processEveryMs: this.serverConfig.jobs_poll_ms,
       logger: this.logger.child({ component: 'scheduler' }),
     });

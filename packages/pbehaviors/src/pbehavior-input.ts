@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { array, boolean, number, object, string, type InferType } from 'yup';
 import { Query } from 'mingo';
-import { assertSafeFilter, errorDetail, HttpError, idField, listField, nameField, textField, validate, type Filter } from '@vigie/kernel';
+import { assertSafeFilter } from '@vigie/filter-safety';
+import { errorDetail, HttpError, idField, listField, nameField, textField, validate, type Filter } from '@vigie/kernel';
 import type { PbehaviorComment, PbehaviorRecord } from './pbehavior.js';
 import { RecurrenceError } from './recurrence.js';
 import { Schedule } from './schedule.js';

@@ -7,13 +7,12 @@ import type { ConfigOverrides } from '../config/ini.js';
 import type { AnyFeature } from '../feature.js';
 import { Kernel } from '../kernel.js';
 import { createLogger, type Logger } from '../log.js';
-import { memoryStoreFactory } from '../store/memory-adapter.js';
 import type { StoreFactory } from '../store/port.js';
 
 export interface TestKernelOptions {
   features: readonly AnyFeature[];
-  /** The memory store by default. */
-  store?: StoreFactory;
+  /** The store adapter, e.g. `memoryStoreFactory()` from `@vigie/documents` (kept out of the kernel). */
+  store: StoreFactory;
   /** Configuration by file, section and key; merged over the test defaults (port 0, fast job polling). */
   config?: ConfigOverrides;
   env?: Readonly<Record<string, string | undefined>>;
@@ -79,7 +78,7 @@ export async function startTestKernel(options: TestKernelOptions): Promise<TestK
     installDir,
     env: options.env ?? {},
     configOverrides: config,
-    store: options.store ?? memoryStoreFactory(),
+    store: options.store,
     clock: options.clock,
     logger: options.logger ?? createLogger({ level: process.env.VIGIE_TEST_LOG ?? 'silent' }),
     authenticator: new StaticBasicAuthenticator(users),

@@ -1,5 +1,4 @@
-import { VigieError, ErrorCodes } from '../errors.js';
-import type { Filter } from './port.js';
+import { VigieError, ErrorCodes, type Filter } from '@vigie/kernel';
 
 /** Operators that execute JavaScript or aggregation expressions; no adapter ever accepts them. */
 export const codeExecutingOperators = ['$where', '$function', '$accumulator', '$expr'] as const;
