@@ -86,8 +86,9 @@ function operation(entry: CatalogRoute, path: string, parameters: { name: string
   if (route.description) op.description = route.description;
   if (route.public) op.security = [];
   const media = mediaTypes(route);
-  if (['POST', 'PUT', 'PATCH'].includes(route.method) && (route.requestSchema || media.length > 0)) {
-    const schema = jsonSchema(route.requestSchema) ?? {};
+  const requestSchema = route.requestSchema ?? route.requestDoc;
+  if (['POST', 'PUT', 'PATCH'].includes(route.method) && (requestSchema || media.length > 0)) {
+    const schema = jsonSchema(requestSchema) ?? {};
     const content = Object.fromEntries((media.length > 0 ? media : ['application/octet-stream']).map((m) => [m, { schema }]));
     op.requestBody = { required: route.body !== false && route.body?.required === true, content };
   }
