@@ -5,7 +5,7 @@ import type { Logger } from '../log.js';
 import type { Authenticator, AuthOutcome } from '../auth.js';
 import { HttpError, isHttpError } from '../errors.js';
 import type { RouteDefinition, VigieContext, VigieState } from '../feature.js';
-import { readBody, type BodyDefaults } from './body.js';
+import { bodyMethods, readBody, type BodyDefaults } from './body.js';
 import { inputReader, noInput } from './input.js';
 import { responseChecker, type ResponseMismatch } from './response-check.js';
 import { wordError, type ErrorWording } from './error-wording.js';
@@ -101,8 +101,6 @@ function render(ctx: Context, err: unknown, log: Logger): void {
     ctx.body = { name: httpError.publicName, description: httpError.description };
   }
 }
-
-const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';

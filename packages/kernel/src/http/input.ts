@@ -2,12 +2,11 @@ import type { Schema } from 'yup';
 import { ErrorCodes, VigieError } from '../errors.js';
 import type { QueryOptions, RouteDefinition, RouteInput, VigieContext } from '../feature.js';
 import { validate } from '../validation.js';
+import { bodyMethods } from './body.js';
 import { requestBody } from './context.js';
 
-const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
-
 /** The input of a route that declares no schema: one shared object, so that such routes pay nothing per request. */
-const noInput: RouteInput<undefined, undefined> = Object.freeze({ body: undefined, query: undefined });
+export const noInput: RouteInput<undefined, undefined> = Object.freeze({ body: undefined, query: undefined });
 
 /** Each parameter once: `?limit=1&limit=2` is ambiguous, not the first or the last of them. */
 function assertSingleValued(query: VigieContext['query']): void {
@@ -35,11 +34,9 @@ export function inputReader(route: RouteDefinition): ((ctx: VigieContext) => Rou
   const readQuery = route.querySchema ? queryReader(route.querySchema, route.queryOptions ?? {}) : undefined;
   if (!bodySchema && !readQuery) return undefined;
   return (ctx) => {
-    // The query first: it says how to read the body (`replace_expired`), and the hand-written checks ran in this order.
+    // The query first, as the checks the handlers made did.
     const query = readQuery ? readQuery(ctx) : undefined;
     const body = bodySchema && bodyMethods.has(ctx.method) ? validate(bodySchema, requestBody(ctx), { strict: true }) : undefined;
     return { body, query };
   };
 }
-
-export { noInput };
