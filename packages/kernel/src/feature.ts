@@ -74,6 +74,11 @@ export interface RouteDefinition<B = unknown, Q = unknown> {
    */
   requestSchema?: Schema<B>;
   /**
+   * Turns the parsed body into the form `requestSchema` checks, before it does: the spellings older clients send
+   * (aliases, a filter as JSON text, booleans as text). May throw the answers the spec gives first.
+   */
+  prepareBody?(body: unknown): unknown;
+  /**
    * Documents a body the kernel does not validate: a stream the handler reads (`body: false`), or a body whose checks
    * the spec words in ways a schema cannot say (by media type, in an order across fields); the route says why.
    */

@@ -265,6 +265,7 @@ export class Kernel {
       },
       route: (route) => {
         if (route.body === false && route.requestSchema) problems.push(`feature ${id}: route ${route.method} ${String(route.path)} reads no body (body: false), so its schema is requestDoc, not requestSchema`);
+        if (route.prepareBody && !route.requestSchema) problems.push(`feature ${id}: route ${route.method} ${String(route.path)} prepares a body it has no requestSchema to validate`);
         record.routes.push(route);
       },
       router: (router, options) => {

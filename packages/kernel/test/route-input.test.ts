@@ -53,7 +53,7 @@ describe('route input validated from the schemas', () => {
     expect(twice.body).toEqual({ name: '', description: 'invalid greeting: limit is given more than once' });
   });
 
-  it('runs preValidation before the input is validated, and applies the input bounds to every body', async () => {
+  it('runs preValidation, then prepareBody, before the input is validated, and applies the input bounds to every body', async () => {
     const checked = defineFeature({
       id: 'checked',
       kernel: '^0.1.0',
@@ -67,6 +67,12 @@ describe('route input validated from the schemas', () => {
             preValidation: (ctx) => {
               if (ctx.params.id !== 'known') throw new HttpError(404, `no thing ${ctx.params.id}`);
             },
+            // An older client's spelling, turned into the schema's before it checks the body.
+            prepareBody: (body) => {
+              if (typeof body !== 'object' || body === null || !('title' in body)) return body;
+              const { title, ...rest } = body as Record<string, unknown>;
+              return { ...rest, name: title };
+            },
             handler: (ctx, { body }) => ({ id: ctx.params.id, name: body.name }),
           }),
         );
@@ -77,6 +83,7 @@ describe('route input validated from the schemas', () => {
     expect((await t.put('/api/v2/thing/known', {})).body).toEqual({ name: '', description: 'invalid thing: name is a required field' });
     expect((await t.put('/api/v2/thing/known', { name: 'x'.repeat(70_000) })).body).toEqual({ name: '', description: 'invalid thing: name must be at most 65536 characters' });
     expect((await t.put('/api/v2/thing/known', { name: 'n' })).body).toEqual({ id: 'known', name: 'n' });
+    expect((await t.put('/api/v2/thing/known', { title: 'old' })).body).toEqual({ id: 'known', name: 'old' });
   });
 });
 

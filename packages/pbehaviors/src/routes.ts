@@ -1,6 +1,7 @@
 import { array, string } from 'yup';
-import { defineRoute, pathParam, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import type { PbehaviorService } from './pbehavior-service.js';
+import { HttpError, defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { creationBody, updateBody } from './pbehavior-input.js';
+import { unknownIdMessage, type PbehaviorService } from './pbehavior-service.js';
 import {
   byEntityQuerySchema,
   createQuerySchema,
@@ -32,28 +33,32 @@ export const pbehaviorRoutes: RouteDefinition[] = [
     tags,
     body: { required: true, otherMedia: 'absent' },
     querySchema: createQuerySchema,
-    // Checked by the service: the original's aliases (`filter_`, a filter as JSON text, `enabled` as text) are
-    // resolved first, and the pbehaviors rule engines create (pbehaviorCreation) go through the same checks.
-    requestDoc: pbehaviorCreationSchema,
+    requestSchema: pbehaviorCreationSchema,
+    // The original's spellings (`filter_`, a filter as JSON text, `enabled` as text, null for absent) first.
+    prepareBody: creationBody,
     responses: { 200: { description: 'The new pbehavior id, as a JSON string', schema: string().required() }, 400: badRequest },
-    handler: async (ctx, { query }) => {
-      const id = await service(ctx).create(requestBody(ctx), { user: ctx.state.user?.name ?? '', replaceExpired: flagValue(query.replace_expired) === true });
+    handler: async (ctx, { body, query }) => {
+      const id = await service(ctx).create(body, { user: ctx.state.user?.name ?? '', replaceExpired: flagValue(query.replace_expired) === true });
       ctx.type = 'application/json';
       ctx.body = JSON.stringify(id);
     },
   }),
-  {
+  defineRoute({
     method: 'PUT',
     path: '/api/v2/pbehavior/*id',
     summary: 'Update a pbehavior',
     description: 'Given fields replace the stored ones; null or absent fields, `eids` and `comments` are left as they are. `rrule: ""` removes the recurrence.',
     tags,
-    // Checked by the service, aliases resolved first (as POST's body).
-    requestDoc: pbehaviorBodySchema,
+    requestSchema: pbehaviorBodySchema,
+    prepareBody: updateBody,
     body: { otherMedia: 'absent' },
     responses: { 200: { description: 'The updated fields', schema: updateOutputSchema }, 400: badRequest },
-    handler: (ctx) => service(ctx).update(pathParam(ctx, 'id'), requestBody(ctx)),
-  },
+    // An unknown id is answered before the body is looked at.
+    preValidation: async (ctx) => {
+      if (!(await service(ctx).exists(pathParam(ctx, 'id')))) throw new HttpError(400, unknownIdMessage);
+    },
+    handler: (ctx, { body }) => service(ctx).update(pathParam(ctx, 'id'), body),
+  }),
   {
     method: 'DELETE',
     path: '/api/v2/pbehavior/*id',

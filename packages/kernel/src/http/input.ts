@@ -27,16 +27,21 @@ function queryReader(schema: Schema, options: QueryOptions): (ctx: VigieContext)
 /**
  * What the kernel runs between reading the body and calling the handler: the route's `requestSchema` and
  * `querySchema` checks, as one function built once per route; `undefined` for a route without schemas, whose requests
- * then skip validation altogether. The body is checked only for the methods that carry one.
+ * then skip validation altogether. The body is checked only for the methods that carry one, after `prepareBody`.
  */
 export function inputReader(route: RouteDefinition): ((ctx: VigieContext) => RouteInput<unknown, unknown>) | undefined {
   const bodySchema = route.requestSchema;
+  const prepareBody = route.prepareBody?.bind(route);
   const readQuery = route.querySchema ? queryReader(route.querySchema, route.queryOptions ?? {}) : undefined;
   if (!bodySchema && !readQuery) return undefined;
   return (ctx) => {
     // The query first, as the checks the handlers made did.
     const query = readQuery ? readQuery(ctx) : undefined;
-    const body = bodySchema && bodyMethods.has(ctx.method) ? validate(bodySchema, requestBody(ctx), { strict: true }) : undefined;
+    let body: unknown;
+    if (bodySchema && bodyMethods.has(ctx.method)) {
+      const parsed = requestBody(ctx);
+      body = validate(bodySchema, prepareBody ? prepareBody(parsed) : parsed, { strict: true });
+    }
     return { body, query };
   };
 }
