@@ -1,8 +1,6 @@
-import type { InferType } from 'yup';
 import { HttpError, defineRoute, type RouteDefinition, type VigieContext, pathParam } from '@vigie/kernel';
-import type { HeartbeatPattern } from './heartbeat-id.js';
-import type { HeartbeatInput, HeartbeatService } from './heartbeat-service.js';
-import { heartbeatInputSchema, heartbeatListSchema, heartbeatSchema, outcomeSchema } from './schemas.js';
+import type { HeartbeatService } from './heartbeat-service.js';
+import { heartbeatInputSchema, heartbeatListSchema, heartbeatSchema, outcomeSchema, type HeartbeatInput } from './schemas.js';
 
 const collectionPath = '/api/v2/heartbeat';
 /** Ids may contain `/` (the original's id converter matches `.+`). */
@@ -10,9 +8,9 @@ const itemPath = '/api/v2/heartbeat/*id';
 const tags = ['heartbeats'];
 
 const service = (ctx: VigieContext) => ctx.state.scope.resolve<HeartbeatService>('heartbeatService');
-/** The fields of a validated body the service takes (other keys are ignored); the schema checked the pattern's values. */
-function heartbeatInput(body: InferType<typeof heartbeatInputSchema>): HeartbeatInput {
-  return { pattern: body.pattern as HeartbeatPattern, expected_interval: body.expected_interval, output: body.output };
+/** The fields of a validated body the service takes: other keys, accepted and ignored, are left out. */
+function heartbeatInput(body: HeartbeatInput): HeartbeatInput {
+  return { pattern: body.pattern, expected_interval: body.expected_interval, output: body.output };
 }
 
 /** The spec's not-found answer: the id as `name` (the original swapped the two fields). */
