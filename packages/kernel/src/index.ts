@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 
-export { defineFeature } from './feature.js';
+export { defineFeature, defineRoute } from './feature.js';
 /** The Koa context type, for providers and helpers that read requests. */
 export type { Context as HttpContext } from 'koa';
 export type {
@@ -14,7 +14,9 @@ export type {
   JobDefinition,
   KoaRouterLike,
   LifecycleHook,
+  QueryOptions,
   RouteDefinition,
+  RouteInput,
   RouteResponseDoc,
   RouterOptions,
   RouterRouteDoc,
@@ -29,6 +31,7 @@ export { defaultWording, wordError, type ErrorWording, type WordedError } from '
 export { parseByteSize, type BodyMedia, type BodyOptions } from './http/body.js';
 export { JsonDepthMeter, FormJsonDepthMeter, assertJsonDepth, type InputLimits } from './http/json-depth.js';
 export { requestBody, pathParam } from './http/context.js';
+export type { ResponseMismatch } from './http/response-check.js';
 export { validate, durationPattern, durationSeconds, durationSetting, type CheckOptions } from './validation.js';
 export {
   inputBounds,

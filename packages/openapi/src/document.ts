@@ -62,8 +62,8 @@ function queryParameters(schema: Schema | undefined): JsonObject[] {
 }
 
 function mediaTypes(route: RouteDefinition): string[] {
-  // A route reading its own body (`body: false`) and describing it with a schema takes JSON.
-  const accept = route.body === false ? (route.requestSchema ? ['json'] : []) : (route.body?.accept ?? ['json']);
+  // A route reading its own body (`body: false`) and documenting it with a schema (`requestDoc`) takes JSON.
+  const accept = route.body === false ? (route.requestDoc ? ['json'] : []) : (route.body?.accept ?? ['json']);
   return accept.map((m) => (m === 'json' ? 'application/json' : m === 'form' ? 'application/x-www-form-urlencoded' : 'text/plain'));
 }
 
@@ -91,8 +91,9 @@ function operation(entry: CatalogRoute, path: string, parameters: { name: string
   if (route.description) op.description = route.description;
   if (route.public) op.security = [];
   const media = mediaTypes(route);
-  if (['POST', 'PUT', 'PATCH'].includes(route.method) && (route.requestSchema || media.length > 0)) {
-    const schema = jsonSchema(route.requestSchema) ?? {};
+  const requestSchema = route.requestSchema ?? route.requestDoc;
+  if (['POST', 'PUT', 'PATCH'].includes(route.method) && (requestSchema || media.length > 0)) {
+    const schema = jsonSchema(requestSchema) ?? {};
     const content = Object.fromEntries((media.length > 0 ? media : ['application/octet-stream']).map((m) => [m, { schema }]));
     op.requestBody = { required: route.body !== false && route.body?.required === true, content };
   }

@@ -5,7 +5,9 @@ import type { Logger } from '../log.js';
 import type { Authenticator, AuthOutcome } from '../auth.js';
 import { HttpError, isHttpError } from '../errors.js';
 import type { RouteDefinition, VigieContext, VigieState } from '../feature.js';
-import { readBody, type BodyDefaults } from './body.js';
+import { bodyMethods, readBody, type BodyDefaults } from './body.js';
+import { inputReader, noInput } from './input.js';
+import { responseChecker, type ResponseMismatch } from './response-check.js';
 import { wordError, type ErrorWording } from './error-wording.js';
 import { MalformedPathError, RouteTable } from './route-table.js';
 import { RouterSet, type MountedRouter } from './routers.js';
@@ -31,6 +33,11 @@ export interface HttpAppOptions {
   /** `[server] body_limit` and `json_max_depth`: what routes read bodies with unless they set their own limit. */
   bodyDefaults: BodyDefaults;
   accessLog: boolean;
+  /**
+   * Told of every answer a route's handler gives that contradicts the response schema the route declares for its
+   * status (tests set it; in production response schemas are documentation and no answer is checked).
+   */
+  onResponseMismatch?: (mismatch: ResponseMismatch) => void;
 }
 
 /** Counts requests in flight so shutdown can wait for them. */
@@ -94,8 +101,6 @@ function render(ctx: Context, err: unknown, log: Logger): void {
     ctx.body = { name: httpError.publicName, description: httpError.description };
   }
 }
-
-const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
 
 /** An array or an object literal (not a Buffer, stream or other class instance Koa answers its own way). */
 function isPlainJson(value: unknown): value is object {
@@ -163,8 +168,12 @@ async function runRouter(ctx: VigieContext, mounted: MountedRouter, middleware: 
   }
 }
 
-function routeMiddleware(mounted: MountedRoute, bodyDefaults: BodyDefaults) {
+function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
   const { route, container, wording } = mounted;
+  const bodyDefaults = options.bodyDefaults;
+  // Built once per route: a route without schemas reads no input, and the response check exists only in tests.
+  const readInput = inputReader(route);
+  const checkResponse = options.onResponseMismatch ? responseChecker(mounted, options.onResponseMismatch) : undefined;
   return async (ctx: VigieContext): Promise<void> => {
     const state = ctx.state as unknown as RequestState;
     state.useContainer(container);
@@ -172,8 +181,12 @@ function routeMiddleware(mounted: MountedRoute, bodyDefaults: BodyDefaults) {
       if (route.body !== false && bodyMethods.has(ctx.req.method ?? '')) {
         await readBody(ctx, route.body ?? {}, bodyDefaults);
       }
+      if (route.preValidation) {
+        const checked = route.preValidation(ctx);
+        if (isThenable(checked)) await checked;
+      }
       // Awaited only when it is a promise: a synchronous handler spends no microtask.
-      let result: unknown = route.handler(ctx);
+      let result: unknown = route.handler(ctx, readInput ? readInput(ctx) : noInput);
       if (isThenable(result)) result = await result;
       if (result !== undefined && ctx.body === undefined) {
         // Koa answers a null body with 204; a handler returning null means the JSON value null (the spec has some).
@@ -188,6 +201,7 @@ function routeMiddleware(mounted: MountedRoute, bodyDefaults: BodyDefaults) {
           ctx.body = result;
         }
       }
+      if (checkResponse) checkResponse(ctx, result);
     } catch (err) {
       throw wordError(err, ctx, [route.errors, wording]);
     } finally {
@@ -203,7 +217,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
   app.silent = true;
   const table = new RouteTable<{ mounted: MountedRoute; path: string; run: (ctx: VigieContext) => Promise<void> }>();
   for (const mounted of options.routes) {
-    const run = routeMiddleware(mounted, options.bodyDefaults);
+    const run = routeMiddleware(mounted, options);
     const paths = typeof mounted.route.path === 'string' ? [mounted.route.path] : mounted.route.path;
     for (const path of paths) table.add(mounted.route.method, path, { mounted, path, run });
   }
