@@ -64,8 +64,11 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
     throw new Error(`timed out waiting for ${what}`);
   }
 
-  it('declares the exchange, queues the events published to it, and dead-letters malformed messages with their reason', async () => {
-    const { recorder } = await node();
+  it.each([
+    ['straight from the intake queue (one node takes every partition)', {}],
+    ['through the partition queues (preferred partitions)', { preferred_partitions: '0-3' }],
+  ])('declares the exchange, queues the events published to it %s, and dead-letters malformed messages with their reason', async (_, amqp) => {
+    const { recorder } = await node(amqp);
     await exchangeReady();
     const channel = await broker.createConfirmChannel();
     const publish = (content: string | Buffer) => channel.publish(exchange, 'nagios.nagios-1.check.resource.host.disk', Buffer.isBuffer(content) ? content : Buffer.from(content));
@@ -92,6 +95,19 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
     ]);
     expect(dead[0]?.body).toBe('{not json');
     expect(JSON.parse(dead[3]?.body ?? '')).toEqual({ event_type: 'check' });
+  });
+
+  it('without preferred partitions, also processes what an earlier configuration left in the partition queues', async () => {
+    const channel = await broker.createConfirmChannel();
+    await channel.assertQueue(`${prefix}.p2`, { durable: true, arguments: { 'x-single-active-consumer': true } });
+    channel.sendToQueue(`${prefix}.p2`, Buffer.from(JSON.stringify([check({ output: 'left over' })])), { persistent: true });
+    await channel.waitForConfirms();
+    const { recorder } = await node();
+    await exchangeReady();
+    channel.publish(exchange, 'x', Buffer.from(JSON.stringify(check({ output: 'new', resource: 'cpu' }))), { persistent: true });
+    await channel.waitForConfirms();
+    await recorder.waitFor('seen', 2);
+    expect(recorder.seen.get('seen')?.map((s) => String(s.event.output)).sort()).toEqual(['left over', 'new']);
   });
 
   it('keeps each entity’s events in order with two nodes consuming the partitions', async () => {
