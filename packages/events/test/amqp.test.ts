@@ -77,12 +77,13 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
     publish(JSON.stringify(check({ state: 7 })));
     publish(Buffer.from([0x7b, 0xff, 0x7d]));
     publish(JSON.stringify([check({ output: 'second', resource: 'cpu' }), { event_type: 'check' }]));
+    publish(JSON.stringify(check({ output: 'lone \ud800 surrogate' })));
     await channel.waitForConfirms();
     await recorder.waitFor('seen', 2);
     expect(recorder.seen.get('seen')?.map((s) => `${s.entityId} ${String(s.event.output)}`).sort()).toEqual(['cpu/host second', 'disk/host first']);
 
     const dead: { reason: unknown; body: string }[] = [];
-    for (let attempt = 0; attempt < 200 && dead.length < 4; attempt++) {
+    for (let attempt = 0; attempt < 200 && dead.length < 5; attempt++) {
       const message = await channel.get(`${prefix}.dead`, { noAck: true });
       if (message) dead.push({ reason: message.properties.headers?.['x-vigie-reason'], body: message.content.toString('latin1') });
       else await new Promise((resolve) => setTimeout(resolve, 25));
@@ -92,6 +93,7 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
       'state: state must be an integer between 0 and 3',
       'the message is not valid UTF-8 text',
       'source_type: source_type must be one of connector, component, resource, metaalarm, service',
+      'output: output is not valid UTF-8 text',
     ]);
     expect(dead[0]?.body).toBe('{not json');
     expect(JSON.parse(dead[3]?.body ?? '')).toEqual({ event_type: 'check' });
