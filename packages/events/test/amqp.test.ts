@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { connect, type ChannelModel } from 'amqplib';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeWithService, tcpReachable } from '@vigie/kernel/testing';
+import { describeWithService, onLines, spawnSource, tcpReachable } from '@vigie/kernel/testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { eventsAmqpFeature, eventsFeature } from '../src/index.js';
 import { check, recordingFeature } from '../src/testing.js';
@@ -146,5 +150,59 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
     }
     expect(a.recorder.seen.get('seen')?.length).toBeGreaterThan(0);
     expect(b.recorder.seen.get('seen')?.length).toBeGreaterThan(0);
+  });
+
+  it('after a kill -9, processes every event it acknowledged, and the broker delivers none of them again', async () => {
+    const installDir = mkdtempSync(join(tmpdir(), 'vigie-amqp-crash-'));
+    const env = { AMQP_URL: url, AMQP_EXCHANGE: exchange, AMQP_PREFIX: prefix };
+    const fixture = fileURLToPath(new URL('./fixtures/amqp-node.ts', import.meta.url));
+    const start = (extra: Record<string, string>) => {
+      const child = spawnSource(fixture, [installDir], { ...env, ...extra });
+      const lines: string[] = [];
+      onLines(child.stdout, (line) => void lines.push(line));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      return { child, lines, exited };
+    };
+    const seen = (lines: string[]) => lines.filter((l) => l.startsWith('SEEN ')).map((l) => l.split(' ').slice(1));
+    const first = start({ HOLD: '1' });
+    try {
+      await waitUntil(() => first.lines.includes('READY'), 'the first node');
+      await exchangeReady();
+      const channel = await broker.createConfirmChannel();
+      const resources = 10;
+      const perResource = 3;
+      for (let seq = 0; seq < perResource; seq++) {
+        for (let r = 0; r < resources; r++) channel.publish(exchange, 'x', Buffer.from(JSON.stringify(check({ resource: `r${r}`, seq }))), { persistent: true });
+      }
+      await channel.waitForConfirms();
+      // Every event accepted (queued, its message acknowledged); the 2 lanes hold one event each, unfinished.
+      await waitUntil(() => first.lines.includes(`ACCEPTED ${resources * perResource}`) && seen(first.lines).length === 2, 'every event accepted');
+      // Lets the acknowledgements, sent right after the write, leave the process.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      first.child.kill('SIGKILL');
+      await first.exited;
+
+      const second = start({});
+      try {
+        await waitUntil(() => seen(second.lines).length >= resources * perResource, 'every event after the restart');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const after = seen(second.lines);
+        // Each event once after the restart (the two held ones again, with the ids they were accepted under)...
+        expect(after).toHaveLength(resources * perResource);
+        expect(new Set(after.map(([, resource, seq]) => `${resource} ${seq}`)).size).toBe(resources * perResource);
+        for (const [id, resource, seq] of seen(first.lines)) expect(after).toContainEqual([id, resource, seq]);
+        // ... in order per resource, and nothing left in the intake queue.
+        for (let r = 0; r < resources; r++) {
+          expect(after.filter(([, resource]) => resource === `r${r}`).map(([, , seq]) => Number(seq))).toEqual([0, 1, 2]);
+        }
+        expect((await channel.checkQueue(`${prefix}.intake`)).messageCount).toBe(0);
+      } finally {
+        second.child.kill('SIGKILL');
+        await second.exited;
+      }
+    } finally {
+      first.child.kill('SIGKILL');
+      rmSync(installDir, { recursive: true, force: true });
+    }
   });
 });
