@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { DocumentRepository, KernelTokens, type Doc, type Store } from '@vigie/kernel';
 
 /** A pattern object: event fields to match (REFERENCE §5.1). */
 export type Pattern = Record<string, unknown>;
@@ -26,33 +26,10 @@ export interface RuleRecord extends Doc {
   on_failure?: string | null;
 }
 
+/** The rules in `eventfilter`, by id, listed in store order (the service and the pipeline sort them by priority). */
 @injectable()
-export class RuleRepository {
-  readonly #rules: Collection<RuleRecord>;
-
+export class RuleRepository extends DocumentRepository<RuleRecord> {
   constructor(@inject(KernelTokens.Store) store: Store) {
-    this.#rules = store.collection<RuleRecord>('eventfilter');
-  }
-
-  get(id: string): Promise<RuleRecord | null> {
-    return this.#rules.findOne({ _id: id });
-  }
-
-  list(): Promise<RuleRecord[]> {
-    return this.#rules.find({});
-  }
-
-  /** Throws the store's `DUPLICATE_KEY` error when the id exists. */
-  insert(rule: RuleRecord): Promise<void> {
-    return this.#rules.insertOne(rule);
-  }
-
-  /** Whole-document replacement; false when no rule has this id. */
-  async replace(rule: RuleRecord): Promise<boolean> {
-    return (await this.#rules.replaceOne({ _id: rule._id }, rule)).matchedCount === 1;
-  }
-
-  async delete(id: string): Promise<boolean> {
-    return (await this.#rules.deleteOne({ _id: id })).deletedCount === 1;
+    super(store, 'eventfilter');
   }
 }
