@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { DocumentRepository, KernelTokens, type Doc, type Store } from '@vigie/kernel';
 import type { RuleConfig, RuleInput, RulePatterns } from './rule-input.js';
 import type { RuleType } from './rule-types.js';
 
@@ -21,40 +21,10 @@ export function ruleRecord(id: string, input: RuleInput): MetaAlarmRuleRecord {
   return { _id: id, ...fields };
 }
 
+/** The rules in `meta_alarm_rules`, by id. */
 @injectable()
-export class MetaAlarmRuleRepository {
-  readonly #rules: Collection<MetaAlarmRuleRecord>;
-  /** Writes made by this process: the correlation engine reads the rules again when it changed. */
-  writes = 0;
-
+export class MetaAlarmRuleRepository extends DocumentRepository<MetaAlarmRuleRecord> {
   constructor(@inject(KernelTokens.Store) store: Store) {
-    this.#rules = store.collection<MetaAlarmRuleRecord>('meta_alarm_rules');
-  }
-
-  /** Throws a `DUPLICATE_KEY` error when the id is taken. */
-  async insert(rule: MetaAlarmRuleRecord): Promise<void> {
-    await this.#rules.insertOne(rule);
-    this.writes++;
-  }
-
-  get(id: string): Promise<MetaAlarmRuleRecord | null> {
-    return this.#rules.findOne({ _id: id });
-  }
-
-  list(): Promise<MetaAlarmRuleRecord[]> {
-    return this.#rules.find({}, { sort: { _id: 1 } });
-  }
-
-  /** Full replacement; false when no rule has that id. */
-  async replace(rule: MetaAlarmRuleRecord): Promise<boolean> {
-    const replaced = (await this.#rules.replaceOne({ _id: rule._id }, rule)).matchedCount === 1;
-    this.writes++;
-    return replaced;
-  }
-
-  async delete(id: string): Promise<number> {
-    const deleted = (await this.#rules.deleteOne({ _id: id })).deletedCount;
-    this.writes++;
-    return deleted;
+    super(store, 'meta_alarm_rules', { order: { _id: 1 } });
   }
 }
