@@ -1,5 +1,8 @@
+import 'reflect-metadata';
+import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
-import { DocumentRepository } from './document-repository.js';
+import { KernelTokens } from './di/bridge.js';
+import { DocumentRepository, documentRepositoryClass } from './document-repository.js';
 import { ErrorCodes, hasCode } from './errors.js';
 import { createMemoryStore } from './store/memory.js';
 import type { Doc } from './store/port.js';
@@ -46,5 +49,14 @@ describe('DocumentRepository', () => {
     expect((await notes.list()).map((note) => note._id)).toEqual(['a', 'c', 'b']);
     await notes.delete('c');
     expect(notes.writes).toBe(4);
+  });
+
+  it('documentRepositoryClass makes an injectable repository of a collection, built with the store of its container', async () => {
+    const store = createMemoryStore();
+    await store.collection<Note>('notes').insertOne({ _id: 'a', text: 'stored', rank: 1 });
+    const NoteRepository = documentRepositoryClass<Note>('notes');
+    const child = container.createChildContainer();
+    child.register(KernelTokens.Store, { useValue: store });
+    expect(await child.resolve(NoteRepository).get('a')).toEqual({ _id: 'a', text: 'stored', rank: 1 });
   });
 });

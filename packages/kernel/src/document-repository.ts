@@ -1,3 +1,5 @@
+import { inject, injectable } from 'tsyringe';
+import { KernelTokens } from './di/bridge.js';
 import type { Collection, Doc, SortSpec, Store } from './store/port.js';
 
 /**
@@ -10,8 +12,8 @@ import type { Collection, Doc, SortSpec, Store } from './store/port.js';
  * - `replace(doc)` → the stored document, or null when no document has `doc._id` (nothing is created);
  * - `delete(id)` → true when a document was deleted.
  *
- * A feature repository extends it (keeping its own queries, which reach the collection through `documents`) or
- * uses an instance as is.
+ * A feature repository with queries of its own extends it (they reach the collection through `documents`); one
+ * without is a `documentRepositoryClass`.
  */
 export class DocumentRepository<T extends Doc> {
   protected readonly documents: Collection<T>;
@@ -61,4 +63,21 @@ export class DocumentRepository<T extends Doc> {
   protected wrote(): void {
     this.#writes++;
   }
+}
+
+/**
+ * An injectable `DocumentRepository` class for one collection (the store comes from `KernelTokens.Store`): the whole
+ * repository of a feature that needs no query of its own.
+ *
+ *     export const WebhookRepository = documentRepositoryClass<WebhookRecord>('webhooks', { order: { _id: 1 } });
+ *     export type WebhookRepository = DocumentRepository<WebhookRecord>;
+ */
+export function documentRepositoryClass<T extends Doc>(collectionName: string, options: { order?: SortSpec } = {}): new (store: Store) => DocumentRepository<T> {
+  @injectable()
+  class CollectionRepository extends DocumentRepository<T> {
+    constructor(@inject(KernelTokens.Store) store: Store) {
+      super(store, collectionName, options);
+    }
+  }
+  return CollectionRepository;
 }
