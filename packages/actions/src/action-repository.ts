@@ -1,5 +1,4 @@
-import { inject, injectable } from 'tsyringe';
-import { DocumentRepository, KernelTokens, type Doc, type Store } from '@vigie/kernel';
+import { documentRepositoryClass, type DocumentRepository, type Doc } from '@vigie/kernel';
 
 /** A pattern object; its grammar is the engine's (REFERENCE §5.1). */
 export type Pattern = Record<string, unknown>;
@@ -33,9 +32,5 @@ export interface ActionFields {
 export interface ActionRecord extends Doc, ActionFields {}
 
 /** The actions in `default_action`, by id. */
-@injectable()
-export class ActionRepository extends DocumentRepository<ActionRecord> {
-  constructor(@inject(KernelTokens.Store) store: Store) {
-    super(store, 'default_action', { order: { _id: 1 } });
-  }
-}
+export const ActionRepository = documentRepositoryClass<ActionRecord>('default_action', { order: { _id: 1 } });
+export type ActionRepository = DocumentRepository<ActionRecord>;
