@@ -1,5 +1,4 @@
-import { inject, injectable } from 'tsyringe';
-import { DocumentRepository, KernelTokens, type Doc, type Store } from '@vigie/kernel';
+import { documentRepositoryClass, type DocumentRepository, type Doc } from '@vigie/kernel';
 
 /** A pattern object: event fields to match (REFERENCE §5.1). */
 export type Pattern = Record<string, unknown>;
@@ -27,9 +26,5 @@ export interface RuleRecord extends Doc {
 }
 
 /** The rules in `eventfilter`, by id, listed in store order (the service and the pipeline sort them by priority). */
-@injectable()
-export class RuleRepository extends DocumentRepository<RuleRecord> {
-  constructor(@inject(KernelTokens.Store) store: Store) {
-    super(store, 'eventfilter');
-  }
-}
+export const RuleRepository = documentRepositoryClass<RuleRecord>('eventfilter');
+export type RuleRepository = DocumentRepository<RuleRecord>;
