@@ -1,19 +1,13 @@
-import { inject, injectable } from 'tsyringe';
-import { DocumentRepository, KernelTokens, type Doc, type Store } from '@vigie/kernel';
-import type { RuleConfig, RuleInput, RulePatterns } from './rule-input.js';
-import type { RuleType } from './rule-types.js';
+import { documentRepositoryClass, type DocumentRepository, type Doc } from '@vigie/kernel';
+import type { RuleInput } from './rule-input.js';
 
-/** A rule as stored in `meta_alarm_rules`, in the shape the correlation engine reads (REFERENCE §5.7). */
-export interface MetaAlarmRuleRecord extends Doc {
+/**
+ * A rule as stored in `meta_alarm_rules`, in the shape the correlation engine reads (REFERENCE §5.7): the checked
+ * input under its id. `auto_resolve` and `output_template` are stored only when set; the engine reads them absent as
+ * false and as the empty template.
+ */
+export interface MetaAlarmRuleRecord extends Doc, Omit<RuleInput, '_id'> {
   _id: string;
-  name: string;
-  type: RuleType;
-  patterns: RulePatterns | null;
-  config: RuleConfig | null;
-  /** Stored only when set; the engine reads an absent value as false. */
-  auto_resolve?: boolean;
-  /** Stored only when set; the engine reads an absent value as the empty template. */
-  output_template?: string;
 }
 
 export function ruleRecord(id: string, input: RuleInput): MetaAlarmRuleRecord {
@@ -22,9 +16,5 @@ export function ruleRecord(id: string, input: RuleInput): MetaAlarmRuleRecord {
 }
 
 /** The rules in `meta_alarm_rules`, by id. */
-@injectable()
-export class MetaAlarmRuleRepository extends DocumentRepository<MetaAlarmRuleRecord> {
-  constructor(@inject(KernelTokens.Store) store: Store) {
-    super(store, 'meta_alarm_rules', { order: { _id: 1 } });
-  }
-}
+export const MetaAlarmRuleRepository = documentRepositoryClass<MetaAlarmRuleRecord>('meta_alarm_rules', { order: { _id: 1 } });
+export type MetaAlarmRuleRepository = DocumentRepository<MetaAlarmRuleRecord>;
