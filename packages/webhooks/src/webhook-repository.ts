@@ -1,5 +1,4 @@
-import { inject, injectable } from 'tsyringe';
-import { DocumentRepository, KernelTokens, type Doc, type Store } from '@vigie/kernel';
+import { documentRepositoryClass, type DocumentRepository, type Doc } from '@vigie/kernel';
 
 type PatternList = Record<string, unknown>[] | null;
 
@@ -24,9 +23,5 @@ export interface WebhookRecord extends Doc {
 }
 
 /** The webhooks in `webhooks`, by id. */
-@injectable()
-export class WebhookRepository extends DocumentRepository<WebhookRecord> {
-  constructor(@inject(KernelTokens.Store) store: Store) {
-    super(store, 'webhooks', { order: { _id: 1 } });
-  }
-}
+export const WebhookRepository = documentRepositoryClass<WebhookRecord>('webhooks', { order: { _id: 1 } });
+export type WebhookRepository = DocumentRepository<WebhookRecord>;
