@@ -1,10 +1,15 @@
 import { expect } from 'vitest';
 
+/** The spec's error envelope, `{name, description}`; `name` is empty unless the spec gives one. */
+export function errorBody(description: string, name = ''): { name: string; description: string } {
+  return { name, description };
+}
+
 /** Asserts an error answer: `status` and the spec's envelope `{name: '', description}` (a RegExp matches the text). */
 export async function expectError(response: Promise<{ status: number; body: unknown }>, status: number, description: string | RegExp): Promise<void> {
   const res = await response;
   expect(res.status).toBe(status);
-  expect(res.body).toEqual({ name: '', description: typeof description === 'string' ? description : expect.stringMatching(description) });
+  expect(res.body).toEqual(errorBody(typeof description === 'string' ? description : expect.stringMatching(description)));
 }
 
 /** Values of every JSON type, for bodies with a field of the wrong type. */

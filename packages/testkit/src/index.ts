@@ -37,5 +37,5 @@ export function startFeatureTest(options: FeatureTestOptions): Promise<TestKerne
 
 export { testAdmin };
 export type { TestKernel, TestResponse, RequestOptions } from '@vigie/kernel/testing';
-export { expectError, oddValues, wrongTypes } from './http-answers.js';
+export { errorBody, expectError, oddValues, wrongTypes } from './http-answers.js';
 export { serveRestartFixture, startEnginesServer, waitFor, type EnginesServer } from './restart.js';
