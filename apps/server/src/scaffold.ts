@@ -53,7 +53,7 @@ function templates(id: string, mode: ScaffoldResult['mode']): Record<string, str
     dependencies: { '@vigie/kernel': workspace ? 'workspace:^' : kernelRange, tsyringe: '^4.10.0', yup: '^1.7.1' },
     devDependencies: workspace
       ? { '@vigie/testkit': 'workspace:^', vitest: '~4.1.12' }
-      : { '@types/node': '^20.19.0', typescript: '~5.9.3', vitest: '~4.1.12' },
+      : { '@types/node': '^20.19.0', '@vigie/documents': kernelRange, typescript: '~5.9.3', vitest: '~4.1.12' },
   };
 
   const tsconfig = workspace
@@ -88,10 +88,10 @@ function templates(id: string, mode: ScaffoldResult['mode']): Record<string, str
 
   const testImports = workspace
     ? `import { startFeatureTest, type TestKernel } from '@vigie/testkit';\n`
-    : `import { startTestKernel, type TestKernel } from '@vigie/kernel/testing';\n`;
+    : `import { memoryStoreFactory } from '@vigie/documents';\nimport { startTestKernel, type TestKernel } from '@vigie/kernel/testing';\n`;
   const start = workspace
     ? `startFeatureTest({ features: [${c}Feature], config: { 'webserver.conf': { '${id}': { max_items: '2' } } } })`
-    : `startTestKernel({ features: [${c}Feature], config: { 'webserver.conf': { '${id}': { max_items: '2' } } } })`;
+    : `startTestKernel({ store: memoryStoreFactory(), features: [${c}Feature], config: { 'webserver.conf': { '${id}': { max_items: '2' } } } })`;
 
   const files: Record<string, string> = {
     'package.json': `${JSON.stringify(manifest, null, 2)}\n`,

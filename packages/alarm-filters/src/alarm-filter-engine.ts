@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { KernelTokens, assertSafeFilter, errorDetail, type Clock, type Filter, type Logger } from '@vigie/kernel';
+import { assertSafeFilter } from '@vigie/filter-safety';
+import { KernelTokens, errorDetail, type Clock, type Filter, type Logger } from '@vigie/kernel';
 import type { Alarm, AlarmChangeService, AlarmOperation, AlarmReader } from '@vigie/alarms';
 import { activePbehaviorsToken, type ActivePbehaviors, type ActivePbehaviorsAt } from '@vigie/pbehaviors';
 import type { AlarmFiltersConfig } from './config.js';

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { HttpError, assertSafeFilter, type Filter } from '@vigie/kernel';
+import { assertSafeFilter } from '@vigie/filter-safety';
+import { HttpError, type Filter } from '@vigie/kernel';
 import type { EntityRepository } from '@vigie/context-graph';
 import type { InferType } from 'yup';
 import type { Alarm } from './alarm.js';

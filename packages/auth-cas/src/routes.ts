@@ -1,7 +1,7 @@
 import { object, string } from 'yup';
-import { HttpError, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, defineRoute, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { answerLoginPage, localPath, objectEnvelope, objectEnvelopeSchema, type AdminPolicy, type Sessions } from '@vigie/auth';
-import type { CasConfigRepository, CasRecordInput } from './cas-config-repository.js';
+import type { CasConfigRepository } from './cas-config-repository.js';
 import type { CasLogin } from './cas-login.js';
 import { casLoginPath } from './cas-provider.js';
 import { casRecordInputSchema, casRecordSchema } from './schemas.js';
@@ -18,7 +18,7 @@ function queryValue(ctx: VigieContext, name: string): string | null {
 }
 
 export const casRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'POST',
     path,
     summary: 'Store the single sign-on (CAS) configuration',
@@ -32,14 +32,14 @@ export const casRoutes: RouteDefinition[] = [
       400: { description: 'Invalid record: the description names the field', schema: errorSchema },
       403: { description: 'The user is not an administrator', schema: errorSchema },
     },
-    handler: async (ctx) => {
+    // Who may, then what the body is, before its fields are checked.
+    preValidation: (ctx) => {
       ctx.state.scope.resolve<AdminPolicy>('adminPolicy').assertAdministrator(ctx.state.user, 'Changing the CAS configuration');
       const body = requestBody(ctx);
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be the CAS configuration record (a JSON object)');
-      const input = validate(casRecordInputSchema, body, { strict: true }) as CasRecordInput;
-      return objectEnvelope(await repository(ctx).save(input));
     },
-  },
+    handler: async (ctx, { body }) => objectEnvelope(await repository(ctx).save(body)),
+  }),
   {
     method: 'GET',
     path,

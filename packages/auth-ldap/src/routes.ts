@@ -1,7 +1,7 @@
 import { object, string } from 'yup';
-import { HttpError, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, defineRoute, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { objectEnvelope, objectEnvelopeSchema, type AdminPolicy } from '@vigie/auth';
-import type { LdapConfigRepository, LdapRecordInput } from './ldap-config-repository.js';
+import type { LdapConfigRepository } from './ldap-config-repository.js';
 import { ldapRecordInputSchema, ldapRecordSchema } from './schemas.js';
 
 const path = '/rest/object/ldapconfig/cservice.ldapconfig';
@@ -11,7 +11,7 @@ const repository = (ctx: VigieContext) => ctx.state.scope.resolve<LdapConfigRepo
 const policy = (ctx: VigieContext) => ctx.state.scope.resolve<AdminPolicy>('adminPolicy');
 
 export const ldapRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'POST',
     path,
     summary: 'Store the directory (LDAP) configuration',
@@ -26,14 +26,14 @@ export const ldapRoutes: RouteDefinition[] = [
       400: { description: 'Invalid record: the description names the field', schema: errorSchema },
       403: { description: 'The user is not an administrator', schema: errorSchema },
     },
-    handler: async (ctx) => {
+    // Who may, then what the body is, before its fields are checked.
+    preValidation: (ctx) => {
       policy(ctx).assertAdministrator(ctx.state.user, 'Changing the directory configuration');
       const body = requestBody(ctx);
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be the directory configuration record (a JSON object)');
-      const input = validate(ldapRecordInputSchema, body, { strict: true }) as LdapRecordInput;
-      return objectEnvelope(await repository(ctx).save(input));
     },
-  },
+    handler: async (ctx, { body }) => objectEnvelope(await repository(ctx).save(body)),
+  }),
   {
     method: 'GET',
     path,

@@ -2,19 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { KernelTokens, type Clock } from '@vigie/kernel';
 import { BroadcastMessageRepository, type BroadcastMessageRecord } from './broadcast-message-repository.js';
-
-/** What a client sends to create or replace a message (validated). */
-export interface BroadcastMessageInput {
-  message: string;
-  color: string;
-  start: number;
-  end: number;
-}
-
-/** A message as the API shows it. */
-export interface BroadcastMessage extends BroadcastMessageInput {
-  _id: string;
-}
+import type { BroadcastMessage, BroadcastMessageInput } from './schemas.js';
 
 function toBroadcastMessage(record: BroadcastMessageRecord): BroadcastMessage {
   return { _id: record._id, message: record.message, color: record.color, start: record.start, end: record.end };

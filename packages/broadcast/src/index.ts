@@ -1,4 +1,5 @@
 export { broadcastFeature } from './feature.js';
-export { BroadcastMessageService, type BroadcastMessage, type BroadcastMessageInput } from './broadcast-message-service.js';
+export { BroadcastMessageService } from './broadcast-message-service.js';
+export type { BroadcastMessage, BroadcastMessageInput } from './schemas.js';
 export type { BroadcastMessageRecord } from './broadcast-message-repository.js';
 export { hexColourPattern } from './schemas.js';

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
+import { assertSafeFilter } from '@vigie/filter-safety';
 import {
   KernelTokens,
-  assertSafeFilter,
   type BatchOperation,
   type Collection,
   type EventBus,

@@ -118,8 +118,17 @@ export class AmqpIngestion {
 
   async #setup(model: ChannelModel): Promise<void> {
     await this.#ensureExchange(model);
+    // A channel the broker closed (an error on it) stops its consumers while the connection lives on: the health
+    // check must say so, and closing the connection makes the recovery set everything up again.
+    const reopen = (channel: string) => () => {
+      if (this.#stopping) return;
+      this.#connected = false;
+      this.logger.warn({ channel }, 'AMQP channel closed; reconnecting');
+      model.close().catch(() => undefined);
+    };
     const router = await model.createConfirmChannel();
     router.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'AMQP router channel error'));
+    router.on('close', reopen('router'));
     const singleActive = { durable: true, arguments: { 'x-single-active-consumer': true } };
     const intake = this.queueName('intake');
     await router.assertQueue(intake, singleActive);
@@ -131,6 +140,7 @@ export class AmqpIngestion {
 
     const worker = await model.createChannel();
     worker.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'AMQP partition channel error'));
+    worker.on('close', reopen('partition'));
     await worker.prefetch(this.config.prefetch);
     const all = Array.from({ length: this.config.partitions }, (_, k) => k);
     const preferred = partitionList(this.config.preferred_partitions, this.config.partitions) ?? all;

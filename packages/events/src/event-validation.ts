@@ -1,3 +1,4 @@
+import { inputBounds } from '@vigie/kernel';
 import type { VigieEvent } from './pipeline.js';
 
 /** Why an event is refused: the field at fault (null for the event as a whole) and a sentence. */
@@ -46,27 +47,33 @@ const wellFormed: (text: string) => boolean =
     ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
     : (text) => !loneSurrogate.test(text);
 
-/** The first string value (at any depth) that is not well-formed Unicode, hence not encodable as UTF-8. */
-function malformedText(value: unknown, path: string): string | null {
-  const found = malformedPath(value);
-  if (found === null) return null;
-  return (path === '' ? found : [path, ...found]).join('.');
-}
-
-/** The keys leading to the first malformed string, innermost last; the path is only built when one is found. */
-function malformedPath(value: unknown): string[] | null {
-  if (typeof value === 'string') return wellFormed(value) ? null : [];
+/**
+ * Why a value cannot be taken as sent, with the keys leading there (innermost last; built only when one is found):
+ * text that is not well-formed Unicode, or past the input bounds every route applies (docs/configuration.md, "Input
+ * bounds"). Events arriving over AMQP get no body parser's depth check, so the walk stops at the bound's depth.
+ */
+function valueProblem(value: unknown, depth: number): { path: string[]; reason: string } | null {
+  if (typeof value === 'string') {
+    if (value.length > inputBounds.longTextLength) return { path: [], reason: `must be at most ${inputBounds.longTextLength} characters` };
+    return wellFormed(value) ? null : { path: [], reason: 'is not valid UTF-8 text' };
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  if (depth >= inputBounds.depth) return { path: [], reason: `is nested deeper than ${inputBounds.depth} levels` };
   if (Array.isArray(value)) {
+    if (value.length > inputBounds.anyListLength) return { path: [], reason: `must have at most ${inputBounds.anyListLength} elements` };
     for (let i = 0; i < value.length; i++) {
-      const found = malformedPath(value[i]);
-      if (found) return [String(i), ...found];
+      const found = valueProblem(value[i], depth + 1);
+      if (found) return (found.path.unshift(String(i)), found);
     }
-  } else if (isObject(value)) {
-    for (const key of Object.keys(value)) {
-      if (!wellFormed(key)) return [key];
-      const found = malformedPath(value[key]);
-      if (found) return [key, ...found];
-    }
+    return null;
+  }
+  const keys = Object.keys(value);
+  if (keys.length > inputBounds.objectKeys) return { path: [], reason: `must have at most ${inputBounds.objectKeys} keys` };
+  for (const key of keys) {
+    if (!wellFormed(key)) return { path: [key], reason: 'is not valid UTF-8 text' };
+    if (key.length > inputBounds.longTextLength) return { path: [], reason: `has a key longer than ${inputBounds.longTextLength} characters` };
+    const found = valueProblem((value as Record<string, unknown>)[key], depth + 1);
+    if (found) return (found.path.unshift(key), found);
   }
   return null;
 }
@@ -118,8 +125,12 @@ export function eventProblem(event: Record<string, unknown>): EventProblem | und
   for (const field of ['ack_resources', 'debug'] as const) {
     if (event[field] !== undefined && typeof event[field] !== 'boolean') return { field, reason: `${field} must be a boolean` };
   }
-  const malformed = malformedText(event, '');
-  if (malformed !== null) return { field: malformed, reason: `${malformed} is not valid UTF-8 text` };
+  const problem = valueProblem(event, 0);
+  if (problem !== null) {
+    // A path hundreds of keys long (a value nested too deep) is named by its top-level field.
+    const field = problem.path.length === 0 ? null : problem.path.length > 8 ? (problem.path[0] as string) : problem.path.join('.');
+    return { field, reason: `${field ?? 'the event'} ${problem.reason}` };
+  }
   const routingKey = routingKeyOf(event as unknown as VigieEvent);
   // A UTF-16 code unit takes at most 3 octets in UTF-8: short keys need no count.
   if (routingKey.length * 3 > maxRoutingKeyBytes && Buffer.byteLength(routingKey) > maxRoutingKeyBytes) {

@@ -268,7 +268,7 @@ export class PipelineRunner {
       }
       // Throughput and lag per stage for the metrics feature (nothing is computed when nobody listens).
       if (this.observations.listens('pipeline')) {
-        this.observations.pipeline({ stage: stage.name, events: 1, lagSeconds: (this.clock.nowMs() - trip.acceptedAt) / 1000 });
+        this.observations.pipeline({ stage: stage.name, events: 1, lagSeconds: (this.clock.nowMs() - trip.acceptedAt) / 1000, dropped: trip.dropped !== undefined ? 1 : 0 });
       }
       if (trip.dropped !== undefined) {
         this.#dropped[stage.name] = (this.#dropped[stage.name] ?? 0) + 1;

@@ -50,7 +50,7 @@ export const eventRoutes: RouteDefinition[] = [
       'send them again. A list holds at most `[engine] max_batch_events` events (10,000 by default).',
     tags: ['events'],
     body: false,
-    requestSchema: eventBodySchema,
+    requestDoc: eventBodySchema,
     responses: {
       200: { description: 'What was queued, refused, or should be sent again', schema: ingestionAnswerSchema },
       400: { description: 'The body is empty, not JSON or not UTF-8' },

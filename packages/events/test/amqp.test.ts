@@ -74,12 +74,17 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
     publish(JSON.stringify(check({ state: 7 })));
     publish(Buffer.from([0x7b, 0xff, 0x7d]));
     publish(JSON.stringify([check({ output: 'second', resource: 'cpu' }), { event_type: 'check' }]));
+    // No body parser bounds what arrives over AMQP: a value nested 100,000 deep or a 1 MB string is refused, not stored.
+    const deep = JSON.stringify(check({ output: 'deep' })).replace(/}$/, `,"nested":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    publish(deep);
+    publish(JSON.stringify(check({ custom: 'x'.repeat(1_000_000) })));
+    publish(JSON.stringify(check({ output: 'third', resource: 'mem' })));
     await channel.waitForConfirms();
-    await recorder.waitFor('seen', 2);
-    expect(recorder.seen.get('seen')?.map((s) => `${s.entityId} ${String(s.event.output)}`).sort()).toEqual(['cpu/host second', 'disk/host first']);
+    await recorder.waitFor('seen', 3);
+    expect(recorder.seen.get('seen')?.map((s) => `${s.entityId} ${String(s.event.output)}`).sort()).toEqual(['cpu/host second', 'disk/host first', 'mem/host third']);
 
     const dead: { reason: unknown; body: string }[] = [];
-    for (let attempt = 0; attempt < 200 && dead.length < 4; attempt++) {
+    for (let attempt = 0; attempt < 200 && dead.length < 6; attempt++) {
       const message = await channel.get(`${prefix}.dead`, { noAck: true });
       if (message) dead.push({ reason: message.properties.headers?.['x-vigie-reason'], body: message.content.toString('latin1') });
       else await new Promise((resolve) => setTimeout(resolve, 25));
@@ -89,6 +94,8 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
       'state: state must be an integer between 0 and 3',
       'the message is not valid UTF-8 text',
       'source_type: source_type must be one of connector, component, resource, metaalarm, service',
+      'nested: nested is nested deeper than 512 levels',
+      'custom: custom must be at most 65536 characters',
     ]);
     expect(dead[0]?.body).toBe('{not json');
     expect(JSON.parse(dead[3]?.body ?? '')).toEqual({ event_type: 'check' });

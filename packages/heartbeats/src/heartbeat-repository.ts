@@ -1,15 +1,12 @@
 import { inject, injectable } from 'tsyringe';
 import { DocumentRepository, KernelTokens, type Doc, type Store } from '@vigie/kernel';
-import type { HeartbeatPattern } from './heartbeat-id.js';
+import type { Heartbeat } from './schemas.js';
 
-/** A heartbeat as stored in `heartbeat`, in the shape the heartbeat engine reads (REFERENCE §5.5). */
-export interface HeartbeatRecord extends Doc {
-  /** `heartbeatId(pattern)`. */
-  _id: string;
-  pattern: HeartbeatPattern;
-  /** `<digits><s|m|h>`. */
-  expected_interval: string;
-  /** Output of the alarm the heartbeat raises; absent when not given. */
+/**
+ * A heartbeat as stored in `heartbeat`, in the shape the heartbeat engine reads (REFERENCE §5.5): the API's fields
+ * (`heartbeatSchema`; `_id` is `heartbeatId(pattern)`) and the output of the alarm it raises, absent when not given.
+ */
+export interface HeartbeatRecord extends Doc, Heartbeat {
   output?: string;
 }
 

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { ErrorCodes, HttpError, KernelTokens, hasCode, type Clock } from '@vigie/kernel';
-import { IdleRuleRepository, type IdleRuleFields, type IdleRuleRecord } from './idle-rule-repository.js';
-import type { IdleRuleBody } from './schemas.js';
+import { IdleRuleRepository, type IdleRuleRecord } from './idle-rule-repository.js';
+import type { IdleRule, IdleRuleBody } from './schemas.js';
 
-/** An idle rule as the API shows it: the stored fields, copied explicitly (never the document itself). */
-export type IdleRule = IdleRuleFields;
-
-/** The output, built field by field from what is stored. */
+/** The output, built field by field from what is stored (never the document itself). */
 export function publicIdleRule(record: IdleRuleRecord): IdleRule {
   return {
     _id: record._id,

@@ -16,6 +16,8 @@ export interface FeatureTestOptions {
   store?: StoreFactory;
   /** A logger to inspect what the features log. */
   logger?: Logger;
+  /** Whether answers are checked against their routes' response schemas (true by default: `stop()` fails on a mismatch). */
+  checkResponses?: boolean;
 }
 
 /**
@@ -32,6 +34,7 @@ export function startFeatureTest(options: FeatureTestOptions): Promise<TestKerne
     clock: options.clock,
     installDir: options.installDir,
     logger: options.logger,
+    checkResponses: options.checkResponses,
   });
 }
 

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { assertSafeFilter, HttpError, type Filter, type SortSpec } from '@vigie/kernel';
+import { assertSafeFilter } from '@vigie/filter-safety';
+import { HttpError, type Filter, type SortSpec } from '@vigie/kernel';
 import { activePbehaviorsToken, type ActivePbehaviors, type ActivePbehaviorsAt } from '@vigie/pbehaviors';
 import { dependencyEntry, entityName, nextRun, watcherEntry, type DependencyEntry, type WatcherEntry } from './present.js';
 import { computeTile, type DependencyStatus } from './tiles.js';

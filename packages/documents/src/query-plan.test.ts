@@ -1,6 +1,6 @@
 import { Query } from 'mingo';
 import { describe, expect, it } from 'vitest';
-import type { Doc, Filter } from './port.js';
+import type { Doc, Filter } from '@vigie/kernel';
 import { compileMatcher } from './query-plan.js';
 
 describe('compileMatcher', () => {

@@ -1,11 +1,11 @@
-import { StoreAgendaBackend } from '../scheduler/store-job-repository.js';
+import type { StoreAdapter, StoreFactory } from '@vigie/kernel';
+import { StoreJobStore } from '@vigie/store-jobs';
 import { createMemoryStore } from './memory.js';
-import type { StoreAdapter, StoreFactory } from './port.js';
 
 /** A store factory keeping everything in memory (tests, throwaway runs): nothing survives a restart. */
 export function memoryStoreFactory(): StoreFactory {
   return async (): Promise<StoreAdapter> => {
     const store = createMemoryStore();
-    return { name: 'memory', store, agendaBackend: () => new StoreAgendaBackend(store) };
+    return { name: 'memory', store, jobs: new StoreJobStore(store) };
   };
 }

@@ -1,7 +1,7 @@
 import { update as mingoUpdate } from 'mingo';
 import { describe, expect, it } from 'vitest';
 import { fastUpdate } from './fast-update.js';
-import type { Doc, Update } from './port.js';
+import type { Doc, Update } from '@vigie/kernel';
 
 const stored = (): Doc => ({ _id: 'a', n: 1, tags: ['x', 'y'], nested: { a: 1, b: { c: 'deep' } }, list: [{ k: 'p' }], flag: true });
 

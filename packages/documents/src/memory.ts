@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { update as mingoUpdate } from 'mingo';
-import { DuplicateKeyError, VigieError, ErrorCodes } from '../errors.js';
-import { assertNoCodeExecution } from './filter-safety.js';
+import { assertNoCodeExecution } from '@vigie/filter-safety';
+import { copyJson } from './copy-json.js';
 import { fastUpdate } from './fast-update.js';
-import { cloneJson, copyJson, jsonEqual } from './json.js';
 import { compileMatcher, FieldIndex, lookupKeys, projectCopy, sortDocs } from './query-plan.js';
 import {
+  DuplicateKeyError,
+  VigieError,
+  ErrorCodes,
+  cloneJson,
+  jsonEqual,
   updateOperators,
   type BatchOperation,
   type BatchResult,
@@ -20,7 +24,7 @@ import {
   type Update,
   type UpsertOptions,
   type WriteResult,
-} from './port.js';
+} from '@vigie/kernel';
 
 /** One document's fate in a committed change: `after` null means deleted, `before` null means inserted. */
 export interface DocChange {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertSafeFilter, assertSafeRegex } from './filter-safety.js';
+import { assertNoCodeExecution, assertSafeFilter, assertSafeRegex, isSafeFieldPath } from './filter-safety.js';
 
 describe('assertSafeFilter', () => {
   it('accepts ordinary query operators', () => {
@@ -65,5 +65,27 @@ describe('assertSafeRegex', () => {
   });
   it.each(['(a*)*', '(a+){2,}', '((ab)+)+', '(\\d+\\s?)+$', '(a|b|ab)+'])('refuses %s', (re) => {
     expect(() => assertSafeRegex(re)).toThrow();
+  });
+});
+
+describe('field paths', () => {
+  it('refuses a filter field or sort key reaching an object prototype, an operator or an empty segment', () => {
+    expect(['t', 'v.state.val', 'infos.site.value'].every(isSafeFieldPath)).toBe(true);
+    expect(['__proto__', 'v.__proto__', 'a.constructor.x', 'prototype', 'v.$where', 'a..b', ''].some(isSafeFieldPath)).toBe(false);
+    expect(() => assertSafeFilter({ 'v.__proto__.x': 1 })).toThrow("field v.__proto__.x is not allowed: it names an object's prototype");
+    expect(() => assertSafeFilter({ $and: [{ 'a.__proto__': 1 }] })).toThrow('is not allowed');
+  });
+});
+
+describe('assertNoCodeExecution', () => {
+  const nested = (n: number): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < n; i++) value = { a: value };
+    return value;
+  };
+
+  it('walks any depth', () => {
+    expect(() => assertNoCodeExecution(nested(100_000))).not.toThrow();
+    expect(() => assertNoCodeExecution({ a: [nested(50_000), { $where: '1' }] })).toThrow('operator $where is not allowed');
   });
 });

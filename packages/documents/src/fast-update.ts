@@ -1,5 +1,4 @@
-import { cloneJson, jsonEqual } from './json.js';
-import type { Doc, Update } from './port.js';
+import { cloneJson, jsonEqual, type Doc, type Update } from '@vigie/kernel';
 
 /**
  * The common update shapes — `$set`, `$unset`, `$inc`, `$min`, `$max`, `$push` of plain values (one, or several with `$each`) and `$addToSet` of

@@ -1,11 +1,8 @@
 import 'reflect-metadata';
 import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
-import { KernelTokens } from './di/bridge.js';
-import { DocumentRepository, documentRepositoryClass } from './document-repository.js';
-import { ErrorCodes, hasCode } from './errors.js';
-import { createMemoryStore } from './store/memory.js';
-import type { Doc } from './store/port.js';
+import { createMemoryStore } from '@vigie/documents';
+import { DocumentRepository, ErrorCodes, KernelTokens, documentRepositoryClass, hasCode, type Doc } from '../src/index.js';
 
 interface Note extends Doc {
   text: string;

@@ -1,7 +1,7 @@
 import { Query, find as mingoFind } from 'mingo';
 import { compare, resolve } from 'mingo/util';
-import { copyJson } from './json.js';
-import type { Doc, Filter, Projection, SortSpec } from './port.js';
+import type { Doc, Filter, Projection, SortSpec } from '@vigie/kernel';
+import { copyJson } from './copy-json.js';
 
 /**
  * The pieces that make the engine's reads cheap: secondary indexes on single fields, compiled queries kept for
