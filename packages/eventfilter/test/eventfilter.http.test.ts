@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { errorBody, startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { errorBody, expectError, startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { eventFilterFeature } from '../src/index.js';
@@ -52,9 +52,7 @@ describe('event-filter rules round trip', () => {
     const deleted = await t.delete(`${rules}/${id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({});
-    const gone = await t.get(`${rules}/${id}`);
-    expect(gone.status).toBe(404);
-    expect(gone.body).toEqual(errorBody(`No rule with id: ${id}`));
+    await expectError(t.get(`${rules}/${id}`), 404, `No rule with id: ${id}`);
     expect((await t.get(rules)).body).toEqual([]);
   });
 
@@ -99,27 +97,21 @@ describe('event-filter errors', () => {
   });
 
   it('DELETE unknown id ⇒ 400 No rule with id: <id>', async () => {
-    const res = await t.delete(`${rules}/nope`);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(errorBody('No rule with id: nope'));
+    await expectError(t.delete(`${rules}/nope`), 400, 'No rule with id: nope');
   });
 
   it('GET and PUT unknown id ⇒ 404 No rule with id: <id>', async () => {
     const get = await t.get(`${rules}/nope`);
     expect(get.status).toBe(404);
     expect(get.body).toEqual(errorBody('No rule with id: nope'));
-    const put = await t.put(`${rules}/nope`, drop);
-    expect(put.status).toBe(404);
-    expect(put.body).toEqual(errorBody('No rule with id: nope'));
+    await expectError(t.put(`${rules}/nope`, drop), 404, 'No rule with id: nope');
     expect((await t.get(rules)).body).toEqual([]);
   });
 
   it('PUT changing the _id ⇒ 400 The _id field should not be modified.', async () => {
     await create({ ...drop, _id: 'kept' });
     for (const _id of ['other', 42, null]) {
-      const res = await t.put(`${rules}/kept`, { ...drop, _id });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(errorBody('The _id field should not be modified.'));
+      await expectError(t.put(`${rules}/kept`, { ...drop, _id }), 400, 'The _id field should not be modified.');
     }
   });
 
@@ -217,8 +209,6 @@ describe('event-filter errors', () => {
 
   it('validates PUT bodies like POST bodies', async () => {
     await create({ ...drop, _id: 'x' });
-    const res = await t.put(`${rules}/x`, { ...drop, extra: 1 });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(errorBody('Unexpected fields: extra.'));
+    await expectError(t.put(`${rules}/x`, { ...drop, extra: 1 }), 400, 'Unexpected fields: extra.');
   });
 });

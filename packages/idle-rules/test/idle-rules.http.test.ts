@@ -4,7 +4,7 @@ import { alarmsFeature } from '@vigie/alarms';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { pbehaviorsFeature } from '@vigie/pbehaviors';
-import { errorBody, startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { errorBody, expectError, startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { idleRulesFeature } from '../src/index.js';
 
 /** The documented sample (REFERENCE §4.1). */
@@ -116,9 +116,7 @@ describe('idle rule errors', () => {
   it('PUT with a body _id other than the path id, or none ⇒ 400', async () => {
     await t.post('/api/v2/idle-rule', { ...sample, _id: 'kept' });
     for (const body of [{ ...sample, _id: 'other' }, sample]) {
-      const res = await t.put('/api/v2/idle-rule/kept', body);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(errorBody('failed to update idle rule: the _id field should not be modified'));
+      await expectError(t.put('/api/v2/idle-rule/kept', body), 400, 'failed to update idle rule: the _id field should not be modified');
     }
     expect((await t.get('/api/v2/idle-rule/other')).status).toBe(404);
   });
@@ -127,9 +125,7 @@ describe('idle rule errors', () => {
     await t.post('/api/v2/idle-rule', { ...sample, _id: 'x' });
     for (const method of ['POST', 'PUT']) {
       const path = method === 'POST' ? '/api/v2/idle-rule' : '/api/v2/idle-rule/x';
-      const res = await t.request(method, path, { body: '{"name": ', headers: { 'content-type': 'application/json' } });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(errorBody('Invalid JSON'));
+      await expectError(t.request(method, path, { body: '{"name": ', headers: { 'content-type': 'application/json' } }), 400, 'Invalid JSON');
     }
   });
 
@@ -150,9 +146,7 @@ describe('idle rule errors', () => {
   });
 
   it('unknown keys ⇒ 400 invalid idle rule: the following keys are invalid', async () => {
-    const res = await t.post('/api/v2/idle-rule', { ...sample, enabled: true, priority: 1 });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(errorBody('invalid idle rule: the following keys are invalid: enabled, priority'));
+    await expectError(t.post('/api/v2/idle-rule', { ...sample, enabled: true, priority: 1 }), 400, 'invalid idle rule: the following keys are invalid: enabled, priority');
     const nested = await t.post('/api/v2/idle-rule', { ...sample, operation: { type: 'cancel', parameters: {}, delay: '1m' } });
     expect(nested.body).toEqual(errorBody('invalid idle rule: the following keys of operation are invalid: delay'));
   });
@@ -221,13 +215,9 @@ describe('idle rule errors', () => {
 
   it('validates PUT bodies like POST bodies, after the unknown-id check', async () => {
     await t.post('/api/v2/idle-rule', { ...sample, _id: 'x' });
-    const res = await t.put('/api/v2/idle-rule/x', { ...sample, _id: 'x', duration: '' });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(errorBody('invalid idle rule: the duration field is required'));
+    await expectError(t.put('/api/v2/idle-rule/x', { ...sample, _id: 'x', duration: '' }), 400, 'invalid idle rule: the duration field is required');
     // REFERENCE §4.1: the unknown path id is checked first.
-    const unknown = await t.put('/api/v2/idle-rule/nope', { ...sample, _id: 'nope', duration: '' });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual(errorBody('no idle rule with id nope'));
+    await expectError(t.put('/api/v2/idle-rule/nope', { ...sample, _id: 'nope', duration: '' }), 404, 'no idle rule with id nope');
   });
 
   it('accepts what the original accepts: any non-empty type and duration, disable_during_periods', async () => {
