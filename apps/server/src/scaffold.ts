@@ -179,7 +179,7 @@ export const ${c}Errors: ErrorWording = {
 };
 `,
     [`src/${id}-repository.ts`]: `import { inject, injectable } from 'tsyringe';
-import { KernelTokens, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { DocumentRepository, KernelTokens, type Doc, type Store } from '@vigie/kernel';
 
 /** An item as stored in \`${collection}\`. */
 export interface ${P}Record extends Doc {
@@ -187,28 +187,15 @@ export interface ${P}Record extends Doc {
   name: string;
 }
 
+/** The items in \`${collection}\`, by id: get, list, insert, replace and delete come from DocumentRepository. */
 @injectable()
-export class ${P}Repository {
-  readonly #items: Collection<${P}Record>;
-
+export class ${P}Repository extends DocumentRepository<${P}Record> {
   constructor(@inject(KernelTokens.Store) store: Store) {
-    this.#items = store.collection<${P}Record>('${collection}');
-  }
-
-  list(): Promise<${P}Record[]> {
-    return this.#items.find({}, { sort: { _id: 1 } });
+    super(store, '${collection}', { order: { _id: 1 } });
   }
 
   count(): Promise<number> {
-    return this.#items.count();
-  }
-
-  get(id: string): Promise<${P}Record | null> {
-    return this.#items.findOne({ _id: id });
-  }
-
-  insert(record: ${P}Record): Promise<void> {
-    return this.#items.insertOne(record);
+    return this.documents.count();
   }
 }
 `,

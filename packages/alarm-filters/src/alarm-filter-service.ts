@@ -91,7 +91,7 @@ export class AlarmFilterService {
   }
 
   /** How many actions were deleted (0 or 1). */
-  delete(id: string): Promise<number> {
-    return this.filters.delete(id);
+  async delete(id: string): Promise<number> {
+    return (await this.filters.delete(id)) ? 1 : 0;
   }
 }

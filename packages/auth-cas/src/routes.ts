@@ -1,15 +1,11 @@
-import { object, string } from 'yup';
-import { HttpError, defineRoute, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import { answerLoginPage, localPath, objectEnvelope, objectEnvelopeSchema, type AdminPolicy, type Sessions } from '@vigie/auth';
+import type { RouteDefinition, VigieContext } from '@vigie/kernel';
+import { answerLoginPage, identityRecordRoutes, localPath, type Sessions } from '@vigie/auth';
 import type { CasConfigRepository } from './cas-config-repository.js';
 import type { CasLogin } from './cas-login.js';
 import { casLoginPath } from './cas-provider.js';
 import { casRecordInputSchema, casRecordSchema } from './schemas.js';
 
-const path = '/rest/object/casconfig/cservice.casconfig';
 const tags = ['auth'];
-const errorSchema = object({ name: string().required(), description: string().required() });
-const repository = (ctx: VigieContext) => ctx.state.scope.resolve<CasConfigRepository>('casConfigRepository');
 const login = (ctx: VigieContext) => ctx.state.scope.resolve<CasLogin>('casLogin');
 
 function queryValue(ctx: VigieContext, name: string): string | null {
@@ -18,36 +14,22 @@ function queryValue(ctx: VigieContext, name: string): string | null {
 }
 
 export const casRoutes: RouteDefinition[] = [
-  defineRoute({
-    method: 'POST',
-    path,
-    summary: 'Store the single sign-on (CAS) configuration',
-    description:
-      'Replaces the `cservice.casconfig` record: `server` (CAS base URL), `service` (Vigie’s external base URL), `default_role`, ' +
-      '`title` (button label, `CAS` by default), `enable` (true by default). Requires the administrator role (`[auth] admin_role`).',
+  ...identityRecordRoutes({
+    path: '/rest/object/casconfig/cservice.casconfig',
+    name: 'CAS configuration',
+    inputSchema: casRecordInputSchema,
+    recordSchema: casRecordSchema,
+    post: {
+      summary: 'Store the single sign-on (CAS) configuration',
+      description:
+        'Replaces the `cservice.casconfig` record: `server` (CAS base URL), `service` (Vigie’s external base URL), `default_role`, ' +
+        '`title` (button label, `CAS` by default), `enable` (true by default). Requires the administrator role (`[auth] admin_role`).',
+      answer: 'The stored record',
+    },
+    get: { summary: 'Read the single sign-on (CAS) configuration', answer: 'The stored record; `data` is empty when none is stored' },
     tags,
-    requestSchema: casRecordInputSchema,
-    responses: {
-      200: { description: 'The stored record', schema: objectEnvelopeSchema(casRecordSchema) },
-      400: { description: 'Invalid record: the description names the field', schema: errorSchema },
-      403: { description: 'The user is not an administrator', schema: errorSchema },
-    },
-    // Who may, then what the body is, before its fields are checked.
-    preValidation: (ctx) => {
-      ctx.state.scope.resolve<AdminPolicy>('adminPolicy').assertAdministrator(ctx.state.user, 'Changing the CAS configuration');
-      const body = requestBody(ctx);
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be the CAS configuration record (a JSON object)');
-    },
-    handler: async (ctx, { body }) => objectEnvelope(await repository(ctx).save(body)),
+    store: (ctx) => ctx.state.scope.resolve<CasConfigRepository>('casConfigRepository'),
   }),
-  {
-    method: 'GET',
-    path,
-    summary: 'Read the single sign-on (CAS) configuration',
-    tags,
-    responses: { 200: { description: 'The stored record; `data` is empty when none is stored', schema: objectEnvelopeSchema(casRecordSchema) } },
-    handler: async (ctx) => objectEnvelope(await repository(ctx).get()),
-  },
   {
     method: 'GET',
     path: casLoginPath,

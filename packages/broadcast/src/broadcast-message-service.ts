@@ -37,11 +37,12 @@ export class BroadcastMessageService {
   }
 
   /** Replaces message `id`; an unknown id is left alone, as in the original (the answer is the same). */
-  replace(id: string, input: BroadcastMessageInput): Promise<void> {
-    return this.messages.replace({ _id: id, ...input });
+  async replace(id: string, input: BroadcastMessageInput): Promise<void> {
+    await this.messages.replace({ _id: id, ...input });
   }
 
-  delete(id: string): Promise<void> {
-    return this.messages.delete(id);
+  /** An unknown id is no error either (the answer is the same). */
+  async delete(id: string): Promise<void> {
+    await this.messages.delete(id);
   }
 }

@@ -40,7 +40,7 @@ export class HeartbeatService {
   /** Returns the heartbeat's id after the update (a new pattern gives a new id), or null if `id` is unknown. */
   async update(id: string, input: HeartbeatInput): Promise<string | null> {
     const record = toRecord(input);
-    return (await this.heartbeats.replace(id, record)) ? record._id : null;
+    return (await this.heartbeats.replaceAt(id, record))?._id ?? null;
   }
 
   delete(id: string): Promise<boolean> {

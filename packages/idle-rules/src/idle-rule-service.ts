@@ -67,9 +67,8 @@ export class IdleRuleService {
 
   /** Throws the 404 of the spec when nothing was deleted. */
   async delete(id: string): Promise<{ deletedCount: number; acknowledged: boolean }> {
-    const deletedCount = await this.rules.delete(id);
-    if (deletedCount === 0) throw notFound(id);
-    return { deletedCount, acknowledged: true };
+    if (!(await this.rules.delete(id))) throw notFound(id);
+    return { deletedCount: 1, acknowledged: true };
   }
 
   private record(id: string, body: IdleRuleBody, author: string, created: number, modified: number): IdleRuleRecord {

@@ -15,7 +15,10 @@ export interface VigieState {
   log: Logger;
   /** The authenticated user; absent only on public routes. */
   user?: AuthenticatedUser;
-  /** The per-request awilix scope of the feature that owns the route (disposed when the request ends). */
+  /**
+   * The awilix container of the feature that owns the route: the services it declared and those its dependencies
+   * export. There is no per-request scope: what a service needs of the request is passed to it as an argument.
+   */
   scope: AwilixContainer;
 }
 
@@ -177,7 +180,7 @@ export interface FeatureRegistrar<C> {
   route(route: RouteDefinition): void;
   /**
    * Mounts a `@koa/router` router (for existing Koa routes and middleware). Its routes are tried after the declared
-   * routes and get the same authentication, request scope, error envelope and logging; the kernel reads no body
+   * routes and get the same authentication, feature container, error envelope and logging; the kernel reads no body
    * for them (bring a body parser if they need one).
    */
   router(router: KoaRouterLike, options?: RouterOptions): void;

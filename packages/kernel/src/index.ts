@@ -46,6 +46,7 @@ export {
 } from './input-bounds.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
 export { SerialQueues } from './serial-queues.js';
+export { DocumentRepository, documentRepositoryClass } from './document-repository.js';
 export { EventBus, type VigieEvents } from './event-bus.js';
 export { Observations, type HttpObservation, type StoreObservation, type JobObservation, type PipelineObservation } from './observation.js';
 export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';

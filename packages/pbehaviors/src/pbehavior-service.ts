@@ -118,14 +118,14 @@ export class PbehaviorService {
   }
 
   async delete(id: string): Promise<{ deletedCount: number; acknowledged: boolean }> {
-    const deletedCount = await this.repository.delete(id);
+    const deleted = await this.repository.delete(id);
     this.index.remove(id);
-    return { deletedCount, acknowledged: true };
+    return { deletedCount: deleted ? 1 : 0, acknowledged: true };
   }
 
   /** Every pbehavior, or only those active now (answered from the index: no store scan, no schedule recomputed). */
   async list(options: { currentlyActive: boolean }): Promise<PbehaviorOutput[]> {
-    if (!options.currentlyActive) return this.#present(await this.repository.find({}, { sort: { _id: 1 } }));
+    if (!options.currentlyActive) return this.#present(await this.repository.list());
     const now = this.clock.nowSec();
     const active: PbehaviorRecord[] = [];
     for (const entry of (await this.index.ready()).entries()) if (entry.schedule?.isActiveAt(now)) active.push(entry.record);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Koa, { type Context } from 'koa';
-import { asValue, type AwilixContainer } from 'awilix';
+import type { AwilixContainer } from 'awilix';
 import type { Logger } from '../log.js';
 import type { Authenticator, AuthOutcome } from '../auth.js';
 import { HttpError, isHttpError } from '../errors.js';
@@ -113,14 +113,10 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-/**
- * What every request carries in `ctx.state`. The logger and the request scope are built on first use: most
- * requests log nothing, and many answers need no request-scoped service.
- */
+/** What every request carries in `ctx.state`. The logger is built on first use: most requests log nothing. */
 class RequestState implements VigieState {
   user?: VigieState['user'];
   #log: Logger | undefined;
-  #scope: AwilixContainer | undefined;
   #container: AwilixContainer | undefined;
 
   constructor(
@@ -135,26 +131,16 @@ class RequestState implements VigieState {
 
   get scope(): AwilixContainer {
     if (!this.#container) throw new Error('no route owns this request');
-    this.#scope ??= this.#container.createScope().register({
-      requestId: asValue(this.requestId),
-      log: asValue(this.log),
-      user: asValue(this.user),
-    });
-    return this.#scope;
+    return this.#container;
   }
 
   /** Binds the request to the container of the feature whose route answers it. */
   useContainer(container: AwilixContainer): void {
     this.#container = container;
   }
-
-  /** Disposes the request scope, if one was built (undefined otherwise, so the common case awaits nothing). */
-  release(): Promise<void> | undefined {
-    return this.#scope?.dispose();
-  }
 }
 
-/** Runs a router's middleware for a request it has a route for, in the request scope of the router's feature. */
+/** Runs a router's middleware for a request it has a route for, with the container of the router's feature. */
 async function runRouter(ctx: VigieContext, mounted: MountedRouter, middleware: (ctx: VigieContext, next: () => Promise<void>) => unknown): Promise<void> {
   const state = ctx.state as unknown as RequestState;
   state.useContainer(mounted.container);
@@ -162,9 +148,6 @@ async function runRouter(ctx: VigieContext, mounted: MountedRouter, middleware: 
     await middleware(ctx, () => Promise.resolve());
   } catch (err) {
     throw wordError(err, ctx, [undefined, mounted.wording]);
-  } finally {
-    const released = state.release();
-    if (released) await released;
   }
 }
 
@@ -204,9 +187,6 @@ function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
       if (checkResponse) checkResponse(ctx, result);
     } catch (err) {
       throw wordError(err, ctx, [route.errors, wording]);
-    } finally {
-      const released = state.release();
-      if (released) await released;
     }
   };
 }

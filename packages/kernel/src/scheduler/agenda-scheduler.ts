@@ -1,6 +1,5 @@
 import { Agenda, constant, exponential, type Job } from 'agenda';
 import type { AwilixContainer } from 'awilix';
-import { asValue } from 'awilix';
 import type { Logger } from '../log.js';
 import type { JobDefinition } from '../feature.js';
 import { jobStoreBackend } from './agenda-backend.js';
@@ -37,7 +36,7 @@ export class AgendaScheduler implements Scheduler {
     this.#agenda.on('error', (err: unknown) => this.#logger.error({ err }, 'scheduler error'));
   }
 
-  /** Declares a job; its handler runs in a fresh scope of the owning feature's container. */
+  /** Declares a job; its handler resolves from the owning feature's container. */
   define<D>(job: JobDefinition<D>, container: AwilixContainer): void {
     const retry = job.retry;
     const backoff = retry
@@ -49,20 +48,18 @@ export class AgendaScheduler implements Scheduler {
       job.name,
       async (agendaJob: Job<D>) => {
         this.#running += 1;
-        const scope = container.createScope();
         const log = this.#logger.child({ job: job.name, jobId: String(agendaJob.attrs._id) });
         const run: JobRun<D> = {
           id: String(agendaJob.attrs._id),
           name: job.name,
           data: agendaJob.attrs.data,
           failCount: agendaJob.attrs.failCount ?? 0,
-          scope,
+          scope: container,
           log,
           touch: async (progress?: number) => {
             await agendaJob.touch(progress);
           },
         };
-        scope.register({ jobRun: asValue(run) });
         try {
           await job.handler(run);
         } catch (err) {
@@ -70,7 +67,6 @@ export class AgendaScheduler implements Scheduler {
           throw err;
         } finally {
           this.#running -= 1;
-          await scope.dispose();
         }
       },
       {

@@ -27,7 +27,7 @@ export interface JobRun<D = unknown> {
   data: D;
   /** Failed attempts before this one. */
   failCount: number;
-  /** The per-run awilix scope of the feature that owns the job (disposed when the run ends). */
+  /** The awilix container of the feature that owns the job (no per-run scope: the run is passed explicitly). */
   scope: AwilixContainer;
   log: Logger;
   /** Extends the lock and records progress (0–100) for long runs. */

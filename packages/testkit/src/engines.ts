@@ -1,11 +1,17 @@
-import { expect } from 'vitest';
+/**
+ * The rule engines' end-to-end harness (`@vigie/testkit/engines`): the event pipeline, context graph, alarms and
+ * pbehaviors running with the features under test, events in through `/api/v2/event`, alarms out through
+ * `/alerts/get-alarms`.
+ */
+import { afterEach, expect } from 'vitest';
 import { createLogger, type AnyFeature, type Clock } from '@vigie/kernel';
+import { ManualClock } from '@vigie/kernel/testing';
 import { alarmsFeature } from '@vigie/alarms';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { check, recordingFeature } from '@vigie/events/testing';
 import { pbehaviorsFeature } from '@vigie/pbehaviors';
-import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { startFeatureTest, type TestKernel } from './index.js';
 
 export { check };
 
@@ -13,6 +19,15 @@ export interface ListedAlarm {
   _id: string;
   d: string;
   v: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read the JSON answer freely
+}
+
+/** `webserver.conf` sections and keys, over the harness's. */
+export type EngineConfig = Record<string, Record<string, string | number>>;
+
+export interface EngineOptions {
+  clock?: Clock;
+  /** Reuse an installation directory (restart tests). */
+  installDir?: string;
 }
 
 export interface EngineHarness {
@@ -32,11 +47,7 @@ export interface EngineHarness {
  * The features a rule engine needs (events, context graph, alarms, pbehaviors) plus `features`, with 1 s beats and a
  * fast job poll; a recording stage after the alarms tells when an event went through.
  */
-export async function startEngines(
-  features: readonly AnyFeature[],
-  config: Record<string, Record<string, string | number>> = {},
-  options: { clock?: Clock; installDir?: string } = {},
-): Promise<EngineHarness> {
+export async function startEngines(features: readonly AnyFeature[], config: EngineConfig = {}, options: EngineOptions = {}): Promise<EngineHarness> {
   const recorder = recordingFeature([{ name: 'after-alarms', order: 10_000 }]);
   const logs: string[] = [];
   const t = await startFeatureTest({
@@ -78,4 +89,43 @@ export async function startEngines(
     }
   };
   return { t, logs, send, alarms, eventually, logged };
+}
+
+/** What `engineTests` gives a test file: the engines of the running test, stopped after each test. */
+export interface EngineTests {
+  /** The harness the running test started (an error before it starts one). */
+  readonly h: EngineHarness;
+  /** The test's clock: a `ManualClock` at the suite's `start`, the same across restarts within one test. */
+  readonly clock: ManualClock;
+  /** Starts the suite's features (or `options.features`) for the running test. */
+  start(config?: EngineConfig, options?: EngineOptions & { features?: readonly AnyFeature[] }): Promise<EngineHarness>;
+}
+
+/**
+ * The setup every engine test file repeats: `start()` runs `features` with the engines on a `ManualClock` pinned at
+ * `options.start` (epoch ms; a real clock when absent), and the harness is stopped after each test.
+ */
+export function engineTests(features: readonly AnyFeature[], options: { start?: number } = {}): EngineTests {
+  let harness: EngineHarness | undefined;
+  let clock: ManualClock | undefined;
+  afterEach(async () => {
+    await harness?.t.stop();
+    harness = undefined;
+    clock = undefined;
+  });
+  return {
+    get h() {
+      if (!harness) throw new Error('no engines started in this test');
+      return harness;
+    },
+    get clock() {
+      if (!clock) throw new Error(options.start === undefined ? 'engineTests was given no start time' : 'no engines started in this test');
+      return clock;
+    },
+    async start(config = {}, { features: only, ...startOptions } = {}) {
+      if (options.start !== undefined) clock ??= new ManualClock(options.start);
+      harness = await startEngines(only ?? features, config, { ...(clock ? { clock } : {}), ...startOptions });
+      return harness;
+    },
+  };
 }
