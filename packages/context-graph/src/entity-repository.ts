@@ -1,8 +1,8 @@
 import { injectable } from 'tsyringe';
+import { assertSafeFilter } from '@vigie/filter-safety';
 import {
   injectRef,
   kernelRefs,
-  assertSafeFilter,
   type BatchOperation,
   type Collection,
   type EventBus,
