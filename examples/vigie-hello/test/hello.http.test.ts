@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStoreFactory } from '@vigie/documents';
 import { ManualClock, startTestKernel, type TestKernel } from '@vigie/kernel/testing';
 import { eventsFeature } from '@vigie/events';
-import { contextGraphFeature } from '@vigie/context-graph';
+import { contextGraphFeature, entitiesChangedEvent } from '@vigie/context-graph';
 import { helloFeature } from '../src/index.js';
 
 let t: TestKernel | undefined;
@@ -49,7 +49,7 @@ describe('the hello plugin', () => {
   it('counts the entities the event bus reports changed, and its job summarises and trims', async () => {
     const clock = new ManualClock(1_700_000_000_000);
     t = await start({ max_visits: '2' }, clock);
-    await t.kernel.eventBus.emit('entities.changed', { ids: ['a/b', 'c/d'] });
+    await t.kernel.eventBus.emit(entitiesChangedEvent, { ids: ['a/b', 'c/d'] });
     for (const name of ['one', 'two', 'three']) await t.post('/api/v2/hello/visits', { name });
     clock.advance(60_000);
     await t.kernel.scheduler.now('hello.summary', {});
