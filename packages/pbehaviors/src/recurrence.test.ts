@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRecurrence, RecurrenceError } from './recurrence.js';
+import { directOccurrences, parseRecurrence, RecurrenceError, recurrenceRule } from './recurrence.js';
 
 describe('parseRecurrence', () => {
   it('accepts the rules the original UI produced, with or without the RRULE: prefix, in any case', () => {
@@ -33,5 +33,69 @@ describe('parseRecurrence', () => {
     ['DTSTART:20180101T000000Z\nRRULE:FREQ=DAILY', 'only one RRULE value is accepted (DTSTART comes from tstart, exceptions from exdate)'],
   ])('refuses %j: %s', (text, message) => {
     expect(() => parseRecurrence(text)).toThrow(new RecurrenceError(message));
+  });
+});
+
+describe('directOccurrences gives the occurrences of rrule', () => {
+  /** A fixed pseudo-random sequence: the same rules on every run. */
+  let seed = 2024;
+  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
+  const some = <T>(items: readonly T[], max: number): T[] => items.filter(() => random() < max / items.length);
+  const sortedInts = (min: number, max: number, count: number) => [...new Set(Array.from({ length: count }, () => int(min, max)))].sort((a, b) => a - b);
+
+  /** Rules the direct path expands, with now and then a part it leaves to rrule. */
+  function randomRule(): string {
+    const parts = [`FREQ=${['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY'][int(0, 3)]}`];
+    if (random() < 0.4) parts.push(`INTERVAL=${int(2, 5)}`);
+    if (random() < 0.4) parts.push(`BYDAY=${(some(['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], 3).join(',') || 'SU')}`);
+    if (random() < 0.35) parts.push(`BYMONTHDAY=${[...sortedInts(1, 31, int(1, 3)), ...(random() < 0.3 ? [-int(1, 3)] : [])].join(',')}`);
+    if (random() < 0.25) parts.push(`BYMONTH=${sortedInts(1, 12, int(1, 4)).join(',')}`);
+    if (random() < 0.35) parts.push(`BYHOUR=${(random() < 0.1 ? [14, 2] : sortedInts(0, 23, int(1, 3))).join(',')}`);
+    if (random() < 0.15) parts.push(`BYMINUTE=${sortedInts(0, 59, int(1, 2)).join(',')}`);
+    if (random() < 0.1) parts.push(`BYSECOND=${sortedInts(0, 59, int(1, 2)).join(',')}`);
+    if (random() < 0.2) parts.push(`WKST=${['MO', 'SU', 'WE'][int(0, 2)]}`);
+    const end = random();
+    if (end < 0.15) parts.push(`COUNT=${int(1, 40)}`);
+    else if (end < 0.3) parts.push(`UNTIL=2025${String(int(1, 12)).padStart(2, '0')}${String(int(1, 28)).padStart(2, '0')}T120000`);
+    if (random() < 0.05) parts.push('BYSETPOS=-1');
+    if (random() < 0.05) parts.push(parts.some((part) => part.startsWith('BYDAY')) ? 'BYWEEKNO=20' : 'BYDAY=1MO,-1FR');
+    return parts.join(';');
+  }
+
+  it('for hundreds of random rules, starts and walk starts', () => {
+    let direct = 0;
+    for (let i = 0; i < 200; i++) {
+      const text = randomRule();
+      const recurrence = parseRecurrence(text);
+      const startWall = Date.UTC(2020, 0, 1) / 1000 + int(0, 5 * 365) * 86400 + int(0, 86399);
+      const untilWall = recurrence.until?.kind === 'wall-clock' ? recurrence.until.wallSec : null;
+      // Compared up to two years after the start (or the rrule occurrence that many).
+      let horizon = startWall + 2 * 365 * 86400;
+      const expected: number[] = [];
+      recurrenceRule(recurrence, startWall, untilWall).all((date) => {
+        const wall = date.getTime() / 1000;
+        if (wall > horizon) return false;
+        expected.push(wall);
+        if (expected.length === 2000) horizon = wall;
+        return expected.length < 2000;
+      });
+      const found = directOccurrences(recurrence, startWall, untilWall);
+      if (found === null) continue;
+      direct++;
+      const from = recurrence.count === null ? [startWall, startWall - 86400, ...Array.from({ length: 6 }, () => startWall + int(0, 2 * 365 * 86400))] : [startWall];
+      for (const fromWall of from) {
+        const walked: number[] = [];
+        found.walk(fromWall, (wall) => {
+          if (wall > horizon) return false;
+          walked.push(wall);
+          return walked.length < 60;
+        });
+        const want = expected.filter((wall) => wall >= fromWall).slice(0, 60);
+        expect({ text, startWall, fromWall, walked }).toEqual({ text, startWall, fromWall, walked: want });
+      }
+    }
+    // Most random rules take the direct path; the rest are left to rrule.
+    expect(direct).toBeGreaterThan(130);
   });
 });

@@ -162,3 +162,176 @@ export function recurrenceRule(recurrence: Recurrence, startWallSec: number, unt
     true,
   );
 }
+
+const daySec = 86400;
+/** `rrule` iterates no further than this year. */
+const lastYear = 9999;
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (month 1–12). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  return era * 146097 + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - 719468;
+}
+
+function daysInMonth(year: number, month: number): number {
+  return month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : 30 + ((month + (month >> 3)) & 1);
+}
+
+/** Weekday of a day number, 0 = Monday as in `rrule`. */
+const weekdayOf = (day: number): number => (((day + 3) % 7) + 7) % 7;
+
+const ascending = (values: readonly number[]): boolean => values.every((value, i) => i === 0 || (values[i - 1] as number) < value);
+
+/** Start-independent parts of a rule that `directOccurrences` can expand; see there. */
+interface DirectShape {
+  frequency: 'YEARLY' | 'MONTHLY' | 'WEEKLY' | 'DAILY';
+  byMonth: readonly number[] | null;
+  byWeekday: readonly number[] | null;
+  byMonthDay: readonly number[] | null;
+  byHour: readonly number[] | null;
+  byMinute: readonly number[] | null;
+  bySecond: readonly number[] | null;
+}
+
+const directShapes = new WeakMap<Recurrence, DirectShape | null>();
+
+function directShape(recurrence: Recurrence): DirectShape | null {
+  let shape = directShapes.get(recurrence);
+  if (shape === undefined) {
+    shape = computeDirectShape(recurrence);
+    directShapes.set(recurrence, shape);
+  }
+  return shape;
+}
+
+function computeDirectShape({ frequency, parts }: Recurrence): DirectShape | null {
+  if (frequency !== 'YEARLY' && frequency !== 'MONTHLY' && frequency !== 'WEEKLY' && frequency !== 'DAILY') return null;
+  if (parts.bysetpos || parts.byweekno || parts.byyearday) return null;
+  const weekdays = parts.byweekday as (number | { weekday: number })[] | undefined;
+  // A numbered weekday (1MO, -1FR) of a month or year is not a plain day filter; in a week or a day, its number is ignored.
+  if ((frequency === 'YEARLY' || frequency === 'MONTHLY') && weekdays?.some((day) => typeof day !== 'number')) return null;
+  const times = [parts.byhour, parts.byminute, parts.bysecond] as (number[] | undefined)[];
+  // `rrule` emits the times of a day in the order of these lists: only sorted ones give ascending occurrences.
+  if (times.some((list) => list !== undefined && !ascending(list))) return null;
+  const list = (value: unknown): readonly number[] | null => (value === undefined ? null : (value as number[]));
+  return {
+    frequency,
+    byMonth: list(parts.bymonth),
+    byWeekday: weekdays === undefined ? null : weekdays.map((day) => (typeof day === 'number' ? day : day.weekday)),
+    byMonthDay: list(parts.bymonthday),
+    byHour: list(parts.byhour),
+    byMinute: list(parts.byminute),
+    bySecond: list(parts.bysecond),
+  };
+}
+
+/** Visits occurrence starts (wall-clock seconds) at or after `fromWallSec` in ascending order while `visit` returns true. */
+export type OccurrenceWalk = (fromWallSec: number, visit: (wallSec: number) => boolean) => void;
+
+/**
+ * The occurrences of the common rules computed with calendar arithmetic, as `rrule` would give them, without its
+ * per-call option parsing and year tables: DAILY, WEEKLY, MONTHLY and YEARLY rules whose days are the days of each
+ * period kept by BYMONTH, BYDAY (plain weekdays), BYMONTHDAY, at the times of BYHOUR × BYMINUTE × BYSECOND. Other
+ * rules (BYSETPOS, BYWEEKNO, BYYEARDAY, numbered weekdays, unsorted time lists, sub-second starts) give null: use
+ * `recurrenceRule`. `span` bounds the wall-clock length of one period; with COUNT, walks must start at the start.
+ */
+export function directOccurrences(recurrence: Recurrence, startWallSec: number, untilWallSec: number | null): { walk: OccurrenceWalk; span: number } | null {
+  const shape = directShape(recurrence);
+  if (shape === null || !Number.isInteger(startWallSec)) return null;
+  const { frequency } = shape;
+  const { interval } = recurrence;
+  const startDay = Math.floor(startWallSec / daySec);
+  const startTime = startWallSec - startDay * daySec;
+  const start = new Date(startDay * daySec * 1000);
+  const startYear = start.getUTCFullYear();
+  const startMonth = start.getUTCMonth() + 1;
+  // The defaults `rrule` takes from DTSTART when no BY* part names the days, and for the time of day.
+  let { byMonth, byWeekday, byMonthDay } = shape;
+  if (byWeekday === null && byMonthDay === null) {
+    if (frequency === 'YEARLY') byMonth ??= [startMonth];
+    if (frequency === 'YEARLY' || frequency === 'MONTHLY') byMonthDay = [start.getUTCDate()];
+    if (frequency === 'WEEKLY') byWeekday = [weekdayOf(startDay)];
+  }
+  const times: number[] = [];
+  for (const hour of shape.byHour ?? [Math.floor(startTime / 3600)]) {
+    for (const minute of shape.byMinute ?? [Math.floor(startTime / 60) % 60]) {
+      for (const second of shape.bySecond ?? [startTime % 60]) times.push(hour * 3600 + minute * 60 + second);
+    }
+  }
+  const monthSet = byMonth === null ? null : new Set(byMonth);
+  const weekdaySet = byWeekday === null ? null : new Set(byWeekday);
+  const monthDaySet = byMonthDay === null ? null : new Set(byMonthDay);
+  const wkst = (recurrence.parts.wkst as number | undefined) ?? 0;
+  const startWeek = startDay - ((weekdayOf(startDay) - wkst + 7) % 7);
+  const periodDays = { DAILY: 1, WEEKLY: 7, MONTHLY: 31, YEARLY: 366 }[frequency];
+
+  const walk: OccurrenceWalk = (fromWallSec, visit) => {
+    const from = Math.max(fromWallSec, startWallSec);
+    let remaining = recurrence.count ?? Infinity;
+    /** Visits the occurrences of one day; false once the walk is over. */
+    const emitDay = (day: number, year: number, month: number, monthDay: number, monthLength: number): boolean => {
+      if (year > lastYear) return false;
+      if (monthSet !== null && !monthSet.has(month)) return true;
+      if (weekdaySet !== null && !weekdaySet.has(weekdayOf(day))) return true;
+      if (monthDaySet !== null && !monthDaySet.has(monthDay) && !monthDaySet.has(monthDay - monthLength - 1)) return true;
+      for (const time of times) {
+        const wall = day * daySec + time;
+        if (wall < from) continue;
+        if (untilWallSec !== null && wall > untilWallSec) return false;
+        if (!visit(wall) || --remaining === 0) return false;
+      }
+      return true;
+    };
+    const emitDays = (first: number, count: number): boolean => {
+      for (let day = first; day < first + count; day++) {
+        const date = new Date(day * daySec * 1000);
+        const year = date.getUTCFullYear();
+        const month = date.getUTCMonth() + 1;
+        if (!emitDay(day, year, month, date.getUTCDate(), daysInMonth(year, month))) return false;
+      }
+      return true;
+    };
+    const fromDay = Math.floor(from / daySec);
+    if (frequency === 'DAILY') {
+      for (let day = startDay + Math.ceil((fromDay - startDay) / interval) * interval; ; day += interval) {
+        if (!emitDays(day, 1)) return;
+      }
+    }
+    if (frequency === 'WEEKLY') {
+      const fromWeek = fromDay - ((weekdayOf(fromDay) - wkst + 7) % 7);
+      for (let week = startWeek + Math.ceil((fromWeek - startWeek) / (7 * interval)) * 7 * interval; ; week += 7 * interval) {
+        if (!emitDays(week, 7)) return;
+      }
+    }
+    const fromDate = new Date(fromDay * daySec * 1000);
+    if (frequency === 'MONTHLY') {
+      const startIndex = startYear * 12 + startMonth - 1;
+      const fromIndex = fromDate.getUTCFullYear() * 12 + fromDate.getUTCMonth();
+      for (let index = startIndex + Math.ceil((fromIndex - startIndex) / interval) * interval; ; index += interval) {
+        const year = Math.floor(index / 12);
+        const month = index - year * 12 + 1;
+        if (year > lastYear) return;
+        if (monthSet !== null && !monthSet.has(month)) continue;
+        const first = daysFromCivil(year, month, 1);
+        const length = daysInMonth(year, month);
+        for (let monthDay = 1; monthDay <= length; monthDay++) {
+          if (!emitDay(first + monthDay - 1, year, month, monthDay, length)) return;
+        }
+      }
+    }
+    for (let year = startYear + Math.ceil((fromDate.getUTCFullYear() - startYear) / interval) * interval; year <= lastYear; year += interval) {
+      for (let month = 1; month <= 12; month++) {
+        if (monthSet !== null && !monthSet.has(month)) continue;
+        const first = daysFromCivil(year, month, 1);
+        const length = daysInMonth(year, month);
+        for (let monthDay = 1; monthDay <= length; monthDay++) {
+          if (!emitDay(first + monthDay - 1, year, month, monthDay, length)) return;
+        }
+      }
+    }
+  };
+  return { walk, span: periodDays * interval * daySec };
+}

@@ -1,4 +1,4 @@
-import { parseRecurrence, recurrenceRule, type FrequencyName, type Recurrence } from './recurrence.js';
+import { directOccurrences, parseRecurrence, recurrenceRule, type FrequencyName, type OccurrenceWalk, type Recurrence } from './recurrence.js';
 import { TimeZone } from './time-zone.js';
 
 /** The fields of a pbehavior that decide when it is active. */
@@ -22,12 +22,28 @@ const conversionMargin = 3 * 3600;
 /** Period lengths, in wall-clock seconds, of the frequencies whose periods all have the same length. */
 const fixedPeriods: Partial<Record<FrequencyName, number>> = { SECONDLY: 1, MINUTELY: 60, HOURLY: 3600, DAILY: 86400, WEEKLY: 7 * 86400 };
 
+/** Parsed rules by text: many pbehaviors share a few rules. Cleared when full. */
+const parsedRules = new Map<string, Recurrence>();
+const maxParsedRules = 10_000;
+
+function parsedRule(text: string): Recurrence {
+  let recurrence = parsedRules.get(text);
+  if (!recurrence) {
+    recurrence = parseRecurrence(text);
+    if (parsedRules.size >= maxParsedRules) parsedRules.clear();
+    parsedRules.set(text, recurrence);
+  }
+  return recurrence;
+}
+
 interface RecurringParts {
   recurrence: Recurrence;
   zone: TimeZone;
   startWall: number;
   untilWall: number | null;
   excludedWalls: ReadonlySet<number>;
+  /** The occurrences from a wall-clock time on (computed directly for common rules, else by `rrule`). */
+  walk: OccurrenceWalk;
   /** Wall-clock length of one period when iteration may start from any later period, else null. */
   period: number | null;
 }
@@ -69,18 +85,23 @@ export class Schedule {
       this.#recurring = null;
       return;
     }
-    const recurrence = parseRecurrence(spec.rrule);
+    const recurrence = parsedRule(spec.rrule);
     const zone = TimeZone.named(spec.timezone);
     const until = recurrence.until;
+    const startWall = zone.toWallClock(spec.tstart);
+    const untilWall = until === null ? null : until.kind === 'instant' ? zone.toWallClock(until.epochSec) : until.wallSec;
+    const direct = directOccurrences(recurrence, startWall, untilWall);
     const fixed = fixedPeriods[recurrence.frequency];
+    const period = direct ? direct.span : fixed === undefined ? null : fixed * recurrence.interval;
     this.#recurring = {
       recurrence,
       zone,
-      startWall: zone.toWallClock(spec.tstart),
-      untilWall: until === null ? null : until.kind === 'instant' ? zone.toWallClock(until.epochSec) : until.wallSec,
+      startWall,
+      untilWall,
       excludedWalls: new Set(spec.exdate.map((start) => zone.toWallClock(start))),
+      walk: direct ? direct.walk : (fromWall, visit) => recurrenceRule(recurrence, fromWall, untilWall).all((date) => visit(date.getTime() / 1000)),
       // With COUNT, occurrences are numbered from the first one: iteration must start there.
-      period: fixed !== undefined && recurrence.count === null ? fixed * recurrence.interval : null,
+      period: recurrence.count === null ? period : null,
     };
   }
 
@@ -147,12 +168,11 @@ export class Schedule {
   }
 
   #scan(fromWall: number, t: number, wallT: number): Occurrences {
-    const { recurrence, zone, untilWall, excludedWalls } = this.#recurring as RecurringParts;
+    const { zone, excludedWalls, walk } = this.#recurring as RecurringParts;
     let lastWall: number | null = null;
     let lastInstant: number | null = null;
     let next: number | null = null;
-    recurrenceRule(recurrence, fromWall, untilWall).all((date) => {
-      const wall = date.getTime() / 1000;
+    walk(fromWall, (wall) => {
       if (excludedWalls.has(wall)) return true;
       if (wall < wallT - conversionMargin) {
         lastWall = wall;
