@@ -1,4 +1,4 @@
-import { directOccurrences, parseRecurrence, recurrenceRule, type FrequencyName, type OccurrenceWalk, type Recurrence } from './recurrence.js';
+import { occurrenceWalk, parseRecurrence, type OccurrenceWalk, type Recurrence } from './recurrence.js';
 import { TimeZone } from './time-zone.js';
 
 /** The fields of a pbehavior that decide when it is active. */
@@ -18,9 +18,6 @@ export interface ScheduleSpec {
  * ones cannot be on the other side of it (no zone shifts its offset by more than this in one go).
  */
 const conversionMargin = 3 * 3600;
-
-/** Period lengths, in wall-clock seconds, of the frequencies whose periods all have the same length. */
-const fixedPeriods: Partial<Record<FrequencyName, number>> = { SECONDLY: 1, MINUTELY: 60, HOURLY: 3600, DAILY: 86400, WEEKLY: 7 * 86400 };
 
 /** Parsed rules by text: many pbehaviors share a few rules. Cleared when full. */
 const parsedRules = new Map<string, Recurrence>();
@@ -42,10 +39,9 @@ interface RecurringParts {
   startWall: number;
   untilWall: number | null;
   excludedWalls: ReadonlySet<number>;
-  /** The occurrences from a wall-clock time on (computed directly for common rules, else by `rrule`). */
   walk: OccurrenceWalk;
-  /** Wall-clock length of one period when iteration may start from any later period, else null. */
-  period: number | null;
+  /** The longest period when walks may start anywhere, else null: they must start at the start. */
+  span: number | null;
 }
 
 /** One occurrence of a pbehavior: active from `start` to `end` (epoch seconds). */
@@ -90,18 +86,13 @@ export class Schedule {
     const until = recurrence.until;
     const startWall = zone.toWallClock(spec.tstart);
     const untilWall = until === null ? null : until.kind === 'instant' ? zone.toWallClock(until.epochSec) : until.wallSec;
-    const direct = directOccurrences(recurrence, startWall, untilWall);
-    const fixed = fixedPeriods[recurrence.frequency];
-    const period = direct ? direct.span : fixed === undefined ? null : fixed * recurrence.interval;
     this.#recurring = {
       recurrence,
       zone,
       startWall,
       untilWall,
       excludedWalls: new Set(spec.exdate.map((start) => zone.toWallClock(start))),
-      walk: direct ? direct.walk : (fromWall, visit) => recurrenceRule(recurrence, fromWall, untilWall).all((date) => visit(date.getTime() / 1000)),
-      // With COUNT, occurrences are numbered from the first one: iteration must start there.
-      period: recurrence.count === null ? period : null,
+      ...occurrenceWalk(recurrence, startWall, untilWall),
     };
   }
 
@@ -153,14 +144,14 @@ export class Schedule {
   #occurrencesAround(t: number): Occurrences {
     const recurring = this.#recurring as RecurringParts;
     const wallT = recurring.zone.toWallClock(t);
-    if (recurring.period !== null) {
+    if (recurring.span !== null) {
       // Iterating from tstart costs one step per occurrence since then: start a few periods before t instead, and
       // look further back only when no occurrence turned up (restrictive BY* parts, exclusions).
       const horizon = recurring.untilWall === null ? wallT : Math.min(wallT, recurring.untilWall + 1);
       for (let lookBack = 1; ; lookBack *= 8) {
-        const periods = Math.floor((horizon - conversionMargin - recurring.startWall) / recurring.period) - lookBack;
-        if (periods <= 0) break;
-        const found = this.#scan(recurring.startWall + periods * recurring.period, t, wallT);
+        const from = horizon - conversionMargin - lookBack * recurring.span;
+        if (from <= recurring.startWall) break;
+        const found = this.#scan(from, t, wallT);
         if (found.last !== null) return found;
       }
     }
