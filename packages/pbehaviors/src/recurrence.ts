@@ -248,8 +248,8 @@ function computeCalendarShape({ frequency, parts }: Recurrence): CalendarShape |
 }
 
 /**
- * Visits occurrence starts (wall-clock seconds) in ascending order while `visit` returns true: every one from
- * `fromWallSec` on, after none or some earlier ones.
+ * Visits occurrence starts (wall-clock seconds) in ascending order while `visit` returns true: every one from some
+ * time at or before `fromWallSec` on (at most a period before it).
  */
 export type OccurrenceWalk = (fromWallSec: number, visit: (wallSec: number) => boolean) => void;
 
@@ -381,6 +381,10 @@ interface Walk {
   remaining: number;
 }
 
+/** Calendar arithmetic here covers whole-second starts of years 1 to 9999 (`rrule` keeps DTSTART's milliseconds). */
+const calendarStart = (wallSec: number): boolean =>
+  Number.isInteger(wallSec) && wallSec >= daysFromCivil(1, 1, 1) * daySec && wallSec < daysFromCivil(lastYear + 1, 1, 1) * daySec;
+
 /** Period lengths, in wall-clock seconds, of the frequencies whose periods all have the same length. */
 const fixedPeriods: Partial<Record<FrequencyName, number>> = { SECONDLY: 1, MINUTELY: 60, HOURLY: 3600, DAILY: daySec, WEEKLY: 7 * daySec };
 
@@ -394,7 +398,7 @@ export function occurrenceWalk(recurrence: Recurrence, startWallSec: number, unt
   const direct = directOccurrences(recurrence, startWallSec, untilWallSec);
   if (direct) return { walk: direct.walk, span: recurrence.count === null ? direct.span : null };
   const fromStart: OccurrenceWalk = (_, visit) => recurrenceRule(recurrence, startWallSec, untilWallSec).all((date) => visit(date.getTime() / 1000));
-  if (recurrence.count !== null || !Number.isInteger(startWallSec)) return { walk: fromStart, span: null };
+  if (recurrence.count !== null) return { walk: fromStart, span: null };
   const fixed = fixedPeriods[recurrence.frequency];
   if (fixed !== undefined) {
     const period = fixed * recurrence.interval;
@@ -405,6 +409,7 @@ export function occurrenceWalk(recurrence: Recurrence, startWallSec: number, unt
     };
     return { walk, span: period };
   }
+  if (!calendarStart(startWallSec)) return { walk: fromStart, span: null };
   // MONTHLY and YEARLY: restart on the first day of a later period, with the defaults `rrule` would take from the
   // real start (time of day; day of month and month when no BY* part names the days) given explicitly.
   const months = recurrence.frequency === 'MONTHLY' ? recurrence.interval : 12 * recurrence.interval;
@@ -438,13 +443,13 @@ export function occurrenceWalk(recurrence: Recurrence, startWallSec: number, unt
  * The occurrences of the common rules computed with calendar arithmetic, as `rrule` would give them, without its
  * per-call option parsing and year tables: DAILY, WEEKLY, MONTHLY and YEARLY rules whose days are the days of each
  * period kept by BYMONTH, BYDAY (plain weekdays), BYMONTHDAY, at the times of BYHOUR × BYMINUTE × BYSECOND. Other
- * rules (BYSETPOS, BYWEEKNO, BYYEARDAY, numbered weekdays of a month or year, unsorted time lists) and starts that
- * are not whole seconds of years 1 to 9999 give null: use `recurrenceRule`. `span` bounds the wall-clock length of
- * one period; with COUNT, walks must start at the start.
+ * rules (BYSETPOS, BYWEEKNO, BYYEARDAY, numbered weekdays of a month or year, unsorted time lists) and other
+ * starts than `calendarStart` ones give null. `span` bounds the wall-clock length of one period; with COUNT, walks
+ * must start at the start.
  */
 function directOccurrences(recurrence: Recurrence, startWallSec: number, untilWallSec: number | null): { walk: OccurrenceWalk; span: number } | null {
   const shape = calendarShape(recurrence);
-  if (shape === null || !Number.isInteger(startWallSec) || startWallSec < daysFromCivil(1, 1, 1) * daySec || startWallSec >= daysFromCivil(lastYear + 1, 1, 1) * daySec) return null;
+  if (shape === null || !calendarStart(startWallSec)) return null;
   const occurrences = new CalendarOccurrences(shape, recurrence, startWallSec, untilWallSec);
   return { walk: (fromWallSec, visit) => occurrences.walk(fromWallSec, visit), span: periodDays[shape.frequency] * recurrence.interval * daySec };
 }

@@ -39,6 +39,7 @@ interface RecurringParts {
   startWall: number;
   untilWall: number | null;
   excludedWalls: ReadonlySet<number>;
+  /** Occurrence starts, as wall-clock times, from about a given one on. */
   walk: OccurrenceWalk;
   /** The longest period when walks may start anywhere, else null: they must start at the start. */
   span: number | null;
