@@ -33,6 +33,9 @@ function parsedRule(text: string): Recurrence {
   return recurrence;
 }
 
+/** Shared by the many schedules without exdates. */
+const noExclusions: ReadonlySet<number> = new Set();
+
 interface RecurringParts {
   recurrence: Recurrence;
   zone: TimeZone;
@@ -92,7 +95,7 @@ export class Schedule {
       zone,
       startWall,
       untilWall,
-      excludedWalls: new Set(spec.exdate.map((start) => zone.toWallClock(start))),
+      excludedWalls: spec.exdate.length === 0 ? noExclusions : new Set(spec.exdate.map((start) => zone.toWallClock(start))),
       ...occurrenceWalk(recurrence, startWall, untilWall),
     };
   }
