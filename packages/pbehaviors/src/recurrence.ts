@@ -385,24 +385,26 @@ interface Walk {
 const calendarStart = (wallSec: number): boolean =>
   Number.isInteger(wallSec) && wallSec >= daysFromCivil(1, 1, 1) * daySec && wallSec < daysFromCivil(lastYear + 1, 1, 1) * daySec;
 
-/** Period lengths, in wall-clock seconds, of the frequencies whose periods all have the same length. */
-const fixedPeriods: Partial<Record<FrequencyName, number>> = { SECONDLY: 1, MINUTELY: 60, HOURLY: 3600, DAILY: daySec, WEEKLY: 7 * daySec };
+/** Lengths, in wall-clock seconds, of the periods whose sets of occurrences do not depend on where DTSTART is in them. */
+const fixedPeriods: Partial<Record<FrequencyName, number>> = { SECONDLY: 1, MINUTELY: 60, HOURLY: 3600, DAILY: daySec };
 
 /**
  * The occurrences of a recurrence starting at a wall-clock time: computed directly for the common rules (see
- * `directOccurrences`), else by `rrule`, which restarts a whole number of periods after the start (when no COUNT
- * numbers occurrences from the first one) so that a walk does not iterate from the start. A walk from any wall-clock
- * time after the start costs a few periods, as long as `span` is not null: the longest period.
+ * `directOccurrences`), else by `rrule`, restarted a whole number of periods after the start (when no COUNT numbers
+ * occurrences from the first one) so that a walk does not iterate from the start. A walk from any wall-clock time
+ * after the start costs a few periods, as long as `span` is not null: the longest period.
  */
 export function occurrenceWalk(recurrence: Recurrence, startWallSec: number, untilWallSec: number | null): { walk: OccurrenceWalk; span: number | null } {
   const direct = directOccurrences(recurrence, startWallSec, untilWallSec);
   if (direct) return { walk: direct.walk, span: recurrence.count === null ? direct.span : null };
   const fromStart: OccurrenceWalk = (_, visit) => recurrenceRule(recurrence, startWallSec, untilWallSec).all((date) => visit(date.getTime() / 1000));
   if (recurrence.count !== null) return { walk: fromStart, span: null };
-  const fixed = fixedPeriods[recurrence.frequency];
+  const { frequency, interval, parts } = recurrence;
+  const fixed = fixedPeriods[frequency];
   if (fixed !== undefined) {
-    const period = fixed * recurrence.interval;
-    // The same rule from a later period start: DTSTART's time of day and weekday, the defaults of BY* parts, stay.
+    const period = fixed * interval;
+    // The same rule from a later period start: DTSTART's time of day, the defaults of BY* parts, stay; `rrule` takes
+    // the whole period's set (BYSETPOS included) before dropping what precedes DTSTART.
     const walk: OccurrenceWalk = (fromWallSec, visit) => {
       const periods = Math.max(0, Math.floor((fromWallSec - startWallSec) / period));
       recurrenceRule(recurrence, startWallSec + periods * period, untilWallSec).all((date) => visit(date.getTime() / 1000));
@@ -410,31 +412,43 @@ export function occurrenceWalk(recurrence: Recurrence, startWallSec: number, unt
     return { walk, span: period };
   }
   if (!calendarStart(startWallSec)) return { walk: fromStart, span: null };
-  // MONTHLY and YEARLY: restart on the first day of a later period, with the defaults `rrule` would take from the
-  // real start (time of day; day of month and month when no BY* part names the days) given explicitly.
-  const months = recurrence.frequency === 'MONTHLY' ? recurrence.interval : 12 * recurrence.interval;
-  const { parts } = recurrence;
+  // WEEKLY, MONTHLY and YEARLY: `rrule` builds the first period's set from DTSTART's day on (which would change what
+  // BYSETPOS picks), so restart at 00:00 on the first day of a later period, with the defaults it would take from the
+  // real start (time of day; weekday, or day of month and month, when no BY* part names the days) given explicitly.
   const startDay = Math.floor(startWallSec / daySec);
   const startTime = startWallSec - startDay * daySec;
   const start = civilFromDays(startDay);
   const startMonth = Math.floor(start / 32) % 16;
-  const startIndex = Math.floor(start / 512) * 12 + startMonth - 1;
   const pinned: Partial<RRuleOptions> = {
     byhour: parts.byhour ?? [Math.floor(startTime / 3600)],
     byminute: parts.byminute ?? [Math.floor(startTime / 60) % 60],
     bysecond: parts.bysecond ?? [startTime % 60],
   };
   if (!parts.byweekno && !parts.byyearday && !parts.bymonthday && !parts.byweekday) {
-    pinned.bymonthday = [start % 32];
-    if (recurrence.frequency === 'YEARLY') pinned.bymonth = parts.bymonth ?? [startMonth];
+    if (frequency === 'WEEKLY') pinned.byweekday = [weekdayOf(startDay)];
+    else pinned.bymonthday = [start % 32];
+    if (frequency === 'YEARLY') pinned.bymonth = parts.bymonth ?? [startMonth];
   }
+  const restart = (periodStartDay: number, visit: (wallSec: number) => boolean) =>
+    recurrenceRule(recurrence, periodStartDay * daySec, untilWallSec, pinned).all((date) => visit(date.getTime() / 1000));
+  if (frequency === 'WEEKLY') {
+    const weekDays = 7 * interval;
+    const startWeek = startDay - ((weekdayOf(startDay) - ((parts.wkst as number | undefined) ?? 0) + 7) % 7);
+    const walk: OccurrenceWalk = (fromWallSec, visit) => {
+      const periods = Math.floor((Math.floor(fromWallSec / daySec) - startWeek) / weekDays);
+      if (periods <= 0) fromStart(fromWallSec, visit);
+      else restart(startWeek + periods * weekDays, visit);
+    };
+    return { walk, span: weekDays * daySec };
+  }
+  const months = frequency === 'MONTHLY' ? interval : 12 * interval;
+  const startIndex = Math.floor(start / 512) * 12 + startMonth - 1;
   const walk: OccurrenceWalk = (fromWallSec, visit) => {
     const from = civilFromDays(Math.floor(fromWallSec / daySec));
     const periods = Math.floor((Math.floor(from / 512) * 12 + (Math.floor(from / 32) % 16) - 1 - startIndex) / months);
-    if (periods <= 0) return fromStart(fromWallSec, visit);
     const index = startIndex + periods * months;
-    const periodStart = daysFromCivil(Math.floor(index / 12), (index % 12) + 1, 1) * daySec;
-    recurrenceRule(recurrence, periodStart, untilWallSec, pinned).all((date) => visit(date.getTime() / 1000));
+    if (periods <= 0) fromStart(fromWallSec, visit);
+    else restart(daysFromCivil(Math.floor(index / 12), (index % 12) + 1, 1), visit);
   };
   return { walk, span: months * 31 * daySec };
 }

@@ -125,6 +125,14 @@ describe('with a recurrence', () => {
     expect(until.isActiveAt(utc(2024, 1, 3, 8, 30))).toBe(false);
   });
 
+  it('finds the last occurrence of a weekly BYSETPOS rule across excluded weeks', () => {
+    // From Wednesday 2024-01-03: the first of each week's Monday and Friday (so Mondays, after the first week).
+    const tstart = utc(2024, 1, 3, 8);
+    const exdate = [utc(2024, 2, 26, 8), utc(2024, 3, 4, 8)];
+    const schedule = new Schedule({ rrule: 'FREQ=WEEKLY;BYDAY=MO,FR;BYSETPOS=1', tstart, tstop: tstart + 3600, timezone: 'UTC', exdate });
+    expect(schedule.windowAt(utc(2024, 3, 6, 8))).toEqual({ start: utc(2024, 2, 19, 8), end: utc(2024, 2, 19, 9) });
+  });
+
   it('is expired once no occurrence ends after t; an endless one never is', () => {
     const tstart = utc(2024, 1, 1, 8);
     const counted = new Schedule({ rrule: 'FREQ=DAILY;COUNT=3', tstart, tstop: tstart + 3600, timezone: 'UTC', exdate: [] });
