@@ -244,6 +244,8 @@ describe('random schedules give the answers of the plain rrule scan from tstart'
     'FREQ=DAILY;BYHOUR=0,2,3;BYMINUTE=0,30;UNTIL=20250601T000000',
     'FREQ=DAILY;COUNT=30',
     'FREQ=MONTHLY;BYDAY=-1SU;BYHOUR=2',
+    'FREQ=WEEKLY;BYDAY=MO,FR,SA;BYSETPOS=1,-1;BYHOUR=2,23',
+    'FREQ=YEARLY;BYWEEKNO=13,44;BYDAY=SU;BYHOUR=1,2,3',
     'FREQ=HOURLY;INTERVAL=7',
   ];
 
