@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { VigieError } from '../src/errors.js';
+import { defineBridge } from '../src/di/bridge.js';
+import { documentRepositoryClass } from '../src/document-repository.js';
 import { defineFeature, type AnyFeature } from '../src/feature.js';
 import { Kernel } from '../src/kernel.js';
 import { kernelRefs } from '../src/kernel-refs.js';
@@ -42,6 +44,27 @@ describe('data ownership', () => {
     expect(() => store.collection('notes')).toThrow('feature reader uses collection notes, which it does not own (feature notes does; use its services)');
     expect(() => store.collection('elsewhere')).toThrow('feature reader uses collection elsewhere, which it does not own (declare it with f.collection)');
     await expect(store.batch([{ op: 'insert', collection: 'notes', doc: { _id: 'n2' } }])).rejects.toThrow('feature reader uses collection notes');
+  });
+
+  it('gives a generic repository the store of its feature: its own collection works, another is refused', async () => {
+    const NoteRepository = documentRepositoryClass('notes');
+    const owner = defineFeature({
+      id: 'notes',
+      kernel: '^0.1.0',
+      register(f) {
+        f.use(defineBridge({ singletons: [NoteRepository] }));
+        f.collection('notes');
+      },
+    });
+    const PeekRepository = documentRepositoryClass('notes');
+    const peeker = defineFeature({ id: 'peeker', kernel: '^0.1.0', dependsOn: ['notes'], register: (f) => f.use(defineBridge({ singletons: [PeekRepository] })) });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [owner, peeker] });
+    const repository = t.kernel.scope('notes').resolve(NoteRepository);
+    expect(await repository.insert({ _id: 'n1' })).toEqual({ _id: 'n1' });
+    expect(await repository.list()).toEqual([{ _id: 'n1' }]);
+    expect(() => t?.kernel.scope('peeker').resolve(PeekRepository)).toThrow(
+      'feature peeker uses collection notes, which it does not own (feature notes does; use its services)',
+    );
   });
 
   it('fails the boot check when a feature declares another feature’s collection or the kernel’s', () => {
