@@ -53,7 +53,7 @@ function templates(id: string, mode: ScaffoldResult['mode']): Record<string, str
     dependencies: { '@vigie/kernel': workspace ? 'workspace:^' : kernelRange, tsyringe: '^4.10.0', yup: '^1.7.1' },
     devDependencies: workspace
       ? { '@vigie/testkit': 'workspace:^', vitest: '~4.1.12' }
-      : { '@types/node': '^20.19.0', typescript: '~5.9.3', vitest: '~4.1.12' },
+      : { '@types/node': '^20.19.0', '@vigie/documents': kernelRange, typescript: '~5.9.3', vitest: '~4.1.12' },
   };
 
   const tsconfig = workspace
@@ -88,10 +88,10 @@ function templates(id: string, mode: ScaffoldResult['mode']): Record<string, str
 
   const testImports = workspace
     ? `import { startFeatureTest, type TestKernel } from '@vigie/testkit';\n`
-    : `import { startTestKernel, type TestKernel } from '@vigie/kernel/testing';\n`;
+    : `import { memoryStoreFactory } from '@vigie/documents';\nimport { startTestKernel, type TestKernel } from '@vigie/kernel/testing';\n`;
   const start = workspace
     ? `startFeatureTest({ features: [${c}Feature], config: { 'webserver.conf': { '${id}': { max_items: '2' } } } })`
-    : `startTestKernel({ features: [${c}Feature], config: { 'webserver.conf': { '${id}': { max_items: '2' } } } })`;
+    : `startTestKernel({ store: memoryStoreFactory(), features: [${c}Feature], config: { 'webserver.conf': { '${id}': { max_items: '2' } } } })`;
 
   const files: Record<string, string> = {
     'package.json': `${JSON.stringify(manifest, null, 2)}\n`,
@@ -188,7 +188,7 @@ export const ${c}Errors: ErrorWording = {
 };
 `,
     [`src/${id}-repository.ts`]: `import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { DocumentRepository, injectRef, kernelRefs, type Doc, type Store } from '@vigie/kernel';
 
 /** An item as stored in \`${collection}\`. */
 export interface ${P}Record extends Doc {
@@ -196,28 +196,15 @@ export interface ${P}Record extends Doc {
   name: string;
 }
 
+/** The items in \`${collection}\`, by id: get, list, insert, replace and delete come from DocumentRepository. */
 @injectable()
-export class ${P}Repository {
-  readonly #items: Collection<${P}Record>;
-
+export class ${P}Repository extends DocumentRepository<${P}Record> {
   constructor(@injectRef(kernelRefs.store) store: Store) {
-    this.#items = store.collection<${P}Record>('${collection}');
-  }
-
-  list(): Promise<${P}Record[]> {
-    return this.#items.find({}, { sort: { _id: 1 } });
+    super(store, '${collection}', { order: { _id: 1 } });
   }
 
   count(): Promise<number> {
-    return this.#items.count();
-  }
-
-  get(id: string): Promise<${P}Record | null> {
-    return this.#items.findOne({ _id: id });
-  }
-
-  insert(record: ${P}Record): Promise<void> {
-    return this.#items.insertOne(record);
+    return this.documents.count();
   }
 }
 `,

@@ -1,4 +1,5 @@
-import { memoryStoreFactory, type StoreFactory } from '@vigie/kernel';
+import { memoryStoreFactory } from '@vigie/documents';
+import type { StoreFactory } from '@vigie/kernel';
 
 /** Store adapters by `[store] adapter` name; the embedded SQLite store is the default. */
 export const availableStores: Readonly<Record<string, () => Promise<StoreFactory>>> = {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { memoryStoreFactory } from '@vigie/documents';
 import { ManualClock, startTestKernel, type TestKernel } from '@vigie/kernel/testing';
 import { eventsFeature } from '@vigie/events';
-import { contextGraphFeature } from '@vigie/context-graph';
 import { helloFeature } from '../src/index.js';
 
 let t: TestKernel | undefined;
@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 const start = (hello: Record<string, string> = {}, clock = new ManualClock(1_700_000_000_000)) =>
-  startTestKernel({ features: [eventsFeature, contextGraphFeature, helloFeature], clock, config: { 'webserver.conf': { hello } } });
+  startTestKernel({ store: memoryStoreFactory(), features: [eventsFeature, helloFeature], clock, config: { 'webserver.conf': { hello } } });
 
 describe('the hello plugin', () => {
   it('greets the authenticated user with the configured greeting, and refuses anonymous callers', async () => {

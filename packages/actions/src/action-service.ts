@@ -1,18 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { HttpError, injectRef, kernelRefs, type Clock } from '@vigie/kernel';
-import { ActionRepository, type ActionFields, type ActionHook, type ActionRecord } from './action-repository.js';
-import type { ActionBody } from './schemas.js';
-
-/** An action as the list shows it: what was stored, copied explicitly. */
-export type Action = ActionFields;
-
-/** The single-action answer: the original's model always had `hook`, `parameters`, `regex` and `fields`. */
-export interface ActionDetail extends Omit<Action, 'hook' | 'parameters' | 'regex' | 'fields'> {
-  hook: ActionHook | null;
-  parameters: Record<string, unknown>;
-  regex: string | null;
-  fields: string[];
-}
+import { ActionRepository, type ActionRecord } from './action-repository.js';
+import type { Action, ActionBody, ActionDetail, ActionHook } from './schemas.js';
 
 function publicHook(hook: ActionHook): ActionHook {
   return {

@@ -1,5 +1,5 @@
 import { array } from 'yup';
-import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
 import { actionNotFound, ActionService } from './action-service.js';
 import { createActionErrors, updateActionErrors } from './errors.js';
 import {
@@ -19,15 +19,15 @@ function service(ctx: VigieContext): ActionService {
   return ctx.state.scope.resolve(ActionService);
 }
 
-/** The validated body; `absent` answers a body `accepted` refuses (none, not an object), as the original did. */
-function body(ctx: VigieContext, accepted: (value: unknown) => boolean, absent: string) {
-  const value = requestBody(ctx);
-  if (!accepted(value)) throw new HttpError(400, absent);
-  return validate(actionBodySchema, value, { strict: true });
+/** `absent` answers a body `accepted` refuses (none, not an object) before its fields are checked, as the original did. */
+function bodyAccepted(accepted: (value: unknown) => boolean, absent: string) {
+  return (ctx: VigieContext): void => {
+    if (!accepted(requestBody(ctx))) throw new HttpError(400, absent);
+  };
 }
 
 export const actionRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/api/v2/actions',
     summary: 'Create an action',
@@ -39,9 +39,10 @@ export const actionRoutes: RouteDefinition[] = [
       200: { description: 'The id of the created action', schema: createdActionSchema },
       400: { description: '`Invalid JSON`, `nothing to insert`, `invalid action format…`, `delay value is invalid`, `invalid pbehavior parameters`, `error while creating an action`, …' },
     },
-    handler: (ctx) => service(ctx).create(body(ctx, isObject, 'nothing to insert')),
-  },
-  {
+    preValidation: bodyAccepted(isObject, 'nothing to insert'),
+    handler: (ctx, { body }) => service(ctx).create(body),
+  }),
+  defineRoute({
     method: 'PUT',
     path: '/api/v2/actions/*id',
     summary: 'Replace an action',
@@ -54,11 +55,12 @@ export const actionRoutes: RouteDefinition[] = [
       400: { description: '`Invalid JSON`, `wrong update dict`, `invalid action format…`, `error while updating an action: the _id field should not be modified`, …' },
       404: { description: '`failed to get action`' },
     },
-    handler: async (ctx) => {
-      await service(ctx).update(pathParam(ctx, 'id'), body(ctx, isNonEmptyObject, 'wrong update dict'));
+    preValidation: bodyAccepted(isNonEmptyObject, 'wrong update dict'),
+    handler: async (ctx, { body }) => {
+      await service(ctx).update(pathParam(ctx, 'id'), body);
       return {};
     },
-  },
+  }),
   {
     method: 'DELETE',
     path: '/api/v2/actions/*id',

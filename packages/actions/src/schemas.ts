@@ -131,14 +131,21 @@ const storedFields = {
   last_update_date: number().integer().required(),
 };
 
-/** An action in the list: what was stored, without the defaults of the single-action answer. */
+/**
+ * An action in the list and as `default_action` stores it (read as is by the engine): what was sent, without the
+ * defaults of the single-action answer. The stored and API types are inferred from it.
+ */
 export const actionSchema = object({
   ...storedFields,
-  hook: hookOutputSchema,
-  parameters: object().default(undefined),
+  hook: hookOutputSchema.optional(),
+  parameters: object().default(undefined).optional(),
   fields: array(string().required()),
   regex: string(),
 });
+
+export type Action = InferType<typeof actionSchema>;
+/** When an action fires: one of `triggers`, and every pattern list given (each an OR of patterns). */
+export type ActionHook = NonNullable<Action['hook']>;
 
 /** The single-action answer: `hook` (or null), `parameters`, `regex` (or null) and `fields` always present. */
 export const actionDetailSchema = object({
@@ -148,6 +155,8 @@ export const actionDetailSchema = object({
   regex: string().nullable().defined(),
   fields: array(string().required()).required(),
 });
+
+export type ActionDetail = InferType<typeof actionDetailSchema>;
 
 export const createdActionSchema = object({ _id: string().required() });
 export const emptyObjectSchema = object({});

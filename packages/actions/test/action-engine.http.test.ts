@@ -1,17 +1,13 @@
 // The action engine end to end: actions configured through /api/v2/actions, events through /api/v2/event, effects
 // read through /alerts/get-alarms.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { check, engineTests, type ListedAlarm } from '@vigie/testkit/engines';
 import { actionsFeature } from '../src/index.js';
-import { check, startEngines, type EngineHarness, type ListedAlarm } from './engine-harness.js';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.t.stop();
-  h = undefined;
-});
+const engines = engineTests([actionsFeature]);
 
 async function action(body: Record<string, unknown>): Promise<void> {
-  const res = await h!.t.post('/api/v2/actions', body);
+  const res = await engines.h.t.post('/api/v2/actions', body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
@@ -19,7 +15,7 @@ const disk = (alarms: ListedAlarm[]) => alarms.find((a) => a.d === 'disk/host');
 
 describe('actions on triggers', () => {
   it('acks the alarms of matching events on create, and leaves the others alone', async () => {
-    h = await startEngines([actionsFeature]);
+    const h = await engines.start();
     await action({ _id: 'ack-nagios', type: 'ack', hook: { triggers: ['create'], event_patterns: [{ connector: 'nagios' }] }, parameters: { author: 'robot', output: 'seen' } });
     await h.send(check(), check({ connector: 'zabbix', resource: 'cpu' }));
     const alarms = await h.eventually((found) => disk(found)?.v.ack !== undefined);
@@ -28,7 +24,7 @@ describe('actions on triggers', () => {
   });
 
   it('applies only when every given pattern list matches (event, alarm, entity)', async () => {
-    h = await startEngines([actionsFeature]);
+    const h = await engines.start();
     const hook = (alarmState: number) => ({
       triggers: ['create'],
       event_patterns: [{ component: 'host' }],
@@ -44,7 +40,7 @@ describe('actions on triggers', () => {
   });
 
   it('fires on triggers that come from no event (a beat) when its event pattern list is empty', async () => {
-    h = await startEngines([actionsFeature]);
+    const h = await engines.start();
     await action({ _id: 'ack-after-snooze', type: 'ack', hook: { triggers: ['unsnooze'], event_patterns: [] }, parameters: { output: 'woke up' } });
     await h.send(check(), { ...check(), event_type: 'snooze', duration: 1, author: 'alice' });
     const [alarm] = await h.eventually((found) => disk(found)?.v.ack !== undefined);
@@ -53,7 +49,7 @@ describe('actions on triggers', () => {
   });
 
   it('applies matching actions in priority order', async () => {
-    h = await startEngines([actionsFeature]);
+    const h = await engines.start();
     await action({ _id: 'a-last', type: 'changestate', priority: 2, hook: { triggers: ['create'] }, parameters: { state: 1, output: 'second' } });
     await action({ _id: 'b-first', type: 'changestate', priority: 1, hook: { triggers: ['create'] }, parameters: { state: 3, output: 'first' } });
     await h.send(check());
@@ -66,7 +62,7 @@ describe('actions on triggers', () => {
   });
 
   it('runs every operation type, on the triggers of operations too, without firing on its own changes', async () => {
-    h = await startEngines([actionsFeature]);
+    const h = await engines.start();
     await action({ _id: 'declare', type: 'declareticket', hook: { triggers: ['create'] } });
     await action({ _id: 'unack', type: 'ackremove', hook: { triggers: ['ack'] }, parameters: { output: 'not yet' } });
     // Its own ack trigger does not fire it again (nor the ackremove action): no loop.
@@ -93,7 +89,7 @@ describe('actions on triggers', () => {
   });
 
   it('applies a legacy action (fields and regex, no hook) once per change caused by an event', async () => {
-    h = await startEngines([actionsFeature]);
+    const h = await engines.start();
     await action({ _id: 'legacy', type: 'ack', fields: ['output', 'resource'], regex: '^disk' });
     await h.send(check(), check({ resource: 'cpu', output: 'cpu busy' }));
     await h.eventually((found) => disk(found)?.v.ack !== undefined);
@@ -106,7 +102,7 @@ describe('actions on triggers', () => {
   });
 
   it('runs a delayed action once, later, as a durable job', async () => {
-    h = await startEngines([actionsFeature]);
+    const h = await engines.start();
     await action({ _id: 'late-ack', type: 'ack', delay: '1s', hook: { triggers: ['create'] } });
     await h.send(check());
     expect(disk(await h.alarms())!.v.ack).toBeUndefined();
@@ -115,7 +111,7 @@ describe('actions on triggers', () => {
   });
 
   it('does nothing, and logs why, for a pattern that cannot match or an operation on a resolved alarm', async () => {
-    h = await startEngines([actionsFeature], { alarms: { baggot_time: '1s' } });
+    const h = await engines.start({ alarms: { baggot_time: '1s' } });
     await action({ _id: 'never', type: 'ack', hook: { triggers: ['create'], alarm_patterns: [{ v: { state: { val: 9 } } }] } });
     // A field the alarm grammar does not have (a typo of `state`): the engine cannot compile the pattern.
     await action({ _id: 'typo', type: 'ack', hook: { triggers: ['create'], alarm_patterns: [{ v: { stat: { val: 2 } } }] } });

@@ -5,7 +5,7 @@ import { alarmsFeature } from '@vigie/alarms';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { pbehaviorsFeature } from '@vigie/pbehaviors';
-import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { errorBody, expectError, startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { actionTriggers, actionsFeature } from '../src/index.js';
 
 const pbehaviorAction = {
@@ -36,7 +36,6 @@ afterEach(async () => {
   await t.stop();
 });
 
-const error = (description: string) => ({ name: '', description });
 const dates = (created: number, updated = created) => ({ creation_date: created, last_update_date: updated });
 
 describe('actions round trip', () => {
@@ -60,9 +59,7 @@ describe('actions round trip', () => {
     const deleted = await t.delete('/api/v2/actions/pause-nagios');
     expect(deleted.status).toBe(200);
     expect(deleted.body).toBe(true);
-    const gone = await t.get('/api/v2/actions/pause-nagios');
-    expect(gone.status).toBe(404);
-    expect(gone.body).toEqual(error('failed to get action'));
+    await expectError(t.get('/api/v2/actions/pause-nagios'), 404, 'failed to get action');
     expect((await t.get('/api/v2/actions')).body).toEqual([]);
   });
 
@@ -109,9 +106,7 @@ describe('actions round trip', () => {
 describe('action errors', () => {
   it('POST duplicate id ⇒ 400 error while creating an action', async () => {
     await t.post('/api/v2/actions', snoozeAction);
-    const res = await t.post('/api/v2/actions', snoozeAction);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(error('error while creating an action'));
+    await expectError(t.post('/api/v2/actions', snoozeAction), 400, 'error while creating an action');
   });
 
   it('database errors ⇒ 400 error while creating an action (POST) / error while updating an action (PUT)', async () => {
@@ -120,36 +115,26 @@ describe('action errors', () => {
     const failure = new VigieError(ErrorCodes.StoreFailure, 'disk full');
     vi.spyOn(actions, 'insertOne').mockRejectedValue(failure);
     vi.spyOn(actions, 'replaceOne').mockRejectedValue(failure);
-    const post = await t.post('/api/v2/actions', pbehaviorAction);
-    expect(post.status).toBe(400);
-    expect(post.body).toEqual(error('error while creating an action'));
-    const put = await t.put('/api/v2/actions/snooze-cpu', snoozeAction);
-    expect(put.status).toBe(400);
-    expect(put.body).toEqual(error('error while updating an action'));
+    await expectError(t.post('/api/v2/actions', pbehaviorAction), 400, 'error while creating an action');
+    await expectError(t.put('/api/v2/actions/snooze-cpu', snoozeAction), 400, 'error while updating an action');
   });
 
   it('GET unknown id ⇒ 404 failed to get action', async () => {
     const res = await t.get('/api/v2/actions/nope/really');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual(error('failed to get action'));
+    expect(res.body).toEqual(errorBody('failed to get action'));
   });
 
   it('PUT unknown id ⇒ 404 failed to get action, and creates nothing', async () => {
-    const res = await t.put('/api/v2/actions/nope', { ...snoozeAction, _id: 'nope' });
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual(error('failed to get action'));
+    await expectError(t.put('/api/v2/actions/nope', { ...snoozeAction, _id: 'nope' }), 404, 'failed to get action');
     expect((await t.get('/api/v2/actions')).body).toEqual([]);
   });
 
   it('PUT with another _id ⇒ 400; without _id ⇒ invalid action format', async () => {
     await t.post('/api/v2/actions', snoozeAction);
-    const moved = await t.put('/api/v2/actions/snooze-cpu', { ...snoozeAction, _id: 'elsewhere' });
-    expect(moved.status).toBe(400);
-    expect(moved.body).toEqual(error('error while updating an action: the _id field should not be modified'));
+    await expectError(t.put('/api/v2/actions/snooze-cpu', { ...snoozeAction, _id: 'elsewhere' }), 400, 'error while updating an action: the _id field should not be modified');
     const { _id: _ignored, ...withoutId } = snoozeAction;
-    const missing = await t.put('/api/v2/actions/snooze-cpu', withoutId);
-    expect(missing.status).toBe(400);
-    expect(missing.body).toEqual(error('invalid action format'));
+    await expectError(t.put('/api/v2/actions/snooze-cpu', withoutId), 400, 'invalid action format');
   });
 
   it('DELETE unknown id ⇒ 200 true, as the original', async () => {
@@ -164,9 +149,7 @@ describe('action errors', () => {
       ['POST', '/api/v2/actions'],
       ['PUT', '/api/v2/actions/snooze-cpu'],
     ] as const) {
-      const res = await t.request(method, path, { body: '{"_id": "x",', headers: { 'content-type': 'application/json' } });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(error('Invalid JSON'));
+      await expectError(t.request(method, path, { body: '{"_id": "x",', headers: { 'content-type': 'application/json' } }), 400, 'Invalid JSON');
     }
   });
 
@@ -183,13 +166,13 @@ describe('action errors', () => {
     for (const options of bodies) {
       const post = await t.request('POST', '/api/v2/actions', options);
       expect(post.status, JSON.stringify(options)).toBe(400);
-      expect(post.body).toEqual(error('nothing to insert'));
+      expect(post.body).toEqual(errorBody('nothing to insert'));
       const put = await t.request('PUT', '/api/v2/actions/snooze-cpu', options);
       expect(put.status, JSON.stringify(options)).toBe(400);
-      expect(put.body).toEqual(error('wrong update dict'));
+      expect(put.body).toEqual(errorBody('wrong update dict'));
     }
-    expect((await t.put('/api/v2/actions/snooze-cpu', {})).body).toEqual(error('wrong update dict'));
-    expect((await t.post('/api/v2/actions', {})).body).toEqual(error('invalid action format'));
+    expect((await t.put('/api/v2/actions/snooze-cpu', {})).body).toEqual(errorBody('wrong update dict'));
+    expect((await t.post('/api/v2/actions', {})).body).toEqual(errorBody('invalid action format'));
   });
 
   it('missing or wrong _id and type ⇒ 400 invalid action format', async () => {
@@ -198,15 +181,13 @@ describe('action errors', () => {
     for (const body of [withoutId, withoutType, { ...snoozeAction, _id: 3 }, { ...snoozeAction, _id: '' }, { ...snoozeAction, type: null }]) {
       const res = await t.post('/api/v2/actions', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toEqual(error('invalid action format'));
+      expect(res.body).toEqual(errorBody('invalid action format'));
     }
   });
 
   it('a hook together with fields or regex ⇒ 400', async () => {
     for (const extra of [{ fields: ['resource'] }, { regex: 'disk' }]) {
-      const res = await t.post('/api/v2/actions', { ...snoozeAction, ...extra });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(error('Sent data has a hook and fields/regex defined at the same time'));
+      await expectError(t.post('/api/v2/actions', { ...snoozeAction, ...extra }), 400, 'Sent data has a hook and fields/regex defined at the same time');
     }
     expect((await t.post('/api/v2/actions', { ...snoozeAction, fields: [], regex: '' })).status).toBe(200);
   });
@@ -215,7 +196,7 @@ describe('action errors', () => {
     for (const delay of ['60', 60, '1 minute', 'm1', true]) {
       const res = await t.post('/api/v2/actions', { ...snoozeAction, delay });
       expect(res.status, String(delay)).toBe(400);
-      expect(res.body).toEqual(error('delay value is invalid'));
+      expect(res.body).toEqual(errorBody('delay value is invalid'));
     }
   });
 
@@ -231,12 +212,12 @@ describe('action errors', () => {
     for (const parameters of pbehaviorCases) {
       const res = await t.post('/api/v2/actions', { ...pbehaviorAction, parameters });
       expect(res.status, JSON.stringify(parameters)).toBe(400);
-      expect(res.body).toEqual(error('invalid pbehavior parameters'));
+      expect(res.body).toEqual(errorBody('invalid pbehavior parameters'));
     }
     for (const parameters of [undefined, {}, { duration: '1h' }, { duration: 0 }, { duration: 60, message: 1 }]) {
       const res = await t.post('/api/v2/actions', { ...snoozeAction, parameters });
       expect(res.status, JSON.stringify(parameters)).toBe(400);
-      expect(res.body).toEqual(error('invalid snooze parameters'));
+      expect(res.body).toEqual(errorBody('invalid snooze parameters'));
     }
   });
 
@@ -260,7 +241,7 @@ describe('action errors', () => {
     for (const [body, detail] of cases) {
       const res = await t.post('/api/v2/actions', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toEqual(error(`invalid action format: ${detail}`));
+      expect(res.body).toEqual(errorBody(`invalid action format: ${detail}`));
     }
     expect((await t.get('/api/v2/actions')).body).toEqual([]);
   });
@@ -269,17 +250,13 @@ describe('action errors', () => {
     const pattern = await t.post('/api/v2/actions', { ...snoozeAction, hook: { triggers: ['create'], event_patterns: [{ output: { regex_match: '(a|aa)*$' } }] } });
     expect(pattern.status).toBe(400);
     expect(pattern.body).toEqual(
-      error('invalid action format: hook.event_patterns[0].output.regex_match is not an accepted regular expression: nested quantifiers (such as (a+)+ or (a|b)*) are not allowed in regular expressions'),
+      errorBody('invalid action format: hook.event_patterns[0].output.regex_match is not an accepted regular expression: nested quantifiers (such as (a+)+ or (a|b)*) are not allowed in regular expressions'),
     );
-    const legacy = await t.post('/api/v2/actions', { _id: 'l', type: 'ack', fields: ['output'], regex: '(x)\\1' });
-    expect(legacy.status).toBe(400);
-    expect(legacy.body).toEqual(error('invalid action format: regex is not an accepted regular expression: backreferences are not allowed in regular expressions'));
+    await expectError(t.post('/api/v2/actions', { _id: 'l', type: 'ack', fields: ['output'], regex: '(x)\\1' }), 400, 'invalid action format: regex is not an accepted regular expression: backreferences are not allowed in regular expressions');
   });
 
   it('validates PUT bodies like POST bodies', async () => {
     await t.post('/api/v2/actions', snoozeAction);
-    const res = await t.put('/api/v2/actions/snooze-cpu', { ...snoozeAction, delay: '90' });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(error('delay value is invalid'));
+    await expectError(t.put('/api/v2/actions/snooze-cpu', { ...snoozeAction, delay: '90' }), 400, 'delay value is invalid');
   });
 });

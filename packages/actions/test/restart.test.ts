@@ -2,8 +2,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEnginesServer, waitFor } from './restart-harness.js';
+import { startEnginesServer, waitFor } from '@vigie/testkit';
+
+const fixture = fileURLToPath(new URL('./fixtures/engines-server.ts', import.meta.url));
 
 let installDir: string;
 beforeEach(() => {
@@ -15,7 +18,7 @@ const check = { event_type: 'check', source_type: 'resource', connector: 'nagios
 
 describe('delayed actions across a restart of the server process', () => {
   it('runs an action whose delay ends while the server is down once, after the restart', async () => {
-    const first = await startEnginesServer(installDir);
+    const first = await startEnginesServer(installDir, fixture);
     expect((await first.request('POST', '/api/v2/actions', { _id: 'late-ack', type: 'ack', delay: '2s', hook: { triggers: ['create'] }, parameters: { author: 'robot' } })).status).toBe(200);
     expect((await first.request('POST', '/api/v2/event', check)).status).toBe(200);
     await waitFor(() => first.alarm('disk/host'), 5000, 'the alarm');
@@ -24,7 +27,7 @@ describe('delayed actions across a restart of the server process', () => {
     // Down past the delay.
     await new Promise((resolve) => setTimeout(resolve, 2000));
 
-    const second = await startEnginesServer(installDir);
+    const second = await startEnginesServer(installDir, fixture);
     try {
       const acked = await waitFor(async () => {
         const alarm = await second.alarm('disk/host');

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, assertSafeFilter, errorDetail, type Clock, type Filter, type Logger } from '@vigie/kernel';
+import { assertSafeFilter } from '@vigie/filter-safety';
+import { injectRef, kernelRefs, errorDetail, type Clock, type Filter, type Logger } from '@vigie/kernel';
 import { alarmChangesRef, alarmReaderRef, type Alarm, type AlarmChangeService, type AlarmOperation, type AlarmReader } from '@vigie/alarms';
 import { activePbehaviorsRef, type ActivePbehaviors, type ActivePbehaviorsAt } from '@vigie/pbehaviors';
 import type { AlarmFiltersConfig } from './config.js';

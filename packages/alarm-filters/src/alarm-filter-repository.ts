@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { DocumentRepository, injectRef, kernelRefs, type Doc, type Store } from '@vigie/kernel';
 
 /** An alarm-filter action as stored in `default_alarmfilter`, in the shape its engine reads (REFERENCE §5.6). */
 export interface AlarmFilterRecord extends Doc {
@@ -20,34 +20,18 @@ export interface AlarmFilterRecord extends Doc {
 /** The keys a PUT may change. */
 export type AlarmFilterChanges = Partial<Omit<AlarmFilterRecord, '_id'>>;
 
+/** The alarm-filter actions in `default_alarmfilter`, by id. */
 @injectable()
-export class AlarmFilterRepository {
-  readonly #filters: Collection<AlarmFilterRecord>;
-
+export class AlarmFilterRepository extends DocumentRepository<AlarmFilterRecord> {
   constructor(@injectRef(kernelRefs.store) store: Store) {
-    this.#filters = store.collection<AlarmFilterRecord>('default_alarmfilter');
-  }
-
-  list(): Promise<AlarmFilterRecord[]> {
-    return this.#filters.find({}, { sort: { _id: 1 } });
-  }
-
-  get(id: string): Promise<AlarmFilterRecord | null> {
-    return this.#filters.findOne({ _id: id });
-  }
-
-  /** Throws a `DUPLICATE_KEY` error when the id exists. */
-  insert(record: AlarmFilterRecord): Promise<void> {
-    return this.#filters.insertOne(record);
+    super(store, 'default_alarmfilter', { order: { _id: 1 } });
   }
 
   /** Sets the given keys and returns the result, or null when `id` does not exist. */
-  update(id: string, changes: AlarmFilterChanges): Promise<AlarmFilterRecord | null> {
+  async update(id: string, changes: AlarmFilterChanges): Promise<AlarmFilterRecord | null> {
     if (Object.keys(changes).length === 0) return this.get(id);
-    return this.#filters.findOneAndUpdate({ _id: id }, { $set: changes }, { returnDocument: 'after' });
-  }
-
-  async delete(id: string): Promise<number> {
-    return (await this.#filters.deleteOne({ _id: id })).deletedCount;
+    const updated = await this.documents.findOneAndUpdate({ _id: id }, { $set: changes }, { returnDocument: 'after' });
+    this.wrote();
+    return updated;
   }
 }

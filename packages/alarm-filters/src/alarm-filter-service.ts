@@ -1,38 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, VigieError, assertSafeFilter, errorDetail } from '@vigie/kernel';
+import { assertSafeFilter } from '@vigie/filter-safety';
+import { ErrorCodes, VigieError, errorDetail } from '@vigie/kernel';
 import { AlarmFilterRepository, type AlarmFilterChanges, type AlarmFilterRecord } from './alarm-filter-repository.js';
-import { isJsonObject } from './schemas.js';
-
-/** A query as a client sends it: an object or its JSON text. */
-export type AlarmQueryInput = string | Record<string, unknown>;
-
-/** What a client sends to create an action (validated). */
-export interface AlarmFilterInput {
-  _id?: string | null;
-  entity_filter: AlarmQueryInput;
-  condition: AlarmQueryInput;
-  tasks: string[];
-  output_format?: string;
-  limit: number;
-  postpone_if_active_pbehavior?: boolean;
-  repeat?: number;
-}
-
-/** What a client sends to change an action (validated): any subset of the keys. */
-export type AlarmFilterUpdateInput = Partial<AlarmFilterInput>;
-
-/** An action as the API shows it: `entity_filter` as JSON text, `condition` as an object (the spec's types). */
-export interface AlarmFilter {
-  _id: string;
-  entity_filter: string;
-  condition: Record<string, unknown>;
-  tasks: string[];
-  output_format?: string;
-  limit: number;
-  postpone_if_active_pbehavior: boolean;
-  repeat: number;
-}
+import { isJsonObject, type AlarmFilter, type AlarmFilterInput, type AlarmFilterUpdateInput, type AlarmQueryInput } from './schemas.js';
 
 function toAlarmFilter(record: AlarmFilterRecord): AlarmFilter {
   return {
@@ -120,7 +91,7 @@ export class AlarmFilterService {
   }
 
   /** How many actions were deleted (0 or 1). */
-  delete(id: string): Promise<number> {
-    return this.filters.delete(id);
+  async delete(id: string): Promise<number> {
+    return (await this.filters.delete(id)) ? 1 : 0;
   }
 }

@@ -1,4 +1,4 @@
-import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext, pathParam } from '@vigie/kernel';
 import { AlarmFilterService } from './alarm-filter-service.js';
 import { alarmFilterCreateSchema, alarmFilterListSchema, alarmFilterSchema, alarmFilterUpdateSchema, deletedSchema, errorSchema } from './schemas.js';
 
@@ -8,12 +8,11 @@ const itemPath = '/api/v2/alerts/filters/*id';
 const tags = ['alarm-filters'];
 
 const service = (ctx: VigieContext) => ctx.state.scope.resolve(AlarmFilterService);
-/** The parsed body; the kernel's Koa typing does not declare it outside the kernel. */
 
 const invalidBody = { description: 'Invalid body (spec): an HTML page; the trace is in the server log', contentType: 'text/html' };
 
 export const alarmFilterRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: collectionPath,
     summary: 'Create an alarm-filter action',
@@ -26,8 +25,8 @@ export const alarmFilterRoutes: RouteDefinition[] = [
       400: { description: '`an alarm filter with this _id already exists`', schema: errorSchema },
       500: invalidBody,
     },
-    handler: (ctx) => service(ctx).create(validate(alarmFilterCreateSchema, requestBody(ctx), { strict: true })),
-  },
+    handler: (ctx, { body }) => service(ctx).create(body),
+  }),
   {
     method: 'GET',
     path: collectionPath,
@@ -44,7 +43,7 @@ export const alarmFilterRoutes: RouteDefinition[] = [
     responses: { 200: { description: 'An array holding the action, empty when no action has this id', schema: alarmFilterListSchema } },
     handler: (ctx) => service(ctx).find(pathParam(ctx, 'id')),
   },
-  {
+  defineRoute({
     method: 'PUT',
     path: itemPath,
     summary: 'Update an alarm-filter action',
@@ -57,12 +56,12 @@ export const alarmFilterRoutes: RouteDefinition[] = [
       400: { description: '`failed to update filter` (no action has this id)', schema: errorSchema },
       500: invalidBody,
     },
-    handler: async (ctx) => {
-      const updated = await service(ctx).update(pathParam(ctx, 'id'), validate(alarmFilterUpdateSchema, requestBody(ctx), { strict: true }));
+    handler: async (ctx, { body }) => {
+      const updated = await service(ctx).update(pathParam(ctx, 'id'), body);
       if (!updated) throw new HttpError(400, 'failed to update filter');
       return updated;
     },
-  },
+  }),
   {
     method: 'DELETE',
     path: itemPath,

@@ -1,4 +1,4 @@
-import { array, boolean, mixed, number, object, string } from 'yup';
+import { array, boolean, mixed, number, object, string, type InferType } from 'yup';
 import { idField, listField, textField } from '@vigie/kernel';
 
 /** The tasks the alarm-filter engine knows (REFERENCE §4.6), run in the listed order. */
@@ -24,9 +24,12 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A query as a client sends it: an object or its JSON text. */
+export type AlarmQueryInput = string | Record<string, unknown>;
+
 /** A MongoDB query on alarm documents (`periodical_alarm`), sent as an object or as its JSON text. */
 function alarmQuerySchema(description: string) {
-  return mixed<string | Record<string, unknown>>((value): value is string | Record<string, unknown> => typeof value === 'string' || isJsonObject(value))
+  return mixed<AlarmQueryInput>((value): value is AlarmQueryInput => typeof value === 'string' || isJsonObject(value))
     .typeError('${path} must be a query object or its JSON text')
     .meta({ jsonSchema: { type: ['object', 'string'], description } });
 }
@@ -61,9 +64,14 @@ export const alarmFilterCreateSchema = object({
   limit: fields.limit.required(),
 });
 
+/** What a client sends to create an action, once validated. */
+export type AlarmFilterInput = InferType<typeof alarmFilterCreateSchema>;
+
 /** PUT body: the keys to change; `_id`, when given, must be the id of the path. Unknown keys are ignored. */
 export const alarmFilterUpdateSchema = object({ _id: idField(string()), ...fields });
+export type AlarmFilterUpdateInput = InferType<typeof alarmFilterUpdateSchema>;
 
+/** An action as the API shows it: `entity_filter` as JSON text, `condition` as an object (the spec's types). */
 export const alarmFilterSchema = object({
   _id: string().required(),
   entity_filter: string()
@@ -76,6 +84,8 @@ export const alarmFilterSchema = object({
   postpone_if_active_pbehavior: boolean().required(),
   repeat: number().integer().required(),
 });
+
+export type AlarmFilter = InferType<typeof alarmFilterSchema>;
 
 export const alarmFilterListSchema = array(alarmFilterSchema).required();
 

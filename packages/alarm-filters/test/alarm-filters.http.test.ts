@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '@vigie/kernel';
 import { startTestKernel } from '@vigie/kernel/testing';
 import { alarmsFeature } from '@vigie/alarms';
+import { memoryStoreFactory } from '@vigie/documents';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { pbehaviorsFeature } from '@vigie/pbehaviors';
@@ -213,7 +214,7 @@ describe('alarm-filter invalid bodies in the server log', () => {
         done();
       },
     });
-    t = await startTestKernel({ features, logger: createLogger({ level: 'error', destination }) });
+    t = await startTestKernel({ store: memoryStoreFactory(), features, logger: createLogger({ level: 'error', destination }) });
   });
   afterEach(() => t.stop());
 

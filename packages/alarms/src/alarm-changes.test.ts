@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EventBus, ManualClock, createLogger, createMemoryStore } from '@vigie/kernel';
+import { createMemoryStore } from '@vigie/documents';
+import { EventBus, ManualClock, createLogger } from '@vigie/kernel';
 import { AlarmChangeService } from './alarm-changes.js';
 import { AlarmRepository } from './alarm-repository.js';
 import { alarmsConfigSchema } from './config.js';

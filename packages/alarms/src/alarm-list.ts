@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { HttpError, assertSafeFilter, injectRef, type Filter } from '@vigie/kernel';
+import { assertSafeFilter } from '@vigie/filter-safety';
+import { injectRef, HttpError, type Filter } from '@vigie/kernel';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import type { InferType } from 'yup';
 import type { Alarm } from './alarm.js';

@@ -73,12 +73,14 @@ export function alarmStage(changes: AlarmChangeService, alarms: AlarmRepository)
         return;
       }
       const cause = { eventId: context.eventId, redelivered: context.redelivered, event, entity: context.entity };
-      const change = await changes.apply(context.entityId, operation, cause, (reason) =>
-        context.trace('alarms', `alarm unchanged: ${reason}`, { entity: context.entityId, operation: operation.type }),
-      );
+      // Traces are built for `debug` events only: most events (OK checks of entities without alarm) change nothing.
+      const tracing = event.debug === true;
+      const change = await changes.apply(context.entityId, operation, cause, (reason) => {
+        if (tracing) context.trace('alarms', `alarm unchanged: ${reason}`, { entity: context.entityId, operation: operation.type });
+      });
       if (change) {
         context.data.set(alarmChangeDataKey, change);
-        context.trace('alarms', `alarm ${change.created ? 'created' : 'changed'}`, { alarm: change.alarm._id, triggers: change.triggers });
+        if (tracing) context.trace('alarms', `alarm ${change.created ? 'created' : 'changed'}`, { alarm: change.alarm._id, triggers: change.triggers });
       }
       if (event.event_type === 'ack' && event.ack_resources === true && event.source_type === 'component' && event.component) {
         await acknowledgeResources(changes, alarms, event.component, operation, context);

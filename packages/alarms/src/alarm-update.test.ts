@@ -1,4 +1,4 @@
-import { createMemoryStore } from '@vigie/kernel';
+import { createMemoryStore } from '@vigie/documents';
 import { describe, expect, it } from 'vitest';
 import { alarmCollection, maxSteps, type Alarm } from './alarm.js';
 import { alarmUpdate } from './alarm-update.js';

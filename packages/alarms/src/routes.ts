@@ -1,20 +1,12 @@
-import { ErrorCodes, HttpError, VigieError, pathParam, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { AlarmListService } from './alarm-list.js';
 import { alarmListQuerySchema, alarmListSchema, alarmOutputSchema, errorSchema, maxAlarmPage } from './schemas.js';
 
 const tags = ['alarms'];
 const service = (ctx: VigieContext) => ctx.state.scope.resolve(AlarmListService);
 
-/** Each parameter once: `?limit=1&limit=2` is ambiguous, not the first or the last of them. */
-function singleValued(query: VigieContext['query']): VigieContext['query'] {
-  for (const [key, value] of Object.entries(query)) {
-    if (Array.isArray(value)) throw new VigieError(ErrorCodes.Validation, `${key} is given more than once`);
-  }
-  return query;
-}
-
 export const alarmRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/alerts/get-alarms',
     summary: 'List alarms',
@@ -26,16 +18,17 @@ export const alarmRoutes: RouteDefinition[] = [
       '(default 50) from `skip`; steps only with `with_steps=true`. `first` is the 1-based rank of the first alarm of the page.',
     tags,
     querySchema: alarmListQuerySchema,
+    // Each parameter once: `?limit=1&limit=2` is ambiguous, not the first or the last of them.
+    queryOptions: { singleValued: true },
     responses: {
       200: { description: '`{total, data: [{alarms, total, first, last}], success}`', schema: alarmListSchema },
       400: { description: 'Invalid query value or filter', schema: errorSchema },
     },
-    handler: async (ctx) => {
-      const query = validate(alarmListQuerySchema, singleValued(ctx.query));
+    handler: async (ctx, { query }) => {
       const page = await service(ctx).list(query);
       return { total: 1, data: [page], success: true };
     },
-  },
+  }),
   {
     method: 'GET',
     path: '/api/v2/alarms/*id',

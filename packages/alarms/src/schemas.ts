@@ -1,7 +1,5 @@
 import { array, boolean, mixed, number, object, string } from 'yup';
-
-/** A field path to sort on: dot-separated segments, no `$` (no operator can slip in). */
-const fieldPathPattern = /^[^.$]+(\.[^.$]+)*$/;
+import { isSafeFieldPath } from '@vigie/filter-safety';
 
 export const maxAlarmPage = 10_000;
 
@@ -26,7 +24,7 @@ export const alarmListQuerySchema = object({
   sort_key: string()
     .typeError('sort_key must be a field path')
     .max(200, 'sort_key must be at most 200 characters')
-    .matches(fieldPathPattern, 'sort_key must be a field path such as t or v.state.val')
+    .test('field-path', 'sort_key must be a field path such as t or v.state.val', (value) => value === undefined || isSafeFieldPath(value))
     .default('t'),
   sort_dir: string()
     .typeError('sort_dir must be ASC or DESC')

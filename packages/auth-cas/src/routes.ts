@@ -1,15 +1,11 @@
-import { object, string } from 'yup';
-import { HttpError, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import { adminPolicyRef, answerLoginPage, localPath, objectEnvelope, objectEnvelopeSchema, sessionsRef } from '@vigie/auth';
-import { CasConfigRepository, type CasRecordInput } from './cas-config-repository.js';
+import type { RouteDefinition, VigieContext } from '@vigie/kernel';
+import { answerLoginPage, identityRecordRoutes, localPath, sessionsRef } from '@vigie/auth';
+import { CasConfigRepository } from './cas-config-repository.js';
 import { CasLogin } from './cas-login.js';
 import { casLoginPath } from './cas-provider.js';
 import { casRecordInputSchema, casRecordSchema } from './schemas.js';
 
-const path = '/rest/object/casconfig/cservice.casconfig';
 const tags = ['auth'];
-const errorSchema = object({ name: string().required(), description: string().required() });
-const repository = (ctx: VigieContext) => ctx.state.scope.resolve(CasConfigRepository);
 const login = (ctx: VigieContext) => ctx.state.scope.resolve(CasLogin);
 
 function queryValue(ctx: VigieContext, name: string): string | null {
@@ -18,36 +14,22 @@ function queryValue(ctx: VigieContext, name: string): string | null {
 }
 
 export const casRoutes: RouteDefinition[] = [
-  {
-    method: 'POST',
-    path,
-    summary: 'Store the single sign-on (CAS) configuration',
-    description:
-      'Replaces the `cservice.casconfig` record: `server` (CAS base URL), `service` (Vigie’s external base URL), `default_role`, ' +
-      '`title` (button label, `CAS` by default), `enable` (true by default). Requires the administrator role (`[auth] admin_role`).',
-    tags,
-    requestSchema: casRecordInputSchema,
-    responses: {
-      200: { description: 'The stored record', schema: objectEnvelopeSchema(casRecordSchema) },
-      400: { description: 'Invalid record: the description names the field', schema: errorSchema },
-      403: { description: 'The user is not an administrator', schema: errorSchema },
+  ...identityRecordRoutes({
+    path: '/rest/object/casconfig/cservice.casconfig',
+    name: 'CAS configuration',
+    inputSchema: casRecordInputSchema,
+    recordSchema: casRecordSchema,
+    post: {
+      summary: 'Store the single sign-on (CAS) configuration',
+      description:
+        'Replaces the `cservice.casconfig` record: `server` (CAS base URL), `service` (Vigie’s external base URL), `default_role`, ' +
+        '`title` (button label, `CAS` by default), `enable` (true by default). Requires the administrator role (`[auth] admin_role`).',
+      answer: 'The stored record',
     },
-    handler: async (ctx) => {
-      ctx.state.scope.resolve(adminPolicyRef).assertAdministrator(ctx.state.user, 'Changing the CAS configuration');
-      const body = requestBody(ctx);
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be the CAS configuration record (a JSON object)');
-      const input = validate(casRecordInputSchema, body, { strict: true }) as CasRecordInput;
-      return objectEnvelope(await repository(ctx).save(input));
-    },
-  },
-  {
-    method: 'GET',
-    path,
-    summary: 'Read the single sign-on (CAS) configuration',
+    get: { summary: 'Read the single sign-on (CAS) configuration', answer: 'The stored record; `data` is empty when none is stored' },
     tags,
-    responses: { 200: { description: 'The stored record; `data` is empty when none is stored', schema: objectEnvelopeSchema(casRecordSchema) } },
-    handler: async (ctx) => objectEnvelope(await repository(ctx).get()),
-  },
+    store: (ctx) => ctx.state.scope.resolve(CasConfigRepository),
+  }),
   {
     method: 'GET',
     path: casLoginPath,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Clock, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { DocumentRepository, injectRef, kernelRefs, type Clock, type Doc, type Store } from '@vigie/kernel';
 
 /** Keys are stored as their SHA-256 digest: a leaked store does not leak usable keys. */
 export interface ApiKeyRecord extends Doc {
@@ -15,38 +15,35 @@ export function digestKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/** The API keys in `api_keys`, by digest. */
 @injectable()
-export class ApiKeyRepository {
-  readonly #keys: Collection<ApiKeyRecord>;
-
+export class ApiKeyRepository extends DocumentRepository<ApiKeyRecord> {
   constructor(
     @injectRef(kernelRefs.store) store: Store,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {
-    this.#keys = store.collection<ApiKeyRecord>('api_keys');
+    super(store, 'api_keys');
   }
 
   /** Creates a key for a user; the key itself is returned once and never stored. */
   async create(user: string, label: string): Promise<{ key: string; record: ApiKeyRecord }> {
     const key = `vk_${randomBytes(32).toString('base64url')}`;
-    const record: ApiKeyRecord = { _id: digestKey(key), user, label, created: this.clock.nowSec() };
-    await this.#keys.insertOne(record);
+    const record = await this.insert({ _id: digestKey(key), user, label, created: this.clock.nowSec() });
     return { key, record };
   }
 
+  /** The record of a key as presented (not its digest). */
   find(key: string): Promise<ApiKeyRecord | null> {
-    return this.#keys.findOne({ _id: digestKey(key) });
+    return this.get(digestKey(key));
   }
 
   listFor(user: string): Promise<ApiKeyRecord[]> {
-    return this.#keys.find({ user }, { sort: { created: 1 } });
-  }
-
-  async revoke(id: string): Promise<boolean> {
-    return (await this.#keys.deleteOne({ _id: id })).deletedCount === 1;
+    return this.documents.find({ user }, { sort: { created: 1 } });
   }
 
   async revokeAllOf(user: string): Promise<number> {
-    return (await this.#keys.deleteMany({ user })).deletedCount;
+    const { deletedCount } = await this.documents.deleteMany({ user });
+    this.wrote();
+    return deletedCount;
   }
 }

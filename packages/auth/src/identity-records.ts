@@ -1,4 +1,6 @@
-import { array, boolean, number, object, type Schema } from 'yup';
+import { array, boolean, number, object, string, type Schema } from 'yup';
+import { HttpError, defineRoute, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { adminPolicyRef } from './refs.js';
 
 /**
  * The answer of the original's `/rest/object/…` routes (LDAP and CAS configuration): `{total, data: [record],
@@ -15,3 +17,65 @@ export function objectEnvelopeSchema(record: Schema): Schema {
 
 /** What read routes show instead of a stored secret. */
 export const maskedSecret = '********';
+
+/** Where a single identity-provider record (LDAP, CAS) is kept: written whole, read with its secrets masked. */
+export interface IdentityRecordStore<I> {
+  save(input: I): Promise<unknown>;
+  get(): Promise<unknown>;
+}
+
+export interface IdentityRecordRoutesSpec<I> {
+  /** `/rest/object/<type>/<id>`. */
+  path: string;
+  /** Names the record in the refusals: `Changing the <name>`, `the body must be the <name> record (a JSON object)`. */
+  name: string;
+  /** The input the POST stores, checked by the kernel. */
+  inputSchema: Schema<I>;
+  /** The record as answered (OpenAPI). */
+  recordSchema: Schema;
+  post: { summary: string; description: string; answer: string };
+  get: { summary: string; description?: string; answer: string };
+  tags: readonly string[];
+  store(ctx: VigieContext): IdentityRecordStore<I>;
+}
+
+const errorSchema = object({ name: string().required(), description: string().required() });
+
+/**
+ * The POST and GET of an identity provider's record in the original's `/rest/object/…` form (LDAP, CAS): only an
+ * administrator writes it, the body must be a JSON object before its fields are checked, answers are enveloped.
+ */
+export function identityRecordRoutes<I>(spec: IdentityRecordRoutesSpec<I>): RouteDefinition[] {
+  const { path, name, tags } = spec;
+  return [
+    defineRoute({
+      method: 'POST',
+      path,
+      summary: spec.post.summary,
+      description: spec.post.description,
+      tags,
+      requestSchema: spec.inputSchema,
+      responses: {
+        200: { description: spec.post.answer, schema: objectEnvelopeSchema(spec.recordSchema) },
+        400: { description: 'Invalid record: the description names the field', schema: errorSchema },
+        403: { description: 'The user is not an administrator', schema: errorSchema },
+      },
+      // Who may, then what the body is, before its fields are checked.
+      preValidation: (ctx) => {
+        ctx.state.scope.resolve(adminPolicyRef).assertAdministrator(ctx.state.user, `Changing the ${name}`);
+        const body = requestBody(ctx);
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, `the body must be the ${name} record (a JSON object)`);
+      },
+      handler: async (ctx, { body }) => objectEnvelope(await spec.store(ctx).save(body)),
+    }),
+    {
+      method: 'GET',
+      path,
+      summary: spec.get.summary,
+      ...(spec.get.description === undefined ? {} : { description: spec.get.description }),
+      tags,
+      responses: { 200: { description: spec.get.answer, schema: objectEnvelopeSchema(spec.recordSchema) } },
+      handler: async (ctx) => objectEnvelope(await spec.store(ctx).get()),
+    },
+  ];
+}

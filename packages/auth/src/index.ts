@@ -12,4 +12,11 @@ export { localPath, answerLoginPage } from './routes.js';
 export type { ProviderChain } from './provider-chain.js';
 export { renderLoginPage, loginErrors, type LoginPageModel } from './login-page.js';
 export { hashPassword, verifyPassword } from './password.js';
-export { objectEnvelope, objectEnvelopeSchema, maskedSecret } from './identity-records.js';
+export {
+  objectEnvelope,
+  objectEnvelopeSchema,
+  maskedSecret,
+  identityRecordRoutes,
+  type IdentityRecordRoutesSpec,
+  type IdentityRecordStore,
+} from './identity-records.js';

@@ -4,7 +4,7 @@ import { loginErrors, renderLoginPage } from './login-page.js';
 import { providerChainRef, sessionsRef } from './refs.js';
 import { UserRepository } from './user-repository.js';
 
-const accountSchema = object({ id: string().required(), name: string().required(), role: string(), via: string().required() });
+const accountSchema = object({ id: string().required(), name: string().required(), role: string().nullable(), via: string().required() });
 const errorSchema = object({ name: string().required(), description: string().required() });
 const loginSchema = object({
   username: string().required(),
@@ -92,7 +92,7 @@ export const accountRoutes: RouteDefinition[] = [
     responses: { 200: { description: 'The user the request authenticated as', schema: accountSchema } },
     handler: (ctx) => {
       const user = ctx.state.user;
-      ctx.body = { id: user?.id, name: user?.name, role: user?.role ?? null, via: user?.via };
+      return { id: user?.id, name: user?.name, role: user?.role ?? null, via: user?.via };
     },
   },
   {
@@ -107,7 +107,8 @@ export const accountRoutes: RouteDefinition[] = [
       'login answers the user or 401; a form login is redirected (303) to `next`, or shown the login page again with ' +
       'an error, or — for a user Vigie does not know locally when CAS or SAML2 is enabled — sent to that sign-on.',
     tags,
-    requestSchema: loginSchema,
+    // Checked by the handler: a form login is answered with the login page, a JSON one with a 400 text.
+    requestDoc: loginSchema,
     responses: {
       200: { description: 'JSON login: the user now signed in (the session cookie is set)', schema: accountSchema },
       303: { description: 'Form login: redirect to `next` (success) or to the browser sign-on (user unknown locally)' },

@@ -29,7 +29,7 @@ export class UserAdministration {
     if (!userNamePattern.test(input.name)) throw invalid('a user name is 1 to 255 characters, without colon or control characters, not starting with a space');
     if (input.password.length < minimumPasswordLength) throw invalid(`a password has at least ${minimumPasswordLength} characters`);
     if (await this.users.get(input.name)) throw invalid(`user ${input.name} already exists`);
-    const record = await this.users.insert({
+    const record = await this.users.create({
       _id: input.name,
       role: input.role ?? 'user',
       enabled: true,
@@ -74,7 +74,7 @@ export class UserAdministration {
     if (user && !user.external) return { refused: `${input.name} is a local account; ${input.via} may not sign it on` };
     if (!user) {
       try {
-        user = await this.users.insert({ _id: input.name, role: input.defaultRole, enabled: true, external: true, password: null, ...contact });
+        user = await this.users.create({ _id: input.name, role: input.defaultRole, enabled: true, external: true, password: null, ...contact });
       } catch (err) {
         // Two first logins at once: the other one created it.
         if ((err as { code?: string }).code !== ErrorCodes.DuplicateKey) throw err;
@@ -100,7 +100,7 @@ export class UserAdministration {
   }
 
   async revokeApiKey(id: string): Promise<void> {
-    if (!(await this.keys.revoke(id))) throw invalid(`no API key ${id}`);
+    if (!(await this.keys.delete(id))) throw invalid(`no API key ${id}`);
     await this.forgetCredentials();
   }
 

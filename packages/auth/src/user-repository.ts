@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Clock, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { DocumentRepository, injectRef, kernelRefs, type Clock, type Doc, type Store } from '@vigie/kernel';
 
 /** A local or external (directory, SSO) user as stored in `users`. */
 export interface UserRecord extends Doc {
@@ -30,42 +30,30 @@ export function publicUser(user: UserRecord): PublicUser {
   return rest;
 }
 
+/** The users in `users`, by login name; `created` and `updated` are stamped here. */
 @injectable()
-export class UserRepository {
-  readonly #users: Collection<UserRecord>;
-
+export class UserRepository extends DocumentRepository<UserRecord> {
   constructor(
     @injectRef(kernelRefs.store) store: Store,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {
-    this.#users = store.collection<UserRecord>('users');
-  }
-
-  get(name: string): Promise<UserRecord | null> {
-    return this.#users.findOne({ _id: name });
-  }
-
-  list(): Promise<UserRecord[]> {
-    return this.#users.find({}, { sort: { _id: 1 } });
+    super(store, 'users', { order: { _id: 1 } });
   }
 
   countWithRole(role: string): Promise<number> {
-    return this.#users.count({ role });
+    return this.documents.count({ role });
   }
 
-  async insert(user: Pick<UserRecord, '_id' | 'role' | 'enabled' | 'external' | 'password'> & UserContact): Promise<UserRecord> {
+  /** Stores a new user, created and updated now; a `DUPLICATE_KEY` error when the name is taken. */
+  create(user: Pick<UserRecord, '_id' | 'role' | 'enabled' | 'external' | 'password'> & UserContact): Promise<UserRecord> {
     const now = this.clock.nowSec();
-    const record: UserRecord = { ...user, created: now, updated: now };
-    await this.#users.insertOne(record);
-    return record;
+    return this.insert({ ...user, created: now, updated: now });
   }
 
+  /** Sets the given fields and `updated`; false when no user has this name. */
   async update(name: string, changes: Partial<Pick<UserRecord, 'role' | 'enabled' | 'password' | 'mail' | 'firstname' | 'lastname'>>): Promise<boolean> {
-    const result = await this.#users.updateOne({ _id: name }, { $set: { ...changes, updated: this.clock.nowSec() } });
+    const result = await this.documents.updateOne({ _id: name }, { $set: { ...changes, updated: this.clock.nowSec() } });
+    this.wrote();
     return result.matchedCount === 1;
-  }
-
-  async delete(name: string): Promise<boolean> {
-    return (await this.#users.deleteOne({ _id: name })).deletedCount === 1;
   }
 }

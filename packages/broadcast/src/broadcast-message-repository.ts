@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { DocumentRepository, injectRef, kernelRefs, type Doc, type Store } from '@vigie/kernel';
 
 /** A message as stored in `broadcast_message`. */
 export interface BroadcastMessageRecord extends Doc {
@@ -13,37 +13,15 @@ export interface BroadcastMessageRecord extends Doc {
   end: number;
 }
 
+/** The messages in `broadcast_message`, by id, listed by start. */
 @injectable()
-export class BroadcastMessageRepository {
-  readonly #messages: Collection<BroadcastMessageRecord>;
-
+export class BroadcastMessageRepository extends DocumentRepository<BroadcastMessageRecord> {
   constructor(@injectRef(kernelRefs.store) store: Store) {
-    this.#messages = store.collection<BroadcastMessageRecord>('broadcast_message');
-  }
-
-  list(): Promise<BroadcastMessageRecord[]> {
-    return this.#messages.find({}, { sort: { start: 1, _id: 1 } });
+    super(store, 'broadcast_message', { order: { start: 1, _id: 1 } });
   }
 
   /** Messages whose window contains `at` (epoch seconds). */
   shownAt(at: number): Promise<BroadcastMessageRecord[]> {
-    return this.#messages.find({ start: { $lte: at }, end: { $gte: at } }, { sort: { start: 1, _id: 1 } });
-  }
-
-  get(id: string): Promise<BroadcastMessageRecord | null> {
-    return this.#messages.findOne({ _id: id });
-  }
-
-  insert(record: BroadcastMessageRecord): Promise<void> {
-    return this.#messages.insertOne(record);
-  }
-
-  /** Full replacement; nothing happens when `record._id` does not exist. */
-  async replace(record: BroadcastMessageRecord): Promise<void> {
-    await this.#messages.replaceOne({ _id: record._id }, record);
-  }
-
-  async delete(id: string): Promise<void> {
-    await this.#messages.deleteOne({ _id: id });
+    return this.documents.find({ start: { $lte: at }, end: { $gte: at } }, { sort: { start: 1, _id: 1 } });
   }
 }

@@ -2,19 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, type Clock } from '@vigie/kernel';
 import { BroadcastMessageRepository, type BroadcastMessageRecord } from './broadcast-message-repository.js';
-
-/** What a client sends to create or replace a message (validated). */
-export interface BroadcastMessageInput {
-  message: string;
-  color: string;
-  start: number;
-  end: number;
-}
-
-/** A message as the API shows it. */
-export interface BroadcastMessage extends BroadcastMessageInput {
-  _id: string;
-}
+import type { BroadcastMessage, BroadcastMessageInput } from './schemas.js';
 
 function toBroadcastMessage(record: BroadcastMessageRecord): BroadcastMessage {
   return { _id: record._id, message: record.message, color: record.color, start: record.start, end: record.end };
@@ -49,11 +37,12 @@ export class BroadcastMessageService {
   }
 
   /** Replaces message `id`; an unknown id is left alone, as in the original (the answer is the same). */
-  replace(id: string, input: BroadcastMessageInput): Promise<void> {
-    return this.messages.replace({ _id: id, ...input });
+  async replace(id: string, input: BroadcastMessageInput): Promise<void> {
+    await this.messages.replace({ _id: id, ...input });
   }
 
-  delete(id: string): Promise<void> {
-    return this.messages.delete(id);
+  /** An unknown id is no error either (the answer is the same). */
+  async delete(id: string): Promise<void> {
+    await this.messages.delete(id);
   }
 }

@@ -1,5 +1,5 @@
-import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
-import { type BroadcastMessageInput, BroadcastMessageService } from './broadcast-message-service.js';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
+import { BroadcastMessageService } from './broadcast-message-service.js';
 import { absentBodyErrors } from './errors.js';
 import {
   broadcastMessageInputSchema,
@@ -18,14 +18,12 @@ const nothingToCreate = 'Nothing to create';
 const nothingToUpdate = 'Nothing to update';
 
 const service = (ctx: VigieContext) => ctx.state.scope.resolve(BroadcastMessageService);
-/** The parsed body; the kernel's Koa typing does not declare it outside the kernel. */
-
-/** An absent body or one that is not a JSON object gets the original's `absentAnswer`; a wrong one `Invalid payload`. */
-function readInput(ctx: VigieContext, absentAnswer: string): BroadcastMessageInput {
-  const body = requestBody(ctx);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, absentAnswer);
-  const input = validate(broadcastMessageInputSchema, body, { strict: true });
-  return { message: input.message, color: input.color, start: input.start, end: input.end };
+/** An absent body or one that is not a JSON object gets the original's `absentAnswer` (a wrong one `Invalid payload`). */
+function objectBody(absentAnswer: string) {
+  return (ctx: VigieContext): void => {
+    const body = requestBody(ctx);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, absentAnswer);
+  };
 }
 
 const invalidBody = (absentAnswer: string) => ({
@@ -34,7 +32,7 @@ const invalidBody = (absentAnswer: string) => ({
 });
 
 export const broadcastRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: collectionPath,
     summary: 'Create a broadcast message',
@@ -42,8 +40,9 @@ export const broadcastRoutes: RouteDefinition[] = [
     errors: absentBodyErrors(nothingToCreate),
     requestSchema: broadcastMessageInputSchema,
     responses: { 200: { description: 'The generated id', schema: createdSchema }, 400: invalidBody(nothingToCreate) },
-    handler: async (ctx) => ({ _id: await service(ctx).create(readInput(ctx, nothingToCreate)) }),
-  },
+    preValidation: objectBody(nothingToCreate),
+    handler: async (ctx, { body }) => ({ _id: await service(ctx).create(body) }),
+  }),
   {
     method: 'GET',
     path: collectionPath,
@@ -78,7 +77,7 @@ export const broadcastRoutes: RouteDefinition[] = [
       return message;
     },
   },
-  {
+  defineRoute({
     method: 'PUT',
     path: itemPath,
     summary: 'Replace a broadcast message',
@@ -87,11 +86,12 @@ export const broadcastRoutes: RouteDefinition[] = [
     errors: absentBodyErrors(nothingToUpdate),
     requestSchema: broadcastMessageInputSchema,
     responses: { 200: { description: 'An empty object', schema: updatedSchema }, 400: invalidBody(nothingToUpdate) },
-    handler: async (ctx) => {
-      await service(ctx).replace(pathParam(ctx, 'id'), readInput(ctx, nothingToUpdate));
+    preValidation: objectBody(nothingToUpdate),
+    handler: async (ctx, { body }) => {
+      await service(ctx).replace(pathParam(ctx, 'id'), body);
       return {};
     },
-  },
+  }),
   {
     method: 'DELETE',
     path: itemPath,

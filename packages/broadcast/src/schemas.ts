@@ -1,4 +1,4 @@
-import { array, boolean, number, object, string } from 'yup';
+import { array, boolean, number, object, string, type InferType } from 'yup';
 import { textField } from '@vigie/kernel';
 
 /** `#` and 3 or 6 hexadecimal digits, e.g. `#f00`, `#1a2B3c`. */
@@ -15,13 +15,12 @@ export const broadcastMessageInputSchema = object({
   end: number().integer().required().meta({ jsonSchema: { description: 'End of the display window, epoch seconds (inclusive)' } }),
 }).noUnknown();
 
-export const broadcastMessageSchema = object({
-  _id: string().required(),
-  message: string().defined(),
-  color: string().required(),
-  start: number().integer().required(),
-  end: number().integer().required(),
-});
+/** What a client sends to create or replace a message, once validated. */
+export type BroadcastMessageInput = InferType<typeof broadcastMessageInputSchema>;
+
+/** A message as the API shows it: the input and its id. */
+export const broadcastMessageSchema = broadcastMessageInputSchema.shape({ _id: string().required() });
+export type BroadcastMessage = InferType<typeof broadcastMessageSchema>;
 
 export const broadcastMessageListSchema = array(broadcastMessageSchema).required();
 

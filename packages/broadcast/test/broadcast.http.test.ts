@@ -1,13 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vigie/kernel/testing';
-import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { errorBody, expectError, startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { broadcastFeature } from '../src/index.js';
 
 const now = Date.UTC(2024, 5, 1, 12, 0, 0);
 const nowSec = now / 1000;
 const message = { message: 'Maintenance tonight', color: '#ff8800', start: nowSec - 60, end: nowSec + 3600 };
 const uuid4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const error = (description: string) => ({ name: '', description });
 
 describe('broadcast messages over HTTP', () => {
   let t: TestKernel;
@@ -45,9 +44,7 @@ describe('broadcast messages over HTTP', () => {
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ status: true });
 
-    const gone = await t.get(`/api/v2/broadcast-message/${id}`);
-    expect(gone.status).toBe(404);
-    expect(gone.body).toEqual(error(`No message found with ID ${id}`));
+    await expectError(t.get(`/api/v2/broadcast-message/${id}`), 404, `No message found with ID ${id}`);
     expect((await t.get('/api/v2/broadcast-message')).body).toEqual([]);
   });
 
@@ -80,9 +77,7 @@ describe('broadcast messages over HTTP', () => {
   });
 
   it('answers 404 No message found with ID <id> to an unknown id', async () => {
-    const res = await t.get('/api/v2/broadcast-message/nope');
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual(error('No message found with ID nope'));
+    await expectError(t.get('/api/v2/broadcast-message/nope'), 404, 'No message found with ID nope');
   });
 
   it('accepts 3- and 6-digit hexadecimal colours in either case', async () => {
@@ -107,25 +102,19 @@ describe('broadcast messages over HTTP', () => {
     ['a fractional end', { ...message, end: nowSec + 0.5 }],
     ['a null start', { ...message, start: null }],
   ])('answers 400 Invalid payload to a POST or PUT with %s', async (_case, body) => {
-    const created = await t.post('/api/v2/broadcast-message', body);
-    expect(created.status).toBe(400);
-    expect(created.body).toEqual(error('Invalid payload'));
+    await expectError(t.post('/api/v2/broadcast-message', body), 400, 'Invalid payload');
 
     const id = await create(message);
-    const replaced = await t.put(`/api/v2/broadcast-message/${id}`, body);
-    expect(replaced.status).toBe(400);
-    expect(replaced.body).toEqual(error('Invalid payload'));
+    await expectError(t.put(`/api/v2/broadcast-message/${id}`, body), 400, 'Invalid payload');
     expect((await t.get('/api/v2/broadcast-message')).body).toEqual([{ _id: id, ...message }]);
   });
 
   it('answers 400 Invalid JSON to an unparsable body', async () => {
     const bad = { body: '{"message": "x",', headers: { 'content-type': 'application/json' } };
-    const created = await t.request('POST', '/api/v2/broadcast-message', bad);
-    expect(created.status).toBe(400);
-    expect(created.body).toEqual(error('Invalid JSON'));
+    await expectError(t.request('POST', '/api/v2/broadcast-message', bad), 400, 'Invalid JSON');
     const replaced = await t.request('PUT', '/api/v2/broadcast-message/some-id', bad);
     expect(replaced.status).toBe(400);
-    expect(replaced.body).toEqual(error('Invalid JSON'));
+    expect(replaced.body).toEqual(errorBody('Invalid JSON'));
   });
 
   it.each([
@@ -136,12 +125,10 @@ describe('broadcast messages over HTTP', () => {
     ['a text body', { body: JSON.stringify(message), headers: { 'content-type': 'text/plain' } }],
     ['a form body', { body: 'message=x&color=%23fff&start=1&end=2', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
   ])('answers 400 Nothing to create / Nothing to update to %s, as the original', async (_case, options) => {
-    const created = await t.request('POST', '/api/v2/broadcast-message', options);
-    expect(created.status).toBe(400);
-    expect(created.body).toEqual(error('Nothing to create'));
+    await expectError(t.request('POST', '/api/v2/broadcast-message', options), 400, 'Nothing to create');
     const replaced = await t.request('PUT', '/api/v2/broadcast-message/some-id', options);
     expect(replaced.status).toBe(400);
-    expect(replaced.body).toEqual(error('Nothing to update'));
+    expect(replaced.body).toEqual(errorBody('Nothing to update'));
   });
 
   it('answers {} to a PUT and {status: true} to a DELETE of an unknown id, creating nothing', async () => {

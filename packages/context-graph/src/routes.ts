@@ -1,4 +1,4 @@
-import { ErrorCodes, HttpError, VigieError, pathParam, validate, type Filter, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, defineRoute, pathParam, type Filter, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { publicEntity } from './entity.js';
 import { EntityRepository } from './entity-repository.js';
 import { entityListQuerySchema, entityListSchema, entitySchema, errorSchema, maxPageSize } from './schemas.js';
@@ -17,17 +17,9 @@ function parseFilter(text: string | undefined): Filter {
   }
 }
 
-/** Each parameter once: `?limit=1&limit=2` is ambiguous, not the first or the last of them. */
-function singleValued(query: VigieContext['query']): VigieContext['query'] {
-  for (const [key, value] of Object.entries(query)) {
-    if (Array.isArray(value)) throw new VigieError(ErrorCodes.Validation, `${key} is given more than once`);
-  }
-  return query;
-}
-
 /** Vigie additions (not in the spec): users need to see what an import did. */
 export const entityRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/api/v2/entities',
     summary: 'List entities of the context graph',
@@ -37,19 +29,20 @@ export const entityRoutes: RouteDefinition[] = [
       'default 100) from `start`.',
     tags,
     querySchema: entityListQuerySchema,
+    // Each parameter once: `?limit=1&limit=2` is ambiguous, not the first or the last of them.
+    queryOptions: { singleValued: true },
     responses: {
       200: { description: '`total` matching, `count` in this page, `data` the page', schema: entityListSchema },
       400: { description: 'Invalid query or filter', schema: errorSchema },
     },
-    handler: async (ctx) => {
-      const query = validate(entityListQuerySchema, singleValued(ctx.query));
+    handler: async (ctx, { query }) => {
       const filter = parseFilter(query.filter);
       const entities = repository(ctx);
       const total = await entities.count(filter);
       const page = await entities.find({ filter, sort: { [query.sort]: query.direction === 'ASC' ? 1 : -1 }, skip: query.start, limit: query.limit });
       return { total, count: page.length, data: page.map(publicEntity) };
     },
-  },
+  }),
   {
     method: 'GET',
     path: '/api/v2/entities/*id',

@@ -1,7 +1,5 @@
 import { array, boolean, mixed, number, object, string } from 'yup';
-
-/** A field path to sort on: dot-separated segments, no `$` (no operator can slip in). */
-const fieldPathPattern = /^[^.$]+(\.[^.$]+)*$/;
+import { isSafeFieldPath } from '@vigie/filter-safety';
 
 export const maxPageSize = 1000;
 
@@ -15,7 +13,7 @@ export const entityListQuerySchema = object({
   sort: string()
     .typeError('sort must be a field path')
     .max(200)
-    .matches(fieldPathPattern, 'sort must be a field path such as name or infos.site.value')
+    .test('field-path', 'sort must be a field path such as name or infos.site.value', (value) => value === undefined || isSafeFieldPath(value))
     .default('_id'),
   direction: string()
     .typeError('direction must be ASC or DESC')

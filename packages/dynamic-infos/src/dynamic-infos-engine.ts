@@ -131,7 +131,7 @@ export class DynamicInfosEngine {
     if (this.#loadedWrites === this.repository.writes && nowMs - this.#loadedAtMs < rulesRefreshMs) return this.#rules;
     this.#loadedWrites = this.repository.writes;
     this.#loadedAtMs = nowMs;
-    this.#rules = this.#compile(await this.repository.all());
+    this.#rules = this.#compile(await this.repository.list());
     return this.#rules;
   }
 

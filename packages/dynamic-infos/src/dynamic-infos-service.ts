@@ -1,24 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { ErrorCodes, HttpError, injectRef, kernelRefs, hasCode, validate, type Clock } from '@vigie/kernel';
-import { DynamicInfosRepository, type DynamicInfo, type DynamicInfosRecord } from './dynamic-infos-repository.js';
+import { ErrorCodes, HttpError, injectRef, kernelRefs, hasCode, type Clock } from '@vigie/kernel';
+import { DynamicInfosRepository, type DynamicInfosRecord } from './dynamic-infos-repository.js';
 import { listRequest, type ListQuery } from './list-query.js';
 import type { InferType } from 'yup';
-import { dynamicInfosInputSchema, type InfoValueType } from './schemas.js';
+import type { DynamicInfosRule, dynamicInfosInputSchema } from './schemas.js';
 
-/** A rule as the API shows it. */
-export interface DynamicInfosOutput {
-  _id: string;
-  name: string;
-  description: string;
-  infos: DynamicInfo[];
-  alarm_patterns: DynamicInfosRecord['alarm_patterns'];
-  entity_patterns: DynamicInfosRecord['entity_patterns'];
-  disable_during_periods?: string[] | null;
-  author: string;
-  creation_date: number;
-  last_modified_date: number;
-}
+/** A rule as the API shows it: the stored fields, copied explicitly (never the document itself). */
+export type DynamicInfosOutput = DynamicInfosRule;
 
 /** Who changed a rule and when: set by the service, never taken from the body. */
 interface Provenance {
@@ -46,26 +35,18 @@ export function ruleNotFound(id: string): HttpError {
   return new HttpError(404, `no dynamic infos rule with id ${id}`);
 }
 
-type RuleInput = InferType<typeof dynamicInfosInputSchema>;
-
-/** Checks a POST or PUT body; `VALIDATION` errors name the faulty field. */
-function readInput(body: unknown): RuleInput {
-  return validate(dynamicInfosInputSchema, body, { strict: true });
-}
+/** A POST or PUT body, validated by the routes' `requestSchema`. */
+export type RuleInput = InferType<typeof dynamicInfosInputSchema>;
 
 function ruleRecord(id: string, input: RuleInput, provenance: Provenance): DynamicInfosRecord {
   return {
     _id: id,
     name: input.name,
     description: input.description ?? '',
-    infos: input.infos.map((info) => ({
-      name: info.name,
-      value: info.value as DynamicInfo['value'],
-      ...(info.type === undefined ? {} : { type: info.type as InfoValueType }),
-    })),
-    alarm_patterns: (input.alarm_patterns ?? null) as DynamicInfosRecord['alarm_patterns'],
-    entity_patterns: (input.entity_patterns ?? null) as DynamicInfosRecord['entity_patterns'],
-    ...(input.disable_during_periods === undefined ? {} : { disable_during_periods: input.disable_during_periods as string[] | null }),
+    infos: input.infos.map((info) => ({ name: info.name, value: info.value, ...(info.type === undefined ? {} : { type: info.type }) })),
+    alarm_patterns: input.alarm_patterns ?? null,
+    entity_patterns: input.entity_patterns ?? null,
+    ...(input.disable_during_periods === undefined ? {} : { disable_during_periods: input.disable_during_periods }),
     ...provenance,
   };
 }
@@ -77,8 +58,7 @@ export class DynamicInfosService {
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
 
-  async create(body: unknown, author: string): Promise<DynamicInfosOutput> {
-    const input = readInput(body);
+  async create(input: RuleInput, author: string): Promise<DynamicInfosOutput> {
     const now = this.clock.nowSec();
     const rule = ruleRecord(input._id ?? randomUUID(), input, { author, creation_date: now, last_modified_date: now });
     try {
@@ -105,8 +85,7 @@ export class DynamicInfosService {
    * Full replacement (REFERENCE §3.6). `author` and `creation_date` stay as stored and `last_modified_date` is
    * refreshed, whatever the body holds. The body `_id` may be left out; when given it must be the path's.
    */
-  async update(id: string, body: unknown, author: string): Promise<DynamicInfosOutput> {
-    const input = readInput(body);
+  async update(id: string, input: RuleInput, author: string): Promise<DynamicInfosOutput> {
     const existing = await this.rules.get(id);
     if (!existing) throw ruleNotFound(id);
     if (input._id !== undefined && input._id !== id) throw new HttpError(400, 'failed to update dynamic infos: the _id field should not be modified');

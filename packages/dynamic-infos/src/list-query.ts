@@ -1,4 +1,5 @@
-import { assertSafeFilter, ErrorCodes, VigieError, type Filter, type SortSpec } from '@vigie/kernel';
+import { assertSafeFilter } from '@vigie/filter-safety';
+import { ErrorCodes, VigieError, type Filter, type SortSpec } from '@vigie/kernel';
 import { defaultSearchFields, maxSearchLength, searchableFields, sortKeys } from './schemas.js';
 
 /** What the list route's query asks for, once checked (`listQuerySchema`). */

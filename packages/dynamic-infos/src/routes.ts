@@ -1,5 +1,5 @@
 import { object } from 'yup';
-import { ErrorCodes, errorDetail, pathParam, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { ErrorCodes, defineRoute, errorDetail, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { DynamicInfosService } from './dynamic-infos-service.js';
 import { storeFailure } from './errors.js';
 import { dynamicInfosInputSchema, dynamicInfosRuleSchema, listQuerySchema, ruleListSchema } from './schemas.js';
@@ -15,7 +15,7 @@ const author = (ctx: VigieContext) => ctx.state.user?.name ?? '';
 const notFound = { description: 'No rule has this id: no dynamic infos rule with id <id>' };
 
 export const dynamicInfosRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: collectionPath,
     summary: 'Create a dynamic infos rule',
@@ -27,15 +27,16 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
       200: { description: 'The rule with author, creation_date and last_modified_date', schema: dynamicInfosRuleSchema },
       400: { description: 'Invalid JSON, an invalid rule, a duplicate id or a database error' },
     },
-    handler: (ctx) => service(ctx).create(requestBody(ctx), author(ctx)),
-  },
-  {
+    handler: (ctx, { body }) => service(ctx).create(body, author(ctx)),
+  }),
+  defineRoute({
     method: 'GET',
     path: collectionPath,
     summary: 'List dynamic infos rules',
     description: 'search is a literal, case-insensitive substring looked for in any of search_fields.',
     tags,
     querySchema: listQuerySchema,
+    queryOptions: { strict: true },
     // Query problems are not rule problems: their texts stand alone.
     errors: {
       [ErrorCodes.Validation]: (e) => ({ status: 400, description: e.detail }),
@@ -45,8 +46,8 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
       200: { description: 'count: how many rules match; rules: the requested page', schema: ruleListSchema },
       400: { description: 'An invalid limit, offset, skip, sort_dir or search field' },
     },
-    handler: (ctx) => service(ctx).list(validate(listQuerySchema, ctx.query, { strict: true })),
-  },
+    handler: (ctx, { query }) => service(ctx).list(query),
+  }),
   {
     method: 'GET',
     path: rulePath,
@@ -56,7 +57,7 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
     responses: { 200: { description: 'The rule', schema: dynamicInfosRuleSchema }, 404: notFound },
     handler: (ctx) => service(ctx).get(pathParam(ctx, 'id')),
   },
-  {
+  defineRoute({
     method: 'PUT',
     path: rulePath,
     summary: 'Replace a dynamic infos rule',
@@ -70,8 +71,8 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
       400: { description: 'Invalid JSON, an invalid rule, or a body _id other than the path id' },
       404: notFound,
     },
-    handler: (ctx) => service(ctx).update(pathParam(ctx, 'id'), requestBody(ctx), author(ctx)),
-  },
+    handler: (ctx, { body }) => service(ctx).update(pathParam(ctx, 'id'), body, author(ctx)),
+  }),
   {
     method: 'DELETE',
     path: rulePath,

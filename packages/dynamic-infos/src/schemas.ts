@@ -1,4 +1,4 @@
-import { array, mixed, number, object, string } from 'yup';
+import { array, mixed, number, object, string, type InferType } from 'yup';
 import { idField, listField, nameField, textField } from '@vigie/kernel';
 import { patternListSchema } from '@vigie/rule-schemas';
 
@@ -22,7 +22,8 @@ const infoSchema = object({
     .nonNullable('${path} should be a string')
     .typeError('${path} should be a string')
     .min(1, '${path} should not be empty'),
-  value: mixed()
+  // The engine renders string values as templates (REFERENCE §5.11).
+  value: mixed<string | number | boolean>()
     .nullable()
     .defined('each element of the infos array should have a field "value"')
     .test('info-value', '${path} should be a string, an integer, a boolean or null', isInfoValue),
@@ -70,21 +71,24 @@ export const dynamicInfosInputSchema = object({
   .nonNullable('expected a JSON object')
   .typeError('expected a JSON object');
 
-const ruleFields = {
-  _id: string().required(),
-  name: string().required(),
-  description: string().required(),
-  infos: array(object({ name: string().required(), value: mixed().nullable().defined(), type: string().oneOf(infoValueTypes) })).required(),
-  alarm_patterns: array(object()).nullable().defined(),
-  entity_patterns: array(object()).nullable().defined(),
-  disable_during_periods: array(string()).meta({ jsonSchema: { description: 'Present when it was set' } }),
-  author: string().required(),
+/**
+ * A rule as the API returns it and as `dynamic_infos` stores it, in the shape the engine reads (REFERENCE §4.12,
+ * §5.11): the body, with what the service sets. The stored and API types are inferred from it.
+ */
+export const dynamicInfosRuleSchema = dynamicInfosInputSchema.shape({
+  _id: idField(string()).required(),
+  // "" when not given: `defined`, as yup's `required` refuses "".
+  description: textField(string()).defined(),
+  alarm_patterns: patternListSchema().defined(),
+  entity_patterns: patternListSchema().defined(),
+  author: string().defined(),
   creation_date: number().integer().required(),
   last_modified_date: number().integer().required(),
-};
+});
 
-/** A rule as the API returns it. */
-export const dynamicInfosRuleSchema = object(ruleFields);
+export type DynamicInfosRule = InferType<typeof dynamicInfosRuleSchema>;
+/** One info of a rule; `type` is stored only when sent. */
+export type DynamicInfo = DynamicInfosRule['infos'][number];
 
 /** The fields `search` looks in when `search_fields` names none: the spec's list. */
 export const defaultSearchFields = ['_id', 'name', 'description', 'infos.name', 'infos.value'] as const;

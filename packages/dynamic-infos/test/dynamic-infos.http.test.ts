@@ -4,7 +4,7 @@ import { ManualClock } from '@vigie/kernel/testing';
 import { alarmsFeature } from '@vigie/alarms';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
-import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { expectError, startFeatureTest, wrongTypes, type TestKernel } from '@vigie/testkit';
 import { dynamicInfosFeature } from '../src/index.js';
 import { userAdministrationRef } from '@vigie/auth';
 
@@ -33,25 +33,6 @@ const rule = {
   ],
   alarm_patterns: [{ v: { component: { regex_match: '^paris-' } } }],
 };
-
-/** Values of every JSON type, for bodies with a field of the wrong type. */
-const oddValues: unknown[] = [null, 0, -1, 1.5, '', 'x', true, [], [null], [1], ['x'], [{}], {}, { x: 1 }];
-
-/** The body with each field in turn (at any depth) replaced by each odd value. */
-function* wrongTypes(body: Record<string, unknown>): Generator<Record<string, unknown>> {
-  for (const [key, value] of Object.entries(body)) {
-    for (const odd of oddValues) yield { ...body, [key]: odd };
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      for (const inner of wrongTypes(value as Record<string, unknown>)) yield { ...body, [key]: inner };
-    }
-  }
-}
-
-async function expectError(response: Promise<{ status: number; body: unknown }>, status: number, description: string | RegExp) {
-  const res = await response;
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ name: '', description: typeof description === 'string' ? description : expect.stringMatching(description) });
-}
 
 async function addUser(name: string, password: string) {
   await t.kernel.scope('auth').resolve(userAdministrationRef).addUser({ name, password });

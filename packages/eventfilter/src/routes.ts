@@ -1,8 +1,8 @@
 import { array } from 'yup';
-import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam, inputBounds, assertWithinInputBounds } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext, requestBody, pathParam, inputBounds, assertWithinInputBounds } from '@vigie/kernel';
 import { createRuleErrors, emptyRequest } from './errors.js';
 import { notFound, RuleService } from './rule-service.js';
-import { createdRuleSchema, emptyObjectSchema, ruleBodySchema, ruleOutputSchema, ruleSchema } from './schemas.js';
+import { createdRuleSchema, emptyObjectSchema, ruleBodySchema, ruleOutputSchema } from './schemas.js';
 
 const tags = ['eventfilter'];
 
@@ -11,26 +11,25 @@ function service(ctx: VigieContext): RuleService {
 }
 
 /**
- * The body's `_id` and the validated rest. `pathId` (PUT) is the id the body may repeat but not change; the
- * original checked that before anything else in the rule.
+ * What the original checked before the rule's fields: that there is a rule, and its `_id` (`pathId`, on PUT, is the id
+ * the body may repeat but not change). The kernel then validates the fields with `requestSchema`.
  */
-function readRule(ctx: VigieContext, pathId?: string) {
+function checkRuleBody(ctx: VigieContext, pathId?: string): void {
   const body = requestBody(ctx);
   // Falsy bodies and empty objects or lists were "empty" to the original.
   if (!body || (typeof body === 'object' && Object.keys(body).length === 0)) throw new HttpError(400, emptyRequest);
   if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'Malformed JSON: the rule should be a JSON object');
-  // `_id` is read apart from the schema: the bounds on the whole body must cover it too.
+  // `_id` is read before the schema: the bounds on the whole body must cover it too.
   assertWithinInputBounds(body);
-  const { _id: requestedId, ...rest } = body as Record<string, unknown>;
+  const requestedId = (body as Record<string, unknown>)._id;
   if (pathId !== undefined && requestedId !== undefined && requestedId !== pathId) throw new HttpError(400, 'The _id field should not be modified.');
   if (typeof requestedId === 'string' && requestedId.length > inputBounds.idLength) {
     throw new HttpError(400, `The _id field should be at most ${inputBounds.idLength} characters.`);
   }
-  return { requestedId, rule: validate(ruleSchema, rest, { strict: true }) };
 }
 
 export const eventFilterRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/api/v2/eventfilter/rules',
     summary: 'Create an event-filter rule',
@@ -42,12 +41,13 @@ export const eventFilterRoutes: RouteDefinition[] = [
       200: { description: 'The id of the created rule', schema: createdRuleSchema },
       400: { description: '`Malformed JSON: <detail>`, `Empty request`, the rule problem (`Unexpected fields: <list>.`, …), `Operation failure while doing insert: <duplicate key>`' },
     },
-    handler: (ctx) => {
-      const { requestedId, rule } = readRule(ctx);
+    preValidation: (ctx) => checkRuleBody(ctx),
+    handler: (ctx, { body }) => {
+      const { _id: requestedId, ...rule } = body;
       return service(ctx).create(requestedId, rule);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PUT',
     path: '/api/v2/eventfilter/rules/:id',
     summary: 'Replace an event-filter rule',
@@ -59,14 +59,17 @@ export const eventFilterRoutes: RouteDefinition[] = [
       400: { description: '`Malformed JSON: <detail>`, `Empty request`, `The _id field should not be modified.`, the rule problem' },
       404: { description: '`No rule with id: <id>`' },
     },
-    handler: async (ctx) => {
+    preValidation: async (ctx) => {
       const id = pathParam(ctx, 'id');
-      const rules = service(ctx);
-      if (!(await rules.get(id))) throw notFound(id);
-      await rules.replace(id, readRule(ctx, id).rule);
+      if (!(await service(ctx).get(id))) throw notFound(id);
+      checkRuleBody(ctx, id);
+    },
+    handler: async (ctx, { body }) => {
+      const { _id: _sameId, ...rule } = body;
+      await service(ctx).replace(pathParam(ctx, 'id'), rule);
       return {};
     },
-  },
+  }),
   {
     method: 'DELETE',
     path: '/api/v2/eventfilter/rules/:id',

@@ -3,10 +3,7 @@ import { inject, injectable } from 'tsyringe';
 import { HttpError } from '@vigie/kernel';
 import { RuleCache } from './rule-cache.js';
 import { RuleRepository, type RuleRecord } from './rule-repository.js';
-import type { RuleBody } from './schemas.js';
-
-/** An event-filter rule as the API shows it. */
-export type Rule = RuleRecord;
+import type { Rule, RuleBody } from './schemas.js';
 
 const optionalFields = ['description', 'pattern', 'patterns', 'priority', 'enabled', 'external_data', 'actions', 'on_success', 'on_failure'] as const;
 

@@ -1,5 +1,5 @@
-import { array, boolean, number, object, string, type InferType } from 'yup';
-import { listField, textField } from '@vigie/kernel';
+import { array, boolean, mixed, number, object, string, type InferType } from 'yup';
+import { idField, listField, textField } from '@vigie/kernel';
 import { patternListSchema, patternSchema } from '@vigie/rule-schemas';
 
 /** What a matching rule does (REFERENCE §5.2). */
@@ -23,11 +23,11 @@ function outcomeSchema(field: string) {
 const regexWording = (field: string) => (problem: string) => `The ${field} field is invalid: ${problem}.`;
 
 /**
- * A rule as sent to POST and PUT. `_id` is handled before validation (kept or generated on POST, compared with the
- * path on PUT); the rest is validated by `ruleSchema`.
+ * A rule as sent to POST and PUT. `_id` is checked by the routes before the rest (kept or generated on POST, compared
+ * with the path on PUT).
  */
 export const ruleBodySchema = object({
-  _id: string(),
+  _id: mixed().nullable().meta({ jsonSchema: { type: 'string', description: 'Kept when a non-empty string without spaces; generated otherwise' } }),
   description: textField(string(), 'The description field should be at most ${max} characters.').nonNullable('The description field should be a string.').typeError('The description field should be a string.'),
   type: string()
     .required('The type field is required.')
@@ -36,6 +36,7 @@ export const ruleBodySchema = object({
   pattern: patternSchema({ object: 'The pattern field should be an object.', regex: regexWording('pattern') })
     // yup gives nested objects a `{}` default, which the OpenAPI document would show.
     .default(undefined)
+    .optional()
     .nullable(),
   patterns: patternListSchema({
     list: 'The patterns field should be a list of objects or null.',
@@ -48,7 +49,7 @@ export const ruleBodySchema = object({
     .typeError('The priority field should be an integer.')
     .integer('The priority field should be an integer.'),
   enabled: boolean().nonNullable('The enabled field should be a boolean.').typeError('The enabled field should be a boolean.'),
-  external_data: object().default(undefined).nonNullable('The external_data field should be an object.').typeError('The external_data field should be an object.'),
+  external_data: object().default(undefined).optional().nonNullable('The external_data field should be an object.').typeError('The external_data field should be an object.'),
   actions: listField(
     array(object().nonNullable('The actions field should only contain objects.').typeError('The actions field should only contain objects.')),
     undefined,
@@ -84,20 +85,13 @@ export const ruleSchema = ruleBodySchema.omit(['_id']);
 
 export type RuleBody = InferType<typeof ruleSchema>;
 
-/** A rule as the API shows it: `_id` and `type`, and the optional fields that were sent. */
-export const ruleOutputSchema = object({
-  _id: string().required(),
-  description: string(),
-  type: string().required().oneOf(ruleTypes),
-  pattern: object().default(undefined).nullable(),
-  patterns: array(object()).nullable(),
-  priority: number().integer(),
-  enabled: boolean(),
-  external_data: object().default(undefined),
-  actions: array(object()),
-  on_success: string().nullable(),
-  on_failure: string().nullable(),
-});
+/**
+ * A rule as the API shows it and as `eventfilter` stores it (read as is by the event pipeline): `_id` and `type`, and
+ * the optional fields that were sent, with the body's checks. The stored and API types are inferred from it.
+ */
+export const ruleOutputSchema = ruleSchema.shape({ _id: idField(string()).required() });
+
+export type Rule = InferType<typeof ruleOutputSchema>;
 
 export const createdRuleSchema = object({ _id: string().required() });
 export const emptyObjectSchema = object({});

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { errorBody, expectError, startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { eventFilterFeature } from '../src/index.js';
@@ -21,7 +21,6 @@ beforeEach(async () => {
 });
 afterEach(() => t.stop());
 
-const error = (description: string) => ({ name: '', description });
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 async function create(rule: unknown): Promise<string> {
@@ -53,9 +52,7 @@ describe('event-filter rules round trip', () => {
     const deleted = await t.delete(`${rules}/${id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({});
-    const gone = await t.get(`${rules}/${id}`);
-    expect(gone.status).toBe(404);
-    expect(gone.body).toEqual(error(`No rule with id: ${id}`));
+    await expectError(t.get(`${rules}/${id}`), 404, `No rule with id: ${id}`);
     expect((await t.get(rules)).body).toEqual([]);
   });
 
@@ -96,31 +93,25 @@ describe('event-filter errors', () => {
     await create({ ...drop, _id: 'twice' });
     const res = await t.post(rules, { ...drop, _id: 'twice' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(error('Operation failure while doing insert: E11000 duplicate key error collection: eventfilter index: _id_ dup key: { _id: "twice" }'));
+    expect(res.body).toEqual(errorBody('Operation failure while doing insert: E11000 duplicate key error collection: eventfilter index: _id_ dup key: { _id: "twice" }'));
   });
 
   it('DELETE unknown id ⇒ 400 No rule with id: <id>', async () => {
-    const res = await t.delete(`${rules}/nope`);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(error('No rule with id: nope'));
+    await expectError(t.delete(`${rules}/nope`), 400, 'No rule with id: nope');
   });
 
   it('GET and PUT unknown id ⇒ 404 No rule with id: <id>', async () => {
     const get = await t.get(`${rules}/nope`);
     expect(get.status).toBe(404);
-    expect(get.body).toEqual(error('No rule with id: nope'));
-    const put = await t.put(`${rules}/nope`, drop);
-    expect(put.status).toBe(404);
-    expect(put.body).toEqual(error('No rule with id: nope'));
+    expect(get.body).toEqual(errorBody('No rule with id: nope'));
+    await expectError(t.put(`${rules}/nope`, drop), 404, 'No rule with id: nope');
     expect((await t.get(rules)).body).toEqual([]);
   });
 
   it('PUT changing the _id ⇒ 400 The _id field should not be modified.', async () => {
     await create({ ...drop, _id: 'kept' });
     for (const _id of ['other', 42, null]) {
-      const res = await t.put(`${rules}/kept`, { ...drop, _id });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(error('The _id field should not be modified.'));
+      await expectError(t.put(`${rules}/kept`, { ...drop, _id }), 400, 'The _id field should not be modified.');
     }
   });
 
@@ -155,7 +146,7 @@ describe('event-filter errors', () => {
       ] as const) {
         const res = await t.request(method, path, options);
         expect(res.status, `${method} ${JSON.stringify(options)}`).toBe(400);
-        expect(res.body).toEqual(error('Empty request'));
+        expect(res.body).toEqual(errorBody('Empty request'));
       }
     }
   });
@@ -164,7 +155,7 @@ describe('event-filter errors', () => {
     for (const json of [[drop], 'drop', 3, true]) {
       const res = await t.post(rules, json);
       expect(res.status, JSON.stringify(json)).toBe(400);
-      expect(res.body).toEqual(error('Malformed JSON: the rule should be a JSON object'));
+      expect(res.body).toEqual(errorBody('Malformed JSON: the rule should be a JSON object'));
     }
   });
 
@@ -196,7 +187,7 @@ describe('event-filter errors', () => {
     for (const [body, description] of cases) {
       const res = await t.post(rules, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toEqual(error(description));
+      expect(res.body).toEqual(errorBody(description));
     }
     expect((await t.get(rules)).body).toEqual([]);
   });
@@ -209,7 +200,7 @@ describe('event-filter errors', () => {
     const single = await t.post(rules, { ...drop, pattern: { output: { regex_match: '(a+)+$' } } });
     expect(single.status).toBe(400);
     expect(single.body).toEqual(
-      error('The pattern field is invalid: pattern.output.regex_match is not an accepted regular expression: nested quantifiers (such as (a+)+ or (a|b)*) are not allowed in regular expressions.'),
+      errorBody('The pattern field is invalid: pattern.output.regex_match is not an accepted regular expression: nested quantifiers (such as (a+)+ or (a|b)*) are not allowed in regular expressions.'),
     );
     const listed = await t.post(rules, { type: 'drop', patterns: [{}, { resource: { regex_match: '(' } }] });
     expect(listed.status).toBe(400);
@@ -218,8 +209,6 @@ describe('event-filter errors', () => {
 
   it('validates PUT bodies like POST bodies', async () => {
     await create({ ...drop, _id: 'x' });
-    const res = await t.put(`${rules}/x`, { ...drop, extra: 1 });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(error('Unexpected fields: extra.'));
+    await expectError(t.put(`${rules}/x`, { ...drop, extra: 1 }), 400, 'Unexpected fields: extra.');
   });
 });

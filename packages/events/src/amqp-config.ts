@@ -38,7 +38,10 @@ export const amqpConfigSchema = object({
   partitions: number().integer().min(1).max(1024).default(16),
   /** Unacknowledged messages a consumer may hold (the original's engines used 10000). */
   prefetch: number().integer().min(1).max(65535).default(1000),
-  /** Partitions this node consumes first (`0-7,12`); it stands by for the others. Empty: every partition at once. */
+  /**
+   * Partitions this node consumes first (`0-7,12`); it stands by for the others, and its intake consumer routes events
+   * to the partitions. Empty: every partition at once, and the intake consumer queues events itself (no partition hop).
+   */
   preferred_partitions: string().default(''),
   /** How long a node waits before standing by for the partitions it does not prefer. */
   standby_delay: durationSetting('standby_delay', '5s'),

@@ -1,12 +1,12 @@
-import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
+import { connect, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
 import { injectable } from 'tsyringe';
 import { injectRef, kernelRefs, durationSeconds, type Clock, type HealthResult, type Logger } from '@vigie/kernel';
+import { eventIntakeRef } from './refs.js';
 import { partitionList, type AmqpConfig } from './amqp-config.js';
-import { readMessage } from './amqp-messages.js';
+import { readMessage, type ReadMessage } from './amqp-messages.js';
 import type { EventIntake } from './event-intake.js';
 import { entityIdOf, type VigieEvent } from './pipeline.js';
 import { laneOf } from './pipeline-runner.js';
-import { eventIntakeRef } from './refs.js';
 
 /** Events a partition consumer queues in one store write, at most. */
 const batchSize = 1000;
@@ -21,7 +21,11 @@ const notFound = 404;
 
 interface PendingMessage {
   message: ConsumeMessage;
+  /** The channel it came on, to acknowledge it there. */
+  channel: ConfirmChannel;
   events: VigieEvent[];
+  /** Settles once the broker confirmed the dead-lettering of its refused content (absent when nothing was refused). */
+  deadLettered?: Promise<boolean>;
 }
 
 /** An intake message whose events are being routed: acknowledged once every publication carrying them is confirmed. */
@@ -39,12 +43,17 @@ interface PartitionBatch {
 
 /**
  * Events from RabbitMQ (REFERENCE §6.3). Connectors publish to the topic exchange `canopsis.events`; a durable
- * `<prefix>.intake` queue bound to it with `#` has one active consumer (single active consumer), which checks each
- * message and routes its events to the durable partition queue `<prefix>.p<k>`, k a hash of the entity id (the events
- * of a few milliseconds bound for one partition travel as one list message, in order), then acknowledges it once
- * the broker confirmed those publications. Malformed messages go to `<prefix>.dead` with their
- * reason. Each partition queue also has a single active consumer, which durably queues its events for the pipeline
- * (one store write per batch) before acknowledging them: one entity's events keep their order across nodes.
+ * `<prefix>.intake` queue bound to it with `#` has one active consumer (single active consumer). Malformed messages
+ * go to `<prefix>.dead` with their reason.
+ *
+ * Without `preferred_partitions` the active node takes every event itself, so the intake consumer durably queues
+ * the events for the pipeline (one store write per batch) and then acknowledges their messages: one broker hop.
+ * With `preferred_partitions` (several nodes share the processing), the intake consumer routes each event to the
+ * durable partition queue `<prefix>.p<k>`, k a hash of the entity id (the events of a few milliseconds bound for
+ * one partition travel as one list message, in order), and acknowledges the message once the broker confirmed those
+ * publications; each partition queue has a single active consumer, which queues its events as above. Either way
+ * one entity's events keep their order across nodes. Every node consumes the partition queues, so that what an
+ * earlier configuration left there is processed.
  */
 @injectable()
 export class AmqpIngestion {
@@ -57,8 +66,6 @@ export class AmqpIngestion {
   #pendingEvents = 0;
   #flushTimer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
-  /** The channel each gathered message came on, to acknowledge it there. */
-  readonly #channelOf = new WeakMap<ConsumeMessage, Channel>();
   /** Routed events waiting to be published, by partition. */
   #routed = new Map<number, PartitionBatch>();
   /** The channel `#routed` came from: after a reconnection, the broker delivers its messages again. */
@@ -118,22 +125,35 @@ export class AmqpIngestion {
 
   async #setup(model: ChannelModel): Promise<void> {
     await this.#ensureExchange(model);
-    const router = await model.createConfirmChannel();
-    router.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'AMQP router channel error'));
+    // A channel the broker closed (an error on it) stops its consumers while the connection lives on: the health
+    // check must say so, and closing the connection makes the recovery set everything up again.
+    const reopen = (channel: string) => () => {
+      if (this.#stopping) return;
+      this.#connected = false;
+      this.logger.warn({ channel }, 'AMQP channel closed; reconnecting');
+      model.close().catch(() => undefined);
+    };
+    const intakeChannel = await model.createConfirmChannel();
+    intakeChannel.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'AMQP intake channel error'));
+    intakeChannel.on('close', reopen('intake'));
     const singleActive = { durable: true, arguments: { 'x-single-active-consumer': true } };
     const intake = this.queueName('intake');
-    await router.assertQueue(intake, singleActive);
-    await router.bindQueue(intake, this.config.exchange, '#');
-    await router.assertQueue(this.queueName('dead'), { durable: true });
-    for (let k = 0; k < this.config.partitions; k++) await router.assertQueue(this.queueName(`p${k}`), singleActive);
-    await router.prefetch(this.config.prefetch);
-    await router.consume(intake, (message) => message && this.#route(router, message));
+    await intakeChannel.assertQueue(intake, singleActive);
+    await intakeChannel.bindQueue(intake, this.config.exchange, '#');
+    await intakeChannel.assertQueue(this.queueName('dead'), { durable: true });
+    for (let k = 0; k < this.config.partitions; k++) await intakeChannel.assertQueue(this.queueName(`p${k}`), singleActive);
+    await intakeChannel.prefetch(this.config.prefetch);
+    const chosen = partitionList(this.config.preferred_partitions, this.config.partitions);
+    const routing = chosen !== null;
+    await intakeChannel.consume(intake, (message) => message && (routing ? this.#route(intakeChannel, message) : this.#collect(intakeChannel, message)));
 
-    const worker = await model.createChannel();
+    // A confirm channel: a malformed event found here is acknowledged only once its dead-lettering is confirmed.
+    const worker = await model.createConfirmChannel();
     worker.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'AMQP partition channel error'));
+    worker.on('close', reopen('partition'));
     await worker.prefetch(this.config.prefetch);
     const all = Array.from({ length: this.config.partitions }, (_, k) => k);
-    const preferred = partitionList(this.config.preferred_partitions, this.config.partitions) ?? all;
+    const preferred = chosen ?? all;
     const consume = (k: number) => worker.consume(this.queueName(`p${k}`), (message) => message && this.#collect(worker, message));
     for (const k of preferred) await consume(k);
     const others = all.filter((k) => !preferred.includes(k));
@@ -146,7 +166,7 @@ export class AmqpIngestion {
       this.#timers.add(timer);
     }
     this.#connected = true;
-    this.logger.info({ exchange: this.config.exchange, intake, partitions: this.config.partitions, preferred }, 'consuming events from AMQP');
+    this.logger.info({ exchange: this.config.exchange, intake, routing, partitions: this.config.partitions, preferred }, 'consuming events from AMQP');
   }
 
   /** Declares the exchange only when it is absent: an existing one is used as it is. */
@@ -174,19 +194,14 @@ export class AmqpIngestion {
       this.#routedFrom = router;
     }
     const read = readMessage(message.content, this.clock.nowSec());
-    const source: RoutedMessage = { message, outstanding: read.refused.length, failed: false };
     if (read.events.length === 0 && read.refused.length === 0) {
       router.ack(message);
       return;
     }
-    for (const refused of read.refused) {
-      this.logger.warn({ reason: refused.reason, routingKey: message.fields.routingKey }, 'malformed AMQP event dead-lettered');
-      router.sendToQueue(
-        this.queueName('dead'),
-        refused.content,
-        { persistent: true, headers: { 'x-vigie-reason': refused.reason, 'x-vigie-exchange': message.fields.exchange, 'x-vigie-routing-key': message.fields.routingKey } },
-        (err: unknown) => this.#confirmed(router, [source], err),
-      );
+    const source: RoutedMessage = { message, outstanding: 0, failed: false };
+    if (read.refused.length > 0) {
+      source.outstanding++;
+      void this.#deadLetter(router, message, read.refused).then((confirmed) => this.#confirmed(router, [source], confirmed ? undefined : 'not confirmed'));
     }
     for (const event of read.events) {
       const partition = laneOf(entityIdOf(event), this.config.partitions);
@@ -239,22 +254,43 @@ export class AmqpIngestion {
     }
   }
 
-  /** Partitions: events gathered for one store write. */
-  #collect(worker: Channel, message: ConsumeMessage): void {
+  /** Direct intake and partitions: events gathered for one store write. */
+  #collect(channel: ConfirmChannel, message: ConsumeMessage): void {
     const read = readMessage(message.content, this.clock.nowSec());
-    // The router checked these; a message sent straight to a partition queue gets the same treatment.
-    for (const refused of read.refused) {
-      this.logger.warn({ reason: refused.reason }, 'malformed event in a partition queue dead-lettered');
-      worker.sendToQueue(this.queueName('dead'), refused.content, { persistent: true, headers: { 'x-vigie-reason': refused.reason } });
-    }
-    this.#pending.push({ message, events: read.events });
+    const pending: PendingMessage = { message, channel, events: read.events };
+    if (read.refused.length > 0) pending.deadLettered = this.#deadLetter(channel, message, read.refused);
+    this.#pending.push(pending);
     this.#pendingEvents += read.events.length;
-    this.#channelOf.set(message, worker);
     if (this.#pendingEvents >= batchSize) void this.#flush();
     else this.#flushTimer ??= setTimeout(() => void this.#flush(), batchDelayMs);
   }
 
-  /** Queues the gathered events (one write, in delivery order), then acknowledges their messages. */
+  /** Publishes refused content to the dead-letter queue; resolves with whether the broker confirmed all of it. */
+  #deadLetter(channel: ConfirmChannel, message: ConsumeMessage, refused: ReadMessage['refused']): Promise<boolean> {
+    const { exchange, routingKey } = message.fields;
+    return Promise.all(
+      refused.map(({ content, reason }) => {
+        this.logger.warn({ reason, routingKey }, 'malformed AMQP event dead-lettered');
+        return new Promise<boolean>((resolve) => {
+          try {
+            channel.sendToQueue(
+              this.queueName('dead'),
+              content,
+              { persistent: true, headers: { 'x-vigie-reason': reason, 'x-vigie-exchange': exchange, 'x-vigie-routing-key': routingKey } },
+              (err: unknown) => resolve(!err),
+            );
+          } catch {
+            resolve(false);
+          }
+        });
+      }),
+    ).then((confirmed) => confirmed.every(Boolean));
+  }
+
+  /**
+   * Queues the gathered events (one write, in delivery order), then acknowledges their messages: one
+   * acknowledgement per channel covers its whole batch, as its messages were gathered in delivery order.
+   */
   #flush(): Promise<void> {
     clearTimeout(this.#flushTimer);
     this.#flushTimer = undefined;
@@ -263,7 +299,7 @@ export class AmqpIngestion {
     this.#pending = [];
     this.#pendingEvents = 0;
     this.#flushing = this.#flushing.then(async () => {
-      const events = batch.flatMap((p) => p.events);
+      const events = batch.length === 1 ? (batch[0] as PendingMessage).events : batch.flatMap((p) => p.events);
       for (;;) {
         try {
           await this.intake.accept(events);
@@ -274,14 +310,25 @@ export class AmqpIngestion {
           await new Promise((resolve) => setTimeout(resolve, retryPauseMs));
         }
       }
-      for (const { message } of batch) {
-        try {
-          this.#channelOf.get(message)?.ack(message);
-        } catch {
-          // The channel closed: the broker delivers the message again (the event may then be queued twice).
-        }
+      const last = new Map<ConfirmChannel, ConsumeMessage>();
+      for (const pending of batch) {
+        // A message whose dead-lettering failed goes back to the broker (its valid events, if any, may then be queued twice).
+        if (pending.deadLettered && !(await pending.deadLettered)) {
+          for (const [channel, message] of last) this.#settle(() => channel.ack(message, true));
+          last.clear();
+          this.#settle(() => pending.channel.nack(pending.message, false, true));
+        } else last.set(pending.channel, pending.message);
       }
+      for (const [channel, message] of last) this.#settle(() => channel.ack(message, true));
     });
     return this.#flushing;
+  }
+
+  #settle(acknowledge: () => void): void {
+    try {
+      acknowledge();
+    } catch {
+      // The channel closed: the broker delivers the message again (the event may then be queued twice).
+    }
   }
 }

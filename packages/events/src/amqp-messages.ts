@@ -1,4 +1,4 @@
-import { acceptEvent, type EventProblem } from './event-validation.js';
+import { acceptEvent, parsesToWellFormedText, type EventProblem } from './event-validation.js';
 import type { VigieEvent } from './pipeline.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -27,9 +27,10 @@ export function readMessage(content: Buffer, nowSec: number): ReadMessage {
     return { events: [], refused: [{ content, reason: `the message is not JSON: ${(err as Error).message}` }] };
   }
   const raws = Array.isArray(body) ? body : [body];
+  const wellFormedText = parsesToWellFormedText(text);
   const read: ReadMessage = { events: [], refused: [] };
   for (const raw of raws) {
-    const outcome = acceptEvent(raw, nowSec);
+    const outcome = acceptEvent(raw, nowSec, undefined, wellFormedText);
     if ('event' in outcome) read.events.push(outcome.event);
     else read.refused.push({ content: raws.length === 1 ? content : Buffer.from(JSON.stringify(raw)), reason: wording(outcome.problem) });
   }

@@ -22,6 +22,7 @@ export class EventIntake {
   #handoff: Promise<void> = Promise.resolve();
   /** Calls are admitted in call order, each once the pipeline has room (backpressure). */
   #admission: Promise<void> = Promise.resolve();
+  #heldBack = 0;
 
   constructor(
     @inject(EventQueueRepository) private readonly queue: EventQueueRepository,
@@ -34,6 +35,11 @@ export class EventIntake {
   get node(): string {
     this.#node ??= nodeName(this.dataDir);
     return this.#node;
+  }
+
+  /** Events whose senders wait for room in the pipeline (not yet accepted): the health check counts them as waiting. */
+  get heldBack(): number {
+    return this.#heldBack;
   }
 
   /** New ids after those the previous run left queued. */
@@ -61,7 +67,12 @@ export class EventIntake {
     if (events.length === 0) return;
     const admitted = this.#admission.then(() => this.runner.admit(events.length, this.settings.maxWaitingEvents));
     this.#admission = admitted;
-    await admitted;
+    this.#heldBack += events.length;
+    try {
+      await admitted;
+    } finally {
+      this.#heldBack -= events.length;
+    }
     // A sender that gave up while waiting (its connection closed) will send again: accepting now would queue twice.
     if (abandoned?.()) {
       this.runner.release(events.length);

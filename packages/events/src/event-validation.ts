@@ -1,3 +1,4 @@
+import { inputBounds } from '@vigie/kernel';
 import type { VigieEvent } from './pipeline.js';
 
 /** Why an event is refused: the field at fault (null for the event as a whole) and a sentence. */
@@ -46,36 +47,50 @@ const wellFormed: (text: string) => boolean =
     ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
     : (text) => !loneSurrogate.test(text);
 
-/** The first string value (at any depth) that is not well-formed Unicode, hence not encodable as UTF-8. */
-function malformedText(value: unknown, path: string): string | null {
-  const found = malformedPath(value);
-  if (found === null) return null;
-  return (path === '' ? found : [path, ...found]).join('.');
+/**
+ * Whether every string JSON text parses into is well-formed, the text being well-formed (decoded from valid UTF-8):
+ * a lone surrogate can only come from a `\u` escape. Lets ingestion skip the walk over each event's strings.
+ */
+export function parsesToWellFormedText(json: string): boolean {
+  return !json.includes('\\u');
 }
 
-/** The keys leading to the first malformed string, innermost last; the path is only built when one is found. */
-function malformedPath(value: unknown): string[] | null {
-  if (typeof value === 'string') return wellFormed(value) ? null : [];
+/**
+ * Why a value cannot be taken as sent, with the keys leading there (innermost last; built only when one is found):
+ * text that is not well-formed Unicode, or past the input bounds every route applies (docs/configuration.md, "Input
+ * bounds"). Events arriving over AMQP get no body parser's depth check, so the walk stops at the bound's depth.
+ */
+function valueProblem(value: unknown, depth: number, wellFormedText: boolean): { path: string[]; reason: string } | null {
+  if (typeof value === 'string') {
+    if (value.length > inputBounds.longTextLength) return { path: [], reason: `must be at most ${inputBounds.longTextLength} characters` };
+    return wellFormedText || wellFormed(value) ? null : { path: [], reason: 'is not valid UTF-8 text' };
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  if (depth >= inputBounds.depth) return { path: [], reason: `is nested deeper than ${inputBounds.depth} levels` };
   if (Array.isArray(value)) {
+    if (value.length > inputBounds.anyListLength) return { path: [], reason: `must have at most ${inputBounds.anyListLength} elements` };
     for (let i = 0; i < value.length; i++) {
-      const found = malformedPath(value[i]);
-      if (found) return [String(i), ...found];
+      const found = valueProblem(value[i], depth + 1, wellFormedText);
+      if (found) return (found.path.unshift(String(i)), found);
     }
-  } else if (isObject(value)) {
-    for (const key of Object.keys(value)) {
-      if (!wellFormed(key)) return [key];
-      const found = malformedPath(value[key]);
-      if (found) return [key, ...found];
-    }
+    return null;
+  }
+  const keys = Object.keys(value);
+  if (keys.length > inputBounds.objectKeys) return { path: [], reason: `must have at most ${inputBounds.objectKeys} keys` };
+  for (const key of keys) {
+    if (!wellFormedText && !wellFormed(key)) return { path: [key], reason: 'is not valid UTF-8 text' };
+    if (key.length > inputBounds.longTextLength) return { path: [], reason: `has a key longer than ${inputBounds.longTextLength} characters` };
+    const found = valueProblem((value as Record<string, unknown>)[key], depth + 1, wellFormedText);
+    if (found) return (found.path.unshift(key), found);
   }
   return null;
 }
 
 /**
  * What makes an event unprocessable (REFERENCE §5.2, §6.3), or undefined. Checked at ingestion and again after the
- * event filter, which may have changed the event.
+ * event filter, which may have changed the event. `wellFormedText`: its strings are known to be well-formed.
  */
-export function eventProblem(event: Record<string, unknown>): EventProblem | undefined {
+export function eventProblem(event: Record<string, unknown>, wellFormedText = false): EventProblem | undefined {
   if (!nonEmptyString(event.event_type)) return { field: 'event_type', reason: 'event_type must be a non-empty string' };
   if (!(sourceTypes as readonly unknown[]).includes(event.source_type)) {
     return { field: 'source_type', reason: `source_type must be one of ${sourceTypes.join(', ')}` };
@@ -118,14 +133,26 @@ export function eventProblem(event: Record<string, unknown>): EventProblem | und
   for (const field of ['ack_resources', 'debug'] as const) {
     if (event[field] !== undefined && typeof event[field] !== 'boolean') return { field, reason: `${field} must be a boolean` };
   }
-  const malformed = malformedText(event, '');
-  if (malformed !== null) return { field: malformed, reason: `${malformed} is not valid UTF-8 text` };
-  const routingKey = routingKeyOf(event as unknown as VigieEvent);
-  // A UTF-16 code unit takes at most 3 octets in UTF-8: short keys need no count.
-  if (routingKey.length * 3 > maxRoutingKeyBytes && Buffer.byteLength(routingKey) > maxRoutingKeyBytes) {
-    return { field: null, reason: `the routing key <connector>.<connector_name>.<event_type>.<source_type>.<component>[.<resource>] is ${Buffer.byteLength(routingKey)} octets long, more than ${maxRoutingKeyBytes}` };
+  const problem = valueProblem(event, 0, wellFormedText);
+  if (problem !== null) {
+    // A path hundreds of keys long (a value nested too deep) is named by its top-level field.
+    const field = problem.path.length === 0 ? null : problem.path.length > 8 ? (problem.path[0] as string) : problem.path.join('.');
+    return { field, reason: `${field ?? 'the event'} ${problem.reason}` };
+  }
+  // A UTF-16 code unit takes at most 3 octets in UTF-8: short keys need no count (nor to be made).
+  if (routingKeyLength(event as unknown as VigieEvent) * 3 > maxRoutingKeyBytes) {
+    const octets = Buffer.byteLength(routingKeyOf(event as unknown as VigieEvent));
+    if (octets > maxRoutingKeyBytes) {
+      return { field: null, reason: `the routing key <connector>.<connector_name>.<event_type>.<source_type>.<component>[.<resource>] is ${octets} octets long, more than ${maxRoutingKeyBytes}` };
+    }
   }
   return undefined;
+}
+
+/** The length (UTF-16 code units) of `routingKeyOf(event)`, without making it. */
+function routingKeyLength(event: VigieEvent): number {
+  const length = event.connector.length + event.connector_name.length + event.event_type.length + event.source_type.length + (event.component?.length ?? 0) + 4;
+  return event.source_type === 'resource' && event.resource !== undefined ? length + 1 + event.resource.length : length;
 }
 
 /**
@@ -150,11 +177,6 @@ export interface EventSender {
 }
 
 /**
- * The event as the pipeline takes it, or why it is refused: `timestamp` defaults to `nowSec`, a non-string
- * `long_output` becomes "" (REFERENCE §4.13), outputs are cut to their bounds, and a user action sent over HTTP is
- * authored by the sender.
- */
-/**
  * Why the event route refuses an event the pipeline could process: a `changestate`/`keepstate` to state 0, unless
  * allowed (REFERENCE §4.13; events arriving over AMQP are not concerned, as in the original).
  */
@@ -164,7 +186,12 @@ export function refusedByEventRoute(event: VigieEvent, allowChangeSeverityToInfo
   return { field: 'state', reason: `a ${event.event_type} to state 0 (info) is refused unless [engine] allow_change_severity_to_info is true` };
 }
 
-export function acceptEvent(raw: unknown, nowSec: number, sender?: EventSender): { event: VigieEvent } | { problem: EventProblem } {
+/**
+ * The event as the pipeline takes it, or why it is refused: `timestamp` defaults to `nowSec`, a non-string
+ * `long_output` becomes "" (REFERENCE §4.13), outputs are cut to their bounds, and a user action sent over HTTP is
+ * authored by the sender. `wellFormedText`: its strings are known to be well-formed (`parsesToWellFormedText`).
+ */
+export function acceptEvent(raw: unknown, nowSec: number, sender?: EventSender, wellFormedText = false): { event: VigieEvent } | { problem: EventProblem } {
   if (!isObject(raw)) return { problem: { field: null, reason: 'an event must be a JSON object' } };
   const event: Record<string, unknown> = { ...raw };
   if (event.timestamp === undefined || event.timestamp === null) event.timestamp = nowSec;
@@ -175,6 +202,6 @@ export function acceptEvent(raw: unknown, nowSec: number, sender?: EventSender):
     event.author = sender.name;
     if (sender.role !== undefined) event.role = sender.role;
   }
-  const problem = eventProblem(event);
+  const problem = eventProblem(event, wellFormedText);
   return problem ? { problem } : { event: event as VigieEvent };
 }

@@ -2,6 +2,19 @@ import { cloneJson, type Logger } from '@vigie/kernel';
 import type { QueuedEvent } from './event-queue.js';
 import type { PipelineContext, VigieEvent } from './pipeline.js';
 
+/**
+ * A copy of an accepted event for the stages to change. Most events are flat (strings and numbers): a shallow copy
+ * does, and the rare event with nested values is copied deeply.
+ */
+function copyOfEvent(event: VigieEvent): VigieEvent {
+  // An accepted event is JSON parsed or read from the store: no inherited keys, no undefined values.
+  for (const key in event) {
+    const value = event[key];
+    if (typeof value === 'object' && value !== null) return cloneJson(event);
+  }
+  return { ...event };
+}
+
 /** One event's trip through the stages. The per-event logger is made only when something logs. */
 export class EventTrip implements PipelineContext {
   event: VigieEvent;
@@ -17,7 +30,7 @@ export class EventTrip implements PipelineContext {
 
   constructor(queued: QueuedEvent, parentLog: Logger, redelivered = false) {
     // Stages change the event; the queued copy stays as accepted, should the event have to run again.
-    this.event = cloneJson(queued.event);
+    this.event = copyOfEvent(queued.event);
     this.eventId = queued._id;
     this.redelivered = redelivered;
     this.acceptedAt = queued.accepted_at;

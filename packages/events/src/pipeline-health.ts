@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, type Clock, type HealthResult } from '@vigie/kernel';
 import { EngineSettingsService } from './engine-settings.js';
+import { EventIntake } from './event-intake.js';
 import { PipelineRunner } from './pipeline-runner.js';
 
 /** The pipeline as the healthcheck's `engines` entry sees it: stopped, or lagging past the `[engine]` limits. */
@@ -8,6 +9,7 @@ import { PipelineRunner } from './pipeline-runner.js';
 export class PipelineHealth {
   constructor(
     @inject(PipelineRunner) private readonly runner: PipelineRunner,
+    @inject(EventIntake) private readonly intake: EventIntake,
     @inject(EngineSettingsService) private readonly settings: EngineSettingsService,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
@@ -16,8 +18,10 @@ export class PipelineHealth {
     const stats = this.runner.stats();
     const problems: string[] = [];
     if (!stats.running) problems.push('the event pipeline is stopped');
-    if (stats.depth > this.settings.maxQueueDepth) {
-      problems.push(`the event pipeline is lagging: ${stats.depth} events wait to be processed (limit ${this.settings.maxQueueDepth})`);
+    // Senders held back by `max_waiting_events` wait too: without them the depth could never pass that bound.
+    const depth = stats.depth + this.intake.heldBack;
+    if (depth > this.settings.maxQueueDepth) {
+      problems.push(`the event pipeline is lagging: ${depth} events wait to be processed (limit ${this.settings.maxQueueDepth})`);
     }
     if (stats.oldestAcceptedAt !== null) {
       const ageMs = this.clock.nowMs() - stats.oldestAcceptedAt;

@@ -87,7 +87,8 @@ export class PipelineRunner {
   readonly #busy = new Set<string>();
   /** Every event not finished, in arrival order (finished ones are skipped lazily): the oldest for the health check. */
   readonly #arrivals = new Fifo<QueuedEvent>();
-  readonly #finishedEvents = new WeakSet<QueuedEvent>();
+  /** Finished events still in `#arrivals` (a plain set: each leaves it as it leaves `#arrivals`). */
+  readonly #finishedEvents = new Set<QueuedEvent>();
   /** Ids of the events a previous run left queued, until each has run once. */
   readonly #redelivered = new Set<string>();
   /** Events handed over and not finished. */
@@ -195,7 +196,7 @@ export class PipelineRunner {
           if (this.#byEntity.has(entity)) this.#ready.push(entity);
           this.#depth--;
           this.#finishedEvents.add(event);
-          while (this.#arrivals.size > 0 && this.#finishedEvents.has(this.#arrivals.peek() as QueuedEvent)) this.#arrivals.take();
+          while (this.#arrivals.size > 0 && this.#finishedEvents.delete(this.#arrivals.peek() as QueuedEvent)) this.#arrivals.take();
         }
         if (this.#depth === 0 && this.#idleWaiters.length > 0) for (const wake of this.#idleWaiters.splice(0)) wake();
       }
@@ -268,7 +269,7 @@ export class PipelineRunner {
       }
       // Throughput and lag per stage for the metrics feature (nothing is computed when nobody listens).
       if (this.observations.listens('pipeline')) {
-        this.observations.pipeline({ stage: stage.name, events: 1, lagSeconds: (this.clock.nowMs() - trip.acceptedAt) / 1000 });
+        this.observations.pipeline({ stage: stage.name, events: 1, lagSeconds: (this.clock.nowMs() - trip.acceptedAt) / 1000, dropped: trip.dropped !== undefined ? 1 : 0 });
       }
       if (trip.dropped !== undefined) {
         this.#dropped[stage.name] = (this.#dropped[stage.name] ?? 0) + 1;

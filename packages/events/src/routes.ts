@@ -1,14 +1,17 @@
-import { HttpError, assertJsonDepth, errorDetail, kernelRefs, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, assertJsonDepth, errorDetail, type RouteDefinition, type VigieContext, kernelRefs } from '@vigie/kernel';
 import { EngineSettingsService } from './engine-settings.js';
 import { EventIntake } from './event-intake.js';
-import { acceptEvent, refusedByEventRoute } from './event-validation.js';
+import { acceptEvent, parsesToWellFormedText, refusedByEventRoute } from './event-validation.js';
 import type { VigieEvent } from './pipeline.js';
 import { eventBodySchema, ingestionAnswerSchema } from './schemas.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The request body as JSON, read here so that its size is bounded and invalid UTF-8 is refused, not replaced. */
-async function readJson(ctx: VigieContext, limit: number, maxDepth: number): Promise<unknown> {
+/**
+ * The request body as JSON, read here so that its size is bounded and invalid UTF-8 is refused, not replaced; with
+ * whether its strings are all well-formed (`parsesToWellFormedText`).
+ */
+async function readJson(ctx: VigieContext, limit: number, maxDepth: number): Promise<{ body: unknown; wellFormedText: boolean }> {
   if (ctx.request.length > limit) throw new HttpError(413, `The request body exceeds ${limit} bytes.`);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -27,7 +30,7 @@ async function readJson(ctx: VigieContext, limit: number, maxDepth: number): Pro
   try {
     // Depth first: JSON.parse and every walk after it would overflow the stack on a body nested thousands deep.
     assertJsonDepth(text, maxDepth);
-    return JSON.parse(text) as unknown;
+    return { body: JSON.parse(text) as unknown, wellFormedText: parsesToWellFormedText(text) };
   } catch (err) {
     throw new HttpError(400, `Malformed JSON: ${errorDetail(err)}`);
   }
@@ -50,7 +53,7 @@ export const eventRoutes: RouteDefinition[] = [
       'send them again. A list holds at most `[engine] max_batch_events` events (10,000 by default).',
     tags: ['events'],
     body: false,
-    requestSchema: eventBodySchema,
+    requestDoc: eventBodySchema,
     responses: {
       200: { description: 'What was queued, refused, or should be sent again', schema: ingestionAnswerSchema },
       400: { description: 'The body is empty, not JSON or not UTF-8' },
@@ -58,7 +61,7 @@ export const eventRoutes: RouteDefinition[] = [
     },
     handler: async (ctx) => {
       const settings = ctx.state.scope.resolve(EngineSettingsService);
-      const body = await readJson(ctx, settings.maxBodyBytes, ctx.state.scope.resolve(kernelRefs.inputLimits).jsonMaxDepth);
+      const { body, wellFormedText } = await readJson(ctx, settings.maxBodyBytes, ctx.state.scope.resolve(kernelRefs.inputLimits).jsonMaxDepth);
       const raws = Array.isArray(body) ? body : [body];
       if (raws.length > settings.maxBatchEvents) {
         throw new HttpError(413, `A request may carry at most ${settings.maxBatchEvents} events; this one has ${raws.length}.`);
@@ -70,7 +73,7 @@ export const eventRoutes: RouteDefinition[] = [
       const sent: VigieEvent[] = [];
       const failed: FailedEvent[] = [];
       for (const raw of raws) {
-        const outcome = acceptEvent(raw, nowSec, sender);
+        const outcome = acceptEvent(raw, nowSec, sender, wellFormedText);
         const problem = 'problem' in outcome ? outcome.problem : refusedByEventRoute(outcome.event, settings.allowChangeSeverityToInfo);
         if (problem) failed.push({ event: raw, field: problem.field, error: problem.reason });
         else if ('event' in outcome) sent.push(outcome.event);

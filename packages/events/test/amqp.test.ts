@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { connect, type ChannelModel } from 'amqplib';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeWithService, tcpReachable } from '@vigie/kernel/testing';
+import { describeWithService, onLines, spawnSource, tcpReachable } from '@vigie/kernel/testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { eventsAmqpFeature, eventsFeature } from '../src/index.js';
 import { check, recordingFeature } from '../src/testing.js';
@@ -64,8 +68,11 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
     throw new Error(`timed out waiting for ${what}`);
   }
 
-  it('declares the exchange, queues the events published to it, and dead-letters malformed messages with their reason', async () => {
-    const { recorder } = await node();
+  it.each([
+    ['straight from the intake queue (one node takes every partition)', {}],
+    ['through the partition queues (preferred partitions)', { preferred_partitions: '0-3' }],
+  ])('declares the exchange, queues the events published to it %s, and dead-letters malformed messages with their reason', async (_, amqp) => {
+    const { recorder } = await node(amqp);
     await exchangeReady();
     const channel = await broker.createConfirmChannel();
     const publish = (content: string | Buffer) => channel.publish(exchange, 'nagios.nagios-1.check.resource.host.disk', Buffer.isBuffer(content) ? content : Buffer.from(content));
@@ -74,12 +81,18 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
     publish(JSON.stringify(check({ state: 7 })));
     publish(Buffer.from([0x7b, 0xff, 0x7d]));
     publish(JSON.stringify([check({ output: 'second', resource: 'cpu' }), { event_type: 'check' }]));
+    publish(JSON.stringify(check({ output: 'lone \ud800 surrogate' })));
+    // No body parser bounds what arrives over AMQP: a value nested 100,000 deep or a 1 MB string is refused, not stored.
+    const deep = JSON.stringify(check({ output: 'deep' })).replace(/}$/, `,"nested":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    publish(deep);
+    publish(JSON.stringify(check({ custom: 'x'.repeat(1_000_000) })));
+    publish(JSON.stringify(check({ output: 'third', resource: 'mem' })));
     await channel.waitForConfirms();
-    await recorder.waitFor('seen', 2);
-    expect(recorder.seen.get('seen')?.map((s) => `${s.entityId} ${String(s.event.output)}`).sort()).toEqual(['cpu/host second', 'disk/host first']);
+    await recorder.waitFor('seen', 3);
+    expect(recorder.seen.get('seen')?.map((s) => `${s.entityId} ${String(s.event.output)}`).sort()).toEqual(['cpu/host second', 'disk/host first', 'mem/host third']);
 
     const dead: { reason: unknown; body: string }[] = [];
-    for (let attempt = 0; attempt < 200 && dead.length < 4; attempt++) {
+    for (let attempt = 0; attempt < 200 && dead.length < 7; attempt++) {
       const message = await channel.get(`${prefix}.dead`, { noAck: true });
       if (message) dead.push({ reason: message.properties.headers?.['x-vigie-reason'], body: message.content.toString('latin1') });
       else await new Promise((resolve) => setTimeout(resolve, 25));
@@ -89,9 +102,25 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
       'state: state must be an integer between 0 and 3',
       'the message is not valid UTF-8 text',
       'source_type: source_type must be one of connector, component, resource, metaalarm, service',
+      'output: output is not valid UTF-8 text',
+      'nested: nested is nested deeper than 512 levels',
+      'custom: custom must be at most 65536 characters',
     ]);
     expect(dead[0]?.body).toBe('{not json');
     expect(JSON.parse(dead[3]?.body ?? '')).toEqual({ event_type: 'check' });
+  });
+
+  it('without preferred partitions, also processes what an earlier configuration left in the partition queues', async () => {
+    const channel = await broker.createConfirmChannel();
+    await channel.assertQueue(`${prefix}.p2`, { durable: true, arguments: { 'x-single-active-consumer': true } });
+    channel.sendToQueue(`${prefix}.p2`, Buffer.from(JSON.stringify([check({ output: 'left over' })])), { persistent: true });
+    await channel.waitForConfirms();
+    const { recorder } = await node();
+    await exchangeReady();
+    channel.publish(exchange, 'x', Buffer.from(JSON.stringify(check({ output: 'new', resource: 'cpu' }))), { persistent: true });
+    await channel.waitForConfirms();
+    await recorder.waitFor('seen', 2);
+    expect(recorder.seen.get('seen')?.map((s) => String(s.event.output)).sort()).toEqual(['left over', 'new']);
   });
 
   it('keeps each entity’s events in order with two nodes consuming the partitions', async () => {
@@ -128,5 +157,59 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
     }
     expect(a.recorder.seen.get('seen')?.length).toBeGreaterThan(0);
     expect(b.recorder.seen.get('seen')?.length).toBeGreaterThan(0);
+  });
+
+  it('after a kill -9, processes every event it acknowledged, and the broker delivers none of them again', async () => {
+    const installDir = mkdtempSync(join(tmpdir(), 'vigie-amqp-crash-'));
+    const env = { AMQP_URL: url, AMQP_EXCHANGE: exchange, AMQP_PREFIX: prefix };
+    const fixture = fileURLToPath(new URL('./fixtures/amqp-node.ts', import.meta.url));
+    const start = (extra: Record<string, string>) => {
+      const child = spawnSource(fixture, [installDir], { ...env, ...extra });
+      const lines: string[] = [];
+      onLines(child.stdout, (line) => void lines.push(line));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      return { child, lines, exited };
+    };
+    const seen = (lines: string[]) => lines.filter((l) => l.startsWith('SEEN ')).map((l) => l.split(' ').slice(1));
+    const first = start({ HOLD: '1' });
+    try {
+      await waitUntil(() => first.lines.includes('READY'), 'the first node');
+      await exchangeReady();
+      const channel = await broker.createConfirmChannel();
+      const resources = 10;
+      const perResource = 3;
+      for (let seq = 0; seq < perResource; seq++) {
+        for (let r = 0; r < resources; r++) channel.publish(exchange, 'x', Buffer.from(JSON.stringify(check({ resource: `r${r}`, seq }))), { persistent: true });
+      }
+      await channel.waitForConfirms();
+      // Every event accepted (queued, its message acknowledged); the 2 lanes hold one event each, unfinished.
+      await waitUntil(() => first.lines.includes(`ACCEPTED ${resources * perResource}`) && seen(first.lines).length === 2, 'every event accepted');
+      // Lets the acknowledgements, sent right after the write, leave the process.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      first.child.kill('SIGKILL');
+      await first.exited;
+
+      const second = start({});
+      try {
+        await waitUntil(() => seen(second.lines).length >= resources * perResource, 'every event after the restart');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const after = seen(second.lines);
+        // Each event once after the restart (the two held ones again, with the ids they were accepted under)...
+        expect(after).toHaveLength(resources * perResource);
+        expect(new Set(after.map(([, resource, seq]) => `${resource} ${seq}`)).size).toBe(resources * perResource);
+        for (const [id, resource, seq] of seen(first.lines)) expect(after).toContainEqual([id, resource, seq]);
+        // ... in order per resource, and nothing left in the intake queue.
+        for (let r = 0; r < resources; r++) {
+          expect(after.filter(([, resource]) => resource === `r${r}`).map(([, , seq]) => Number(seq))).toEqual([0, 1, 2]);
+        }
+        expect((await channel.checkQueue(`${prefix}.intake`)).messageCount).toBe(0);
+      } finally {
+        second.child.kill('SIGKILL');
+        await second.exited;
+      }
+    } finally {
+      first.child.kill('SIGKILL');
+      rmSync(installDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '@vigie/kernel';
+import { createMemoryStore } from '@vigie/documents';
 import { EventQueueRepository, type AcceptedEvent } from '../src/event-queue.js';
 import { check } from '../src/testing.js';
 

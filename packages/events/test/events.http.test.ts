@@ -62,6 +62,8 @@ describe('POST /api/v2/event', () => {
       check({ event_type: 'changestate', state: undefined }),
       check({ event_type: 'snooze' }),
       check({ output: '\ud800' }),
+      check({ custom: 'x'.repeat(70_000) }),
+      check({ custom: { list: Array.from({ length: 10_001 }, () => 1) } }),
     ];
     const res = await t.post('/api/v2/event', events);
     expect(res.status).toBe(200);
@@ -79,6 +81,8 @@ describe('POST /api/v2/event', () => {
       { field: 'state', error: 'a changestate event needs a state' },
       { field: 'duration', error: 'a snooze event needs a duration: a positive number of seconds' },
       { field: 'output', error: 'output is not valid UTF-8 text' },
+      { field: 'custom', error: 'custom must be at most 65536 characters' },
+      { field: 'custom.list', error: 'custom.list must have at most 10000 elements' },
     ]);
     expect(body.failed_events[6]?.event).toBe('not an event');
     await recorder.waitFor('last', 2);
@@ -146,16 +150,19 @@ describe('the pipeline', () => {
     expect(recorder.seen.get('third')?.map((s) => s.event.output)).toEqual(['disk full']);
   });
 
-  it('drops an event the stages before validation left invalid, and computes its entity id again', async () => {
+  it('drops and counts an event the stages before validation left invalid, and computes its entity id again', async () => {
     const recorder = recordingFeature([
       { name: 'filter', order: 100, act: (c) => void (c.event.output === 'break it' ? (c.event.connector = '') : (c.event.resource = 'cpu')) },
       { name: 'after', order: 300 },
     ]);
-    const { t } = await boot(recorder);
+    const { t } = await boot(recorder, { features: [eventsFeature, recorder.feature, metricsFeature] });
     await t.post('/api/v2/event', [check({ output: 'break it' }), check()]);
     await recorder.waitFor('after', 1);
     await recorder.waitFor('filter', 2);
     expect(recorder.seen.get('after')?.map((s) => s.entityId)).toEqual(['cpu/host']);
+    const metrics = (await t.get('/metrics')).text;
+    expect(metrics).toContain('vigie_pipeline_dropped_total{stage="events.validation"} 1');
+    expect(metrics).toContain('vigie_pipeline_events_total{stage="events.validation"} 2');
   });
 
   it('keeps the order of the events of one entity while other entities go concurrently', async () => {

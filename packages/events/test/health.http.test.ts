@@ -42,3 +42,27 @@ it('reports a stopped pipeline', async () => {
   await t.kernel.scope('events').resolve(PipelineRunner).stop();
   expect(((await t.get('/api/v2/healthcheck')).body as { engines: string }).engines).toBe('the event pipeline is stopped');
 });
+
+it('counts the events of senders held back by max_waiting_events as waiting', async () => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const recorder = recordingFeature([{ name: 'held', order: 500, act: () => held }]);
+  t = await startFeatureTest({
+    features: [eventsFeature, healthcheckFeature, recorder.feature],
+    config: { 'webserver.conf': { engine: { max_waiting_events: '2', max_queue_depth: '3' } } },
+  });
+  const engines = async () => ((await t?.get('/api/v2/healthcheck'))?.body as { engines: string }).engines;
+  await t.post('/api/v2/event', [check(), check()]);
+  expect(await engines()).toBe('');
+  // The pipeline is full: these two wait to be accepted, their sender's answer with them.
+  const waitingSender = t.post('/api/v2/event', [check({ output: 'later' }), check({ output: 'later' })]);
+  let answer = '';
+  for (let attempt = 0; attempt < 200 && answer === ''; attempt++) {
+    answer = await engines();
+    if (answer === '') await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  expect(answer).toBe('the event pipeline is lagging: 4 events wait to be processed (limit 3)');
+  release();
+  expect((await waitingSender).status).toBe(200);
+  await recorder.waitFor('held', 4);
+});

@@ -1,9 +1,9 @@
-import type { RouteDefinition } from '@vigie/kernel';
+import { defineRoute, type RouteDefinition } from '@vigie/kernel';
 import { healthcheckQuerySchema, healthSummarySchema } from './schemas.js';
 import { parseCriticals, serviceIds, HealthSummaryService } from './summary.js';
 
 export const healthcheckRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'GET',
     // The spec's form is `/api/v2/healthcheck/`. Declared without the slash, the route answers both forms
     // (declared with it, the router would refuse the form without).
@@ -13,11 +13,10 @@ export const healthcheckRoutes: RouteDefinition[] = [
     tags: ['healthcheck'],
     querySchema: healthcheckQuerySchema,
     responses: { 200: { description: 'The healthcheck summary', schema: healthSummarySchema } },
-    handler: (ctx) => {
-      const given = ctx.query.criticals;
-      // A repeated parameter is read as one list: `criticals=amqp&criticals=cache` ≡ `criticals=amqp,cache`.
+    handler: (ctx, { query }) => {
+      const given = query.criticals;
       const critical = given === undefined ? new Set(serviceIds) : parseCriticals([given].flat().join(','));
       return ctx.state.scope.resolve(HealthSummaryService).summary(critical);
     },
-  },
+  }),
 ];

@@ -1,15 +1,20 @@
-import { boolean, number, object, string } from 'yup';
+import { boolean, mixed, number, object, string } from 'yup';
 
 // Descriptions sit in `meta.jsonSchema`, which @sodaru/yup-to-json-schema merges into the generated schema.
 const described = (description: string) => ({ jsonSchema: { description } });
 
+const isTextOrList = (value: unknown): value is string | string[] => typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'));
+
 export const healthcheckQuerySchema = object({
-  criticals: string().meta(
-    described(
-      'Comma-separated services that `overall` considers, among amqp, cache, database, engines, time_series (alias timeseries). ' +
+  // A repeated parameter is read as one list: `criticals=amqp&criticals=cache` ≡ `criticals=amqp,cache`.
+  criticals: mixed(isTextOrList).meta({
+    jsonSchema: {
+      type: 'string',
+      description:
+        'Comma-separated services that `overall` considers, among amqp, cache, database, engines, time_series (alias timeseries). ' +
         'Unknown names are ignored; when none is valid, `overall` is true. All five when absent.',
-    ),
-  ),
+    },
+  }),
 });
 
 const serviceState = (service: string) => string().defined().meta(described(`What failed in ${service}; "" when healthy or not checked`));

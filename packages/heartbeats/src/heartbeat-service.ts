@@ -1,20 +1,7 @@
 import { inject, injectable } from 'tsyringe';
-import { heartbeatId, type HeartbeatPattern } from './heartbeat-id.js';
+import { heartbeatId } from './heartbeat-id.js';
 import { HeartbeatRepository, type HeartbeatRecord } from './heartbeat-repository.js';
-
-/** A heartbeat as the API shows it. */
-export interface Heartbeat {
-  _id: string;
-  pattern: Record<string, string>;
-  expected_interval: string;
-}
-
-/** What a client sends to create or update a heartbeat (validated). */
-export interface HeartbeatInput {
-  pattern: HeartbeatPattern;
-  expected_interval: string;
-  output?: string | undefined;
-}
+import type { Heartbeat, HeartbeatInput } from './schemas.js';
 
 function toHeartbeat(record: HeartbeatRecord): Heartbeat {
   // `output` is kept for the engine but not shown: the spec's heartbeat is exactly these three fields.
@@ -53,7 +40,7 @@ export class HeartbeatService {
   /** Returns the heartbeat's id after the update (a new pattern gives a new id), or null if `id` is unknown. */
   async update(id: string, input: HeartbeatInput): Promise<string | null> {
     const record = toRecord(input);
-    return (await this.heartbeats.replace(id, record)) ? record._id : null;
+    return (await this.heartbeats.replaceAt(id, record))?._id ?? null;
   }
 
   delete(id: string): Promise<boolean> {

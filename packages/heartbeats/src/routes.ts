@@ -1,7 +1,6 @@
-import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
-import type { HeartbeatPattern } from './heartbeat-id.js';
-import { type HeartbeatInput, HeartbeatService } from './heartbeat-service.js';
-import { heartbeatInputSchema, heartbeatListSchema, heartbeatSchema, outcomeSchema } from './schemas.js';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext, pathParam } from '@vigie/kernel';
+import { HeartbeatService } from './heartbeat-service.js';
+import { heartbeatInputSchema, heartbeatListSchema, heartbeatSchema, outcomeSchema, type HeartbeatInput } from './schemas.js';
 
 const collectionPath = '/api/v2/heartbeat';
 /** Ids may contain `/` (the original's id converter matches `.+`). */
@@ -9,11 +8,9 @@ const itemPath = '/api/v2/heartbeat/*id';
 const tags = ['heartbeats'];
 
 const service = (ctx: VigieContext) => ctx.state.scope.resolve(HeartbeatService);
-/** The parsed body; the kernel's Koa typing does not declare it outside the kernel. */
-
-function readInput(ctx: VigieContext): HeartbeatInput {
-  const body = validate(heartbeatInputSchema, requestBody(ctx), { strict: true });
-  return { pattern: body.pattern as HeartbeatPattern, expected_interval: body.expected_interval, output: body.output };
+/** The fields of a validated body the service takes: other keys, accepted and ignored, are left out. */
+function heartbeatInput(body: HeartbeatInput): HeartbeatInput {
+  return { pattern: body.pattern, expected_interval: body.expected_interval, output: body.output };
 }
 
 /** The spec's not-found answer: the id as `name` (the original swapped the two fields). */
@@ -27,7 +24,7 @@ const errorResponses = {
 };
 
 export const heartbeatRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: collectionPath,
     summary: 'Create a heartbeat',
@@ -39,8 +36,8 @@ export const heartbeatRoutes: RouteDefinition[] = [
       200: { description: '`{name: "heartbeat created", description: <id>}`', schema: outcomeSchema },
       400: errorResponses[400],
     },
-    handler: async (ctx) => ({ name: 'heartbeat created', description: await service(ctx).create(readInput(ctx)) }),
-  },
+    handler: async (ctx, { body }) => ({ name: 'heartbeat created', description: await service(ctx).create(heartbeatInput(body)) }),
+  }),
   {
     method: 'GET',
     path: collectionPath,
@@ -62,7 +59,7 @@ export const heartbeatRoutes: RouteDefinition[] = [
       return heartbeat;
     },
   },
-  {
+  defineRoute({
     method: 'PUT',
     path: itemPath,
     summary: 'Replace a heartbeat (not in the spec)',
@@ -71,13 +68,13 @@ export const heartbeatRoutes: RouteDefinition[] = [
     body: { required: true },
     requestSchema: heartbeatInputSchema,
     responses: { 200: { description: '`{name: "heartbeat updated", description: <id>}`', schema: outcomeSchema }, ...errorResponses },
-    handler: async (ctx) => {
+    handler: async (ctx, { body }) => {
       const id = pathParam(ctx, 'id');
-      const updatedId = await service(ctx).update(id, readInput(ctx));
+      const updatedId = await service(ctx).update(id, heartbeatInput(body));
       if (updatedId === null) throw notFound(id);
       return { name: 'heartbeat updated', description: updatedId };
     },
-  },
+  }),
   {
     method: 'DELETE',
     path: itemPath,

@@ -1,5 +1,6 @@
-import { array, object, string } from 'yup';
+import { array, mixed, object, string, type InferType } from 'yup';
 import { inputBounds } from '@vigie/kernel';
+import type { HeartbeatPattern } from './heartbeat-id.js';
 
 /**
  * `<digits><s|m|h>`, at least one digit. The heartbeat engine parses the interval as a Go duration, which knows
@@ -10,8 +11,8 @@ export const expectedIntervalPattern = /^[0-9]+(s|m|h)$/;
 /** At most this many event fields in one pattern (there are about twenty event fields). */
 const maxPatternFields = 100;
 
-function isStringMap(value: unknown): boolean {
-  if (value === undefined) return true;
+/** Event fields and the values they must hold: at least one, at most `maxPatternFields`, each value a bounded string. */
+function isPattern(value: unknown): value is HeartbeatPattern {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const entries = Object.entries(value);
   return (
@@ -21,16 +22,15 @@ function isStringMap(value: unknown): boolean {
   );
 }
 
-export const heartbeatPatternSchema = object()
-  .test('string-map', `\${path} must be a non-empty object of at most ${maxPatternFields} string values of at most ${inputBounds.nameLength} characters`, isStringMap)
-  .meta({
-    jsonSchema: {
-      description: 'Event fields and the exact values they must hold, e.g. connector and connector_name',
-      minProperties: 1,
-      maxProperties: maxPatternFields,
-      additionalProperties: { type: 'string', maxLength: inputBounds.nameLength },
-    },
-  });
+export const heartbeatPatternSchema = mixed<HeartbeatPattern>(isPattern).meta({
+  jsonSchema: {
+    type: 'object',
+    description: 'Event fields and the exact values they must hold, e.g. connector and connector_name',
+    minProperties: 1,
+    maxProperties: maxPatternFields,
+    additionalProperties: { type: 'string', maxLength: inputBounds.nameLength },
+  },
+});
 
 /** POST and PUT bodies. Other keys are ignored, as the original ignores them. */
 export const heartbeatInputSchema = object({
@@ -45,11 +45,17 @@ export const heartbeatInputSchema = object({
     .meta({ jsonSchema: { description: 'Output of the alarm the heartbeat raises (4.x field); empty when absent' } }),
 });
 
+/** What a client sends to create or update a heartbeat, once validated (other keys are ignored). */
+export type HeartbeatInput = InferType<typeof heartbeatInputSchema>;
+
+/** A heartbeat as the API shows it. */
 export const heartbeatSchema = object({
   _id: string().required().meta({ jsonSchema: { description: 'md5 of the pattern (sorted keys, each followed by its value)' } }),
   pattern: heartbeatPatternSchema.required(),
   expected_interval: string().required(),
 });
+
+export type Heartbeat = InferType<typeof heartbeatSchema>;
 
 export const heartbeatListSchema = array(heartbeatSchema).required();
 

@@ -1,4 +1,5 @@
-import { ErrorCodes, VigieError, memoryStoreFactory, type Collection, type Store, type StoreFactory } from '@vigie/kernel';
+import { memoryStoreFactory } from '@vigie/documents';
+import { ErrorCodes, VigieError, type Collection, type Store, type StoreFactory } from '@vigie/kernel';
 
 const collectionMethods = [
   'find',

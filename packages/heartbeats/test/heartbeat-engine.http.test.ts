@@ -1,8 +1,7 @@
 // The heartbeat engine end to end: heartbeats through /api/v2/heartbeat, events through /api/v2/event, alarms read
 // through /alerts/get-alarms; an injected clock makes the intervals pass, 1 s beats check them.
-import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@vigie/kernel/testing';
-import { check, startEngines, type EngineHarness } from '../../actions/test/engine-harness.js';
+import { describe, expect, it } from 'vitest';
+import { check, engineTests, type EngineHarness } from '@vigie/testkit/engines';
 import { heartbeatAlarmResource, heartbeatId, heartbeatsFeature } from '../src/index.js';
 
 const start = Date.UTC(2025, 0, 1, 12);
@@ -11,16 +10,10 @@ const hid = heartbeatId(pattern);
 // REFERENCE §5.5: the alarm's resource is the pattern's sorted key:value pairs joined with '.'.
 const resource = heartbeatAlarmResource(pattern);
 const entity = `${resource}/heartbeats`;
-let h: EngineHarness | undefined;
-let clock: ManualClock;
-afterEach(async () => {
-  await h?.t.stop();
-  h = undefined;
-});
+const engines = engineTests([heartbeatsFeature], { start });
 
 async function begin(): Promise<EngineHarness> {
-  clock = new ManualClock(start);
-  h = await startEngines([heartbeatsFeature], { alarms: { baggot_time: '1s' } }, { clock });
+  const h = await engines.start({ alarms: { baggot_time: '1s' } });
   const res = await h.t.post('/api/v2/heartbeat', { pattern, expected_interval: '1m', output: 'nagios-1 is silent' });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return h;
@@ -34,15 +27,15 @@ describe('heartbeats', () => {
     await begin();
     // The first interval starts when the engine first sees the heartbeat (a beat).
     await pause(1200);
-    await h!.send(check({ state: 0 }));
-    clock.advance(50_000);
+    await engines.h.send(check({ state: 0 }));
+    engines.clock.advance(50_000);
     // A matching event refreshes the heartbeat: 50 s later, 59 s after the first one, still no alarm.
-    await h!.send(check({ state: 0, resource: 'cpu' }));
-    clock.advance(59_000);
+    await engines.h.send(check({ state: 0, resource: 'cpu' }));
+    engines.clock.advance(59_000);
     await pause(1200);
-    expect(heartbeatAlarm(await h!.alarms())).toBeUndefined();
-    clock.advance(2000);
-    const alarms = await h!.eventually((found) => heartbeatAlarm(found) !== undefined);
+    expect(heartbeatAlarm(await engines.h.alarms())).toBeUndefined();
+    engines.clock.advance(2000);
+    const alarms = await engines.h.eventually((found) => heartbeatAlarm(found) !== undefined);
     expect(heartbeatAlarm(alarms)!.v).toMatchObject({
       state: { val: 3 },
       output: 'nagios-1 is silent',
@@ -52,23 +45,23 @@ describe('heartbeats', () => {
       resource,
     });
     // Events that do not match (another connector name) do not resolve it.
-    await h!.send(check({ connector_name: 'nagios-2' }));
-    clock.advance(5000);
+    await engines.h.send(check({ connector_name: 'nagios-2' }));
+    engines.clock.advance(5000);
     await pause(1200);
-    expect(heartbeatAlarm(await h!.alarms())!.v.state.val).toBe(3);
-    await h!.send(check({ state: 0 }));
-    await h!.eventually((found) => heartbeatAlarm(found)?.v.state.val === 0);
-    clock.advance(2000);
-    await h!.eventually((found) => heartbeatAlarm(found) === undefined);
-    expect(heartbeatAlarm(await h!.alarms({ opened: false, resolved: true }))).toBeDefined();
+    expect(heartbeatAlarm(await engines.h.alarms())!.v.state.val).toBe(3);
+    await engines.h.send(check({ state: 0 }));
+    await engines.h.eventually((found) => heartbeatAlarm(found)?.v.state.val === 0);
+    engines.clock.advance(2000);
+    await engines.h.eventually((found) => heartbeatAlarm(found) === undefined);
+    expect(heartbeatAlarm(await engines.h.alarms({ opened: false, resolved: true }))).toBeDefined();
   });
 
   it('closes the alarm of a deleted heartbeat', async () => {
     await begin();
     await pause(1200);
-    clock.advance(61_000);
-    await h!.eventually((found) => heartbeatAlarm(found)?.v.state.val === 3);
-    expect((await h!.t.request('DELETE', `/api/v2/heartbeat/${hid}`)).status).toBe(200);
-    await h!.eventually((found) => heartbeatAlarm(found)?.v.state.val === 0);
+    engines.clock.advance(61_000);
+    await engines.h.eventually((found) => heartbeatAlarm(found)?.v.state.val === 3);
+    expect((await engines.h.t.request('DELETE', `/api/v2/heartbeat/${hid}`)).status).toBe(200);
+    await engines.h.eventually((found) => heartbeatAlarm(found)?.v.state.val === 0);
   });
 });

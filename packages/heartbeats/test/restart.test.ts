@@ -3,9 +3,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEnginesServer, waitFor, type EnginesServer } from '../../actions/test/restart-harness.js';
+import { startEnginesServer, waitFor, type EnginesServer } from '@vigie/testkit';
 import { heartbeatAlarmResource } from '../src/index.js';
+
+const fixture = fileURLToPath(new URL('./fixtures/heartbeats-server.ts', import.meta.url));
 
 let installDir: string;
 beforeEach(() => {
@@ -26,7 +29,7 @@ async function stop(server: EnginesServer, signal: NodeJS.Signals): Promise<void
 
 describe('heartbeats across restarts of the server process', () => {
   it('neither raises a false alarm after a restart nor forgets an expiry that happened while down', async () => {
-    const first = await startEnginesServer(installDir);
+    const first = await startEnginesServer(installDir, fixture);
     expect((await first.request('POST', '/api/v2/heartbeat', { pattern, expected_interval: '6s', output: 'silent' })).status).toBe(200);
     await pause(1500);
     expect((await first.request('POST', '/api/v2/event', check)).status).toBe(200);
@@ -35,7 +38,7 @@ describe('heartbeats across restarts of the server process', () => {
     await stop(first, 'SIGKILL');
 
     // Restarted well within the interval: no alarm until the interval since the last match has passed.
-    const second = await startEnginesServer(installDir);
+    const second = await startEnginesServer(installDir, fixture);
     const quietUntil = matchedAt + intervalMs - 1000;
     while (Date.now() < quietUntil) {
       expect(await second.alarm(entity)).toBeUndefined();
@@ -51,7 +54,7 @@ describe('heartbeats across restarts of the server process', () => {
     await pause(Math.max(0, secondMatch + intervalMs + 500 - Date.now()));
 
     // The expiry happened while down: raised at the first beats, long before another whole interval.
-    const third = await startEnginesServer(installDir);
+    const third = await startEnginesServer(installDir, fixture);
     try {
       const started = Date.now();
       const again = await waitFor(async () => {

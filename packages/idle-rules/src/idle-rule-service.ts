@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { ErrorCodes, HttpError, injectRef, kernelRefs, hasCode, type Clock } from '@vigie/kernel';
-import { IdleRuleRepository, type IdleRuleFields, type IdleRuleRecord } from './idle-rule-repository.js';
-import type { IdleRuleBody } from './schemas.js';
+import { IdleRuleRepository, type IdleRuleRecord } from './idle-rule-repository.js';
+import type { IdleRule, IdleRuleBody } from './schemas.js';
 
-/** An idle rule as the API shows it: the stored fields, copied explicitly (never the document itself). */
-export type IdleRule = IdleRuleFields;
-
-/** The output, built field by field from what is stored. */
+/** The output, built field by field from what is stored (never the document itself). */
 export function publicIdleRule(record: IdleRuleRecord): IdleRule {
   return {
     _id: record._id,
@@ -70,9 +67,8 @@ export class IdleRuleService {
 
   /** Throws the 404 of the spec when nothing was deleted. */
   async delete(id: string): Promise<{ deletedCount: number; acknowledged: boolean }> {
-    const deletedCount = await this.rules.delete(id);
-    if (deletedCount === 0) throw notFound(id);
-    return { deletedCount, acknowledged: true };
+    if (!(await this.rules.delete(id))) throw notFound(id);
+    return { deletedCount: 1, acknowledged: true };
   }
 
   private record(id: string, body: IdleRuleBody, author: string, created: number, modified: number): IdleRuleRecord {

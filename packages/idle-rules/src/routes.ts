@@ -1,5 +1,5 @@
 import { array } from 'yup';
-import { HttpError, validate, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext, pathParam } from '@vigie/kernel';
 import { notFound, IdleRuleService } from './idle-rule-service.js';
 import { deleteResultSchema, idleRuleBodySchema, idleRuleSchema } from './schemas.js';
 
@@ -13,12 +13,8 @@ function author(ctx: VigieContext): string {
   return ctx.state.user?.name ?? '';
 }
 
-function body(ctx: VigieContext) {
-  return validate(idleRuleBodySchema, requestBody(ctx), { strict: true });
-}
-
 export const idleRuleRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/api/v2/idle-rule',
     summary: 'Create an idle rule',
@@ -29,9 +25,9 @@ export const idleRuleRoutes: RouteDefinition[] = [
       200: { description: 'The created rule', schema: idleRuleSchema },
       400: { description: '`Invalid JSON`, `invalid idle rule: <detail>` or `failed to create idle rule: duplicate id <id>`' },
     },
-    handler: (ctx) => service(ctx).create(body(ctx), author(ctx)),
-  },
-  {
+    handler: (ctx, { body }) => service(ctx).create(body, author(ctx)),
+  }),
+  defineRoute({
     method: 'PUT',
     path: '/api/v2/idle-rule/:id',
     summary: 'Replace an idle rule',
@@ -43,14 +39,13 @@ export const idleRuleRoutes: RouteDefinition[] = [
       400: { description: '`Invalid JSON`, `invalid idle rule: <detail>` or `failed to update idle rule: the _id field should not be modified`' },
       404: { description: '`no idle rule with id <id>`' },
     },
-    handler: async (ctx) => {
-      const rules = service(ctx);
+    // As in the original, an unknown id answers 404 before the body is validated (REFERENCE §4.1).
+    preValidation: async (ctx) => {
       const id = pathParam(ctx, 'id');
-      // As in the original, an unknown id answers 404 before the body is validated (REFERENCE §4.1).
-      if (!(await rules.get(id))) throw notFound(id);
-      return rules.update(id, body(ctx), author(ctx));
+      if (!(await service(ctx).get(id))) throw notFound(id);
     },
-  },
+    handler: (ctx, { body }) => service(ctx).update(pathParam(ctx, 'id'), body, author(ctx)),
+  }),
   {
     method: 'DELETE',
     path: '/api/v2/idle-rule/:id',

@@ -75,20 +75,21 @@ export const idleRuleBodySchema = object({
 
 export type IdleRuleBody = InferType<typeof idleRuleBodySchema>;
 
-/** An idle rule as the API shows it (and as it is stored in `idle_rule`). */
-export const idleRuleSchema = object({
-  _id: string().required(),
-  name: string().required(),
-  description: string().required(),
-  type: string().required(),
-  duration: string().required(),
-  operation: object({ type: string().required().oneOf(operationTypes), parameters: object().required() }).default(undefined).required(),
-  alarm_patterns: array(object()).nullable().defined(),
-  entity_patterns: array(object()).nullable().defined(),
-  disable_during_periods: array(string().required()).nullable(),
-  author: string().required(),
+/**
+ * An idle rule as the API shows it and as `idle_rule` stores it (the same fields and value forms, so the engine reads
+ * what the API shows): the body, with what the service always sets. The one description of the rule: the stored and
+ * API types are inferred from it, and its OpenAPI schema is generated from it.
+ */
+export const idleRuleSchema = idleRuleBodySchema.shape({
+  _id: idField(string()).required(),
+  description: textField(string()).defined(),
+  alarm_patterns: patternListSchema().defined(),
+  entity_patterns: patternListSchema().defined(),
+  author: nameField(string()).defined(),
   creation_date: number().integer().required(),
   last_modified_date: number().integer().required(),
 });
+
+export type IdleRule = InferType<typeof idleRuleSchema>;
 
 export const deleteResultSchema = object({ deletedCount: number().integer().required(), acknowledged: boolean().required() });

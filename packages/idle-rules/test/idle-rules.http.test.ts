@@ -4,7 +4,7 @@ import { alarmsFeature } from '@vigie/alarms';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { pbehaviorsFeature } from '@vigie/pbehaviors';
-import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { errorBody, expectError, startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { idleRulesFeature } from '../src/index.js';
 
 /** The documented sample (REFERENCE §4.1). */
@@ -24,8 +24,6 @@ beforeEach(async () => {
   t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, alarmsFeature, pbehaviorsFeature, idleRulesFeature], clock });
 });
 afterEach(() => t.stop());
-
-const error = (description: string, name = '') => ({ name, description });
 
 describe('idle rules round trip', () => {
   it('creates, reads, lists, replaces and deletes a rule', async () => {
@@ -58,7 +56,7 @@ describe('idle rules round trip', () => {
     expect(deleted.body).toEqual({ deletedCount: 1, acknowledged: true });
     const gone = await t.get(`/api/v2/idle-rule/${id}`);
     expect(gone.status).toBe(404);
-    expect(gone.body).toEqual(error('Rule not found', id));
+    expect(gone.body).toEqual(errorBody('Rule not found', id));
     expect((await t.get('/api/v2/idle-rules')).body).toEqual([]);
   });
 
@@ -94,33 +92,31 @@ describe('idle rule errors', () => {
     await t.post('/api/v2/idle-rule', { ...sample, _id: 'twice' });
     const res = await t.post('/api/v2/idle-rule', { ...sample, _id: 'twice' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(error('failed to create idle rule: duplicate id twice'));
+    expect(res.body).toEqual(errorBody('failed to create idle rule: duplicate id twice'));
   });
 
   it('DELETE unknown id ⇒ 404 no idle rule with id <id>', async () => {
     const res = await t.delete('/api/v2/idle-rule/nope');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual(error('no idle rule with id nope'));
+    expect(res.body).toEqual(errorBody('no idle rule with id nope'));
   });
 
   it('GET unknown id ⇒ 404 with the id as name and Rule not found', async () => {
     const res = await t.get('/api/v2/idle-rule/nope');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual(error('Rule not found', 'nope'));
+    expect(res.body).toEqual(errorBody('Rule not found', 'nope'));
   });
 
   it('PUT unknown id ⇒ 404 no idle rule with id <id>', async () => {
     const res = await t.put('/api/v2/idle-rule/nope', { ...sample, _id: 'nope' });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual(error('no idle rule with id nope'));
+    expect(res.body).toEqual(errorBody('no idle rule with id nope'));
   });
 
   it('PUT with a body _id other than the path id, or none ⇒ 400', async () => {
     await t.post('/api/v2/idle-rule', { ...sample, _id: 'kept' });
     for (const body of [{ ...sample, _id: 'other' }, sample]) {
-      const res = await t.put('/api/v2/idle-rule/kept', body);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(error('failed to update idle rule: the _id field should not be modified'));
+      await expectError(t.put('/api/v2/idle-rule/kept', body), 400, 'failed to update idle rule: the _id field should not be modified');
     }
     expect((await t.get('/api/v2/idle-rule/other')).status).toBe(404);
   });
@@ -129,9 +125,7 @@ describe('idle rule errors', () => {
     await t.post('/api/v2/idle-rule', { ...sample, _id: 'x' });
     for (const method of ['POST', 'PUT']) {
       const path = method === 'POST' ? '/api/v2/idle-rule' : '/api/v2/idle-rule/x';
-      const res = await t.request(method, path, { body: '{"name": ', headers: { 'content-type': 'application/json' } });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(error('Invalid JSON'));
+      await expectError(t.request(method, path, { body: '{"name": ', headers: { 'content-type': 'application/json' } }), 400, 'Invalid JSON');
     }
   });
 
@@ -147,16 +141,14 @@ describe('idle rule errors', () => {
     for (const [options, description] of cases) {
       const res = await t.request('POST', '/api/v2/idle-rule', options);
       expect(res.status, JSON.stringify(options)).toBe(400);
-      expect(res.body).toEqual(error(description));
+      expect(res.body).toEqual(errorBody(description));
     }
   });
 
   it('unknown keys ⇒ 400 invalid idle rule: the following keys are invalid', async () => {
-    const res = await t.post('/api/v2/idle-rule', { ...sample, enabled: true, priority: 1 });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(error('invalid idle rule: the following keys are invalid: enabled, priority'));
+    await expectError(t.post('/api/v2/idle-rule', { ...sample, enabled: true, priority: 1 }), 400, 'invalid idle rule: the following keys are invalid: enabled, priority');
     const nested = await t.post('/api/v2/idle-rule', { ...sample, operation: { type: 'cancel', parameters: {}, delay: '1m' } });
-    expect(nested.body).toEqual(error('invalid idle rule: the following keys of operation are invalid: delay'));
+    expect(nested.body).toEqual(errorBody('invalid idle rule: the following keys of operation are invalid: delay'));
   });
 
   it('oversized fields ⇒ 400 invalid idle rule: <field> must be at most <n> characters', async () => {
@@ -169,7 +161,7 @@ describe('idle rule errors', () => {
     ] as const) {
       const res = await t.post('/api/v2/idle-rule', body);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual(error(description));
+      expect(res.body).toEqual(errorBody(description));
     }
     expect((await t.post('/api/v2/idle-rule', { ...sample, operation: { type: 'assocticket', parameters: { ticket: 't'.repeat(255) } } })).status).toBe(200);
   });
@@ -203,7 +195,7 @@ describe('idle rule errors', () => {
     for (const [body, detail] of cases) {
       const res = await t.post('/api/v2/idle-rule', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toEqual(error(`invalid idle rule: ${detail}`));
+      expect(res.body).toEqual(errorBody(`invalid idle rule: ${detail}`));
     }
     expect((await t.get('/api/v2/idle-rules')).body).toEqual([]);
   });
@@ -212,7 +204,7 @@ describe('idle rule errors', () => {
     const unsafe = await t.post('/api/v2/idle-rule', { ...sample, alarm_patterns: [{ v: { resource: { regex_match: '(a+)+$' } } }] });
     expect(unsafe.status).toBe(400);
     expect(unsafe.body).toEqual(
-      error('invalid idle rule: alarm_patterns[0].v.resource.regex_match is not an accepted regular expression: nested quantifiers (such as (a+)+ or (a|b)*) are not allowed in regular expressions'),
+      errorBody('invalid idle rule: alarm_patterns[0].v.resource.regex_match is not an accepted regular expression: nested quantifiers (such as (a+)+ or (a|b)*) are not allowed in regular expressions'),
     );
     const invalid = await t.post('/api/v2/idle-rule', { ...sample, entity_patterns: [{ name: { regex_match: '[' } }] });
     expect(invalid.status).toBe(400);
@@ -223,13 +215,9 @@ describe('idle rule errors', () => {
 
   it('validates PUT bodies like POST bodies, after the unknown-id check', async () => {
     await t.post('/api/v2/idle-rule', { ...sample, _id: 'x' });
-    const res = await t.put('/api/v2/idle-rule/x', { ...sample, _id: 'x', duration: '' });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(error('invalid idle rule: the duration field is required'));
+    await expectError(t.put('/api/v2/idle-rule/x', { ...sample, _id: 'x', duration: '' }), 400, 'invalid idle rule: the duration field is required');
     // REFERENCE §4.1: the unknown path id is checked first.
-    const unknown = await t.put('/api/v2/idle-rule/nope', { ...sample, _id: 'nope', duration: '' });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual(error('no idle rule with id nope'));
+    await expectError(t.put('/api/v2/idle-rule/nope', { ...sample, _id: 'nope', duration: '' }), 404, 'no idle rule with id nope');
   });
 
   it('accepts what the original accepts: any non-empty type and duration, disable_during_periods', async () => {

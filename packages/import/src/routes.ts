@@ -28,7 +28,7 @@ const submitRoute = (method: HttpMethod): RouteDefinition => ({
     (method === 'POST' ? 'POST is accepted as the spec sample sends it; PUT is the documented method.' : 'POST is accepted too.'),
   tags,
   body: false,
-  requestSchema: importRequestSchema,
+  requestDoc: importRequestSchema,
   responses: {
     200: { description: 'The import id', schema: submissionSchema },
     400: { description: 'Empty body', schema: errorSchema },

@@ -33,7 +33,24 @@ export interface RouteResponseDoc {
   contentType?: string;
 }
 
-export interface RouteDefinition {
+/**
+ * What a route's handler receives after the kernel validated the request: the body cast by `requestSchema` and the
+ * query cast by `querySchema` (undefined where the route declares no schema; `requestBody(ctx)` reads a raw body).
+ */
+export interface RouteInput<B = undefined, Q = undefined> {
+  body: B;
+  query: Q;
+}
+
+/** How the kernel reads the query before `querySchema` checks it. */
+export interface QueryOptions {
+  /** Values checked as sent, no casting nor defaults (the query strings stay strings). Cast by default. */
+  strict?: boolean;
+  /** A parameter given more than once (`?limit=1&limit=2`) is a `VALIDATION` error rather than a list. */
+  singleValued?: boolean;
+}
+
+export interface RouteDefinition<B = unknown, Q = unknown> {
   method: HttpMethod;
   /**
    * Absolute path(s). `:name` matches one segment, `*name` the rest of the path, slashes included (entity ids
@@ -51,11 +68,44 @@ export interface RouteDefinition {
   summary?: string;
   description?: string;
   tags?: readonly string[];
-  requestSchema?: Schema;
-  querySchema?: Schema;
+  /**
+   * The body of POST, PUT and PATCH, validated strictly (as sent: no casting, unknown keys refused by `noUnknown()`)
+   * and within the input bounds before the handler runs; a failure is a `VALIDATION` error worded by the route's or
+   * feature's wording. Not with `body: false` (the kernel reads no body then: see `requestDoc`).
+   */
+  requestSchema?: Schema<B>;
+  /**
+   * Turns the parsed body into the form `requestSchema` checks, before it does: the spellings older clients send
+   * (aliases, a filter as JSON text, booleans as text). May throw the answers the spec gives first.
+   */
+  prepareBody?(body: unknown): unknown;
+  /**
+   * Documents a body the kernel does not validate: a stream the handler reads (`body: false`), or a body whose checks
+   * the spec words in ways a schema cannot say (by media type, in an order across fields); the route says why.
+   */
+  requestDoc?: Schema;
+  /** The query, validated (cast unless `queryOptions.strict`) before the handler runs, failures worded as above. */
+  querySchema?: Schema<Q>;
+  queryOptions?: QueryOptions;
+  /**
+   * Runs after the body is read and before the input is validated, for the checks the API answers first (an unknown
+   * path id is a 404 even when the body is invalid, in some original routes).
+   */
+  preValidation?(ctx: VigieContext): Promise<void> | void;
   responses?: Readonly<Record<number, RouteResponseDoc>>;
-  /** Returns the body (an object, array, string or `null` for the JSON value null), or sets `ctx.body` itself. */
-  handler(ctx: VigieContext): unknown;
+  /**
+   * Returns the body (an object, array, string or `null` for the JSON value null), or sets `ctx.body` itself.
+   * `input` holds what the schemas validated and cast, typed by them when the route is written with `defineRoute`.
+   */
+  handler(ctx: VigieContext, input: RouteInput<B, Q>): unknown;
+}
+
+/**
+ * Types a route from its schemas: `input.body` is `InferType<typeof requestSchema>`, `input.query` the same for
+ * `querySchema`, and `undefined` where the route declares none.
+ */
+export function defineRoute<B = undefined, Q = undefined>(route: RouteDefinition<B, Q>): RouteDefinition<B, Q> {
+  return route;
 }
 
 /**

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 
-export { defineFeature } from './feature.js';
+export { defineFeature, defineRoute } from './feature.js';
 /** The Koa context type, for providers and helpers that read requests. */
 export type { Context as HttpContext } from 'koa';
 export type {
@@ -15,7 +15,9 @@ export type {
   KoaRouterLike,
   LifecycleHook,
   RouteCatalog,
+  QueryOptions,
   RouteDefinition,
+  RouteInput,
   RouteResponseDoc,
   RouterOptions,
   RouterRouteDoc,
@@ -41,9 +43,10 @@ export {
 export { kernelRefs } from './kernel-refs.js';
 export { ErrorCodes, VigieError, HttpError, DuplicateKeyError, hasCode, isHttpError, errorDetail, type ErrorCode } from './errors.js';
 export { defaultWording, wordError, type ErrorWording, type WordedError } from './http/error-wording.js';
-export { parseByteSize, readBody, type BodyDefaults, type BodyMedia, type BodyOptions } from './http/body.js';
-export { JsonDepthMeter, FormJsonDepthMeter, assertJsonDepth, defaultJsonMaxDepth, type InputLimits } from './http/json-depth.js';
+export { parseByteSize, type BodyMedia, type BodyOptions } from './http/body.js';
+export { JsonDepthMeter, FormJsonDepthMeter, assertJsonDepth, type InputLimits } from './http/json-depth.js';
 export { requestBody, pathParam } from './http/context.js';
+export type { ResponseMismatch } from './http/response-check.js';
 export { validate, durationPattern, durationSeconds, durationSetting, type CheckOptions } from './validation.js';
 export {
   inputBounds,
@@ -59,12 +62,13 @@ export {
 export { systemClock, ManualClock, type Clock } from './clock.js';
 export { SerialQueues } from './serial-queues.js';
 export { EventBus, type EventAccess } from './event-bus.js';
+export { DocumentRepository, documentRepositoryClass } from './document-repository.js';
 export { Observations, type HttpObservation, type StoreObservation, type JobObservation, type PipelineObservation } from './observation.js';
 export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';
 export { SecretBox, decodeSecretKey, type SecretBoxOptions } from './secret-box.js';
-export { createLogger, redactedLogPaths, type Logger, type LogOptions } from './log.js';
-export { parseIni, envVariableFor, ConfigFiles, type ConfigOverrides, type IniSections } from './config/ini.js';
-export { serverConfigSchema, logConfigSchema, type ServerConfig, type LogConfig } from './config/kernel-config.js';
+export { createLogger, type Logger, type LogOptions } from './log.js';
+export { envVariableFor, ConfigFiles, type ConfigOverrides } from './config/ini.js';
+export type { ServerConfig, LogConfig } from './config/kernel-config.js';
 export {
   StaticBasicAuthenticator,
   parseBasicAuthorization,
@@ -96,11 +100,8 @@ export type {
   WriteResult,
 } from './store/port.js';
 export { updateOperators } from './store/port.js';
-export { DocumentEngine, EngineStore, ChangeSet, createMemoryStore, type DocChange, type EnginePersistence, type ResolvedIndexSpec } from './store/memory.js';
-export { memoryStoreFactory } from './store/memory-adapter.js';
 export type { FeatureStore, StoreProbe } from './store/owned-store.js';
 export { cloneJson, jsonEqual } from './store/json.js';
-export { assertSafeFilter, assertSafeRegex, assertNoCodeExecution, safeQueryOperators, codeExecutingOperators, type SafeFilterOptions } from './store/filter-safety.js';
 export type { Scheduler, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
+export type { JobStorePort, StoredJob, JobQuery, JobSelection, JobSortField } from './scheduler/job-store.js';
 export { AgendaScheduler } from './scheduler/agenda-scheduler.js';
-export { StoreJobRepository, StoreAgendaBackend } from './scheduler/store-job-repository.js';

@@ -29,6 +29,7 @@ import type {
 } from './feature.js';
 import { HealthRegistry } from './health.js';
 import { createHttpApp, InFlight, type MountedRoute } from './http/app.js';
+import type { ResponseMismatch } from './http/response-check.js';
 import { RouteTable } from './http/route-table.js';
 import { routerRoutes, type MountedRouter } from './http/routers.js';
 import { Observations, observedJob, observedStore } from './observation.js';
@@ -62,6 +63,8 @@ export interface KernelOptions {
   logger?: Logger;
   /** Used only when no composed feature provides an authenticator (tests). */
   authenticator?: Authenticator;
+  /** Checks route answers against their declared response schemas and reports each mismatch here (tests). */
+  onResponseMismatch?: (mismatch: ResponseMismatch) => void;
 }
 
 interface FeatureRecord {
@@ -288,6 +291,8 @@ export class Kernel {
         record.collections.set(name, options?.indexes ?? []);
       },
       route: (route) => {
+        if (route.body === false && route.requestSchema) problems.push(`feature ${id}: route ${route.method} ${String(route.path)} reads no body (body: false), so its schema is requestDoc, not requestSchema`);
+        if (route.prepareBody && !route.requestSchema) problems.push(`feature ${id}: route ${route.method} ${String(route.path)} prepares a body it has no requestSchema to validate`);
         record.routes.push(route);
       },
       router: (router, options) => {
@@ -459,7 +464,7 @@ export class Kernel {
       timeout,
       'opening the store',
     );
-    this.#scheduler = new AgendaScheduler(this.#adapter.agendaBackend(), {
+    this.#scheduler = new AgendaScheduler(this.#adapter.jobs, {
       processEveryMs: this.serverConfig.jobs_poll_ms,
       logger: this.logger.child({ component: 'scheduler' }),
     });
@@ -568,6 +573,7 @@ export class Kernel {
         logger: this.logger,
         bodyDefaults: { limit: parseByteSize(this.serverConfig.body_limit), jsonMaxDepth: this.serverConfig.json_max_depth },
         accessLog: this.#accessLog,
+        onResponseMismatch: this.#options.onResponseMismatch,
       },
       this.#inFlight,
     );

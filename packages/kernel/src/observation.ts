@@ -34,6 +34,8 @@ export interface PipelineObservation {
   stage: string;
   events: number;
   lagSeconds?: number;
+  /** How many of those events the stage dropped (refused, filtered out). */
+  dropped?: number;
 }
 
 interface Listeners {

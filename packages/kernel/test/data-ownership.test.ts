@@ -4,7 +4,7 @@ import { defineFeature, type AnyFeature } from '../src/feature.js';
 import { Kernel } from '../src/kernel.js';
 import { kernelRefs } from '../src/kernel-refs.js';
 import { createLogger } from '../src/log.js';
-import { memoryStoreFactory } from '../src/store/memory-adapter.js';
+import { memoryStoreFactory } from '@vigie/documents';
 import { startTestKernel, type TestKernel } from '../src/testing/index.js';
 
 const silent = createLogger({ level: 'silent' });
@@ -29,7 +29,7 @@ afterEach(async () => {
 
 describe('data ownership', () => {
   it('gives a feature its own collections', async () => {
-    t = await startTestKernel({ features: [notes] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [notes] });
     const store = t.kernel.scope('notes').resolve(kernelRefs.store);
     await store.collection('notes').insertOne({ _id: 'n1', owner: 'ada' });
     expect(await store.collection('notes').find({ owner: 'ada' })).toEqual([{ _id: 'n1', owner: 'ada' }]);
@@ -37,7 +37,7 @@ describe('data ownership', () => {
 
   it('refuses, naming the feature and the collection, a read of a collection the feature does not own', async () => {
     const reader = defineFeature({ id: 'reader', kernel: '^0.1.0', dependsOn: ['notes'], register() {} });
-    t = await startTestKernel({ features: [notes, reader] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [notes, reader] });
     const store = t.kernel.scope('reader').resolve(kernelRefs.store);
     expect(() => store.collection('notes')).toThrow('feature reader uses collection notes, which it does not own (feature notes does; use its services)');
     expect(() => store.collection('elsewhere')).toThrow('feature reader uses collection elsewhere, which it does not own (declare it with f.collection)');
@@ -62,7 +62,7 @@ describe('data ownership', () => {
 
   it('lets an owner vouch for its operations in another feature’s atomic batch', async () => {
     const journal = defineFeature({ id: 'journal', kernel: '^0.1.0', dependsOn: ['notes'], register: (f) => f.collection('journal') });
-    t = await startTestKernel({ features: [notes, journal] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [notes, journal] });
     const vouched = t.kernel.scope('notes').resolve(kernelRefs.store).vouch([{ op: 'insert', collection: 'notes', doc: { _id: 'n3' } }]);
     await t.kernel.scope('journal').resolve(kernelRefs.store).batch([{ op: 'insert', collection: 'journal', doc: { _id: 'j1' } }, ...vouched]);
     expect(await t.kernel.store.collection('notes').findOne({ _id: 'n3' })).toEqual({ _id: 'n3' });

@@ -8,7 +8,7 @@ import { Kernel } from '../src/kernel.js';
 import { kernelRefs } from '../src/kernel-refs.js';
 import { createLogger } from '../src/log.js';
 import { eventRef, extensionPointRef, injectRef, serviceRef } from '../src/refs.js';
-import { memoryStoreFactory } from '../src/store/memory-adapter.js';
+import { memoryStoreFactory } from '@vigie/documents';
 import { startTestKernel, type TestKernel } from '../src/testing/index.js';
 
 const silent = createLogger({ level: 'silent' });
@@ -68,7 +68,7 @@ describe('typed references', () => {
         });
       },
     });
-    t = await startTestKernel({ features: [counters, user] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [counters, user] });
     await t.kernel.scope('counters').resolve(kernelRefs.eventBus).emit(countedEvent, { value: 7 });
     expect(seen).toBe(7);
   });
@@ -79,7 +79,7 @@ describe('typed references', () => {
       'feature stranger consumes service counters.counter, which feature counters provides, but stranger does not depend on counters',
     ]);
     const undeclared = defineFeature({ id: 'undeclared', kernel: '^0.1.0', register() {} });
-    t = await startTestKernel({ features: [counters, undeclared] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [counters, undeclared] });
     expect(() => t?.kernel.scope('undeclared').resolve(counterRef)).toThrow(
       'feature undeclared cannot resolve service counters.counter: it is neither its own nor exported by a feature it depends on and consumes',
     );
@@ -89,7 +89,7 @@ describe('typed references', () => {
     const curious = defineFeature({ id: 'curious', kernel: '^0.1.0', dependsOn: ['counters'], register: (f) => f.consume(secretRef) });
     expect(compose([counters, curious]).details).toEqual(['feature curious consumes service counters.secret, which no composed feature exports']);
     const dependent = defineFeature({ id: 'dependent', kernel: '^0.1.0', dependsOn: ['counters'], register() {} });
-    t = await startTestKernel({ features: [counters, dependent] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [counters, dependent] });
     expect(t.kernel.scope('counters').resolve(secretRef).value).toBe('hidden');
     expect(() => t?.kernel.scope('dependent').resolve(secretRef)).toThrow('feature dependent cannot resolve service counters.secret');
   });
@@ -98,7 +98,7 @@ describe('typed references', () => {
     const outsider = defineFeature({ id: 'outsider', kernel: '^0.1.0', register: (f) => f.extend(displaysPoint, () => 'outside') });
     expect(compose([counters, outsider]).details).toEqual(['feature outsider contributes to counters.displays but does not depend on counters']);
     const insider = defineFeature({ id: 'insider', kernel: '^0.1.0', dependsOn: ['counters'], register: (f) => f.extend(displaysPoint, () => 'inside') });
-    t = await startTestKernel({ features: [counters, insider] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [counters, insider] });
     expect(t.kernel.scope('counters').resolve(kernelRefs.extensions).contributions(displaysPoint)).toEqual(['inside']);
   });
 
@@ -111,7 +111,7 @@ describe('typed references', () => {
         f.onInit((scope) => void scope.resolve(kernelRefs.eventBus).on(countedEvent, () => undefined));
       },
     });
-    await expect(startTestKernel({ features: [counters, listener] })).rejects.toThrow(
+    await expect(startTestKernel({ store: memoryStoreFactory(), features: [counters, listener] })).rejects.toThrow(
       'feature listener listens to event counters.counted, which neither it nor a feature it depends on declares',
     );
   });
@@ -129,7 +129,7 @@ describe('typed references', () => {
         },
       });
     // Composed in an order unrelated to the dependencies: top depends on middle, middle on base.
-    const kernel = await startTestKernel({ features: [layer('top', ['middle']), layer('base', []), layer('middle', ['base'])] });
+    const kernel = await startTestKernel({ store: memoryStoreFactory(), features: [layer('top', ['middle']), layer('base', []), layer('middle', ['base'])] });
     await kernel.stop();
     expect(order).toEqual(['before top', 'before middle', 'before base', 'shutdown top', 'shutdown middle', 'shutdown base']);
   });

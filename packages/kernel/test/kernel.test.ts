@@ -3,7 +3,7 @@ import { describe, expect, it, afterEach } from 'vitest';
 import { object, string, number } from 'yup';
 import { defineFeature } from '../src/feature.js';
 import { Kernel } from '../src/kernel.js';
-import { memoryStoreFactory } from '../src/store/memory-adapter.js';
+import { memoryStoreFactory } from '@vigie/documents';
 import { createLogger } from '../src/log.js';
 import { hasCode, ErrorCodes, type VigieError } from '../src/errors.js';
 import { startTestKernel, type TestKernel } from '../src/testing/index.js';
@@ -110,7 +110,7 @@ describe('the sample feature over HTTP', () => {
   });
 
   it('serves a route through a declared service that uses a tsyringe-built class with validated config', async () => {
-    t = await startTestKernel({ features: [sampleFeature], config: { 'webserver.conf': { sample: { greeting: 'bonjour', repeat: 2 } } } });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature], config: { 'webserver.conf': { sample: { greeting: 'bonjour', repeat: 2 } } } });
     const res = await t.get('/api/v2/greet/disk%2Fhost');
     expect(res.status).toBe(200);
     expect((res.body as { text: string }).text).toBe('bonjour disk/host bonjour disk/host');
@@ -119,7 +119,7 @@ describe('the sample feature over HTTP', () => {
   });
 
   it('runs the job the route queued, with the feature scope', async () => {
-    t = await startTestKernel({ features: [sampleFeature] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature] });
     await t.get('/api/v2/greet/ada');
     await t.get('/api/v2/greet/ada');
     let count = 0;
@@ -131,12 +131,12 @@ describe('the sample feature over HTTP', () => {
   });
 
   it('runs the contributed health check', async () => {
-    t = await startTestKernel({ features: [sampleFeature] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature] });
     expect(await t.kernel.health.run('sample')).toEqual({ ok: true, message: '' });
   });
 
   it('answers 401 JSON with WWW-Authenticate without or with wrong credentials, on known and unknown routes', async () => {
-    t = await startTestKernel({ features: [sampleFeature] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature] });
     for (const path of ['/api/v2/greet/x', '/api/v2/nothing-here']) {
       const none = await t.get(path, { auth: false });
       expect(none.status).toBe(401);
@@ -149,19 +149,19 @@ describe('the sample feature over HTTP', () => {
   });
 
   it('answers 404 JSON to an authenticated request for an unknown route', async () => {
-    t = await startTestKernel({ features: [sampleFeature] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature] });
     const res = await t.get('/api/v2/nothing-here');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ name: '', description: 'No route matches GET /api/v2/nothing-here' });
   });
 
   it('serves public routes without credentials', async () => {
-    t = await startTestKernel({ features: [sampleFeature] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature] });
     expect((await t.get('/public/ping', { auth: false })).body).toEqual({ pong: true });
   });
 
   it('words body and validation errors as the feature says, and passes the user to handlers', async () => {
-    t = await startTestKernel({ features: [sampleFeature] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature] });
     const bad = await t.request('POST', '/api/v2/greet', { body: '{oops', headers: { 'content-type': 'application/json' } });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ name: '', description: 'Malformed greeting' });
@@ -177,7 +177,7 @@ describe('the sample feature over HTTP', () => {
   });
 
   it('renders HttpErrors with their status and name, and hides unknown errors behind a 500', async () => {
-    t = await startTestKernel({ features: [sampleFeature] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature] });
     const teapot = await t.get('/api/v2/teapot');
     expect(teapot.status).toBe(418);
     expect(teapot.body).toEqual({ name: 'teapot', description: 'short and stout' });
@@ -188,13 +188,13 @@ describe('the sample feature over HTTP', () => {
   });
 
   it('limits request bodies', async () => {
-    t = await startTestKernel({ features: [sampleFeature], config: { 'webserver.conf': { server: { body_limit: '1kb' } } } });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature], config: { 'webserver.conf': { server: { body_limit: '1kb' } } } });
     const res = await t.post('/api/v2/greet', { name: 'x'.repeat(5000) });
     expect(res.status).toBe(413);
   });
 
   it('answers 405 JSON for a known path with another method', async () => {
-    t = await startTestKernel({ features: [sampleFeature] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature] });
     const res = await t.delete('/api/v2/greet');
     expect(res.status).toBe(405);
     expect(res.body).toEqual({ name: '', description: 'Method not allowed' });
@@ -209,7 +209,7 @@ describe('nesting depth of JSON bodies', () => {
   });
 
   it('refuses bodies nested deeper than [server] json_max_depth as invalid JSON, in the route wording, and stays up', async () => {
-    t = await startTestKernel({ features: [sampleFeature], config: { 'webserver.conf': { server: { json_max_depth: 10 } } } });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature], config: { 'webserver.conf': { server: { json_max_depth: 10 } } } });
     const json = { 'content-type': 'application/json' };
     const deep = await t.request('POST', '/api/v2/greet', { body: `{"name":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, headers: json });
     expect(deep.status).toBe(400);
@@ -228,7 +228,7 @@ describe('unreadable bodies', () => {
   });
 
   it('answers 415 to an unknown content encoding, 413 to a body that inflates beyond the limit, and reads any charset as UTF-8', async () => {
-    t = await startTestKernel({ features: [sampleFeature] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature] });
     const encoded = await t.request('POST', '/api/v2/greet', { body: '{"name":"ada"}', headers: { 'content-type': 'application/json', 'content-encoding': 'x-evil' } });
     expect(encoded.status).toBe(415);
     expect((encoded.body as { description: string }).description).toMatch(/^unsupported body: /);
@@ -247,14 +247,14 @@ describe('path parameters', () => {
   });
 
   it('takes request lines up to [server] max_header_size (64 KiB), and answers 431 beyond', async () => {
-    t = await startTestKernel({ features: [sampleFeature] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature] });
     expect((await t.get(`/api/v2/greet/${'i'.repeat(40_000)}`)).status).toBe(400);
     expect((await t.get(`/api/v2/greet/${'i'.repeat(100_000)}`)).status).toBe(431);
     expect((await t.get('/api/v2/greet/ada')).status).toBe(200);
   });
 
   it('answers 400 to an id longer than 255 characters, before any lookup', async () => {
-    t = await startTestKernel({ features: [sampleFeature] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature] });
     expect((await t.get(`/api/v2/greet/${'i'.repeat(255)}`)).status).toBe(200);
     const long = await t.get(`/api/v2/greet/${'i'.repeat(256)}`);
     expect(long.status).toBe(400);

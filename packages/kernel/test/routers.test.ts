@@ -6,7 +6,7 @@ import { Kernel } from '../src/kernel.js';
 import { kernelRefs } from '../src/kernel-refs.js';
 import { serviceRef, type FeatureScope } from '../src/refs.js';
 import { createLogger } from '../src/log.js';
-import { memoryStoreFactory } from '../src/store/memory-adapter.js';
+import { memoryStoreFactory } from '@vigie/documents';
 import type { HttpObservation, JobObservation, StoreObservation } from '../src/observation.js';
 import { startTestKernel, type TestKernel } from '../src/testing/index.js';
 
@@ -47,7 +47,7 @@ function routerFeature() {
 
 describe('@koa/router routers', () => {
   it('serve their routes behind authentication, in the feature scope', async () => {
-    t = await startTestKernel({ features: [routerFeature()] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [routerFeature()] });
     const ok = await t.get('/api/v2/legacy/greetings/ada');
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ greeting: 'hello ada', user: 'root' });
@@ -59,7 +59,7 @@ describe('@koa/router routers', () => {
   });
 
   it('render their errors in the JSON envelope, hiding unknown ones behind a 500', async () => {
-    t = await startTestKernel({ features: [routerFeature()] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [routerFeature()] });
     const conflict = await t.post('/api/v2/legacy/failures', {});
     expect(conflict.status).toBe(409);
     expect(conflict.body).toEqual({ name: '', description: 'already failing' });
@@ -70,7 +70,7 @@ describe('@koa/router routers', () => {
   });
 
   it('answer 405 with their methods in Allow, and 404 when nothing matches', async () => {
-    t = await startTestKernel({ features: [routerFeature()] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [routerFeature()] });
     const wrongMethod = await t.delete('/api/v2/legacy/failures');
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toContain('POST');
@@ -78,7 +78,7 @@ describe('@koa/router routers', () => {
   });
 
   it('are listed for documentation, with the descriptions their authors attached', async () => {
-    t = await startTestKernel({ features: [routerFeature()] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [routerFeature()] });
     expect(t.kernel.routerRoutes()).toEqual([
       { featureId: 'legacy', method: 'GET', path: '/api/v2/legacy/greetings/:name', doc: { summary: 'Greets someone' } },
       { featureId: 'legacy', method: 'POST', path: '/api/v2/legacy/failures' },
@@ -110,7 +110,7 @@ describe('@koa/router routers', () => {
 
 describe('observations', () => {
   it('report requests by route template and status, store operations and job runs', async () => {
-    t = await startTestKernel({ features: [routerFeature()] });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [routerFeature()] });
     const http: HttpObservation[] = [];
     const store: StoreObservation[] = [];
     const jobs: JobObservation[] = [];
@@ -135,5 +135,24 @@ describe('observations', () => {
     await expect.poll(() => jobs.length, { timeout: 5000 }).toBe(1);
     expect(jobs[0]).toMatchObject({ job: 'legacy.tick', ok: true });
     expect(store).toContainEqual(expect.objectContaining({ collection: 'ticks', operation: 'insertOne', ok: true }));
+  });
+});
+
+describe('@koa/router routes in the access log', () => {
+  it('are logged like declared routes: method, path, status, time and user', async () => {
+    const lines: Record<string, unknown>[] = [];
+    t = await startTestKernel({
+      store: memoryStoreFactory(),
+      features: [routerFeature()],
+      logger: createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } }),
+      config: { 'webserver.conf': { log: { access: 'true' } } },
+    });
+    expect((await t.get('/api/v2/legacy/greetings/ada')).status).toBe(200);
+    expect((await t.post('/api/v2/legacy/failures', {})).status).toBe(409);
+    const access = lines.filter((line) => line.msg === 'request').map(({ method, path, status, user, ms }) => ({ method, path, status, user, timed: typeof ms === 'number' }));
+    expect(access).toEqual([
+      { method: 'GET', path: '/api/v2/legacy/greetings/ada', status: 200, user: 'root', timed: true },
+      { method: 'POST', path: '/api/v2/legacy/failures', status: 409, user: 'root', timed: true },
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 // Slow clients and connection caps, with real sockets against the listening kernel.
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { memoryStoreFactory } from '@vigie/documents';
 import { startTestKernel, type TestKernel } from '../src/testing/index.js';
 import { sampleFeature } from './sample-feature/feature.js';
 
@@ -15,7 +16,7 @@ afterEach(async () => {
 const auth = `Basic ${Buffer.from('root:root').toString('base64')}`;
 
 async function start(server: Record<string, number>): Promise<TestKernel> {
-  t = await startTestKernel({ features: [sampleFeature], config: { 'webserver.conf': { server } } });
+  t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature], config: { 'webserver.conf': { server } } });
   return t;
 }
 

@@ -1,19 +1,13 @@
-import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
-import type { RuleConfig, RuleInput, RulePatterns } from './rule-input.js';
-import type { RuleType } from './rule-types.js';
+import { documentRepositoryClass, type DocumentRepository, type Doc } from '@vigie/kernel';
+import type { RuleInput } from './rule-input.js';
 
-/** A rule as stored in `meta_alarm_rules`, in the shape the correlation engine reads (REFERENCE §5.7). */
-export interface MetaAlarmRuleRecord extends Doc {
+/**
+ * A rule as stored in `meta_alarm_rules`, in the shape the correlation engine reads (REFERENCE §5.7): the checked
+ * input under its id. `auto_resolve` and `output_template` are stored only when set; the engine reads them absent as
+ * false and as the empty template.
+ */
+export interface MetaAlarmRuleRecord extends Doc, Omit<RuleInput, '_id'> {
   _id: string;
-  name: string;
-  type: RuleType;
-  patterns: RulePatterns | null;
-  config: RuleConfig | null;
-  /** Stored only when set; the engine reads an absent value as false. */
-  auto_resolve?: boolean;
-  /** Stored only when set; the engine reads an absent value as the empty template. */
-  output_template?: string;
 }
 
 export function ruleRecord(id: string, input: RuleInput): MetaAlarmRuleRecord {
@@ -21,40 +15,6 @@ export function ruleRecord(id: string, input: RuleInput): MetaAlarmRuleRecord {
   return { _id: id, ...fields };
 }
 
-@injectable()
-export class MetaAlarmRuleRepository {
-  readonly #rules: Collection<MetaAlarmRuleRecord>;
-  /** Writes made by this process: the correlation engine reads the rules again when it changed. */
-  writes = 0;
-
-  constructor(@injectRef(kernelRefs.store) store: Store) {
-    this.#rules = store.collection<MetaAlarmRuleRecord>('meta_alarm_rules');
-  }
-
-  /** Throws a `DUPLICATE_KEY` error when the id is taken. */
-  async insert(rule: MetaAlarmRuleRecord): Promise<void> {
-    await this.#rules.insertOne(rule);
-    this.writes++;
-  }
-
-  get(id: string): Promise<MetaAlarmRuleRecord | null> {
-    return this.#rules.findOne({ _id: id });
-  }
-
-  list(): Promise<MetaAlarmRuleRecord[]> {
-    return this.#rules.find({}, { sort: { _id: 1 } });
-  }
-
-  /** Full replacement; false when no rule has that id. */
-  async replace(rule: MetaAlarmRuleRecord): Promise<boolean> {
-    const replaced = (await this.#rules.replaceOne({ _id: rule._id }, rule)).matchedCount === 1;
-    this.writes++;
-    return replaced;
-  }
-
-  async delete(id: string): Promise<number> {
-    const deleted = (await this.#rules.deleteOne({ _id: id })).deletedCount;
-    this.writes++;
-    return deleted;
-  }
-}
+/** The rules in `meta_alarm_rules`, by id. */
+export const MetaAlarmRuleRepository = documentRepositoryClass<MetaAlarmRuleRecord>('meta_alarm_rules', { order: { _id: 1 } });
+export type MetaAlarmRuleRepository = DocumentRepository<MetaAlarmRuleRecord>;

@@ -69,8 +69,8 @@ export class MetaAlarmRuleService {
   }
 
   async delete(id: string): Promise<{ acknowledged: true; deletedCount: number }> {
-    const deletedCount = await this.rules.delete(id);
+    const deleted = await this.rules.delete(id);
     await this.groups.delete(id);
-    return { acknowledged: true, deletedCount };
+    return { acknowledged: true, deletedCount: deleted ? 1 : 0 };
   }
 }

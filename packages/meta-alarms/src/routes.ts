@@ -17,7 +17,9 @@ export const metaAlarmRoutes: RouteDefinition[] = [
     summary: 'Create a meta-alarm rule',
     tags,
     body: { required: true, otherMedia: 'absent' },
-    requestSchema: metaAlarmRuleInputSchema,
+    // Checked by the service (readRuleInput): `patterns` and `config` may be JSON text, decoded before they are
+    // checked, and the original's answer depends on the order of the checks across fields (REFERENCE §4.7).
+    requestDoc: metaAlarmRuleInputSchema,
     responses: {
       200: { description: 'The new rule id as bare text', contentType: 'text/plain', schema: string() },
       400: { description: 'Malformed JSON, missing name or type, invalid type or config, or an _id already taken' },
@@ -52,7 +54,8 @@ export const metaAlarmRoutes: RouteDefinition[] = [
     description: 'Not shown in the spec. Full replacement with the same checks as POST; the body _id, when given, must equal the path id.',
     tags,
     body: { required: true, otherMedia: 'absent' },
-    requestSchema: metaAlarmRuleInputSchema,
+    // Checked by the service, as POST's body.
+    requestDoc: metaAlarmRuleInputSchema,
     responses: {
       200: { description: 'The rule as stored', schema: metaAlarmRuleSchema },
       400: { description: 'Malformed JSON, an invalid rule, or a body _id other than the path id' },

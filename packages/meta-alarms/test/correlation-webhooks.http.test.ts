@@ -3,22 +3,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { webhooksFeature } from '@vigie/webhooks';
 import { metaAlarmsFeature } from '../src/index.js';
-import { check, startEngines, type EngineHarness } from '../../actions/test/engine-harness.js';
+import { check, engineTests } from '@vigie/testkit/engines';
 import { createWebhook, eventually, listDeliveries, startTarget, webhook, type Target } from '../../webhooks/test/harness.js';
 
-let h: EngineHarness | undefined;
+const engines = engineTests([metaAlarmsFeature, webhooksFeature]);
 let target: Target | undefined;
 afterEach(async () => {
-  await h?.t.stop();
   await target?.close();
-  h = undefined;
   target = undefined;
 });
 
 describe('webhooks on meta-alarm triggers', () => {
   it('delivers metaalarm when a meta-alarm is created and metaalarmupdated when a child joins it', async () => {
     target = await startTarget();
-    h = await startEngines([metaAlarmsFeature, webhooksFeature]);
+    const h = await engines.start();
     const created = await createWebhook(h.t, webhook({
       hook: { triggers: ['metaalarm'], event_patterns: [{ event_type: 'metaalarm', connector: 'engine' }] },
       request: {

@@ -3,20 +3,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventFilterFeature } from '@vigie/eventfilter';
 import { ManualClock, kernelRefs } from '@vigie/kernel';
 import { metaAlarmsFeature } from '../src/index.js';
-import { check, startEngines, type EngineHarness, type ListedAlarm } from '../../actions/test/engine-harness.js';
+import { check, engineTests, type ListedAlarm } from '@vigie/testkit/engines';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.t.stop();
-  h = undefined;
-});
+const engines = engineTests([metaAlarmsFeature]);
 
 async function rule(body: Record<string, unknown>): Promise<void> {
-  const res = await h!.t.post('/api/v2/metaalarmrule', body);
+  const res = await engines.h.t.post('/api/v2/metaalarmrule', body);
   expect(res.status, res.text).toBe(200);
 }
 
@@ -25,14 +21,14 @@ const byEntity = (alarms: ListedAlarm[], entity: string) => alarms.find((a) => a
 const resource = (name: string, overrides: Record<string, unknown> = {}) => check({ resource: name, output: `${name} down`, ...overrides });
 /** Waits until one meta-alarm has exactly `children`, and returns every alarm. */
 const withMetaChildren = (children: string[], query?: Record<string, string | number | boolean>) =>
-  h!.eventually((found) => {
+  engines.h.eventually((found) => {
     const metas = metaAlarms(found);
     return metas.length === 1 && [...metas[0]!.v.children].sort().join() === [...children].sort().join() && children.every((child) => byEntity(found, child)?.v.parents.length === 1);
   }, query);
 
 describe('meta-alarm rule types', () => {
   it('relation: a resource alarm joins the open alarm of its component, which becomes the meta-alarm', async () => {
-    h = await startEngines([metaAlarmsFeature]);
+    const h = await engines.start();
     await rule({ _id: 'by-host', name: 'by host', type: 'relation' });
     await h.send(check({ source_type: 'component', resource: undefined, output: 'host down' }));
     await h.send(resource('disk'), resource('cpu'));
@@ -48,7 +44,7 @@ describe('meta-alarm rule types', () => {
   });
 
   it('relation: a new component alarm takes the resource alarms already open on it', async () => {
-    h = await startEngines([metaAlarmsFeature]);
+    const h = await engines.start();
     await rule({ _id: 'by-host', name: 'by host', type: 'relation' });
     await h.send(resource('disk'), resource('cpu', { component: 'other' }));
     await h.send(check({ source_type: 'component', resource: undefined, output: 'host down' }));
@@ -58,7 +54,7 @@ describe('meta-alarm rule types', () => {
   });
 
   it('attribute: every matching alarm joins the rule one meta-alarm, generated on its own entity', async () => {
-    h = await startEngines([metaAlarmsFeature]);
+    const h = await engines.start();
     await rule({ _id: 'nagios-disks', name: 'disks', type: 'attribute', config: { event_patterns: [{ connector: 'nagios' }], entity_patterns: [{ type: 'resource' }] } });
     await h.send(resource('disk'));
     await h.send(resource('disk2'), resource('cpu', { connector: 'zabbix' }));
@@ -72,7 +68,7 @@ describe('meta-alarm rule types', () => {
   });
 
   it('complex with threshold_count: the meta-alarm is created with the group once it holds enough alarms, later ones join it', async () => {
-    h = await startEngines([metaAlarmsFeature]);
+    const h = await engines.start();
     await rule({ _id: 'three', name: 'three', type: 'complex', config: { threshold_count: 3, time_interval: 600 } });
     await h.send(resource('r1'), resource('r2'));
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -85,7 +81,7 @@ describe('meta-alarm rule types', () => {
   });
 
   it('complex with threshold_rate: created when the matching share of the entities is reached', async () => {
-    h = await startEngines([metaAlarmsFeature]);
+    const h = await engines.start();
     // Four entities in the farm (OK checks create entities, no alarm).
     await h.send(...['f1', 'f2', 'f3', 'f4'].map((name) => resource(name, { component: 'farm', state: 0 })));
     await rule({ _id: 'half-farm', name: 'half', type: 'complex', config: { threshold_rate: 0.5, total_entity_patterns: [{ component: 'farm' }], entity_patterns: [{ component: 'farm' }] } });
@@ -98,7 +94,7 @@ describe('meta-alarm rule types', () => {
 
   it('timebased: two alarms within time_interval are grouped; an alarm after the window restarts the group', async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
-    h = await startEngines([metaAlarmsFeature], {}, { clock });
+    const h = await engines.start({}, { clock });
     await rule({ _id: 'burst', name: 'burst', type: 'timebased', config: { time_interval: 60 } });
     await h.send(resource('a'));
     clock.advance(120_000);
@@ -116,7 +112,7 @@ describe('meta-alarm rule types', () => {
 describe('group restart after time_interval', () => {
   it('leaves the first meta-alarm with its children and starts a new one from the late alarm', async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
-    h = await startEngines([metaAlarmsFeature], {}, { clock });
+    const h = await engines.start({}, { clock });
     await rule({ _id: 'pairs', name: 'pairs', type: 'complex', config: { threshold_count: 2, time_interval: 60 } });
     await h.send(resource('a'), resource('b'));
     await withMetaChildren(['a/host', 'b/host']);
@@ -134,7 +130,7 @@ describe('group restart after time_interval', () => {
 
 describe('the generated meta-alarm', () => {
   it('takes the worst state of its children, and follows their state changes', async () => {
-    h = await startEngines([metaAlarmsFeature]);
+    const h = await engines.start();
     await rule({ _id: 'pair', name: 'pair', type: 'complex', config: { threshold_count: 2 } });
     await h.send(resource('r1', { state: 1 }), resource('r2', { state: 2 }));
     let alarms = await withMetaChildren(['r1/host', 'r2/host']);
@@ -148,7 +144,7 @@ describe('the generated meta-alarm', () => {
   });
 
   it('renders output_template over .Count, .Children (the last attached child) and .Rule', async () => {
-    h = await startEngines([metaAlarmsFeature]);
+    const h = await engines.start();
     await rule({
       _id: 'tpl',
       name: 'storage',
@@ -166,7 +162,7 @@ describe('the generated meta-alarm', () => {
 
   it('auto_resolve: resolved once all its children are resolved; without it, left open', async () => {
     // Cancelled alarms are resolved after the delay and keep their state: the meta-alarms keep theirs too.
-    h = await startEngines([metaAlarmsFeature], { alarms: { cancel_autosolve_delay: '1s' } });
+    const h = await engines.start({ alarms: { cancel_autosolve_delay: '1s' } });
     await rule({ _id: 'auto', name: 'auto', type: 'attribute', auto_resolve: true, config: { entity_patterns: [{ component: 'host' }] } });
     await rule({ _id: 'manual', name: 'manual', type: 'attribute', config: { entity_patterns: [{ component: 'other' }] } });
     await h.send(resource('r1'), resource('r2'), resource('o1', { component: 'other' }));
@@ -187,7 +183,7 @@ describe('the generated meta-alarm', () => {
 
 describe('the meta-alarm events', () => {
   it('go through the event filter: an enrichment on metaalarm events shapes the meta-alarm', async () => {
-    h = await startEngines([eventFilterFeature, metaAlarmsFeature]);
+    const h = await engines.start({}, { features: [eventFilterFeature, metaAlarmsFeature] });
     const filter = await h.t.post('/api/v2/eventfilter/rules', {
       type: 'enrichment',
       pattern: { event_type: 'metaalarm', connector: 'engine', connector_name: 'correlation' },
@@ -205,7 +201,7 @@ describe('the meta-alarm events', () => {
 
 describe('rules that cannot fire', () => {
   it('a complex rule with neither threshold does nothing and says why', async () => {
-    h = await startEngines([metaAlarmsFeature]);
+    const h = await engines.start();
     await rule({ _id: 'no-threshold', name: 'none', type: 'complex', config: { time_interval: 60 } });
     await h.send(resource('r1'), resource('r2'), resource('r3'));
     await h.logged('a complex rule needs config.threshold_count or config.threshold_rate');
@@ -213,7 +209,7 @@ describe('rules that cannot fire', () => {
   });
 
   it('a complex rule stored with both thresholds (the API refuses it) does nothing and says why', async () => {
-    h = await startEngines([metaAlarmsFeature]);
+    const h = await engines.start();
     const store = h.t.kernel.scope('meta-alarms').resolve(kernelRefs.store);
     await store.collection('meta_alarm_rules').insertOne({ _id: 'both', name: 'both', type: 'complex', patterns: null, config: { threshold_count: 1, threshold_rate: 0.1 } });
     await h.send(resource('r1'), resource('r2'));
@@ -227,16 +223,15 @@ describe('correlation state across a restart', () => {
   it('keeps the open group of a rule: alarms counted before the restart count after it', async () => {
     const installDir = mkdtempSync(join(tmpdir(), 'vigie-meta-alarms-restart-'));
     try {
-      h = await startEngines([metaAlarmsFeature], {}, { installDir });
+      let h = await engines.start({}, { installDir });
       await rule({ _id: 'three', name: 'three', type: 'complex', config: { threshold_count: 3, time_interval: 3600 } });
       await h.send(resource('r1'), resource('r2'));
       await h.t.stop();
-      h = await startEngines([metaAlarmsFeature], {}, { installDir });
+      h = await engines.start({}, { installDir });
       await h.send(resource('r3'));
       await withMetaChildren(['r1/host', 'r2/host', 'r3/host']);
     } finally {
-      await h?.t.stop();
-      h = undefined;
+      await engines.h.t.stop();
       rmSync(installDir, { recursive: true, force: true });
     }
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEnginesServer, waitFor, type EnginesServer } from '../../actions/test/restart-harness.js';
+import { startEnginesServer, waitFor, type EnginesServer } from '@vigie/testkit';
 
 const fixture = fileURLToPath(new URL('./fixtures/correlation-server.ts', import.meta.url));
 

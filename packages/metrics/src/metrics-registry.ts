@@ -24,6 +24,7 @@ export class MetricsRegistry {
   readonly #jobRuns = new Counter({ name: 'vigie_job_runs_total', help: 'Finished job runs, by job and outcome (ok, failed)', labelNames: ['job', 'outcome'] as const, registers: [this.registry] });
   readonly #jobSeconds = new Histogram({ name: 'vigie_job_duration_seconds', help: 'Duration of job runs, by job', labelNames: ['job'] as const, buckets: jobBuckets, registers: [this.registry] });
   readonly #pipelineEvents = new Counter({ name: 'vigie_pipeline_events_total', help: 'Events handled by each event-pipeline stage', labelNames: ['stage'] as const, registers: [this.registry] });
+  readonly #pipelineDropped = new Counter({ name: 'vigie_pipeline_dropped_total', help: 'Events each event-pipeline stage dropped (invalid, filtered out)', labelNames: ['stage'] as const, registers: [this.registry] });
   readonly #pipelineLag = new Gauge({ name: 'vigie_pipeline_lag_seconds', help: 'Age of the newest event a pipeline stage handled, when it reported', labelNames: ['stage'] as const, registers: [this.registry] });
 
   constructor(
@@ -47,6 +48,7 @@ export class MetricsRegistry {
     });
     this.observations.on('pipeline', (o: PipelineObservation) => {
       this.#pipelineEvents.labels(o.stage).inc(o.events);
+      if (o.dropped) this.#pipelineDropped.labels(o.stage).inc(o.dropped);
       if (o.lagSeconds !== undefined) this.#pipelineLag.labels(o.stage).set(o.lagSeconds);
     });
   }

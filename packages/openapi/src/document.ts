@@ -17,7 +17,10 @@ type JsonObject = Record<string, unknown>;
 
 const errorSchemaRef = { $ref: '#/components/schemas/Error' };
 
-/** The converter gives every yup object the default yup builds from its fields (`default: {}`…): noise, so it goes. */
+/**
+ * The converter gives every yup object the default yup builds from its fields (`default: {}`…): noise, so it goes.
+ * A `mixed()` schema comes out with `type: []`, which would match nothing: no `type` is what it means.
+ */
 function withoutObjectDefaults(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutObjectDefaults);
   if (typeof node !== 'object' || node === null) return node;
@@ -25,6 +28,7 @@ function withoutObjectDefaults(node: unknown): unknown {
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === 'default' && isObjectSchema) continue;
+    if (key === 'type' && Array.isArray(value) && value.length === 0) continue;
     out[key] = withoutObjectDefaults(value);
   }
   return out;
@@ -58,7 +62,8 @@ function queryParameters(schema: Schema | undefined): JsonObject[] {
 }
 
 function mediaTypes(route: RouteDefinition): string[] {
-  const accept = route.body === false ? [] : (route.body?.accept ?? ['json']);
+  // A route reading its own body (`body: false`) and documenting it with a schema (`requestDoc`) takes JSON.
+  const accept = route.body === false ? (route.requestDoc ? ['json'] : []) : (route.body?.accept ?? ['json']);
   return accept.map((m) => (m === 'json' ? 'application/json' : m === 'form' ? 'application/x-www-form-urlencoded' : 'text/plain'));
 }
 
@@ -86,8 +91,9 @@ function operation(entry: CatalogRoute, path: string, parameters: { name: string
   if (route.description) op.description = route.description;
   if (route.public) op.security = [];
   const media = mediaTypes(route);
-  if (['POST', 'PUT', 'PATCH'].includes(route.method) && (route.requestSchema || media.length > 0)) {
-    const schema = jsonSchema(route.requestSchema) ?? {};
+  const requestSchema = route.requestSchema ?? route.requestDoc;
+  if (['POST', 'PUT', 'PATCH'].includes(route.method) && (requestSchema || media.length > 0)) {
+    const schema = jsonSchema(requestSchema) ?? {};
     const content = Object.fromEntries((media.length > 0 ? media : ['application/octet-stream']).map((m) => [m, { schema }]));
     op.requestBody = { required: route.body !== false && route.body?.required === true, content };
   }

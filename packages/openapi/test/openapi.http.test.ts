@@ -30,6 +30,8 @@ const widgetsFeature = defineFeature({
       handler: () => ({}),
     });
     f.route({ method: 'GET', path: '/public/widgets/count', public: true, handler: () => ({ n: 0 }) });
+    // A body the handler reads itself is documented by requestDoc.
+    f.route({ method: 'PUT', path: '/api/v2/widgets-upload', body: false, requestDoc: array(widget), handler: () => ({}) });
     const legacy = new Router({ prefix: '/api/v2/legacy-widgets' });
     legacy.get('/:id', (ctx) => void (ctx.body = { id: ctx.params.id }));
     legacy.post('/', (ctx) => void (ctx.body = {}));
@@ -59,6 +61,8 @@ describe('GET /api/v2/openapi.json', () => {
     );
     const create = doc.paths['/api/v2/widgets']?.post as { requestBody: { content: Record<string, { schema: { properties: object; required: string[] } }> } };
     expect(create.requestBody.content['application/json']?.schema.required).toEqual(['_id']);
+    const upload = doc.paths['/api/v2/widgets-upload']?.put as { requestBody: { content: Record<string, { schema: { type: string } }> } };
+    expect(Object.values(upload.requestBody.content).map((media) => media.schema.type)).toEqual(['array']);
     const one = doc.paths['/api/v2/widgets/{id}']?.get as { parameters: { name: string; in: string }[]; responses: Record<string, unknown> };
     expect(one.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'id', in: 'path' }), expect.objectContaining({ name: 'verbose', in: 'query' })]));
     expect(Object.keys(one.responses)).toEqual(expect.arrayContaining(['200', '404', '401']));

@@ -1,4 +1,5 @@
 import { inject, injectable } from 'tsyringe';
+import { checkedCreation } from './pbehavior-input.js';
 import { PbehaviorService } from './pbehavior-service.js';
 
 /** A pbehavior on one entity, as rule engines (actions, idle rules) ask for it. */
@@ -25,7 +26,7 @@ export class PbehaviorCreation {
   /** A pbehavior whose filter selects exactly `entityId`; resolves with its id. */
   forEntity(entityId: string, spec: EntityPbehaviorSpec): Promise<string> {
     return this.service.create(
-      {
+      checkedCreation({
         name: spec.name,
         author: spec.author,
         filter: { _id: entityId },
@@ -34,7 +35,7 @@ export class PbehaviorCreation {
         ...(spec.type ? { type_: spec.type } : {}),
         ...(spec.reason !== undefined ? { reason: spec.reason } : {}),
         ...(spec.rrule ? { rrule: spec.rrule } : {}),
-      },
+      }),
       { user: spec.author, replaceExpired: false },
     );
   }

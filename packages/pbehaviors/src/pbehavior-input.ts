@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { array, boolean, number, object, string, type InferType } from 'yup';
 import { Query } from 'mingo';
-import { assertSafeFilter, errorDetail, HttpError, idField, listField, nameField, textField, validate, type Filter } from '@vigie/kernel';
+import { assertSafeFilter } from '@vigie/filter-safety';
+import { errorDetail, HttpError, idField, listField, nameField, textField, validate, type Filter } from '@vigie/kernel';
 import type { PbehaviorComment, PbehaviorRecord } from './pbehavior.js';
 import { RecurrenceError } from './recurrence.js';
 import { Schedule } from './schedule.js';
@@ -66,7 +67,10 @@ export const pbehaviorCreationSchema = pbehaviorBodySchema.shape({
   tstop: timestamp('tstop').required(requiredFieldsMessage),
 });
 
-type Body = InferType<typeof pbehaviorBodySchema>;
+/** A PUT body, validated: every field optional. */
+export type PbehaviorBody = InferType<typeof pbehaviorBodySchema>;
+/** A POST body, validated: the required fields present. */
+export type PbehaviorCreationBody = InferType<typeof pbehaviorCreationSchema>;
 
 /** Fields the API outputs but nobody sets: accepted in bodies (a read pbehavior can be sent back) and ignored. */
 const outputOnlyFields = ['isActive', 'is_currently_active', 'eids'];
@@ -124,7 +128,7 @@ export function checkTiming(record: Pick<PbehaviorRecord, 'tstart' | 'tstop' | '
   }
 }
 
-function newComments(comments: Body['comments']): PbehaviorComment[] {
+function newComments(comments: PbehaviorBody['comments']): PbehaviorComment[] {
   return (comments ?? []).map((comment) => ({ _id: randomUUID(), author: comment.author, message: comment.message }));
 }
 
@@ -134,23 +138,40 @@ export interface CreationContext {
   defaultTimezone: string;
 }
 
-/** A new pbehavior from a POST body (eids not computed yet), with its checked filter. */
-export function readCreation(body: unknown, context: CreationContext): { record: PbehaviorRecord; filter: Filter } {
+/**
+ * A POST body in the form `pbehaviorCreationSchema` checks (the route's `prepareBody`): aliases resolved, and the
+ * original's answer when a required field is missing or empty, before any field is checked.
+ */
+export function creationBody(body: unknown): unknown {
   const resolved = resolveAliases(body, outputOnlyFields);
   if (typeof resolved === 'object' && resolved !== null && !Array.isArray(resolved)) {
     const given = resolved as Record<string, unknown>;
     const missing = ['name', 'filter', 'tstart', 'tstop'].some((field) => given[field] === undefined || given[field] === '');
     if (missing) throw new HttpError(400, requiredFieldsMessage);
   }
-  const input: Body = validate(pbehaviorCreationSchema, resolved, { strict: true });
+  return resolved;
+}
+
+/** A PUT body in the form `pbehaviorBodySchema` checks (the route's `prepareBody`): aliases resolved, comments ignored. */
+export function updateBody(body: unknown): unknown {
+  return resolveAliases(body ?? {}, [...outputOnlyFields, 'comments']);
+}
+
+/** A creation body no route validated (the pbehaviors rule engines create), checked as POST checks its body. */
+export function checkedCreation(body: unknown): PbehaviorCreationBody {
+  return validate(pbehaviorCreationSchema, creationBody(body), { strict: true });
+}
+
+/** A new pbehavior from a validated creation body (eids not computed yet), with its checked filter. */
+export function readCreation(input: PbehaviorCreationBody, context: CreationContext): { record: PbehaviorRecord; filter: Filter } {
   const filter = checkedFilter(input.filter);
   const record: PbehaviorRecord = {
     _id: input._id ?? randomUUID(),
-    name: input.name as string,
+    name: input.name,
     author: input.author || context.user,
     filter: JSON.stringify(filter),
-    tstart: input.tstart as number,
-    tstop: input.tstop as number,
+    tstart: input.tstart,
+    tstop: input.tstop,
     rrule: input.rrule || null,
     enabled: input.enabled ?? true,
     comments: newComments(input.comments),
@@ -167,12 +188,11 @@ export function readCreation(body: unknown, context: CreationContext): { record:
 }
 
 /**
- * An existing pbehavior updated by a PUT body: given fields replace stored ones, null or absent ones are left as
+ * An existing pbehavior updated by a validated PUT body: given fields replace stored ones, null or absent ones are left as
  * they are, `eids` and `comments` are ignored, and `rrule: ""` removes the recurrence. `filter` is set when the
  * filter changed (its eids must be computed again).
  */
-export function readUpdate(existing: PbehaviorRecord, body: unknown): { record: PbehaviorRecord; filter: Filter | null } {
-  const input = validate(pbehaviorBodySchema, resolveAliases(body ?? {}, [...outputOnlyFields, 'comments']), { strict: true });
+export function readUpdate(existing: PbehaviorRecord, input: PbehaviorBody): { record: PbehaviorRecord; filter: Filter | null } {
   if (input._id !== undefined && input._id !== existing._id) throw new HttpError(400, 'The _id of a pbehavior cannot be modified');
   const filter = input.filter === undefined ? null : checkedFilter(input.filter);
   const record: PbehaviorRecord = {

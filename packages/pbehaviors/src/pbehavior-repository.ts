@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Collection, type Doc, type Filter, type FindOptions, type Store } from '@vigie/kernel';
+import { DocumentRepository, injectRef, kernelRefs, type Doc, type Filter, type FindOptions, type Store } from '@vigie/kernel';
 import { entityReaderRef, type EntityReader } from '@vigie/context-graph';
 import type { PbehaviorRecord } from './pbehavior.js';
 
@@ -7,40 +7,22 @@ export const pbehaviorCollection = 'default_pbehavior';
 
 /** Store access for `default_pbehavior`, and the entity reads (through the context graph) that decide `eids`. */
 @injectable()
-export class PbehaviorRepository {
+export class PbehaviorRepository extends DocumentRepository<PbehaviorRecord> {
   readonly #store: Store;
-  readonly #pbehaviors: Collection<PbehaviorRecord>;
   readonly #entities: EntityReader;
 
   constructor(@injectRef(kernelRefs.store) store: Store, @injectRef(entityReaderRef) entities: EntityReader) {
+    super(store, pbehaviorCollection, { order: { _id: 1 } });
     this.#store = store;
-    this.#pbehaviors = store.collection<PbehaviorRecord>(pbehaviorCollection);
     this.#entities = entities;
   }
 
-  get(id: string): Promise<PbehaviorRecord | null> {
-    return this.#pbehaviors.findOne({ _id: id });
-  }
-
   find(filter: Filter = {}, options: FindOptions = {}): Promise<PbehaviorRecord[]> {
-    return this.#pbehaviors.find(filter, options);
+    return this.documents.find(filter, options);
   }
 
   count(filter: Filter = {}): Promise<number> {
-    return this.#pbehaviors.count(filter);
-  }
-
-  /** Throws a `DUPLICATE_KEY` error when the `_id` exists. */
-  insert(record: PbehaviorRecord): Promise<void> {
-    return this.#pbehaviors.insertOne(record);
-  }
-
-  async replace(record: PbehaviorRecord): Promise<boolean> {
-    return (await this.#pbehaviors.replaceOne({ _id: record._id }, record)).matchedCount === 1;
-  }
-
-  async delete(id: string): Promise<number> {
-    return (await this.#pbehaviors.deleteOne({ _id: id })).deletedCount;
+    return this.documents.count(filter);
   }
 
   /** Atomically: the old pbehavior moves to its archived copy, and the new one takes its `_id`. */
@@ -50,6 +32,7 @@ export class PbehaviorRepository {
       { op: 'delete', collection: pbehaviorCollection, filter: { _id: replacedId } },
       { op: 'insert', collection: pbehaviorCollection, doc: record },
     ]);
+    this.wrote();
   }
 
   /** Writes new `eids` of several pbehaviors in one batch. */
@@ -58,6 +41,7 @@ export class PbehaviorRepository {
     await this.#store.batch(
       changes.map(({ id, eids }) => ({ op: 'update' as const, collection: pbehaviorCollection, filter: { _id: id }, update: { $set: { eids } } })),
     );
+    this.wrote();
   }
 
   /** Ids of the entities a (checked) filter selects. */

@@ -4,7 +4,7 @@ import { ErrorCodes, HttpError, injectRef, kernelRefs, hasCode, type Clock, type
 import type { PbehaviorsConfig } from './config.js';
 import { presentPbehavior, withinFirstWindow, type PbehaviorOutput, type PbehaviorRecord } from './pbehavior.js';
 import { PbehaviorIndex, type IndexedPbehavior } from './pbehavior-index.js';
-import { readCreation, readUpdate } from './pbehavior-input.js';
+import { readCreation, readUpdate, type PbehaviorBody, type PbehaviorCreationBody } from './pbehavior-input.js';
 import { PbehaviorRepository } from './pbehavior-repository.js';
 
 export const duplicateIdMessage = 'Trying to insert PBehavior with already existing _id';
@@ -76,8 +76,8 @@ export class PbehaviorService {
    * Creates a pbehavior and answers its id. With `replaceExpired`, an existing pbehavior with the same `_id` that is
    * expired is archived as `EXP<ms>-<_id>`, disabled, and the new one takes its place, all at once.
    */
-  async create(body: unknown, options: { user: string; replaceExpired: boolean }): Promise<string> {
-    const { record, filter } = readCreation(body, { user: options.user, defaultTimezone: this.config.default_timezone });
+  async create(input: PbehaviorCreationBody, options: { user: string; replaceExpired: boolean }): Promise<string> {
+    const { record, filter } = readCreation(input, { user: options.user, defaultTimezone: this.config.default_timezone });
     record.eids = await this.repository.matchingEntityIds(filter);
     await this.index.ready();
     try {
@@ -101,10 +101,15 @@ export class PbehaviorService {
     this.index.put(record);
   }
 
-  async update(id: string, body: unknown): Promise<PbehaviorUpdateOutput> {
+  /** Whether a pbehavior has this id. */
+  async exists(id: string): Promise<boolean> {
+    return (await this.repository.get(id)) !== null;
+  }
+
+  async update(id: string, input: PbehaviorBody): Promise<PbehaviorUpdateOutput> {
     const existing = await this.repository.get(id);
     if (!existing) throw new HttpError(400, unknownIdMessage);
-    const { record, filter } = readUpdate(existing, body);
+    const { record, filter } = readUpdate(existing, input);
     if (filter) record.eids = await this.repository.matchingEntityIds(filter);
     if (!(await this.repository.replace(record))) throw new HttpError(400, unknownIdMessage);
     this.index.put(record);
@@ -113,14 +118,14 @@ export class PbehaviorService {
   }
 
   async delete(id: string): Promise<{ deletedCount: number; acknowledged: boolean }> {
-    const deletedCount = await this.repository.delete(id);
+    const deleted = await this.repository.delete(id);
     this.index.remove(id);
-    return { deletedCount, acknowledged: true };
+    return { deletedCount: deleted ? 1 : 0, acknowledged: true };
   }
 
   /** Every pbehavior, or only those active now (answered from the index: no store scan, no schedule recomputed). */
   async list(options: { currentlyActive: boolean }): Promise<PbehaviorOutput[]> {
-    if (!options.currentlyActive) return this.#present(await this.repository.find({}, { sort: { _id: 1 } }));
+    if (!options.currentlyActive) return this.#present(await this.repository.list());
     const now = this.clock.nowSec();
     const active: PbehaviorRecord[] = [];
     for (const entry of (await this.index.ready()).entries()) if (entry.schedule?.isActiveAt(now)) active.push(entry.record);

@@ -1,6 +1,7 @@
 import { array, string } from 'yup';
-import { pathParam, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import { PbehaviorService } from './pbehavior-service.js';
+import { HttpError, defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { creationBody, updateBody } from './pbehavior-input.js';
+import { unknownIdMessage, PbehaviorService } from './pbehavior-service.js';
 import {
   byEntityQuerySchema,
   createQuerySchema,
@@ -22,7 +23,7 @@ const badRequest = { description: 'Invalid pbehavior, filter, rule or parameter'
 const tags = ['pbehaviors'];
 
 export const pbehaviorRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/api/v2/pbehavior',
     summary: 'Create a pbehavior',
@@ -33,25 +34,31 @@ export const pbehaviorRoutes: RouteDefinition[] = [
     body: { required: true, otherMedia: 'absent' },
     querySchema: createQuerySchema,
     requestSchema: pbehaviorCreationSchema,
+    // The original's spellings (`filter_`, a filter as JSON text, `enabled` as text, null for absent) first.
+    prepareBody: creationBody,
     responses: { 200: { description: 'The new pbehavior id, as a JSON string', schema: string().required() }, 400: badRequest },
-    handler: async (ctx) => {
-      const query = validate(createQuerySchema, ctx.query);
-      const id = await service(ctx).create(requestBody(ctx), { user: ctx.state.user?.name ?? '', replaceExpired: flagValue(query.replace_expired) === true });
+    handler: async (ctx, { body, query }) => {
+      const id = await service(ctx).create(body, { user: ctx.state.user?.name ?? '', replaceExpired: flagValue(query.replace_expired) === true });
       ctx.type = 'application/json';
       ctx.body = JSON.stringify(id);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PUT',
     path: '/api/v2/pbehavior/*id',
     summary: 'Update a pbehavior',
     description: 'Given fields replace the stored ones; null or absent fields, `eids` and `comments` are left as they are. `rrule: ""` removes the recurrence.',
     tags,
     requestSchema: pbehaviorBodySchema,
+    prepareBody: updateBody,
     body: { otherMedia: 'absent' },
     responses: { 200: { description: 'The updated fields', schema: updateOutputSchema }, 400: badRequest },
-    handler: (ctx) => service(ctx).update(pathParam(ctx, 'id'), requestBody(ctx)),
-  },
+    // An unknown id is answered before the body is looked at.
+    preValidation: async (ctx) => {
+      if (!(await service(ctx).exists(pathParam(ctx, 'id')))) throw new HttpError(400, unknownIdMessage);
+    },
+    handler: (ctx, { body }) => service(ctx).update(pathParam(ctx, 'id'), body),
+  }),
   {
     method: 'DELETE',
     path: '/api/v2/pbehavior/*id',
@@ -60,7 +67,7 @@ export const pbehaviorRoutes: RouteDefinition[] = [
     responses: { 200: { description: 'How many pbehaviors were deleted (0 for an unknown id)', schema: deleteOutputSchema } },
     handler: (ctx) => service(ctx).delete(pathParam(ctx, 'id')),
   },
-  {
+  defineRoute({
     method: 'GET',
     path: '/api/v2/pbehavior',
     summary: 'List pbehaviors',
@@ -68,12 +75,11 @@ export const pbehaviorRoutes: RouteDefinition[] = [
     tags,
     querySchema: listQuerySchema,
     responses: { 200: { description: 'The pbehaviors', schema: array(pbehaviorOutputSchema).required() }, 400: badRequest },
-    handler: (ctx) => {
-      const query = validate(listQuerySchema, ctx.query);
+    handler: (ctx, { query }) => {
       return service(ctx).list({ currentlyActive: flagValue(query.current_active_pbh) === true });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/api/v2/pbehavior_byeid/*entityId',
     summary: 'The pbehaviors applied to an entity',
@@ -81,12 +87,11 @@ export const pbehaviorRoutes: RouteDefinition[] = [
     tags,
     querySchema: byEntityQuerySchema,
     responses: { 200: { description: 'The pbehaviors', schema: array(pbehaviorOutputSchema).required() }, 400: badRequest },
-    handler: (ctx) => {
-      const query = validate(byEntityQuerySchema, ctx.query);
+    handler: (ctx, { query }) => {
       return service(ctx).forEntity(pathParam(ctx, 'entityId'), { enabled: flagValue(query.enabled) });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/pbehavior/read',
     summary: 'Search and page through pbehaviors',
@@ -97,8 +102,7 @@ export const pbehaviorRoutes: RouteDefinition[] = [
     tags,
     querySchema: readQuerySchema,
     responses: { 200: { description: 'One page, in the original route envelope', schema: readOutputSchema }, 400: badRequest },
-    handler: (ctx) => {
-      const query = validate(readQuerySchema, ctx.query);
+    handler: (ctx, { query }) => {
       return service(ctx).read({
         id: query._id,
         search: query.search,
@@ -108,5 +112,5 @@ export const pbehaviorRoutes: RouteDefinition[] = [
         sort: parseSort(query.sort),
       });
     },
-  },
+  }),
 ];

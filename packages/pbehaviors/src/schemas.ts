@@ -42,7 +42,8 @@ export const pbehaviorOutputSchema = object({
   connector: string().required(),
   connector_name: string().required(),
   type_: string().required(),
-  reason: string().required(),
+  // Empty unless given: `defined`, as yup's `required` refuses "".
+  reason: string().defined(),
   timezone: string().required(),
   exdate: array(number().integer().required()).required(),
   eids: array(string().required()),
@@ -53,7 +54,7 @@ export const pbehaviorOutputSchema = object({
 export const updateOutputSchema = object({
   name: string().required(),
   author: string().required(),
-  reason: string().required(),
+  reason: string().defined(),
   filter: string().required(),
   type_: string().required(),
   exdate: array(number().integer().required()).required(),

@@ -1,4 +1,5 @@
-import { assertSafeRegex, errorDetail } from '@vigie/kernel';
+import { assertSafeRegex } from '@vigie/filter-safety';
+import { errorDetail } from '@vigie/kernel';
 
 /** Go's inline flags at the very start of an expression (`(?i)`, `(?is)`), which JavaScript spells as flags. */
 const leadingInlineFlags = /^\(\?([ims]+)\)/;

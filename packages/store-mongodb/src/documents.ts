@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BSON, type Document } from 'mongodb';
-import { ErrorCodes, VigieError, assertNoCodeExecution, cloneJson, updateOperators, type Doc, type Filter, type Update } from '@vigie/kernel';
+import { assertNoCodeExecution } from '@vigie/filter-safety';
+import { ErrorCodes, VigieError, cloneJson, updateOperators, type Doc, type Filter, type Update } from '@vigie/kernel';
 
 // What goes to the server is checked here, before anything is sent, with the same rules as the memory engine.
 

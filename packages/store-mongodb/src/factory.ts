@@ -1,8 +1,8 @@
-import { MongoBackend } from '@agendajs/mongo-backend';
 import { ErrorCodes, VigieError, type StoreAdapter, type StoreFactory } from '@vigie/kernel';
+import { StoreJobStore } from '@vigie/store-jobs';
 import { createMongoStore } from './store.js';
 
-/** Collection holding Agenda's jobs, beside the store's collections in the same database. */
+/** Collection holding the scheduler's jobs, beside the store's collections in the same database. */
 export const agendaJobsCollection = 'agenda_jobs';
 
 /**
@@ -21,7 +21,7 @@ export function mongoStoreFactory(): StoreFactory {
     const store = await createMongoStore(url, database ? { database } : {});
     if (store.transactions) logger.info({ database: store.db.databaseName }, 'MongoDB store open; batches run in transactions');
     else logger.warn({ database: store.db.databaseName }, 'MongoDB store open on a standalone server: batch atomicity is best-effort (use a replica set)');
-    // Sharing the store's Db means one connection pool, closed with the store.
-    return { name: 'mongodb', store, agendaBackend: () => new MongoBackend({ mongo: store.db, collection: agendaJobsCollection }) };
+    // Jobs go through the store port like any data: one connection pool, closed with the store.
+    return { name: 'mongodb', store, jobs: new StoreJobStore(store, agendaJobsCollection) };
   };
 }

@@ -3,11 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Agenda } from 'agenda';
 import { MongoClient, ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes, createLogger, hasCode } from '@vigie/kernel';
-import { describeStoreConformance, describeWithService } from '@vigie/kernel/testing';
+import { describeJobStoreConformance, describeStoreConformance, describeWithService } from '@vigie/kernel/testing';
 import { agendaJobsCollection, createMongoStore, mongoStoreFactory, type MongoStore } from './index.js';
 
 // Which server the tests talk to: MONGODB_URL when set; otherwise the jongodb wire-compatible test server,
@@ -171,6 +170,18 @@ describeWithService(unavailable === undefined ? 'MongoDB' : `MongoDB (${unavaila
         { skip: target.skip },
       );
 
+      describeJobStoreConformance('mongodb', async () => {
+        const database = uniqueDatabase();
+        const adapter = await mongoStoreFactory()({ config: { url, database }, dataDir: '/nonexistent', logger: createLogger({ level: 'silent' }) });
+        return {
+          jobs: adapter.jobs,
+          cleanup: async () => {
+            await adapter.store.close();
+            await dropDatabase(database);
+          },
+        };
+      });
+
       describe('mongodb adapter', () => {
         if (target.transactions !== undefined) {
           it(`chooses ${target.transactions ? 'transactions' : 'compensation'} for batches from the server's hello`, async () => {
@@ -287,7 +298,7 @@ describeWithService(unavailable === undefined ? 'MongoDB' : `MongoDB (${unavaila
           await expect(store.batch([])).rejects.toMatchObject({ code: ErrorCodes.StoreFailure });
         });
 
-        it('the factory opens the configured database and shares its connection with the Agenda backend', async () => {
+        it('the factory opens the configured database and keeps the jobs in it', async () => {
           const database = uniqueDatabase();
           const { logger, lines } = memoryLogger();
           const adapter = await mongoStoreFactory()({ config: { adapter: 'mongodb', url, database }, dataDir: '/nonexistent', logger });
@@ -295,32 +306,12 @@ describeWithService(unavailable === undefined ? 'MongoDB' : `MongoDB (${unavaila
             expect(adapter.name).toBe('mongodb');
             await adapter.store.collection('things').insertOne({ _id: 'a' });
             expect(await admin.db(database).collection('things').countDocuments({})).toBe(1);
-            const backend = adapter.agendaBackend() as unknown as { ownsConnection: boolean };
-            expect(backend.ownsConnection).toBe(false);
+            await adapter.jobs.open();
+            await adapter.jobs.save({ name: 'say-hello', priority: 0, nextRunAt: null, type: 'normal', data: { to: 'vigie' } });
+            expect(await admin.db(database).collection(agendaJobsCollection).countDocuments({ name: 'say-hello' })).toBe(1);
             const transactions = (adapter.store as MongoStore).transactions;
             expect(lines.some((l) => (transactions ? /transactions/ : /best-effort/).test(l.msg))).toBe(true);
           } finally {
-            await adapter.store.close();
-            await dropDatabase(database);
-          }
-        });
-
-        it('Agenda runs a job kept in MongoDB through the backend', async () => {
-          const database = uniqueDatabase();
-          const adapter = await mongoStoreFactory()({ config: { url, database }, dataDir: '/nonexistent', logger: createLogger({ level: 'silent' }) });
-          const agenda = new Agenda({ backend: adapter.agendaBackend(), processEvery: 100 });
-          try {
-            const ran = new Promise<unknown>((resolve) => {
-              agenda.define('say-hello', async (job: { attrs: { data: unknown } }) => {
-                resolve(job.attrs.data);
-              });
-            });
-            await agenda.start();
-            await agenda.now('say-hello', { to: 'vigie' });
-            expect(await ran).toEqual({ to: 'vigie' });
-            expect(await admin.db(database).collection(agendaJobsCollection).countDocuments({ name: 'say-hello' })).toBe(1);
-          } finally {
-            await agenda.stop();
             await adapter.store.close();
             await dropDatabase(database);
           }

@@ -1,5 +1,6 @@
 import { isAbsolute, join } from 'node:path';
-import { StoreAgendaBackend, type StoreAdapter, type StoreFactory } from '@vigie/kernel';
+import type { StoreAdapter, StoreFactory } from '@vigie/kernel';
+import { StoreJobStore } from '@vigie/store-jobs';
 import { SqliteStore } from './sqlite-store.js';
 
 /**
@@ -13,6 +14,6 @@ export function sqliteStoreFactory(): StoreFactory {
     const synchronous = config.synchronous ?? 'full';
     if (synchronous !== 'full' && synchronous !== 'normal') throw new Error(`[store] synchronous must be full or normal, not ${synchronous}`);
     const store = new SqliteStore(path, { synchronous });
-    return { name: 'sqlite', store, agendaBackend: () => new StoreAgendaBackend(store) };
+    return { name: 'sqlite', store, jobs: new StoreJobStore(store) };
   };
 }

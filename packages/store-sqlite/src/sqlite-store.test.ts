@@ -2,12 +2,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeStoreConformance } from '@vigie/kernel/testing';
+import { createLogger } from '@vigie/kernel';
+import { describeJobStoreConformance, describeStoreConformance } from '@vigie/kernel/testing';
+import { sqliteStoreFactory } from './factory.js';
 import { SqliteStore } from './sqlite-store.js';
 
 describeStoreConformance('sqlite', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'vigie-sqlite-'));
   return { store: new SqliteStore(join(dir, 'store.sqlite')), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+});
+
+describeJobStoreConformance('sqlite', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vigie-sqlite-'));
+  const adapter = await sqliteStoreFactory()({ config: {}, dataDir: dir, logger: createLogger({ level: 'silent' }) });
+  return {
+    jobs: adapter.jobs,
+    cleanup: async () => {
+      await adapter.store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 });
 
 describe('sqlite store durability', () => {

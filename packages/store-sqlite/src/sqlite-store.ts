@@ -1,16 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import {
-  DocumentEngine,
-  EngineStore,
-  ErrorCodes,
-  VigieError,
-  type Doc,
-  type DocChange,
-  type EnginePersistence,
-  type ResolvedIndexSpec,
-} from '@vigie/kernel';
+import { DocumentEngine, EngineStore, type DocChange, type EnginePersistence, type ResolvedIndexSpec } from '@vigie/documents';
+import { ErrorCodes, VigieError, type Doc } from '@vigie/kernel';
 
 export interface SqliteStoreOptions {
   /**

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AgendaScheduler, StoreAgendaBackend, createLogger, type FeatureScope, type JobDefinition } from '@vigie/kernel';
+import { AgendaScheduler, createLogger, type JobDefinition, type FeatureScope } from '@vigie/kernel';
+import { StoreJobStore } from '@vigie/store-jobs';
 import { SqliteStore } from '../src/index.js';
 
 const logger = createLogger({ level: 'silent' });
@@ -19,7 +20,7 @@ async function until(condition: () => Promise<boolean>, what: string, timeoutMs 
 function boot(path: string) {
   const store = new SqliteStore(path);
   const runs = store.collection('runs');
-  const scheduler = new AgendaScheduler(new StoreAgendaBackend(store), { processEveryMs: 50, logger });
+  const scheduler = new AgendaScheduler(new StoreJobStore(store), { processEveryMs: 50, logger });
   const jobs: JobDefinition<{ key: string }>[] = [
     {
       name: 'test.flaky',

@@ -1,4 +1,4 @@
-import { assertSafeRegex } from '@vigie/kernel';
+import { assertSafeRegex } from '@vigie/filter-safety';
 
 /**
  * Regular expressions for `replace`. Patterns come from users and run on a backtracking engine, so they go through

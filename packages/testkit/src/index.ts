@@ -2,6 +2,7 @@ import { authFeature } from '@vigie/auth';
 import type { AnyFeature, Clock, ConfigOverrides, Logger, StoreFactory } from '@vigie/kernel';
 import { startTestKernel, type TestKernel } from '@vigie/kernel/testing';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
+import { testAdmin } from './test-admin.js';
 
 export interface FeatureTestOptions {
   /** The features under test (the auth feature is always added). */
@@ -15,10 +16,9 @@ export interface FeatureTestOptions {
   store?: StoreFactory;
   /** A logger to inspect what the features log. */
   logger?: Logger;
+  /** Whether answers are checked against their routes' response schemas (true by default: `stop()` fails on a mismatch). */
+  checkResponses?: boolean;
 }
-
-/** The administrator every feature test authenticates as (requests send these credentials by default). */
-export const testAdmin = { user: 'root', password: 'root-password' } as const;
 
 /**
  * Starts the features under test as the reference server would run them: the embedded SQLite store in a
@@ -34,7 +34,11 @@ export function startFeatureTest(options: FeatureTestOptions): Promise<TestKerne
     clock: options.clock,
     installDir: options.installDir,
     logger: options.logger,
+    checkResponses: options.checkResponses,
   });
 }
 
+export { testAdmin };
 export type { TestKernel, TestResponse, RequestOptions } from '@vigie/kernel/testing';
+export { errorBody, expectError, oddValues, wrongTypes } from './http-answers.js';
+export { serveRestartFixture, startEnginesServer, waitFor, type EnginesServer } from './restart.js';

@@ -1,5 +1,6 @@
 import { array } from 'yup';
-import { HttpError, inputBounds, pathParam, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import type { InferType } from 'yup';
+import { HttpError, defineRoute, inputBounds, pathParam, type RouteDefinition } from '@vigie/kernel';
 import { errorSchema, watchersQuerySchema, weatherEntrySchema } from './schemas.js';
 import { type WatcherPage, WeatherService } from './weather-service.js';
 
@@ -15,8 +16,7 @@ function integer(text: string | undefined): number | null {
 }
 
 /** `start`, `limit`, `orderby`, `direction`, read as leniently as the original but never into a server error. */
-function readPage(ctx: VigieContext): WatcherPage {
-  const query = validate(watchersQuerySchema, ctx.query);
+function readPage(query: InferType<typeof watchersQuerySchema>): WatcherPage {
   const skip = integer(query.start) ?? 0;
   if (skip < 0) throw new HttpError(400, 'start must not be negative');
   let limit: number | undefined;
@@ -41,7 +41,7 @@ function parseFilter(text: string): unknown {
 }
 
 export const weatherRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/api/v2/weather/watchers/*target',
     summary: 'Watcher tiles matching a filter, or the dependencies of one watcher',
@@ -59,12 +59,12 @@ export const weatherRoutes: RouteDefinition[] = [
       400: { description: 'Invalid filter or query parameter', schema: errorSchema },
       404: { description: 'Unknown watcher (`resource_not_found`) or unreadable legacy `mfilter` (`filter_not_found`)', schema: errorSchema },
     },
-    handler: async (ctx) => {
+    handler: async (ctx, { query }) => {
       const service = ctx.state.scope.resolve(WeatherService);
       // A filter may stand where a watcher id does: it gets the bound of a filter sent as text.
       const target = pathParam(ctx, 'target', inputBounds.longTextLength);
-      if (/^\{.*\}$/s.test(target)) return service.watchers(parseFilter(target), readPage(ctx));
+      if (/^\{.*\}$/s.test(target)) return service.watchers(parseFilter(target), readPage(query));
       return service.dependencies(target);
     },
-  },
+  }),
 ];

@@ -8,13 +8,16 @@ export const watchersQuerySchema = object({
   direction: string(),
 });
 
-/** An alarm step; `val` is a state or status (integer), a snooze end (epoch seconds) or a ticket (string). */
+/**
+ * An alarm step; `val` is a state or status (integer), a snooze end (epoch seconds) or a ticket (string), and null for
+ * a step without one (an ack).
+ */
 const stepSchema = object({
   _t: string(),
   t: number(),
   a: string(),
   m: string(),
-  val: mixed().meta({ jsonSchema: { type: ['integer', 'string'] } }),
+  val: mixed().nullable().meta({ jsonSchema: { type: ['integer', 'string', 'null'] } }),
   role: string(),
   initiator: string(),
 }).default(undefined);
@@ -62,7 +65,7 @@ export const dependencyEntrySchema = object({
   connector: string().nullable(),
   connector_name: string().nullable(),
   component: string().nullable(),
-  resource: string(),
+  resource: string().nullable(),
   last_update_date: number().nullable(),
   alarm_creation_date: number().nullable(),
   alarm_display_name: string().nullable(),

@@ -1,4 +1,5 @@
-import { assertSafeFilter, errorDetail, type Filter } from '@vigie/kernel';
+import { assertSafeFilter } from '@vigie/filter-safety';
+import { errorDetail, type Filter } from '@vigie/kernel';
 import { compileEntityPatterns, type CompiledPatterns, type PatternEntity } from '@vigie/patterns';
 import type { EntityDoc } from './weather-repository.js';
 

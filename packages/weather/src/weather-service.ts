@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, assertSafeFilter, HttpError, type Filter, type SortSpec } from '@vigie/kernel';
+import { assertSafeFilter } from '@vigie/filter-safety';
+import { injectRef, HttpError, type Filter, type SortSpec } from '@vigie/kernel';
 import { activePbehaviorsRef, type ActivePbehaviors, type ActivePbehaviorsAt } from '@vigie/pbehaviors';
 import { dependencyEntry, entityName, nextRun, watcherEntry, type DependencyEntry, type WatcherEntry } from './present.js';
 import { computeTile, type DependencyStatus } from './tiles.js';

@@ -88,8 +88,10 @@ export class DeliveryRepository {
     this.#claims = store.collection<TicketClaim>(ticketClaimCollection);
   }
 
-  insert(delivery: DeliveryRecord): Promise<void> {
-    return this.#deliveries.insertOne(delivery);
+  /** Returns the stored delivery (the `DocumentRepository` contract); `DUPLICATE_KEY` when its id is taken. */
+  async insert(delivery: DeliveryRecord): Promise<DeliveryRecord> {
+    await this.#deliveries.insertOne(delivery);
+    return delivery;
   }
 
   get(id: string): Promise<DeliveryRecord | null> {

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { InferType } from 'yup';
 import { inject, injectable } from 'tsyringe';
 import { ErrorCodes, HttpError, injectRef, kernelRefs, errorDetail, hasCode, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
 import { alarmChangesRef, alarmReaderRef, type AlarmChangeService, type AlarmReader, type AlarmTriggerEvent } from '@vigie/alarms';
@@ -7,6 +8,7 @@ import type { VigieEvent } from '@vigie/events';
 import { activePbehaviorsRef, type ActivePbehaviors } from '@vigie/pbehaviors';
 import { seconds, type WebhooksConfig } from './config.js';
 import { ticketFromResponse } from './declare-ticket.js';
+import type { deliveryQuerySchema } from './schemas.js';
 import { DeliveryRepository, type DeliveryAttempt, type DeliveryRecord, type DeliveryStatus, type RenderedRequest } from './delivery-repository.js';
 import { HttpSender } from './http-sender.js';
 import { WebhookSecretBox } from './secret-box.js';
@@ -42,13 +44,8 @@ export function deliveryOutput(delivery: DeliveryRecord): DeliveryOutput {
   return { ...shown, ...(delivery.status === 'pending' && next > 0 ? { next_attempt_at: Math.floor(next / 1000) } : {}) };
 }
 
-export interface DeliveryQuery {
-  webhook?: string;
-  alarm?: string;
-  status?: DeliveryStatus;
-  skip: number;
-  limit: number;
-}
+/** The list route's query, cast by `deliveryQuerySchema`. */
+export type DeliveryQuery = InferType<typeof deliveryQuerySchema>;
 
 /**
  * The webhook engine (REFERENCE §5.10). On each `alarms.trigger`, every enabled webhook whose triggers and patterns

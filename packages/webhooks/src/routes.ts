@@ -1,6 +1,6 @@
 import { array, boolean, object, string } from 'yup';
-import { ErrorCodes, VigieError, pathParam, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import { type DeliveryQuery, DeliveryService } from './delivery-service.js';
+import { ErrorCodes, defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { DeliveryService } from './delivery-service.js';
 import { databaseErrorText, storeFailure } from './errors.js';
 import { deliveryPageSchema, deliveryQuerySchema, deliverySchema, maxDeliveryPage, webhookInputSchema, webhookSchema } from './schemas.js';
 import { WebhookService } from './webhook-service.js';
@@ -16,7 +16,7 @@ const author = (ctx: VigieContext) => ctx.state.user?.name ?? '';
 const notFound = { description: 'No webhook found with ID <id>' };
 
 export const webhookRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: collectionPath,
     summary: 'Create a webhook',
@@ -33,8 +33,8 @@ export const webhookRoutes: RouteDefinition[] = [
       200: { description: 'The id of the new webhook', schema: object({ _id: string().required() }) },
       400: { description: 'Invalid JSON, an invalid webhook, a duplicate id or a database error' },
     },
-    handler: (ctx) => service(ctx).create(requestBody(ctx), author(ctx)),
-  },
+    handler: (ctx, { body }) => service(ctx).create(body, author(ctx)),
+  }),
   {
     method: 'GET',
     path: collectionPath,
@@ -53,7 +53,7 @@ export const webhookRoutes: RouteDefinition[] = [
     responses: { 200: { description: 'The webhook, without request.auth', schema: webhookSchema }, 404: notFound },
     handler: (ctx) => service(ctx).get(pathParam(ctx, 'id')),
   },
-  {
+  defineRoute({
     method: 'PUT',
     path: webhookPath,
     summary: 'Replace a webhook',
@@ -69,8 +69,8 @@ export const webhookRoutes: RouteDefinition[] = [
       400: { description: 'Invalid JSON, an invalid webhook, a body _id other than the path id, or a database error' },
       404: notFound,
     },
-    handler: (ctx) => service(ctx).update(pathParam(ctx, 'id'), requestBody(ctx), author(ctx)),
-  },
+    handler: (ctx, { body }) => service(ctx).update(pathParam(ctx, 'id'), body, author(ctx)),
+  }),
   {
     method: 'DELETE',
     path: webhookPath,
@@ -88,7 +88,7 @@ const deliveryTags = ['webhook deliveries'];
 const plainValidation = { [ErrorCodes.Validation]: (e: { detail: string }) => ({ status: 400, description: e.detail }) };
 
 export const deliveryRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/api/v2/webhook-deliveries',
     summary: 'List webhook deliveries',
@@ -98,18 +98,14 @@ export const deliveryRoutes: RouteDefinition[] = [
       'Credentials never appear: request.auth is not part of a delivery.',
     tags: deliveryTags,
     querySchema: deliveryQuerySchema,
+    queryOptions: { singleValued: true },
     errors: plainValidation,
     responses: {
       200: { description: '`{total_count, count, data}`', schema: deliveryPageSchema },
       400: { description: 'An invalid query value' },
     },
-    handler: (ctx) => {
-      for (const [key, value] of Object.entries(ctx.query)) {
-        if (Array.isArray(value)) throw new VigieError(ErrorCodes.Validation, `${key} is given more than once`);
-      }
-      return deliveries(ctx).list(validate(deliveryQuerySchema, ctx.query) as DeliveryQuery);
-    },
-  },
+    handler: (ctx, { query }) => deliveries(ctx).list(query),
+  }),
   {
     method: 'GET',
     path: '/api/v2/webhook-deliveries/:id',

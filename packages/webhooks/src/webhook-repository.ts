@@ -1,5 +1,4 @@
-import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { documentRepositoryClass, type DocumentRepository, type Doc } from '@vigie/kernel';
 
 type PatternList = Record<string, unknown>[] | null;
 
@@ -23,33 +22,6 @@ export interface WebhookRecord extends Doc {
   last_update_date: number;
 }
 
-@injectable()
-export class WebhookRepository {
-  readonly #webhooks: Collection<WebhookRecord>;
-
-  constructor(@injectRef(kernelRefs.store) store: Store) {
-    this.#webhooks = store.collection<WebhookRecord>('webhooks');
-  }
-
-  /** Throws a `DUPLICATE_KEY` error when the id is taken. */
-  insert(webhook: WebhookRecord): Promise<void> {
-    return this.#webhooks.insertOne(webhook);
-  }
-
-  get(id: string): Promise<WebhookRecord | null> {
-    return this.#webhooks.findOne({ _id: id });
-  }
-
-  list(): Promise<WebhookRecord[]> {
-    return this.#webhooks.find({}, { sort: { _id: 1 } });
-  }
-
-  /** Full replacement; false when no webhook has that id. */
-  async replace(webhook: WebhookRecord): Promise<boolean> {
-    return (await this.#webhooks.replaceOne({ _id: webhook._id }, webhook)).matchedCount === 1;
-  }
-
-  async delete(id: string): Promise<boolean> {
-    return (await this.#webhooks.deleteOne({ _id: id })).deletedCount === 1;
-  }
-}
+/** The webhooks in `webhooks`, by id. */
+export const WebhookRepository = documentRepositoryClass<WebhookRecord>('webhooks', { order: { _id: 1 } });
+export type WebhookRepository = DocumentRepository<WebhookRecord>;

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import type { InferType } from 'yup';
-import { HttpError, injectRef, kernelRefs, validate, type Clock, type Logger } from '@vigie/kernel';
+import { HttpError, injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
 import { WebhookSecretBox } from './secret-box.js';
 import { WebhookCatalog } from './webhook-catalog.js';
-import { webhookInputSchema } from './schemas.js';
+import type { webhookInputSchema } from './schemas.js';
 import { WebhookRepository, type StoredAuth, type WebhookRecord } from './webhook-repository.js';
 
-type WebhookInput = InferType<typeof webhookInputSchema>;
+/** A POST or PUT body, validated by the routes' `requestSchema`. */
+export type WebhookInput = InferType<typeof webhookInputSchema>;
 type AuthInput = WebhookInput['request']['auth'];
 
 /** A webhook as the API shows it: everything but `request.auth`. */
@@ -48,8 +49,7 @@ export class WebhookService {
     @inject(WebhookCatalog) private readonly catalog: WebhookCatalog,
   ) {}
 
-  async create(body: unknown, author: string): Promise<{ _id: string }> {
-    const input = validate(webhookInputSchema, body, { strict: true });
+  async create(input: WebhookInput, author: string): Promise<{ _id: string }> {
     const now = this.clock.nowSec();
     const id = input._id?.trim() ?? randomUUID();
     await this.webhooks.insert(this.#record(id, input, this.#auth(input.request.auth, undefined), { author, creation_date: now, last_update_date: now }));
@@ -72,8 +72,7 @@ export class WebhookService {
    * Full replacement (REFERENCE §3.6) that keeps `creation_date`, refreshes `last_update_date` and records the editor.
    * Credentials are the exception, since GET never shows them: see `#auth`.
    */
-  async update(id: string, body: unknown, author: string): Promise<Record<string, never>> {
-    const input = validate(webhookInputSchema, body, { strict: true });
+  async update(id: string, input: WebhookInput, author: string): Promise<Record<string, never>> {
     const existing = await this.webhooks.get(id);
     if (!existing) throw webhookNotFound(id);
     if (input._id !== undefined && input._id.trim() !== id) throw new HttpError(400, 'the _id field should not be modified');

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCodes, VigieError } from '@vigie/kernel';
 import { ManualClock } from '@vigie/kernel/testing';
-import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { expectError, startFeatureTest, wrongTypes, type TestKernel } from '@vigie/testkit';
 import { WebhookSecretBox, type WebhookRecord } from '../src/index.js';
 import { webhookFeatures } from './harness.js';
 
@@ -41,28 +41,9 @@ const sample = {
   declare_ticket: { ticket_id: 'id', ticket_creation_date: 'timestamp', priority: 'priority' },
 };
 
-/** Values of every JSON type, for bodies with a field of the wrong type. */
-const oddValues: unknown[] = [null, 0, -1, 1.5, '', 'x', true, [], [null], [1], ['x'], [{}], {}, { x: 1 }];
-
-/** The body with each field in turn (at any depth) replaced by each odd value. */
-function* wrongTypes(body: Record<string, unknown>): Generator<Record<string, unknown>> {
-  for (const [key, value] of Object.entries(body)) {
-    for (const odd of oddValues) yield { ...body, [key]: odd };
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      for (const inner of wrongTypes(value as Record<string, unknown>)) yield { ...body, [key]: inner };
-    }
-  }
-}
-
 function withoutAuth<T extends { request: object }>(webhook: T) {
   const { auth: _auth, ...request } = webhook.request as { auth?: unknown };
   return { ...webhook, request };
-}
-
-async function expectError(response: Promise<{ status: number; body: unknown }>, status: number, description: string | RegExp) {
-  const res = await response;
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ name: '', description: typeof description === 'string' ? description : expect.stringMatching(description) });
 }
 
 const stored = (id: string) => t.kernel.store.collection<WebhookRecord>('webhooks').findOne({ _id: id });

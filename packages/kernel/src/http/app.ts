@@ -4,7 +4,9 @@ import type { Logger } from '../log.js';
 import type { Authenticator, AuthOutcome } from '../auth.js';
 import { HttpError, isHttpError } from '../errors.js';
 import type { RouteDefinition, VigieContext, VigieState } from '../feature.js';
-import { readBody, type BodyDefaults } from './body.js';
+import { bodyMethods, readBody, type BodyDefaults } from './body.js';
+import { inputReader, noInput } from './input.js';
+import { responseChecker, type ResponseMismatch } from './response-check.js';
 import { wordError, type ErrorWording } from './error-wording.js';
 import { MalformedPathError, RouteTable } from './route-table.js';
 import { RouterSet, type MountedRouter } from './routers.js';
@@ -31,6 +33,11 @@ export interface HttpAppOptions {
   /** `[server] body_limit` and `json_max_depth`: what routes read bodies with unless they set their own limit. */
   bodyDefaults: BodyDefaults;
   accessLog: boolean;
+  /**
+   * Told of every answer a route's handler gives that contradicts the response schema the route declares for its
+   * status (tests set it; in production response schemas are documentation and no answer is checked).
+   */
+  onResponseMismatch?: (mismatch: ResponseMismatch) => void;
 }
 
 /** Counts requests in flight so shutdown can wait for them. */
@@ -95,7 +102,12 @@ function render(ctx: Context, err: unknown, log: Logger): void {
   }
 }
 
-const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
+/** An array or an object literal (not a Buffer, stream or other class instance Koa answers its own way). */
+function isPlainJson(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return Array.isArray(value) || prototype === Object.prototype || prototype === null;
+}
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
@@ -141,26 +153,39 @@ async function runRouter(ctx: VigieContext, mounted: MountedRouter, middleware: 
   }
 }
 
-function routeMiddleware(mounted: MountedRoute, bodyDefaults: BodyDefaults) {
+function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
   const { route, scope, wording } = mounted;
+  const bodyDefaults = options.bodyDefaults;
+  // Built once per route: a route without schemas reads no input, and the response check exists only in tests.
+  const readInput = inputReader(route);
+  const checkResponse = options.onResponseMismatch ? responseChecker(mounted, options.onResponseMismatch) : undefined;
   return async (ctx: VigieContext): Promise<void> => {
     (ctx.state as unknown as RequestState).useScope(scope);
     try {
-      if (route.body !== false && bodyMethods.has(ctx.method)) {
+      if (route.body !== false && bodyMethods.has(ctx.req.method ?? '')) {
         await readBody(ctx, route.body ?? {}, bodyDefaults);
       }
+      if (route.preValidation) {
+        const checked = route.preValidation(ctx);
+        if (isThenable(checked)) await checked;
+      }
       // Awaited only when it is a promise: a synchronous handler spends no microtask.
-      let result: unknown = route.handler(ctx);
+      let result: unknown = route.handler(ctx, readInput ? readInput(ctx) : noInput);
       if (isThenable(result)) result = await result;
       if (result !== undefined && ctx.body === undefined) {
         // Koa answers a null body with 204; a handler returning null means the JSON value null (the spec has some).
         if (result === null) {
           ctx.type = 'application/json';
           ctx.body = 'null';
+        } else if (isPlainJson(result) && !ctx.res.hasHeader('content-type')) {
+          // Serialised here with the header set directly: Koa would look the JSON type up on every answer.
+          ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8');
+          ctx.body = JSON.stringify(result);
         } else {
           ctx.body = result;
         }
       }
+      if (checkResponse) checkResponse(ctx, result);
     } catch (err) {
       throw wordError(err, ctx, [route.errors, wording]);
     }
@@ -173,7 +198,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
   app.silent = true;
   const table = new RouteTable<{ mounted: MountedRoute; path: string; run: (ctx: VigieContext) => Promise<void> }>();
   for (const mounted of options.routes) {
-    const run = routeMiddleware(mounted, options.bodyDefaults);
+    const run = routeMiddleware(mounted, options);
     const paths = typeof mounted.route.path === 'string' ? [mounted.route.path] : mounted.route.path;
     for (const path of paths) table.add(mounted.route.method, path, { mounted, path, run });
   }
@@ -208,10 +233,13 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
     const observed = observations?.listens('http') === true;
     const started = options.accessLog || observed ? performance.now() : 0;
     let template: string | undefined;
+    // Read once: each of Koa's delegating getters costs a call chain on this path.
+    const method = ctx.req.method ?? 'GET';
+    const path = ctx.path;
     try {
       let match;
       try {
-        match = table.match(ctx.method, ctx.path);
+        match = table.match(method, path);
       } catch (err) {
         if (!(err instanceof MalformedPathError)) throw err;
         const pending = authenticate(ctx);
@@ -226,16 +254,16 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
       if (!match.found) {
         let allowed = match.allowed;
         if (routers.size > 0) {
-          const routed = routers.match(ctx.method, ctx.path);
+          const routed = routers.match(method, path);
           if (routed.found) {
             await runRouter(ctx as VigieContext, routed.mounted, routed.middleware);
             return;
           }
           allowed = [...new Set([...allowed, ...routed.allowed])];
         }
-        if (allowed.length === 0) throw new HttpError(404, `No route matches ${ctx.method} ${ctx.path}`);
+        if (allowed.length === 0) throw new HttpError(404, `No route matches ${method} ${path}`);
         ctx.set('Allow', allowed.join(', '));
-        if (ctx.method === 'OPTIONS') {
+        if (method === 'OPTIONS') {
           ctx.status = 204;
           return;
         }
@@ -251,9 +279,9 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
         const ms = performance.now() - started;
         // A router route's template is what @koa/router matched (set even when its handler threw).
         const route = template ?? (ctx as { _matchedRoute?: string })._matchedRoute;
-        if (observed) observations?.http({ method: ctx.method, route, status: ctx.status, seconds: ms / 1000 });
+        if (observed) observations?.http({ method, route, status: ctx.res.statusCode, seconds: ms / 1000 });
         if (options.accessLog) {
-          ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, user: ctx.state.user?.name }, 'request');
+          ctx.state.log.info({ method, path, status: ctx.res.statusCode, ms: Math.round(ms * 10) / 10, user: ctx.state.user?.name }, 'request');
         }
       }
     }

@@ -5,6 +5,9 @@ import { assertJsonDepth } from './json-depth.js';
 
 export type BodyMedia = 'json' | 'form' | 'text';
 
+/** The methods whose body the kernel reads (and checks against a route's `requestSchema`). */
+export const bodyMethods: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
+
 export interface BodyOptions {
   /** Accepted media types: JSON only by default. */
   accept?: readonly BodyMedia[];

@@ -1,7 +1,9 @@
-import { Agenda, constant, exponential, type AgendaBackend, type Job } from 'agenda';
+import { Agenda, constant, exponential, type Job } from 'agenda';
 import type { Logger } from '../log.js';
 import type { FeatureScope } from '../refs.js';
 import type { JobDefinition } from '../feature.js';
+import { jobStoreBackend } from './agenda-backend.js';
+import type { JobStorePort } from './job-store.js';
 import type { JobRun, ScheduledJob, Scheduler } from './port.js';
 
 export interface AgendaSchedulerOptions {
@@ -12,7 +14,7 @@ export interface AgendaSchedulerOptions {
   workerName?: string;
 }
 
-/** The scheduler port over Agenda 6. */
+/** The scheduler port over Agenda 6, keeping its jobs in a job store. */
 export class AgendaScheduler implements Scheduler {
   readonly #agenda: Agenda;
   readonly #logger: Logger;
@@ -20,10 +22,10 @@ export class AgendaScheduler implements Scheduler {
   #running = 0;
   #started = false;
 
-  constructor(backend: AgendaBackend, options: AgendaSchedulerOptions) {
+  constructor(jobs: JobStorePort, options: AgendaSchedulerOptions) {
     this.#logger = options.logger;
     this.#agenda = new Agenda({
-      backend,
+      backend: jobStoreBackend(jobs),
       name: options.workerName ?? `vigie-${process.pid}`,
       processEvery: options.processEveryMs,
       defaultConcurrency: 1,

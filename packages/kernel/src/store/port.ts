@@ -1,5 +1,5 @@
-import type { AgendaBackend } from 'agenda';
 import type { Logger } from 'pino';
+import type { JobStorePort } from '../scheduler/job-store.js';
 
 /**
  * The store port: named collections of JSON documents with a string `_id`, queried with the MongoDB query
@@ -114,8 +114,8 @@ export interface StoreAdapter {
   /** e.g. `sqlite`, `mongodb`, `memory`. */
   readonly name: string;
   readonly store: Store;
-  /** The Agenda backend that keeps jobs in this store. */
-  agendaBackend(): AgendaBackend;
+  /** Where the scheduler keeps its jobs: usually beside the data (`@vigie/store-jobs` works over any store). */
+  readonly jobs: JobStorePort;
 }
 
 export interface StoreFactoryContext {

@@ -5,15 +5,15 @@ import { StaticBasicAuthenticator } from '../auth.js';
 import type { Clock } from '../clock.js';
 import type { ConfigOverrides } from '../config/ini.js';
 import type { AnyFeature } from '../feature.js';
+import type { ResponseMismatch } from '../http/response-check.js';
 import { Kernel } from '../kernel.js';
 import { createLogger, type Logger } from '../log.js';
-import { memoryStoreFactory } from '../store/memory-adapter.js';
 import type { StoreFactory } from '../store/port.js';
 
 export interface TestKernelOptions {
   features: readonly AnyFeature[];
-  /** The memory store by default. */
-  store?: StoreFactory;
+  /** The store adapter, e.g. `memoryStoreFactory()` from `@vigie/documents` (kept out of the kernel). */
+  store: StoreFactory;
   /** Configuration by file, section and key; merged over the test defaults (port 0, fast job polling). */
   config?: ConfigOverrides;
   env?: Readonly<Record<string, string | undefined>>;
@@ -23,6 +23,11 @@ export interface TestKernelOptions {
   /** A temporary directory (removed at stop) by default. */
   installDir?: string;
   logger?: Logger;
+  /**
+   * Whether every route answer is checked against the response schema the route declares for its status (true by
+   * default): `stop()` then fails naming each mismatch, so every HTTP test also keeps the documentation true.
+   */
+  checkResponses?: boolean;
 }
 
 export interface RequestOptions {
@@ -47,6 +52,8 @@ export interface TestKernel {
   kernel: Kernel;
   url: string;
   installDir: string;
+  /** The answers so far that contradicted their route's response schema (see `checkResponses`). */
+  readonly responseMismatches: readonly ResponseMismatch[];
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   get(path: string, options?: RequestOptions): Promise<TestResponse>;
   post(path: string, json?: unknown, options?: RequestOptions): Promise<TestResponse>;
@@ -74,15 +81,17 @@ export async function startTestKernel(options: TestKernelOptions): Promise<TestK
   const users = options.users ?? { root: 'root' };
   const defaults: ConfigOverrides = { 'webserver.conf': { server: { host: '127.0.0.1', port: 0, jobs_poll_ms: 100, shutdown_timeout_ms: 5000 } } };
   const config = mergeOverrides(defaults, options.config ?? {});
+  const responseMismatches: ResponseMismatch[] = [];
   const kernel = new Kernel({
     features: options.features,
     installDir,
     env: options.env ?? {},
     configOverrides: config,
-    store: options.store ?? memoryStoreFactory(),
+    store: options.store,
     clock: options.clock,
     logger: options.logger ?? createLogger({ level: process.env.VIGIE_TEST_LOG ?? 'silent' }),
     authenticator: new StaticBasicAuthenticator(users),
+    ...(options.checkResponses === false ? {} : { onResponseMismatch: (mismatch: ResponseMismatch) => void responseMismatches.push(mismatch) }),
   });
   let address: { url: string };
   try {
@@ -119,6 +128,7 @@ export async function startTestKernel(options: TestKernelOptions): Promise<TestK
     kernel,
     url: address.url,
     installDir,
+    responseMismatches,
     request,
     get: (path, opts) => request('GET', path, opts),
     post: (path, json, opts) => request('POST', path, { ...opts, json }),
@@ -127,6 +137,10 @@ export async function startTestKernel(options: TestKernelOptions): Promise<TestK
     stop: async () => {
       await kernel.stop();
       if (ownDir) rmSync(installDir, { recursive: true, force: true });
+      if (responseMismatches.length > 0) {
+        const lines = responseMismatches.map((m) => `${m.method} ${m.path} ${m.status} (${m.featureId}): ${m.problems.join('; ')}`);
+        throw new Error(`answers that contradict their route's response schema:\n${lines.join('\n')}`);
+      }
     },
   };
 }

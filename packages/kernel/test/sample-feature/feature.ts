@@ -1,7 +1,6 @@
-import { number, object, string } from 'yup';
-import { defineFeature } from '../../src/feature.js';
+import { boolean, number, object, string, type InferType } from 'yup';
+import { defineFeature, defineRoute } from '../../src/feature.js';
 import { ErrorCodes, HttpError } from '../../src/errors.js';
-import { validate } from '../../src/validation.js';
 import { pathParam } from '../../src/http/context.js';
 import type { Scheduler } from '../../src/scheduler/port.js';
 import { kernelRefs } from '../../src/kernel-refs.js';
@@ -24,6 +23,12 @@ export class GreetingService {
 
 export const greetingServiceRef = serviceRef<GreetingService>('sample.greetingService');
 
+/** One description of the greeting body: the kernel validates it, and its type is inferred from it. */
+export const greetingSchema = object({ name: string().required() }).noUnknown().required();
+export type GreetingInput = InferType<typeof greetingSchema>;
+const greetedSchema = object({ greeted: string().required(), by: string().required() });
+export const greetingQuerySchema = object({ limit: number().integer().min(1).default(10), loud: boolean() });
+
 export const sampleFeature = defineFeature<SampleConfig>({
   id: 'sample',
   kernel: '^0.1.0',
@@ -43,14 +48,25 @@ export const sampleFeature = defineFeature<SampleConfig>({
       path: '/api/v2/greet/*name',
       handler: async (ctx) => ctx.state.scope.resolve(greetingServiceRef).greet(pathParam(ctx, 'name')),
     });
-    f.route({
-      method: 'POST',
-      path: '/api/v2/greet',
-      handler: async (ctx) => {
-        const body = validate(object({ name: string().required() }).noUnknown().required(), ctx.request.body, { strict: true });
-        ctx.body = { greeted: body.name, by: ctx.state.user?.name };
-      },
-    });
+    f.route(
+      defineRoute({
+        method: 'POST',
+        path: '/api/v2/greet',
+        requestSchema: greetingSchema,
+        responses: { 200: { description: 'Who was greeted, by whom', schema: greetedSchema } },
+        // `body` is a GreetingInput: validated and typed by the kernel from requestSchema.
+        handler: (ctx, { body }) => ({ greeted: body.name, by: ctx.state.user?.name }),
+      }),
+    );
+    f.route(
+      defineRoute({
+        method: 'GET',
+        path: '/api/v2/greetings',
+        querySchema: greetingQuerySchema,
+        queryOptions: { singleValued: true },
+        handler: (_ctx, { query }) => ({ limit: query.limit, loud: query.loud }),
+      }),
+    );
     f.route({
       method: 'GET',
       path: '/api/v2/greet-count/:name',

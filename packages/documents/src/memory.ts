@@ -1,0 +1,728 @@
+import { randomUUID } from 'node:crypto';
+import { update as mingoUpdate } from 'mingo';
+import { assertNoCodeExecution } from '@vigie/filter-safety';
+import { copyJson } from './copy-json.js';
+import { fastUpdate } from './fast-update.js';
+import { compileMatcher, FieldIndex, lookupKeys, projectCopy, sortDocs } from './query-plan.js';
+import {
+  DuplicateKeyError,
+  VigieError,
+  ErrorCodes,
+  cloneJson,
+  jsonEqual,
+  updateOperators,
+  type BatchOperation,
+  type BatchResult,
+  type Collection,
+  type DeleteResult,
+  type Doc,
+  type Filter,
+  type FindOneAndUpdateOptions,
+  type FindOptions,
+  type IndexSpec,
+  type Store,
+  type Update,
+  type UpsertOptions,
+  type WriteResult,
+} from '@vigie/kernel';
+
+/** One document's fate in a committed change: `after` null means deleted, `before` null means inserted. */
+export interface DocChange {
+  collection: string;
+  id: string;
+  before: Doc | null;
+  after: Doc | null;
+}
+
+export interface ResolvedIndexSpec {
+  keys: Record<string, 1 | -1>;
+  unique: boolean;
+  name: string;
+}
+
+/**
+ * Where an engine makes its changes durable. Calls are synchronous and happen before the in-memory state
+ * changes: if one throws, the operation fails and memory is left as it was.
+ */
+export interface EnginePersistence {
+  writeChanges(changes: readonly DocChange[], createdCollections: readonly string[]): void;
+  writeIndex(collection: string, spec: ResolvedIndexSpec): void;
+  dropCollection(collection: string): void;
+}
+
+interface UniqueIndex {
+  spec: ResolvedIndexSpec;
+  paths: string[];
+  owners: Map<string, string>;
+}
+
+interface CollectionState {
+  docs: Map<string, Doc>;
+  indexes: Map<string, ResolvedIndexSpec>;
+  unique: UniqueIndex[];
+  /** Secondary indexes by field path (the first key of every declared index): they narrow the documents a query reads. */
+  fields: Map<string, FieldIndex>;
+}
+
+/** The documents a query must look at, and what of its filter is still to be checked on them. */
+interface Plan {
+  candidates: Doc[];
+  residual: Filter;
+}
+
+const allowedUpdateOperators = new Set<string>(updateOperators);
+
+/**
+ * The in-memory document engine behind the memory store and the SQLite store: documents live in maps,
+ * queries and updates follow MongoDB semantics through mingo, and every write goes through a change set
+ * that is checked (unique keys), persisted, then applied — so a failing write changes nothing.
+ */
+export class DocumentEngine {
+  readonly #collections = new Map<string, CollectionState>();
+  readonly #persistence: EnginePersistence | undefined;
+
+  constructor(persistence?: EnginePersistence) {
+    this.#persistence = persistence;
+  }
+
+  /** Loads stored state at open time, without persisting it again. */
+  load(collection: string, docs: Iterable<Doc>, indexes: Iterable<ResolvedIndexSpec> = []): void {
+    const state = this.#state(collection, true);
+    for (const doc of docs) state.docs.set(doc._id, doc);
+    for (const spec of indexes) this.#installIndex(collection, state, spec);
+  }
+
+  collectionNames(): string[] {
+    return [...this.#collections.keys()].sort();
+  }
+
+  hasCollection(name: string): boolean {
+    return this.#collections.has(name);
+  }
+
+  #state(name: string, create: boolean): CollectionState {
+    let state = this.#collections.get(name);
+    if (!state) {
+      state = { docs: new Map(), indexes: new Map(), unique: [], fields: new Map() };
+      if (create) this.#collections.set(name, state);
+    }
+    return state;
+  }
+
+  // ---- reads ---------------------------------------------------------------------------------------------
+
+  /** Matching documents, sorted and paged, as stored (callers copy what they hand out; projection is theirs). */
+  find(collection: string, filter: Filter = {}, options: Omit<FindOptions, 'projection'> = {}, tx?: ChangeSet): Doc[] {
+    checkFilter(filter);
+    const plan = this.plan(collection, filter, tx?.overlayOf(collection));
+    let docs = Object.keys(plan.residual).length === 0 ? plan.candidates : matching(plan.candidates, plan.residual);
+    if (options.sort && Object.keys(options.sort).length > 0) docs = sortDocs(docs, options.sort);
+    const skip = options.skip ?? 0;
+    if (skip > 0 || options.limit) docs = docs.slice(skip, options.limit ? skip + options.limit : undefined);
+    return docs;
+  }
+
+  count(collection: string, filter: Filter = {}): number {
+    checkFilter(filter);
+    const plan = this.plan(collection, filter);
+    if (Object.keys(plan.residual).length === 0) return plan.candidates.length;
+    const test = compileMatcher(plan.residual);
+    let n = 0;
+    for (const doc of plan.candidates) if (test(doc)) n += 1;
+    return n;
+  }
+
+  /**
+   * Picks the documents a filter can match: a direct lookup when it pins `_id`, else the narrowest secondary
+   * index among its top-level equality/`$in` conditions, else the whole collection. The condition an index (or the
+   * `_id` lookup) answered exactly is dropped from what remains to check. Pending writes of a batch (`overlay`)
+   * take precedence over stored documents.
+   */
+  plan(collection: string, filter: Filter, overlay?: Map<string, Doc | null>): Plan {
+    const state = this.#collections.get(collection);
+    const current = (id: string, stored: Doc | undefined): Doc | undefined => (overlay?.has(id) ? (overlay.get(id) ?? undefined) : stored);
+    const ids = pinnedIds(filter);
+    if (ids) {
+      const candidates: Doc[] = [];
+      for (const id of ids) {
+        const doc = current(id, state?.docs.get(id));
+        if (doc) candidates.push(doc);
+      }
+      const { _id: _answered, ...residual } = filter;
+      return { candidates, residual };
+    }
+    let best: { field: string; keys: string[]; index: FieldIndex; size: number } | undefined;
+    if (state && state.fields.size > 0) {
+      for (const [field, condition] of Object.entries(filter)) {
+        const index = state.fields.get(field);
+        const keys = index?.usable ? lookupKeys(condition) : null;
+        if (!index || !keys) continue;
+        const size = index.size(keys);
+        if (!best || size < best.size) best = { field, keys, index, size };
+      }
+    }
+    const candidates: Doc[] = [];
+    if (best) {
+      for (const id of best.index.ids(best.keys)) {
+        if (overlay?.has(id)) continue;
+        const doc = state?.docs.get(id);
+        if (doc) candidates.push(doc);
+      }
+      // Pending writes are not in the index: they are all looked at, with the whole filter.
+      const pending = overlay ? [...overlay.values()].filter((d): d is Doc => d !== null) : [];
+      if (pending.length === 0) {
+        const { [best.field]: _answered, ...residual } = filter;
+        return { candidates, residual };
+      }
+      return { candidates: [...candidates, ...pending], residual: filter };
+    }
+    if (state) {
+      for (const [id, doc] of state.docs) {
+        const visible = current(id, doc);
+        if (visible) candidates.push(visible);
+      }
+    }
+    if (overlay) for (const [id, doc] of overlay) if (doc && !state?.docs.has(id)) candidates.push(doc);
+    return { candidates, residual: filter };
+  }
+
+  get(collection: string, id: string): Doc | undefined {
+    return this.#collections.get(collection)?.docs.get(id);
+  }
+
+  // ---- writes --------------------------------------------------------------------------------------------
+
+  /** Runs `work` against a fresh change set and commits it; nothing is applied if `work` or the commit throws. */
+  transaction<R>(work: (tx: ChangeSet) => R): R {
+    const tx = new ChangeSet(this);
+    const result = work(tx);
+    this.#commit(tx);
+    return result;
+  }
+
+  #commit(tx: ChangeSet): void {
+    const changes = tx.changes();
+    if (changes.length === 0 && tx.createdCollections.size === 0) return;
+    this.#checkUnique(changes);
+    const created = [...tx.createdCollections].filter((c) => !this.#collections.has(c));
+    this.#persistence?.writeChanges(changes, created);
+    for (const name of created) this.#state(name, true);
+    for (const change of changes) {
+      const state = this.#state(change.collection, true);
+      for (const index of state.unique) {
+        if (change.before) {
+          const key = indexKey(change.before, index.paths);
+          if (index.owners.get(key) === change.id) index.owners.delete(key);
+        }
+      }
+      if (change.before && change.after) for (const index of state.fields.values()) index.replace(change.before, change.after);
+      else if (change.before) for (const index of state.fields.values()) index.remove(change.before);
+      else if (change.after) for (const index of state.fields.values()) index.add(change.after);
+      if (change.after) state.docs.set(change.id, change.after);
+      else state.docs.delete(change.id);
+      for (const index of state.unique) if (change.after) index.owners.set(indexKey(change.after, index.paths), change.id);
+    }
+  }
+
+  #checkUnique(changes: readonly DocChange[]): void {
+    const byCollection = new Map<string, DocChange[]>();
+    for (const c of changes) {
+      const list = byCollection.get(c.collection) ?? [];
+      list.push(c);
+      byCollection.set(c.collection, list);
+    }
+    for (const [collection, list] of byCollection) {
+      const state = this.#collections.get(collection);
+      if (!state) continue;
+      const changedIds = new Set(list.map((c) => c.id));
+      for (const index of state.unique) {
+        const claimed = new Map<string, string>();
+        for (const change of list) {
+          if (!change.after) continue;
+          const key = indexKey(change.after, index.paths);
+          const other = claimed.get(key);
+          const owner = index.owners.get(key);
+          if ((other !== undefined && other !== change.id) || (owner !== undefined && owner !== change.id && !changedIds.has(owner))) {
+            throw new DuplicateKeyError(collection, keyObject(change.after, index.paths), index.spec.name);
+          }
+          claimed.set(key, change.id);
+        }
+      }
+    }
+  }
+
+  createIndex(collection: string, spec: IndexSpec): void {
+    const resolved: ResolvedIndexSpec = {
+      keys: { ...spec.keys },
+      unique: spec.unique === true,
+      name: spec.name ?? Object.entries(spec.keys).map(([k, d]) => `${k}_${d}`).join('_'),
+    };
+    if (Object.keys(resolved.keys).length === 0) throw new VigieError(ErrorCodes.StoreFailure, 'an index needs at least one key');
+    const existing = this.#collections.get(collection)?.indexes.get(resolved.name);
+    if (existing) {
+      if (jsonEqual(existing, resolved)) return;
+      throw new VigieError(ErrorCodes.StoreFailure, `index ${resolved.name} already exists with different options`);
+    }
+    const state = this.#state(collection, false);
+    if (resolved.unique) {
+      const paths = Object.keys(resolved.keys);
+      const seen = new Set<string>();
+      for (const doc of state.docs.values()) {
+        const key = indexKey(doc, paths);
+        if (seen.has(key)) throw new DuplicateKeyError(collection, keyObject(doc, paths), resolved.name);
+        seen.add(key);
+      }
+    }
+    this.#persistence?.writeIndex(collection, resolved);
+    this.#installIndex(collection, this.#state(collection, true), resolved);
+  }
+
+  #installIndex(_collection: string, state: CollectionState, spec: ResolvedIndexSpec): void {
+    state.indexes.set(spec.name, spec);
+    const paths = Object.keys(spec.keys);
+    const first = paths[0] as string;
+    if (first !== '_id' && !state.fields.has(first)) {
+      const index = new FieldIndex(first);
+      for (const doc of state.docs.values()) index.add(doc);
+      state.fields.set(first, index);
+    }
+    if (!spec.unique) return;
+    const owners = new Map<string, string>();
+    for (const doc of state.docs.values()) owners.set(indexKey(doc, paths), doc._id);
+    state.unique.push({ spec, paths, owners });
+  }
+
+  indexes(collection: string): ResolvedIndexSpec[] {
+    return [...(this.#collections.get(collection)?.indexes.values() ?? [])];
+  }
+
+  dropCollection(collection: string): void {
+    if (!this.#collections.has(collection)) return;
+    this.#persistence?.dropCollection(collection);
+    this.#collections.delete(collection);
+  }
+}
+
+/** Pending writes of one operation or batch, visible to the later steps of the same batch. */
+export class ChangeSet {
+  readonly #engine: DocumentEngine;
+  readonly #overlay = new Map<string, Map<string, Doc | null>>();
+  readonly #before = new Map<string, Map<string, Doc | null>>();
+  readonly createdCollections = new Set<string>();
+
+  constructor(engine: DocumentEngine) {
+    this.#engine = engine;
+  }
+
+  overlayOf(collection: string): Map<string, Doc | null> | undefined {
+    return this.#overlay.get(collection);
+  }
+
+  matching(collection: string, filter: Filter, options: { sort?: FindOptions['sort']; limit?: number } = {}): Doc[] {
+    return this.#engine.find(collection, filter, { sort: options.sort, limit: options.limit }, this);
+  }
+
+  get(collection: string, id: string): Doc | null {
+    const overlay = this.#overlay.get(collection);
+    if (overlay?.has(id)) return overlay.get(id) ?? null;
+    return this.#engine.get(collection, id) ?? null;
+  }
+
+  put(collection: string, id: string, doc: Doc | null): void {
+    let overlay = this.#overlay.get(collection);
+    let before = this.#before.get(collection);
+    if (!overlay || !before) {
+      overlay = new Map();
+      before = new Map();
+      this.#overlay.set(collection, overlay);
+      this.#before.set(collection, before);
+    }
+    if (!before.has(id)) before.set(id, this.#engine.get(collection, id) ?? null);
+    overlay.set(id, doc);
+    this.createdCollections.add(collection);
+  }
+
+  changes(): DocChange[] {
+    const out: DocChange[] = [];
+    for (const [collection, overlay] of this.#overlay) {
+      const before = this.#before.get(collection) as Map<string, Doc | null>;
+      for (const [id, after] of overlay) {
+        const prior = before.get(id) ?? null;
+        if (prior === null && after === null) continue;
+        out.push({ collection, id, before: prior, after });
+      }
+    }
+    return out;
+  }
+
+  // ---- operations, shared by single calls and batches --------------------------------------------------
+
+  insert(collection: string, doc: Doc): void {
+    const stored = toStoredDoc(doc);
+    if (this.get(collection, stored._id)) throw new DuplicateKeyError(collection, { _id: stored._id });
+    this.put(collection, stored._id, stored);
+  }
+
+  replace(collection: string, filter: Filter, doc: Doc, upsert: boolean): WriteResult {
+    const [target] = this.matching(collection, filter, { limit: 1 });
+    const replacement = cloneJson(doc) as Record<string, unknown>;
+    if (target) {
+      if (replacement._id !== undefined && replacement._id !== target._id) {
+        throw new VigieError(ErrorCodes.StoreFailure, 'the replacement document would change the immutable field _id');
+      }
+      const next = { ...replacement, _id: target._id } as Doc;
+      const modified = !jsonEqual(next, target);
+      if (modified) this.put(collection, target._id, next);
+      return { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedId: null };
+    }
+    if (!upsert) return { matchedCount: 0, modifiedCount: 0, upsertedId: null };
+    const seed = equalityFields(filter);
+    const id = replacement._id ?? seed._id ?? randomUUID();
+    const inserted = toStoredDoc({ ...replacement, _id: id } as Doc);
+    this.insert(collection, inserted);
+    return { matchedCount: 0, modifiedCount: 0, upsertedId: inserted._id };
+  }
+
+  update(collection: string, filter: Filter, update: Update, options: { upsert: boolean; multi: boolean; sort?: FindOptions['sort'] }): {
+    result: WriteResult;
+    before: Doc | null;
+    after: Doc | null;
+  } {
+    checkUpdate(update);
+    const targets = this.matching(collection, filter, { sort: options.sort, limit: options.multi ? undefined : 1 });
+    if (targets.length === 0) {
+      if (!options.upsert) return { result: { matchedCount: 0, modifiedCount: 0, upsertedId: null }, before: null, after: null };
+      const seed = equalityFields(filter) as Record<string, unknown>;
+      const doc = applyUpdate({ ...seed }, update, true);
+      if (doc._id === undefined) doc._id = randomUUID();
+      const stored = toStoredDoc(doc as Doc);
+      this.insert(collection, stored);
+      return { result: { matchedCount: 0, modifiedCount: 0, upsertedId: stored._id }, before: null, after: stored };
+    }
+    let modified = 0;
+    let first: { before: Doc; after: Doc } | null = null;
+    for (const target of targets) {
+      let stored: Doc;
+      let changed: boolean;
+      const fast = fastUpdate(target, update);
+      if (fast) ({ doc: stored, changed } = fast);
+      else {
+        const next = applyUpdate(copyJson(target), update, false);
+        if (next._id !== target._id) throw new VigieError(ErrorCodes.StoreFailure, 'an update may not change the immutable field _id');
+        stored = toStoredDoc(next as Doc);
+        changed = !jsonEqual(stored, target);
+      }
+      if (changed) {
+        this.put(collection, target._id, stored);
+        modified += 1;
+      }
+      first ??= { before: target, after: changed ? stored : target };
+    }
+    return {
+      result: { matchedCount: targets.length, modifiedCount: modified, upsertedId: null },
+      before: first?.before ?? null,
+      after: first?.after ?? null,
+    };
+  }
+
+  delete(collection: string, filter: Filter, multi: boolean): number {
+    const targets = this.matching(collection, filter, { limit: multi ? undefined : 1 });
+    for (const target of targets) this.put(collection, target._id, null);
+    return targets.length;
+  }
+}
+
+function toStoredDoc(doc: Doc): Doc {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new VigieError(ErrorCodes.StoreFailure, 'a document must be an object');
+  if (typeof doc._id !== 'string' || doc._id === '') throw new VigieError(ErrorCodes.StoreFailure, 'a document needs a non-empty string _id');
+  return cloneJson(doc);
+}
+
+function checkFilter(filter: Filter): void {
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
+    throw new VigieError(ErrorCodes.StoreFailure, 'a filter must be an object');
+  }
+  assertNoCodeExecution(filter);
+}
+
+function checkUpdate(update: Update): void {
+  const keys = Object.keys(update);
+  if (keys.length === 0) throw new VigieError(ErrorCodes.StoreFailure, 'an update needs at least one operator');
+  for (const key of keys) {
+    if (!allowedUpdateOperators.has(key)) throw new VigieError(ErrorCodes.StoreFailure, `update operator ${key} is not supported`);
+  }
+}
+
+function applyUpdate(doc: Record<string, unknown>, update: Update, inserting: boolean): Record<string, unknown> {
+  const { $setOnInsert, ...rest } = update;
+  const modifier: Record<string, unknown> = { ...rest };
+  if (inserting && $setOnInsert) modifier.$set = { ...$setOnInsert, ...(rest.$set ?? {}) };
+  if (Object.keys(modifier).length > 0) {
+    try {
+      mingoUpdate(doc, modifier as never, undefined, undefined, { cloneMode: 'deep' });
+    } catch (err) {
+      throw new VigieError(ErrorCodes.StoreFailure, `invalid update: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  return doc;
+}
+
+function matching(docs: readonly Doc[], filter: Filter): Doc[] {
+  const test = compileMatcher(filter);
+  return docs.filter(test);
+}
+
+/** `_id` values a filter pins exactly (`{_id: x}`, `{_id: {$eq: x}}`, `{_id: {$in: [...]}}`), else null. */
+function pinnedIds(filter: Filter): string[] | null {
+  const id = filter._id;
+  if (typeof id === 'string') return [id];
+  if (typeof id === 'object' && id !== null && !Array.isArray(id)) {
+    const ops = id as Record<string, unknown>;
+    const keys = Object.keys(ops);
+    if (keys.length === 1 && typeof ops.$eq === 'string') return [ops.$eq];
+    if (keys.length === 1 && Array.isArray(ops.$in) && ops.$in.every((v) => typeof v === 'string')) return [...new Set(ops.$in as string[])];
+  }
+  return null;
+}
+
+/** The fields an upsert seeds from its filter: plain equalities, `$eq`, and those inside `$and`. */
+function equalityFields(filter: Filter): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(value)) {
+      for (const part of value) Object.assign(out, equalityFields(part as Filter));
+      continue;
+    }
+    if (key.startsWith('$')) continue;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const ops = value as Record<string, unknown>;
+      const opKeys = Object.keys(ops);
+      if (opKeys.some((k) => k.startsWith('$'))) {
+        if ('$eq' in ops) setPath(out, key, ops.$eq);
+        continue;
+      }
+    }
+    setPath(out, key, value);
+  }
+  return out;
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node = target;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const part = parts[i] as string;
+    const next = node[part];
+    if (typeof next !== 'object' || next === null) node[part] = {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts[parts.length - 1] as string] = value;
+}
+
+function getPath(doc: unknown, path: string): unknown {
+  let node: unknown = doc;
+  for (const part of path.split('.')) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}
+
+function indexKey(doc: Doc, paths: readonly string[]): string {
+  return JSON.stringify(paths.map((p) => getPath(doc, p) ?? null));
+}
+
+function keyObject(doc: Doc, paths: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(paths.map((p) => [p, getPath(doc, p) ?? null]));
+}
+
+// ---- the Store over an engine --------------------------------------------------------------------------
+
+/**
+ * Copies what leaves the engine so callers can never mutate stored state. Stored documents are never changed in
+ * place either (an update makes a new version sharing the untouched parts), so what a caller holds stays as read.
+ */
+function out<T>(doc: T): T {
+  return copyJson(doc);
+}
+
+class EngineCollection<T extends Doc> implements Collection<T> {
+  readonly name: string;
+  readonly #engine: DocumentEngine;
+  readonly #guard: () => void;
+
+  constructor(name: string, engine: DocumentEngine, guard: () => void) {
+    this.name = name;
+    this.#engine = engine;
+    this.#guard = guard;
+  }
+
+  async find(filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
+    this.#guard();
+    const { projection, ...rest } = options;
+    return this.#engine.find(this.name, filter, rest).map((doc) => (projection ? projectCopy(doc, projection) : out(doc))) as T[];
+  }
+
+  async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
+    this.#guard();
+    const { projection, ...rest } = options;
+    const [doc] = this.#engine.find(this.name, filter, { ...rest, limit: 1 });
+    if (!doc) return null;
+    return (projection ? projectCopy(doc, projection) : out(doc)) as T;
+  }
+
+  async count(filter: Filter = {}): Promise<number> {
+    this.#guard();
+    return this.#engine.count(this.name, filter);
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    this.#guard();
+    this.#engine.transaction((tx) => tx.insert(this.name, doc));
+  }
+
+  async insertMany(docs: readonly T[]): Promise<void> {
+    this.#guard();
+    this.#engine.transaction((tx) => {
+      for (const doc of docs) tx.insert(this.name, doc);
+    });
+  }
+
+  async replaceOne(filter: Filter, doc: T, options: UpsertOptions = {}): Promise<WriteResult> {
+    this.#guard();
+    checkFilter(filter);
+    return this.#engine.transaction((tx) => tx.replace(this.name, filter, doc, options.upsert === true));
+  }
+
+  async updateOne(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<WriteResult> {
+    this.#guard();
+    checkFilter(filter);
+    return this.#engine.transaction((tx) => tx.update(this.name, filter, update, { upsert: options.upsert === true, multi: false }).result);
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<WriteResult> {
+    this.#guard();
+    checkFilter(filter);
+    return this.#engine.transaction((tx) => tx.update(this.name, filter, update, { upsert: false, multi: true }).result);
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<T | null> {
+    this.#guard();
+    checkFilter(filter);
+    const { before, after } = this.#engine.transaction((tx) =>
+      tx.update(this.name, filter, update, { upsert: options.upsert === true, multi: false, sort: options.sort }),
+    );
+    const chosen = options.returnDocument === 'before' ? before : after;
+    return chosen ? (out(chosen) as T) : null;
+  }
+
+  async deleteOne(filter: Filter): Promise<DeleteResult> {
+    this.#guard();
+    checkFilter(filter);
+    return { deletedCount: this.#engine.transaction((tx) => tx.delete(this.name, filter, false)) };
+  }
+
+  async deleteMany(filter: Filter): Promise<DeleteResult> {
+    this.#guard();
+    checkFilter(filter);
+    return { deletedCount: this.#engine.transaction((tx) => tx.delete(this.name, filter, true)) };
+  }
+
+  async createIndex(spec: IndexSpec): Promise<void> {
+    this.#guard();
+    this.#engine.createIndex(this.name, spec);
+  }
+}
+
+/** A Store over a DocumentEngine; adapters add durability through the engine's persistence. */
+export class EngineStore implements Store {
+  protected readonly engine: DocumentEngine;
+  readonly #collections = new Map<string, EngineCollection<Doc>>();
+  #closed = false;
+  readonly #onClose: (() => void) | undefined;
+
+  constructor(engine: DocumentEngine, onClose?: () => void) {
+    this.engine = engine;
+    this.#onClose = onClose;
+  }
+
+  readonly #guard = (): void => {
+    if (this.#closed) throw new VigieError(ErrorCodes.StoreFailure, 'the store is closed');
+  };
+
+  collection<T extends Doc = Doc>(name: string): Collection<T> {
+    if (!/^[A-Za-z0-9_.-]{1,120}$/.test(name)) throw new VigieError(ErrorCodes.StoreFailure, `invalid collection name ${JSON.stringify(name)}`);
+    let coll = this.#collections.get(name);
+    if (!coll) {
+      coll = new EngineCollection<Doc>(name, this.engine, this.#guard);
+      this.#collections.set(name, coll);
+    }
+    return coll as unknown as Collection<T>;
+  }
+
+  async batch(operations: readonly BatchOperation[]): Promise<BatchResult> {
+    this.#guard();
+    const result: BatchResult = { inserted: 0, matched: 0, modified: 0, upserted: 0, deleted: 0 };
+    this.engine.transaction((tx) => {
+      for (const operation of operations) {
+        if ('filter' in operation) checkFilter(operation.filter);
+        switch (operation.op) {
+          case 'insert':
+            tx.insert(operation.collection, operation.doc);
+            result.inserted += 1;
+            break;
+          case 'replace': {
+            const r = tx.replace(operation.collection, operation.filter, operation.doc, operation.upsert === true);
+            accumulate(result, r);
+            break;
+          }
+          case 'update': {
+            const r = tx.update(operation.collection, operation.filter, operation.update, {
+              upsert: operation.upsert === true,
+              multi: operation.multi === true,
+            }).result;
+            accumulate(result, r);
+            break;
+          }
+          case 'delete':
+            result.deleted += tx.delete(operation.collection, operation.filter, operation.multi === true);
+            break;
+          default:
+            throw new VigieError(ErrorCodes.StoreFailure, `unknown batch operation ${(operation as { op: string }).op}`);
+        }
+      }
+    });
+    return result;
+  }
+
+  async listCollections(): Promise<string[]> {
+    this.#guard();
+    return this.engine.collectionNames();
+  }
+
+  async dropCollection(name: string): Promise<void> {
+    this.#guard();
+    this.engine.dropCollection(name);
+  }
+
+  async ping(): Promise<void> {
+    this.#guard();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#onClose?.();
+  }
+}
+
+function accumulate(total: BatchResult, r: WriteResult): void {
+  total.matched += r.matchedCount;
+  total.modified += r.modifiedCount;
+  if (r.upsertedId !== null) total.upserted += 1;
+}
+
+/** A store that keeps everything in memory: for tests and throwaway runs. */
+export function createMemoryStore(): EngineStore {
+  return new EngineStore(new DocumentEngine());
+}

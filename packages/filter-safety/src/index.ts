@@ -1,0 +1,1 @@
+export { assertSafeFilter, assertSafeRegex, isSafeFieldPath, assertNoCodeExecution, safeQueryOperators, codeExecutingOperators, type SafeFilterOptions } from './filter-safety.js';

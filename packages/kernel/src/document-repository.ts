@@ -1,0 +1,84 @@
+import { injectable } from 'tsyringe';
+import { kernelRefs } from './kernel-refs.js';
+import { injectRef } from './refs.js';
+import type { Collection, Doc, SortSpec, Store } from './store/port.js';
+
+/**
+ * The get/list/insert/replace/delete of one collection whose documents are keyed by `_id`, with one contract for
+ * every feature:
+ *
+ * - `get(id)` → the document, or null;
+ * - `list()` → every document, in the repository's order (the store's own order when none is given);
+ * - `insert(doc)` → the stored document; the store's `DuplicateKeyError` (code `DUPLICATE_KEY`) when the id is taken;
+ * - `replace(doc)` → the stored document, or null when no document has `doc._id` (nothing is created);
+ * - `delete(id)` → true when a document was deleted.
+ *
+ * A feature repository with queries of its own extends it (they reach the collection through `documents`); one
+ * without is a `documentRepositoryClass`.
+ */
+export class DocumentRepository<T extends Doc> {
+  protected readonly documents: Collection<T>;
+  readonly #order: SortSpec | undefined;
+  #writes = 0;
+
+  constructor(store: Store, collectionName: string, options: { order?: SortSpec } = {}) {
+    this.documents = store.collection<T>(collectionName);
+    this.#order = options.order;
+  }
+
+  /**
+   * How many writes went through this repository in this process: an engine that keeps the documents in memory
+   * reads them again when this changes.
+   */
+  get writes(): number {
+    return this.#writes;
+  }
+
+  get(id: string): Promise<T | null> {
+    return this.documents.findOne({ _id: id });
+  }
+
+  list(): Promise<T[]> {
+    return this.documents.find({}, this.#order ? { sort: this.#order } : {});
+  }
+
+  async insert(doc: T): Promise<T> {
+    await this.documents.insertOne(doc);
+    this.wrote();
+    return doc;
+  }
+
+  async replace(doc: T): Promise<T | null> {
+    const { matchedCount } = await this.documents.replaceOne({ _id: doc._id }, doc);
+    this.wrote();
+    return matchedCount === 1 ? doc : null;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const { deletedCount } = await this.documents.deleteOne({ _id: id });
+    this.wrote();
+    return deletedCount === 1;
+  }
+
+  /** Counts a write a subclass made on its own (a batch, an update): the `writes` readers see it too. */
+  protected wrote(): void {
+    this.#writes++;
+  }
+}
+
+/**
+ * An injectable `DocumentRepository` class for one collection (the store comes from `kernelRefs.store`): the whole
+ * repository of a feature that needs no query of its own.
+ *
+ *     export const WebhookRepository = documentRepositoryClass<WebhookRecord>('webhooks', { order: { _id: 1 } });
+ *     export type WebhookRepository = DocumentRepository<WebhookRecord>;
+ */
+export function documentRepositoryClass<T extends Doc>(collectionName: string, options: { order?: SortSpec } = {}): new (store: Store) => DocumentRepository<T> {
+  @injectable()
+  class CollectionRepository extends DocumentRepository<T> {
+    constructor(@injectRef(kernelRefs.store) store: Store) {
+      super(store, collectionName, options);
+    }
+  }
+  return CollectionRepository;
+}

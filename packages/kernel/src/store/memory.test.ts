@@ -1,4 +1,0 @@
-import { createMemoryStore } from './memory.js';
-import { describeStoreConformance } from '../testing/store-conformance.js';
-
-describeStoreConformance('memory', async () => ({ store: createMemoryStore() }));

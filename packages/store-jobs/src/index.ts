@@ -1,0 +1,1 @@
+export { StoreJobStore } from './store-job-store.js';
