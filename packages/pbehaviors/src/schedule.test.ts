@@ -125,6 +125,14 @@ describe('with a recurrence', () => {
     expect(until.isActiveAt(utc(2024, 1, 3, 8, 30))).toBe(false);
   });
 
+  it('finds the last occurrence of a weekly BYSETPOS rule across excluded weeks', () => {
+    // From Wednesday 2024-01-03: the first of each week's Monday and Friday (so Mondays, after the first week).
+    const tstart = utc(2024, 1, 3, 8);
+    const exdate = [utc(2024, 2, 26, 8), utc(2024, 3, 4, 8)];
+    const schedule = new Schedule({ rrule: 'FREQ=WEEKLY;BYDAY=MO,FR;BYSETPOS=1', tstart, tstop: tstart + 3600, timezone: 'UTC', exdate });
+    expect(schedule.windowAt(utc(2024, 3, 6, 8))).toEqual({ start: utc(2024, 2, 19, 8), end: utc(2024, 2, 19, 9) });
+  });
+
   it('is expired once no occurrence ends after t; an endless one never is', () => {
     const tstart = utc(2024, 1, 1, 8);
     const counted = new Schedule({ rrule: 'FREQ=DAILY;COUNT=3', tstart, tstop: tstart + 3600, timezone: 'UTC', exdate: [] });
@@ -197,5 +205,70 @@ describe('windows', () => {
     // At an occurrence start, the previous occurrence is the last one; the excluded day keeps the day before.
     expect(schedule.windowAt(utc(2024, 1, 3, 8))).toEqual({ start: utc(2024, 1, 2, 8), end: utc(2024, 1, 2, 9) });
     expect(schedule.windowAt(utc(2024, 1, 4, 12))).toEqual({ start: utc(2024, 1, 3, 8), end: utc(2024, 1, 3, 9) });
+  });
+});
+
+describe('random schedules give the answers of the plain rrule scan from tstart', () => {
+  /** The definition, with every occurrence from tstart on out of rrule: the last start strictly before t, or null. */
+  function referenceLastStart(spec: ScheduleSpec, t: number): number | null {
+    const zone = TimeZone.named(spec.timezone);
+    const recurrence = parseRecurrence(spec.rrule as string);
+    const excluded = new Set(spec.exdate.map((start) => zone.toWallClock(start)));
+    const until = recurrence.until === null ? null : recurrence.until.kind === 'instant' ? zone.toWallClock(recurrence.until.epochSec) : recurrence.until.wallSec;
+    let last: number | null = null;
+    recurrenceRule(recurrence, zone.toWallClock(spec.tstart), until).all((date) => {
+      const wall = date.getTime() / 1000;
+      if (excluded.has(wall)) return true;
+      const start = zone.toInstant(wall);
+      if (start >= t) return false;
+      last = start;
+      return true;
+    });
+    return last;
+  }
+
+  let seed = 99;
+  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
+  const zones = ['Europe/Paris', 'America/New_York', 'UTC', 'Australia/Lord_Howe', 'America/Sao_Paulo', 'Asia/Kolkata', 'Pacific/Chatham'];
+  const rules = [
+    'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR',
+    'FREQ=DAILY',
+    'FREQ=WEEKLY;BYDAY=SA,SU',
+    'FREQ=MONTHLY;BYMONTHDAY=1,15',
+    'FREQ=DAILY;INTERVAL=2;BYHOUR=2,14',
+    'FREQ=MONTHLY',
+    'FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=-1,30',
+    'FREQ=YEARLY;BYMONTH=3,10;BYDAY=SU',
+    'FREQ=WEEKLY;INTERVAL=3;BYDAY=TU,SU;WKST=SU;BYHOUR=1,2,3',
+    'FREQ=DAILY;BYHOUR=0,2,3;BYMINUTE=0,30;UNTIL=20250601T000000',
+    'FREQ=DAILY;COUNT=30',
+    'FREQ=MONTHLY;BYDAY=-1SU;BYHOUR=2',
+    'FREQ=WEEKLY;BYDAY=MO,FR,SA;BYSETPOS=1,-1;BYHOUR=2,23',
+    'FREQ=YEARLY;BYWEEKNO=13,44;BYDAY=SU;BYHOUR=1,2,3',
+    'FREQ=HOURLY;INTERVAL=7',
+  ];
+
+  it.each(zones)('in %s, DST changes included', (timezone) => {
+    for (const rrule of rules) {
+      // Starting in 2022–2024 at any second; a third of them at 02:xx local time, the hour DST changes skip or repeat.
+      const zone = TimeZone.named(timezone);
+      const day = utc(2022, 1, 1) + int(0, 3 * 365) * 86400;
+      const tstart = zone.toInstant(day + (random() < 0.3 ? int(2 * 3600, 3 * 3600 - 1) : int(0, 86399)));
+      const spec: ScheduleSpec = { rrule, tstart, tstop: tstart + int(60, 30 * 3600), timezone, exdate: random() < 0.5 ? [tstart + int(1, 20) * 86400] : [] };
+      const schedule = new Schedule(spec);
+      // Instants around the start, within two years, and around the DST changes (found hour by hour).
+      const changes: number[] = [];
+      for (let hour = tstart - 86400 * 10; hour < tstart + 2 * 365 * 86400 && changes.length < 6; hour += 3600) {
+        if (zone.offsetAt(hour) !== zone.offsetAt(hour + 3600)) changes.push(hour + 3600);
+      }
+      const instants = [tstart - 1, tstart, tstart + 1, tstart + int(0, 2 * 365 * 86400), ...changes.flatMap((change) => [change - int(0, 7200), change + int(0, 7200), change + int(0, 30 * 86400)])];
+      for (const t of instants) {
+        const last = referenceLastStart(spec, t);
+        const window = last === null ? null : { start: last, end: last + spec.tstop - spec.tstart };
+        expect({ rrule, tstart, t, window: schedule.windowAt(t) }).toEqual({ rrule, tstart, t, window });
+        expect(new Schedule(spec).isActiveAt(t)).toBe(window !== null && t <= window.end);
+      }
+    }
   });
 });

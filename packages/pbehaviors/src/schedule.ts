@@ -1,4 +1,4 @@
-import { parseRecurrence, recurrenceRule, type FrequencyName, type Recurrence } from './recurrence.js';
+import { occurrenceWalk, parseRecurrence, type OccurrenceWalk, type Recurrence } from './recurrence.js';
 import { TimeZone } from './time-zone.js';
 
 /** The fields of a pbehavior that decide when it is active. */
@@ -19,8 +19,22 @@ export interface ScheduleSpec {
  */
 const conversionMargin = 3 * 3600;
 
-/** Period lengths, in wall-clock seconds, of the frequencies whose periods all have the same length. */
-const fixedPeriods: Partial<Record<FrequencyName, number>> = { SECONDLY: 1, MINUTELY: 60, HOURLY: 3600, DAILY: 86400, WEEKLY: 7 * 86400 };
+/** Parsed rules by text: many pbehaviors share a few rules. Cleared when full. */
+const parsedRules = new Map<string, Recurrence>();
+const maxParsedRules = 10_000;
+
+function parsedRule(text: string): Recurrence {
+  let recurrence = parsedRules.get(text);
+  if (!recurrence) {
+    recurrence = parseRecurrence(text);
+    if (parsedRules.size >= maxParsedRules) parsedRules.clear();
+    parsedRules.set(text, recurrence);
+  }
+  return recurrence;
+}
+
+/** Shared by the many schedules without exdates. */
+const noExclusions: ReadonlySet<number> = new Set();
 
 interface RecurringParts {
   recurrence: Recurrence;
@@ -28,8 +42,10 @@ interface RecurringParts {
   startWall: number;
   untilWall: number | null;
   excludedWalls: ReadonlySet<number>;
-  /** Wall-clock length of one period when iteration may start from any later period, else null. */
-  period: number | null;
+  /** Occurrence starts, as wall-clock times, from about a given one on. */
+  walk: OccurrenceWalk;
+  /** The longest period when walks may start anywhere, else null: they must start at the start. */
+  span: number | null;
 }
 
 /** One occurrence of a pbehavior: active from `start` to `end` (epoch seconds). */
@@ -69,18 +85,18 @@ export class Schedule {
       this.#recurring = null;
       return;
     }
-    const recurrence = parseRecurrence(spec.rrule);
+    const recurrence = parsedRule(spec.rrule);
     const zone = TimeZone.named(spec.timezone);
     const until = recurrence.until;
-    const fixed = fixedPeriods[recurrence.frequency];
+    const startWall = zone.toWallClock(spec.tstart);
+    const untilWall = until === null ? null : until.kind === 'instant' ? zone.toWallClock(until.epochSec) : until.wallSec;
     this.#recurring = {
       recurrence,
       zone,
-      startWall: zone.toWallClock(spec.tstart),
-      untilWall: until === null ? null : until.kind === 'instant' ? zone.toWallClock(until.epochSec) : until.wallSec,
-      excludedWalls: new Set(spec.exdate.map((start) => zone.toWallClock(start))),
-      // With COUNT, occurrences are numbered from the first one: iteration must start there.
-      period: fixed !== undefined && recurrence.count === null ? fixed * recurrence.interval : null,
+      startWall,
+      untilWall,
+      excludedWalls: spec.exdate.length === 0 ? noExclusions : new Set(spec.exdate.map((start) => zone.toWallClock(start))),
+      ...occurrenceWalk(recurrence, startWall, untilWall),
     };
   }
 
@@ -132,14 +148,14 @@ export class Schedule {
   #occurrencesAround(t: number): Occurrences {
     const recurring = this.#recurring as RecurringParts;
     const wallT = recurring.zone.toWallClock(t);
-    if (recurring.period !== null) {
+    if (recurring.span !== null) {
       // Iterating from tstart costs one step per occurrence since then: start a few periods before t instead, and
       // look further back only when no occurrence turned up (restrictive BY* parts, exclusions).
       const horizon = recurring.untilWall === null ? wallT : Math.min(wallT, recurring.untilWall + 1);
       for (let lookBack = 1; ; lookBack *= 8) {
-        const periods = Math.floor((horizon - conversionMargin - recurring.startWall) / recurring.period) - lookBack;
-        if (periods <= 0) break;
-        const found = this.#scan(recurring.startWall + periods * recurring.period, t, wallT);
+        const from = horizon - conversionMargin - lookBack * recurring.span;
+        if (from <= recurring.startWall) break;
+        const found = this.#scan(from, t, wallT);
         if (found.last !== null) return found;
       }
     }
@@ -147,12 +163,11 @@ export class Schedule {
   }
 
   #scan(fromWall: number, t: number, wallT: number): Occurrences {
-    const { recurrence, zone, untilWall, excludedWalls } = this.#recurring as RecurringParts;
+    const { zone, excludedWalls, walk } = this.#recurring as RecurringParts;
     let lastWall: number | null = null;
     let lastInstant: number | null = null;
     let next: number | null = null;
-    recurrenceRule(recurrence, fromWall, untilWall).all((date) => {
-      const wall = date.getTime() / 1000;
+    walk(fromWall, (wall) => {
       if (excludedWalls.has(wall)) return true;
       if (wall < wallT - conversionMargin) {
         lastWall = wall;
