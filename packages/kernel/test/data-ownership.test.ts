@@ -44,6 +44,20 @@ describe('data ownership', () => {
     await expect(store.batch([{ op: 'insert', collection: 'notes', doc: { _id: 'n2' } }])).rejects.toThrow('feature reader uses collection notes');
   });
 
+  it('fails to boot when a feature reads a collection it did not declare while starting', async () => {
+    const careless = defineFeature({
+      id: 'careless',
+      kernel: '^0.1.0',
+      dependsOn: ['notes'],
+      register(f) {
+        f.onInit(async (scope) => void (await scope.resolve(kernelRefs.store).collection('notes').count()));
+      },
+    });
+    await expect(startTestKernel({ store: memoryStoreFactory(), features: [notes, careless] })).rejects.toThrow(
+      'feature careless uses collection notes, which it does not own (feature notes does; use its services)',
+    );
+  });
+
   it('fails the boot check when a feature declares another feature’s collection or the kernel’s', () => {
     const squatter = defineFeature({
       id: 'squatter',
