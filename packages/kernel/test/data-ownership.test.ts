@@ -1,22 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { VigieError } from '../src/errors.js';
-import { defineFeature, type AnyFeature } from '../src/feature.js';
-import { Kernel } from '../src/kernel.js';
+import { defineFeature } from '../src/feature.js';
 import { kernelRefs } from '../src/kernel-refs.js';
-import { createLogger } from '../src/log.js';
 import { memoryStoreFactory } from '@vigie/documents';
 import { startTestKernel, type TestKernel } from '../src/testing/index.js';
+import { compose } from './compose.js';
 
-const silent = createLogger({ level: 'silent' });
-
-function compose(features: readonly AnyFeature[]): VigieError {
-  try {
-    new Kernel({ features, installDir: '/nonexistent-vigie', env: {}, store: memoryStoreFactory(), logger: silent });
-  } catch (err) {
-    return err as VigieError;
-  }
-  throw new Error('composition unexpectedly succeeded');
-}
 
 /** Owns `notes`, indexed by `owner`. */
 const notes = defineFeature({ id: 'notes', kernel: '^0.1.0', register: (f) => f.collection('notes', { indexes: [{ keys: { owner: 1 } }] }) });
