@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { assertSafeFilter } from '@vigie/filter-safety';
-import { HttpError, injectRef, type Filter } from '@vigie/kernel';
+import { injectRef, HttpError, type Filter } from '@vigie/kernel';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import type { InferType } from 'yup';
 import type { Alarm } from './alarm.js';

@@ -1,8 +1,7 @@
 import { injectable } from 'tsyringe';
 import { assertSafeFilter } from '@vigie/filter-safety';
 import {
-  injectRef,
-  kernelRefs,
+  injectRef, kernelRefs,
   type BatchOperation,
   type Collection,
   type EventBus,
@@ -11,9 +10,9 @@ import {
   type SortSpec,
   type Store,
 } from '@vigie/kernel';
-import { entitiesChangedEvent } from './refs.js';
 import { toEntity, type Entity } from './entity.js';
 import { GraphDraft, type GraphChanges } from './graph-draft.js';
+import { entitiesChangedEvent } from './refs.js';
 
 export const entityCollection = 'default_entities';
 

@@ -1,12 +1,12 @@
 import { connect, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
 import { injectable } from 'tsyringe';
 import { injectRef, kernelRefs, durationSeconds, type Clock, type HealthResult, type Logger } from '@vigie/kernel';
+import { eventIntakeRef } from './refs.js';
 import { partitionList, type AmqpConfig } from './amqp-config.js';
 import { readMessage, type ReadMessage } from './amqp-messages.js';
 import type { EventIntake } from './event-intake.js';
 import { entityIdOf, type VigieEvent } from './pipeline.js';
 import { laneOf } from './pipeline-runner.js';
-import { eventIntakeRef } from './refs.js';
 
 /** Events a partition consumer queues in one store write, at most. */
 const batchSize = 1000;

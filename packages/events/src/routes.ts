@@ -1,4 +1,4 @@
-import { HttpError, assertJsonDepth, errorDetail, kernelRefs, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, assertJsonDepth, errorDetail, type RouteDefinition, type VigieContext, kernelRefs } from '@vigie/kernel';
 import { EngineSettingsService } from './engine-settings.js';
 import { EventIntake } from './event-intake.js';
 import { acceptEvent, parsesToWellFormedText, refusedByEventRoute } from './event-validation.js';

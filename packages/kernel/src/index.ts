@@ -61,8 +61,8 @@ export {
 } from './input-bounds.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
 export { SerialQueues } from './serial-queues.js';
-export { DocumentRepository, documentRepositoryClass } from './document-repository.js';
 export { EventBus, type EventAccess } from './event-bus.js';
+export { DocumentRepository, documentRepositoryClass } from './document-repository.js';
 export { Observations, type HttpObservation, type StoreObservation, type JobObservation, type PipelineObservation } from './observation.js';
 export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';
 export { SecretBox, decodeSecretKey, type SecretBoxOptions } from './secret-box.js';

@@ -1,24 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { VigieError } from '../src/errors.js';
 import { defineBridge } from '../src/di/bridge.js';
 import { documentRepositoryClass } from '../src/document-repository.js';
-import { defineFeature, type AnyFeature } from '../src/feature.js';
-import { Kernel } from '../src/kernel.js';
+import { defineFeature } from '../src/feature.js';
 import { kernelRefs } from '../src/kernel-refs.js';
-import { createLogger } from '../src/log.js';
 import { memoryStoreFactory } from '@vigie/documents';
 import { startTestKernel, type TestKernel } from '../src/testing/index.js';
-
-const silent = createLogger({ level: 'silent' });
-
-function compose(features: readonly AnyFeature[]): VigieError {
-  try {
-    new Kernel({ features, installDir: '/nonexistent-vigie', env: {}, store: memoryStoreFactory(), logger: silent });
-  } catch (err) {
-    return err as VigieError;
-  }
-  throw new Error('composition unexpectedly succeeded');
-}
+import { compose } from './compose.js';
 
 /** Owns `notes`, indexed by `owner`. */
 const notes = defineFeature({ id: 'notes', kernel: '^0.1.0', register: (f) => f.collection('notes', { indexes: [{ keys: { owner: 1 } }] }) });
@@ -44,6 +31,20 @@ describe('data ownership', () => {
     expect(() => store.collection('notes')).toThrow('feature reader uses collection notes, which it does not own (feature notes does; use its services)');
     expect(() => store.collection('elsewhere')).toThrow('feature reader uses collection elsewhere, which it does not own (declare it with f.collection)');
     await expect(store.batch([{ op: 'insert', collection: 'notes', doc: { _id: 'n2' } }])).rejects.toThrow('feature reader uses collection notes');
+  });
+
+  it('fails to boot when a feature reads a collection it did not declare while starting', async () => {
+    const careless = defineFeature({
+      id: 'careless',
+      kernel: '^0.1.0',
+      dependsOn: ['notes'],
+      register(f) {
+        f.onInit(async (scope) => void (await scope.resolve(kernelRefs.store).collection('notes').count()));
+      },
+    });
+    await expect(startTestKernel({ store: memoryStoreFactory(), features: [notes, careless] })).rejects.toThrow(
+      'feature careless uses collection notes, which it does not own (feature notes does; use its services)',
+    );
   });
 
   it('gives a generic repository the store of its feature: its own collection works, another is refused', async () => {

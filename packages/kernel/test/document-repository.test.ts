@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '@vigie/documents';
-import { DocumentRepository, ErrorCodes, documentRepositoryClass, hasCode, kernelRefs, type Doc } from '../src/index.js';
+import { kernelRefs } from '../src/kernel-refs.js';
+import { DocumentRepository, ErrorCodes, documentRepositoryClass, hasCode, type Doc } from '../src/index.js';
 
 interface Note extends Doc {
   text: string;
@@ -48,7 +49,7 @@ describe('DocumentRepository', () => {
     expect(notes.writes).toBe(4);
   });
 
-  it('documentRepositoryClass makes an injectable repository of a collection, built with the store its bridge imports (kernelRefs.store)', async () => {
+  it('documentRepositoryClass makes an injectable repository of a collection, built with the store of its container', async () => {
     const store = createMemoryStore();
     await store.collection<Note>('notes').insertOne({ _id: 'a', text: 'stored', rank: 1 });
     const NoteRepository = documentRepositoryClass<Note>('notes');

@@ -2,25 +2,14 @@ import 'reflect-metadata';
 import { injectable } from 'tsyringe';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineBridge, provide } from '../src/di/bridge.js';
-import { hasCode, ErrorCodes, type VigieError } from '../src/errors.js';
-import { defineFeature, type AnyFeature } from '../src/feature.js';
-import { Kernel } from '../src/kernel.js';
+import { hasCode, ErrorCodes } from '../src/errors.js';
+import { defineFeature } from '../src/feature.js';
 import { kernelRefs } from '../src/kernel-refs.js';
-import { createLogger } from '../src/log.js';
 import { eventRef, extensionPointRef, injectRef, serviceRef } from '../src/refs.js';
 import { memoryStoreFactory } from '@vigie/documents';
 import { startTestKernel, type TestKernel } from '../src/testing/index.js';
+import { compose } from './compose.js';
 
-const silent = createLogger({ level: 'silent' });
-
-function compose(features: readonly AnyFeature[]): VigieError {
-  try {
-    new Kernel({ features, installDir: '/nonexistent-vigie', env: {}, store: memoryStoreFactory(), logger: silent });
-  } catch (err) {
-    return err as VigieError;
-  }
-  throw new Error('composition unexpectedly succeeded');
-}
 
 interface Counter {
   next(): number;

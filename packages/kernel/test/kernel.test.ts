@@ -2,24 +2,13 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it, afterEach } from 'vitest';
 import { object, string, number } from 'yup';
 import { defineFeature } from '../src/feature.js';
-import { Kernel } from '../src/kernel.js';
 import { memoryStoreFactory } from '@vigie/documents';
-import { createLogger } from '../src/log.js';
-import { hasCode, ErrorCodes, type VigieError } from '../src/errors.js';
+import { hasCode, ErrorCodes } from '../src/errors.js';
 import { startTestKernel, type TestKernel } from '../src/testing/index.js';
+import { compose } from './compose.js';
 import { sampleFeature } from './sample-feature/feature.js';
 import { extensionPointRef } from '../src/refs.js';
 
-const silent = createLogger({ level: 'silent' });
-
-function compose(features: Parameters<typeof defineFeature>[0][] | ReturnType<typeof defineFeature>[], overrides = {}): VigieError {
-  try {
-    new Kernel({ features: features as never, installDir: '/nonexistent-vigie', env: {}, configOverrides: overrides, store: memoryStoreFactory(), logger: silent });
-  } catch (err) {
-    return err as VigieError;
-  }
-  throw new Error('composition unexpectedly succeeded');
-}
 
 const noop = (id: string, extra: Partial<Parameters<typeof defineFeature>[0]> = {}) => defineFeature({ id, kernel: '^0.1.0', register() {}, ...extra });
 

@@ -219,7 +219,7 @@ export const jobStoreConformanceCases: readonly Case[] = [
             if (run.failCount === 0) throw new Error('first attempt fails on purpose');
           },
         },
-        { featureId: 'conformance', resolve: () => { throw new Error('this job resolves nothing'); } },
+        { featureId: 'conformance', resolve: () => Promise.reject(new Error('conformance jobs resolve nothing')) as never },
       );
       try {
         await scheduler.start();

@@ -22,6 +22,7 @@ export class GreetingService {
 }
 
 export const greetingServiceRef = serviceRef<GreetingService>('sample.greetingService');
+
 /** One description of the greeting body: the kernel validates it, and its type is inferred from it. */
 export const greetingSchema = object({ name: string().required() }).noUnknown().required();
 export type GreetingInput = InferType<typeof greetingSchema>;
