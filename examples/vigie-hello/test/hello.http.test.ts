@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStoreFactory } from '@vigie/documents';
 import { ManualClock, startTestKernel, type TestKernel } from '@vigie/kernel/testing';
+import { contextGraphFeature, entitiesChangedEvent } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { helloFeature } from '../src/index.js';
 
@@ -11,7 +12,7 @@ afterEach(async () => {
 });
 
 const start = (hello: Record<string, string> = {}, clock = new ManualClock(1_700_000_000_000)) =>
-  startTestKernel({ store: memoryStoreFactory(), features: [eventsFeature, helloFeature], clock, config: { 'webserver.conf': { hello } } });
+  startTestKernel({ store: memoryStoreFactory(), features: [eventsFeature, contextGraphFeature, helloFeature], clock, config: { 'webserver.conf': { hello } } });
 
 describe('the hello plugin', () => {
   it('greets the authenticated user with the configured greeting, and refuses anonymous callers', async () => {
@@ -48,7 +49,7 @@ describe('the hello plugin', () => {
   it('counts the entities the event bus reports changed, and its job summarises and trims', async () => {
     const clock = new ManualClock(1_700_000_000_000);
     t = await start({ max_visits: '2' }, clock);
-    await t.kernel.eventBus.emit('entities.changed', { ids: ['a/b', 'c/d'] });
+    await t.kernel.eventBus.emit(entitiesChangedEvent, { ids: ['a/b', 'c/d'] });
     for (const name of ['one', 'two', 'three']) await t.post('/api/v2/hello/visits', { name });
     clock.advance(60_000);
     await t.kernel.scheduler.now('hello.summary', {});
