@@ -101,7 +101,7 @@ describe('typed references', () => {
       },
     });
     await expect(startTestKernel({ store: memoryStoreFactory(), features: [counters, listener] })).rejects.toThrow(
-      'feature listener listens to event counters.counted, which neither it nor a feature it depends on declares',
+      'feature listener listens to event counters.counted, which it neither declares nor consumes (f.consume)',
     );
   });
 
