@@ -48,7 +48,7 @@ describe('the hello plugin', () => {
   it('counts the entities the event bus reports changed, and its job summarises and trims', async () => {
     const clock = new ManualClock(1_700_000_000_000);
     t = await start({ max_visits: '2' }, clock);
-    await t.kernel.eventBus.emit('entities.changed', { ids: ['a/b', 'c/d'] });
+    await t.kernel.eventBus.emit('context-graph.entities-changed', { ids: ['a/b', 'c/d'] });
     for (const name of ['one', 'two', 'three']) await t.post('/api/v2/hello/visits', { name });
     clock.advance(60_000);
     await t.kernel.scheduler.now('hello.summary', {});

@@ -33,6 +33,13 @@ const counters = defineFeature({
   },
 });
 
+@injectable()
+class NeedsNothing implements Counter {
+  next(): number {
+    return 0;
+  }
+}
+
 let t: TestKernel | undefined;
 afterEach(async () => {
   await t?.stop();
@@ -144,12 +151,33 @@ describe('typed references', () => {
     expect(err.details).toEqual(
       expect.arrayContaining([
         'event counters.counted is declared by features counters and bridged',
+        'feature bridged declares event counters.counted, whose id must start with "bridged."',
         'feature bridged imports service absent.counter into its bridge, which no composed feature exports',
         'feature bridged imports service counters.counter into its bridge, which feature counters provides, but bridged does not depend on counters',
         'feature bridged consumes event counters.counted, which feature counters provides, but bridged does not depend on counters',
         'feature bridged contributes to counters.displays but does not depend on counters',
       ]),
     );
-    expect(err.details).toHaveLength(5);
+    expect(err.details).toHaveLength(6);
+  });
+
+  it('must start with the id of the feature declaring them', () => {
+    const stray = defineFeature({
+      id: 'stray',
+      kernel: '^0.1.0',
+      register(f) {
+        f.service(serviceRef<string>('strays.private'), () => 'private');
+        f.use(defineBridge({ exports: [provide(serviceRef<Counter>('counters.counter'), NeedsNothing)], singletons: [NeedsNothing] }));
+        f.event(eventRef<{ id: string }>('entities.changed'));
+        f.extensionPoint(extensionPointRef<string>('stray-points.all'));
+        f.service(serviceRef<string>('stray.fine'), () => 'fine', { export: true });
+      },
+    });
+    expect(compose([stray]).details).toEqual([
+      'feature stray declares service strays.private, whose id must start with "stray."',
+      'feature stray declares service counters.counter, whose id must start with "stray."',
+      'feature stray declares event entities.changed, whose id must start with "stray."',
+      'feature stray declares extension point stray-points.all, whose id must start with "stray."',
+    ]);
   });
 });
