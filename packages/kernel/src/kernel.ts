@@ -9,7 +9,7 @@ import type { Authenticator } from './auth.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigFiles, type ConfigOverrides } from './config/ini.js';
 import { logConfigSchema, serverConfigSchema, type ServerConfig } from './config/kernel-config.js';
-import type { DiBridge } from './di/bridge.js';
+import { bridgeProblems, type DiBridge } from './di/bridge.js';
 import { ContainerScope } from './di/scope.js';
 import { ErrorCodes, VigieError } from './errors.js';
 import { EventBus } from './event-bus.js';
@@ -334,8 +334,8 @@ export class Kernel {
 
   /**
    * Duplicate routes, jobs, health checks, authenticators, services, events and extension points; ids not prefixed
-   * by their declaring feature's id; consumed services and events (bridge imports included) that no dependency
-   * provides; contributions to points of non-dependencies.
+   * by their declaring feature's id; bridge classes injecting what their bridge lacks; consumed services and events
+   * (bridge imports included) that no dependency provides; contributions to points of non-dependencies.
    */
   #checkDeclarations(problems: string[]): void {
     const routes = new Map<string, string>();
@@ -359,6 +359,7 @@ export class Kernel {
       for (const event of record.events) claim(events, 'event', event, id);
       for (const service of this.#exportedIds(record)) claim(services, 'service', service, id);
       this.#checkOwnPrefix(record, problems);
+      for (const bridge of record.bridges) for (const problem of bridgeProblems(bridge.spec)) problems.push(`feature ${id}: ${problem}`);
     }
     for (const record of this.#records) this.#checkConsumed(record, services, events, problems);
     const authenticators = this.#records.filter((r) => r.authenticator).map((r) => r.feature.id);

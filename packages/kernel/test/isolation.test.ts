@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { injectable } from 'tsyringe';
+import { inject, injectable } from 'tsyringe';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineBridge, provide } from '../src/di/bridge.js';
 import { hasCode, ErrorCodes } from '../src/errors.js';
@@ -159,6 +159,54 @@ describe('typed references', () => {
       ]),
     );
     expect(err.details).toHaveLength(6);
+  });
+
+  it('injected by bridge classes are checked at boot, not on the first request', () => {
+    @injectable()
+    class Helper {}
+    @injectable()
+    class Unlisted {}
+    @injectable()
+    class NeedsUnimported {
+      constructor(
+        @injectRef(counterRef) readonly counter: Counter,
+        @injectRef(kernelRefs.clock) readonly clock: unknown,
+        @inject(Helper) readonly helper: Helper,
+      ) {}
+    }
+    @injectable()
+    class NeedsUnlisted {
+      constructor(@inject(Unlisted) readonly unlisted: Unlisted) {}
+    }
+    @injectable()
+    class HalfInjected {
+      constructor(
+        @inject(Helper) readonly helper: Helper,
+        readonly forgotten: string,
+      ) {}
+    }
+    const careless = defineFeature({
+      id: 'careless',
+      kernel: '^0.1.0',
+      dependsOn: ['counters'],
+      register(f) {
+        f.consume(counterRef);
+        f.use(
+          defineBridge({
+            singletons: [Helper, NeedsUnimported, NeedsUnlisted, HalfInjected],
+            exports: [provide(serviceRef<Unlisted>('careless.unlisted'), Unlisted)],
+          }),
+        );
+      },
+    });
+    const err = compose([counters, careless]);
+    expect(hasCode(err, ErrorCodes.InvalidComposition)).toBe(true);
+    expect(err.details).toEqual([
+      'feature careless: class NeedsUnimported of its bridge injects service counters.counter, which the bridge does not import',
+      "feature careless: class NeedsUnlisted of its bridge injects class Unlisted, which is not one of the bridge's singletons",
+      'feature careless: class HalfInjected of its bridge has constructor parameter 1 injected by nothing (no @inject or @injectRef)',
+      "feature careless: its bridge exports service careless.unlisted as class Unlisted, which is not one of the bridge's singletons",
+    ]);
   });
 
   it('must start with the id of the feature declaring them', () => {
