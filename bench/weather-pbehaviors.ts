@@ -202,7 +202,7 @@ async function measure(t: Awaited<ReturnType<typeof startFeatureTest>>): Promise
 
     const changedIds = Array.from({ length: 10_000 }, (_, i) => dependencyId(i % watcherCount, Math.floor(i / watcherCount) % dependenciesPerWatcher));
     const changed = await time(() => t.kernel.eventBus.emit(entitiesChangedEvent, { ids: changedIds }));
-    report(`entities.changed for ${changedIds.length} entities (an import): eids brought up to date`, changed.ms);
+    report(`context-graph.entities-changed for ${changedIds.length} entities (an import): eids brought up to date`, changed.ms);
 
     process.stdout.write(`\nweather page of ${pageSize} watchers (GET /api/v2/weather/watchers/<filter>, over HTTP)\n`);
     const page = (query: string) => t.get(`/api/v2/weather/watchers/${encodeURIComponent('{}')}?limit=${pageSize}&${query}`);

@@ -167,12 +167,14 @@ export const ${c}ConfigSchema = object({
 });
 export type ${P}Config = InferType<typeof ${c}ConfigSchema>;
 
-/** POST body: exactly these keys. */
+/** POST body: exactly these keys. The kernel checks it before the handler, which gets it typed from this schema. */
 export const ${c}InputSchema = object({
   _id: string().trim().min(1).max(255).required(),
   name: string().trim().min(1).max(255).required(),
-}).noUnknown();
+}).noUnknown().required();
+export type ${P}Input = InferType<typeof ${c}InputSchema>;
 
+/** An item as served; the stored record is derived from it (\`${P}Record\`), so the item is described once. */
 export const ${c}ItemSchema = object({ _id: string().required(), name: string().required() });
 export type ${P}Item = InferType<typeof ${c}ItemSchema>;
 export const ${c}ListSchema = array(${c}ItemSchema.required()).required();
@@ -189,12 +191,10 @@ export const ${c}Errors: ErrorWording = {
 `,
     [`src/${id}-repository.ts`]: `import { injectable } from 'tsyringe';
 import { DocumentRepository, injectRef, kernelRefs, type Doc, type Store } from '@vigie/kernel';
+import type { ${P}Item } from './schemas.js';
 
-/** An item as stored in \`${collection}\`. */
-export interface ${P}Record extends Doc {
-  _id: string;
-  name: string;
-}
+/** An item as stored in \`${collection}\`: the served item, as a store document. */
+export interface ${P}Record extends Doc, ${P}Item {}
 
 /** The items in \`${collection}\`, by id: get, list, insert, replace and delete come from DocumentRepository. */
 @injectable()
@@ -211,7 +211,7 @@ export class ${P}Repository extends DocumentRepository<${P}Record> {
     [`src/${id}-service.ts`]: `import { inject, injectable } from 'tsyringe';
 import { HttpError, injectRef, kernelRefs } from '@vigie/kernel';
 import { ${P}Repository, type ${P}Record } from './${id}-repository.js';
-import type { ${P}Config, ${P}Item } from './schemas.js';
+import type { ${P}Config, ${P}Input, ${P}Item } from './schemas.js';
 
 const toItem = (record: ${P}Record): ${P}Item => ({ _id: record._id, name: record.name });
 
@@ -232,14 +232,14 @@ export class ${P}Service {
     return toItem(record);
   }
 
-  async create(input: ${P}Item): Promise<${P}Item> {
+  async create(input: ${P}Input): Promise<${P}Item> {
     if ((await this.items.count()) >= this.config.max_items) throw new HttpError(409, \`At most \${this.config.max_items} items\`);
     await this.items.insert({ _id: input._id, name: input.name });
     return toItem(input);
   }
 }
 `,
-    'src/routes.ts': `import { pathParam, requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+    'src/routes.ts': `import { defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { ${P}Service } from './${id}-service.js';
 import { ${c}InputSchema, ${c}ItemSchema, ${c}ListSchema } from './schemas.js';
 
@@ -255,7 +255,8 @@ export const ${c}Routes: RouteDefinition[] = [
     responses: { 200: { description: 'Every item, by id', schema: ${c}ListSchema } },
     handler: (ctx) => service(ctx).list(),
   },
-  {
+  // defineRoute types \`body\` from requestSchema: the kernel has validated it (strictly) before the handler runs.
+  defineRoute({
     method: 'POST',
     path: '${base}',
     summary: 'Create an item',
@@ -263,8 +264,8 @@ export const ${c}Routes: RouteDefinition[] = [
     body: { required: true },
     requestSchema: ${c}InputSchema,
     responses: { 200: { description: 'The item', schema: ${c}ItemSchema }, 400: { description: 'Invalid item' }, 409: { description: 'Duplicate id, or too many items' } },
-    handler: (ctx) => service(ctx).create(validate(${c}InputSchema, requestBody(ctx), { strict: true })),
-  },
+    handler: (ctx, { body }) => service(ctx).create(body),
+  }),
   {
     method: 'GET',
     path: '${base}/:id',

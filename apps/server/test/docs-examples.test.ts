@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
  * from what compiles.
  */
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const guides = ['docs/writing-a-feature.md', 'docs/embedding.md'];
+const guides = ['docs/writing-a-feature.md', 'docs/embedding.md', 'packages/kernel/README.md', 'packages/testkit/README.md'];
 const elision = /^\/\/ …$/;
 
 interface Example {

@@ -12,7 +12,7 @@ import { helloConfigSchema, type HelloConfig } from './schemas.js';
 export const helloFeature = defineFeature<HelloConfig>({
   id: 'hello',
   kernel: '^0.1.0',
-  // The event pipeline's extension point belongs to the events feature, `entities.changed` to the context graph.
+  // The event pipeline's extension point belongs to the events feature, `context-graph.entities-changed` to the context graph.
   dependsOn: ['events', 'context-graph'],
   config: { schema: helloConfigSchema },
   register(f) {

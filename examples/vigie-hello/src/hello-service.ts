@@ -26,7 +26,7 @@ export class HelloService {
     this.#eventsByConnector.set(connector, (this.#eventsByConnector.get(connector) ?? 0) + 1);
   }
 
-  /** Subscriber of `entities.changed`. */
+  /** Subscriber of `context-graph.entities-changed`. */
   noteChangedEntities(ids: readonly string[]): void {
     this.#changedEntities += ids.length;
   }

@@ -1,20 +1,13 @@
 import { injectable } from 'tsyringe';
 import { DocumentRepository, injectRef, kernelRefs, type Doc, type Store } from '@vigie/kernel';
+import type { AlarmFilter } from './schemas.js';
 
-/** An alarm-filter action as stored in `default_alarmfilter`, in the shape its engine reads (REFERENCE §5.6). */
-export interface AlarmFilterRecord extends Doc {
-  /** uuid4 unless the client chose it. */
-  _id: string;
-  /** JSON text of a MongoDB query on `periodical_alarm` documents. */
-  entity_filter: string;
-  /** JSON text of a MongoDB query on `periodical_alarm` documents, `{}` for none. */
+/**
+ * An alarm-filter action as stored in `default_alarmfilter`, in the shape its engine reads (REFERENCE §5.6): the
+ * action as the API shows it, except `condition`, kept as JSON text like `entity_filter` (`{}` for none).
+ */
+export interface AlarmFilterRecord extends Doc, Omit<AlarmFilter, 'condition'> {
   condition: string;
-  tasks: string[];
-  output_format?: string;
-  /** Seconds. */
-  limit: number;
-  postpone_if_active_pbehavior: boolean;
-  repeat: number;
 }
 
 /** The keys a PUT may change. */

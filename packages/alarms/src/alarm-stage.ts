@@ -1,4 +1,4 @@
-import { PipelineOrder, type PipelineContext, type PipelineStage, type VigieEvent } from '@vigie/events';
+import { PipelineOrder, pipelineDataKey, type PipelineContext, type PipelineStage, type VigieEvent } from '@vigie/events';
 import type { AlarmChangeService, AppliedChange } from './alarm-changes.js';
 import type { AlarmRepository } from './alarm-repository.js';
 import type { AlarmOperation, AlarmOperationType, AlarmOrigin } from './lifecycle.js';
@@ -21,7 +21,7 @@ const operationTypes: ReadonlySet<string> = new Set<AlarmOperationType>([
 ]);
 
 /** Key under which the stage leaves the stored change for later stages. */
-export const alarmChangeDataKey = 'alarms.change';
+export const alarmChangeDataKey = pipelineDataKey<AppliedChange>('alarms.change');
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;

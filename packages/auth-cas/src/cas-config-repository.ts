@@ -1,30 +1,20 @@
 import { injectable } from 'tsyringe';
+import type { InferType } from 'yup';
 import { injectRef, type Doc } from '@vigie/kernel';
 import { identityRecordsRef, type IdentityRecords } from '@vigie/auth';
+import type { CasRecordOutput, casRecordInputSchema } from './schemas.js';
 
 export const casRecordId = 'cservice.casconfig';
 
-/** The CAS record as stored in `object` (the original's collection). */
-export interface CasRecord extends Doc {
+/** The CAS record as stored in `object` (the original's collection): the record as answered, without `id`. */
+export interface CasRecord extends Doc, Omit<CasRecordOutput, 'id'> {
   _id: typeof casRecordId;
   crecord_type: 'cservice';
   crecord_name: 'casconfig';
-  enable: boolean;
-  /** Base URL of the CAS server. */
-  server: string;
-  /** Vigie's external base URL. */
-  service: string;
-  default_role: string;
-  title: string;
 }
 
-export interface CasRecordInput {
-  enable?: boolean;
-  server: string;
-  service: string;
-  default_role: string;
-  title?: string;
-}
+/** A posted record, once validated. */
+export type CasRecordInput = InferType<typeof casRecordInputSchema>;
 
 export type PublicCasRecord = CasRecord & { id: string };
 

@@ -1,4 +1,4 @@
-import { boolean, object, string } from 'yup';
+import { boolean, object, string, type InferType } from 'yup';
 
 const httpUrl = (field: string) =>
   string()
@@ -38,3 +38,5 @@ export const casRecordSchema = object({
   default_role: string().required(),
   title: string().required().meta({ description: 'Label of the button on the login page' }),
 });
+
+export type CasRecordOutput = InferType<typeof casRecordSchema>;

@@ -1,40 +1,24 @@
 import { injectable } from 'tsyringe';
+import type { InferType } from 'yup';
 import { ErrorCodes, injectRef, VigieError, type Doc, type SecretBox } from '@vigie/kernel';
 import { identityRecordsRef, maskedSecret, userAdministrationRef, type IdentityRecords, type UserAdministration } from '@vigie/auth';
 import { ldapSecretBoxRef } from './refs.js';
+import type { ldapRecordInputSchema, ldapRecordSchema } from './schemas.js';
 
 export const ldapRecordId = 'cservice.ldapconfig';
 
-/** The directory record as stored in `object` (the original's collection); `admin_passwd` sealed. */
-export interface LdapRecord extends Doc {
+/**
+ * The directory record as stored in `object` (the original's collection): the record as answered, without `id`, and
+ * with `admin_passwd` sealed instead of masked.
+ */
+export interface LdapRecord extends Doc, Omit<InferType<typeof ldapRecordSchema>, 'id'> {
   _id: typeof ldapRecordId;
   crecord_type: 'ldapconfig';
   crecord_name: 'ldapconfig';
-  ldap_uri: string;
-  host?: string;
-  port?: number;
-  admin_dn: string;
-  admin_passwd: string;
-  user_dn: string;
-  ufilter: string;
-  username_attr?: string;
-  attrs?: { mail?: string; firstname?: string; lastname?: string };
-  default_role: string;
 }
 
 /** The record as validated from a request. */
-export interface LdapRecordInput {
-  ldap_uri?: string;
-  host?: string;
-  port?: number;
-  admin_dn: string;
-  admin_passwd?: string;
-  user_dn: string;
-  ufilter: string;
-  username_attr?: string;
-  attrs?: { mail?: string; firstname?: string; lastname?: string };
-  default_role: string;
-}
+export type LdapRecordInput = InferType<typeof ldapRecordInputSchema>;
 
 /** What read routes answer: the stored record with `id` and the password masked. */
 export type PublicLdapRecord = Omit<LdapRecord, 'admin_passwd'> & { id: string; admin_passwd: string };

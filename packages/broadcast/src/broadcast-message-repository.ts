@@ -1,17 +1,9 @@
 import { injectable } from 'tsyringe';
 import { DocumentRepository, injectRef, kernelRefs, type Doc, type Store } from '@vigie/kernel';
+import type { BroadcastMessage } from './schemas.js';
 
-/** A message as stored in `broadcast_message`. */
-export interface BroadcastMessageRecord extends Doc {
-  /** uuid4. */
-  _id: string;
-  message: string;
-  /** `#rgb` or `#rrggbb`. */
-  color: string;
-  /** Display window, epoch seconds, both ends inclusive. */
-  start: number;
-  end: number;
-}
+/** A message as stored in `broadcast_message`: the message as the API shows it. */
+export interface BroadcastMessageRecord extends Doc, BroadcastMessage {}
 
 /** The messages in `broadcast_message`, by id, listed by start. */
 @injectable()

@@ -83,7 +83,7 @@ export class EntityRepository {
    * Adds and removes dependencies of the entity `id`, with the reciprocal `impact` of the others, and sets `fields` on
    * it, in one atomic batch of `$addToSet` / `$pullAll` updates: links other writers add meanwhile are kept (a draft
    * would write whole entities back). Ids of entities that do not exist are added as given (no impact is written for
-   * them). Announced with `entities.changed`.
+   * them). Announced with `context-graph.entities-changed`.
    */
   async updateDepends(id: string, change: { add: readonly string[]; remove: readonly string[]; fields?: Record<string, unknown> }): Promise<void> {
     const add = [...new Set(change.add)].filter((other) => other !== id);
@@ -103,13 +103,13 @@ export class EntityRepository {
     try {
       await this.eventBus.emit(entitiesChangedEvent, { ids: [id, ...add, ...remove] });
     } catch (err) {
-      this.logger.error({ err }, 'a listener of entities.changed failed');
+      this.logger.error({ err }, 'a listener of context-graph.entities-changed failed');
     }
   }
 
   /**
    * Writes a draft's changes, with `alongside` (e.g. a status record), in one atomic batch, then announces the
-   * changed ids with `entities.changed`. A created entity that another writer stored meanwhile makes the batch
+   * changed ids with `context-graph.entities-changed`. A created entity that another writer stored meanwhile makes the batch
    * fail with `DUPLICATE_KEY`, and nothing is written.
    */
   async commit(changes: GraphChanges, alongside: readonly BatchOperation[] = []): Promise<void> {
@@ -127,7 +127,7 @@ export class EntityRepository {
       await this.eventBus.emit(entitiesChangedEvent, { ids });
     } catch (err) {
       // The change is committed; a failing listener is the listener's problem, not the writer's.
-      this.logger.error({ err }, 'a listener of entities.changed failed');
+      this.logger.error({ err }, 'a listener of context-graph.entities-changed failed');
     }
   }
 }

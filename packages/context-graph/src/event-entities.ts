@@ -51,7 +51,7 @@ interface PendingCreation {
 /**
  * The context graph as events see it: the entities an event names are created with their links the first time,
  * then read from a cache. Existing entities keep their infos and links (only missing links are added). The
- * cache forgets what `entities.changed` announces (imports, other writers), so it never serves a stale entity
+ * cache forgets what `context-graph.entities-changed` announces (imports, other writers), so it never serves a stale entity
  * this process knows changed.
  */
 @injectable()
@@ -65,7 +65,7 @@ export class EventEntities {
   #writes: Promise<unknown> = Promise.resolve();
   /** Creations waiting for the next write: those that arrive while one is written share the next batch. */
   #creations: PendingCreation[] = [];
-  /** `entities.changed` payloads this object emitted: its own writes only add, so what is ensured stays so. */
+  /** `context-graph.entities-changed` payloads this object emitted: its own writes only add, so what is ensured stays so. */
   readonly #ownAnnouncements = new WeakSet<object>();
   #subscribed = false;
 
@@ -77,7 +77,7 @@ export class EventEntities {
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
-  /** Listens to `entities.changed` to keep the cache true. */
+  /** Listens to `context-graph.entities-changed` to keep the cache true. */
   subscribe(): void {
     if (this.#subscribed) return;
     this.#subscribed = true;
@@ -260,7 +260,7 @@ export class EventEntities {
     return operations;
   }
 
-  /** The cache forgets the written entities, and `entities.changed` tells everyone else. */
+  /** The cache forgets the written entities, and `context-graph.entities-changed` tells everyone else. */
   async #announce(ids: string[]): Promise<void> {
     for (const id of ids) this.#cache.delete(id);
     if (ids.length === 0) return;
@@ -269,7 +269,7 @@ export class EventEntities {
     try {
       await this.eventBus.emit(entitiesChangedEvent, payload);
     } catch (err) {
-      this.logger.error({ err }, 'a listener of entities.changed failed');
+      this.logger.error({ err }, 'a listener of context-graph.entities-changed failed');
     }
   }
 

@@ -13,4 +13,4 @@ export const entityReaderRef = serviceRef<EntityReader>('context-graph.entityRea
 export const eventEntitiesRef = serviceRef<EventEntities>('context-graph.eventEntities');
 
 /** Entities were created, changed or deleted (imports, event processing, the API): their ids. */
-export const entitiesChangedEvent = eventRef<{ ids: readonly string[] }>('entities.changed');
+export const entitiesChangedEvent = eventRef<{ ids: readonly string[] }>('context-graph.entities-changed');

@@ -1,6 +1,5 @@
 import { defineFeature, kernelRefs } from '@vigie/kernel';
-import { alarmTriggerEvent, type AppliedChange } from '@vigie/alarms';
-import { alarmChangeDataKey } from '@vigie/alarms';
+import { alarmChangeDataKey, alarmTriggerEvent } from '@vigie/alarms';
 import { PipelineOrder, pipelineStagesPoint } from '@vigie/events';
 import { dynamicInfosBridge } from './di.js';
 import { DynamicInfosEngine } from './dynamic-infos-engine.js';
@@ -28,7 +27,7 @@ export const dynamicInfosFeature = defineFeature({
         name: 'dynamic-infos',
         order: PipelineOrder.dynamicInfos,
         process: async (context) => {
-          const change = context.data.get(alarmChangeDataKey) as AppliedChange | undefined;
+          const change = context.data.get(alarmChangeDataKey);
           if (change) await engine.afterChange(context.entityId, change.alarm, context.entity);
         },
       };

@@ -11,9 +11,12 @@ export { PipelineRunner, laneOf, type PipelineStats } from './pipeline-runner.js
 export {
   PipelineOrder,
   entityIdOf,
+  pipelineDataKey,
   pipelineStagesPoint,
   type EngineSettings,
   type PipelineContext,
+  type PipelineData,
+  type PipelineDataKey,
   type PipelineStage,
   type VigieEvent,
 } from './pipeline.js';

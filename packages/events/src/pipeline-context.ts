@@ -1,6 +1,6 @@
 import { cloneJson, type Logger } from '@vigie/kernel';
 import type { QueuedEvent } from './event-queue.js';
-import type { PipelineContext, VigieEvent } from './pipeline.js';
+import type { PipelineContext, PipelineData, PipelineDataKey, VigieEvent } from './pipeline.js';
 
 /**
  * A copy of an accepted event for the stages to change. Most events are flat (strings and numbers): a shallow copy
@@ -15,6 +15,20 @@ function copyOfEvent(event: VigieEvent): VigieEvent {
   return { ...event };
 }
 
+/** The values of one trip, stored by key name. */
+class TripData implements PipelineData {
+  readonly #values = new Map<string, unknown>();
+
+  get<T>(key: PipelineDataKey<T>): T | undefined {
+    // Only `set` writes the map, with a value of the key's type.
+    return this.#values.get(key.name) as T | undefined;
+  }
+
+  set<T>(key: PipelineDataKey<T>, value: T): void {
+    this.#values.set(key.name, value);
+  }
+}
+
 /** One event's trip through the stages. The per-event logger is made only when something logs. */
 export class EventTrip implements PipelineContext {
   event: VigieEvent;
@@ -23,7 +37,7 @@ export class EventTrip implements PipelineContext {
   readonly acceptedAt: number;
   entityId: string;
   entity?: Record<string, unknown> & { _id: string; enabled?: boolean };
-  #data: Map<string, unknown> | undefined;
+  #data: TripData | undefined;
   #dropped: string | undefined;
   #log: Logger | undefined;
   readonly #parentLog: Logger;
@@ -39,8 +53,8 @@ export class EventTrip implements PipelineContext {
   }
 
   /** Made at its first use: most events pass every stage without leaving data for later ones. */
-  get data(): Map<string, unknown> {
-    this.#data ??= new Map();
+  get data(): PipelineData {
+    this.#data ??= new TripData();
     return this.#data;
   }
 

@@ -26,6 +26,28 @@ export interface VigieEvent {
   [extra: string]: unknown;
 }
 
+/**
+ * Names a value one stage leaves for later stages, and its type: `get` and `set` through the key are typed, so the
+ * stage that writes and the stages that read agree without casts. Declare each key once, in the package of the stage
+ * that sets it.
+ */
+export interface PipelineDataKey<T> {
+  /** Unique among the keys, `<owner>.<name>` (e.g. `alarms.change`); the values are stored under it. */
+  readonly name: string;
+  /** Never set: carries the value type. */
+  readonly valueType?: T;
+}
+
+export function pipelineDataKey<T>(name: string): PipelineDataKey<T> {
+  return { name };
+}
+
+/** The values stages leave for later stages during one event's trip. */
+export interface PipelineData {
+  get<T>(key: PipelineDataKey<T>): T | undefined;
+  set<T>(key: PipelineDataKey<T>, value: T): void;
+}
+
 /** What one event's trip through the stages carries; stages read and change it. */
 export interface PipelineContext {
   /** The event; the event-filter stage may change it. */
@@ -52,8 +74,8 @@ export interface PipelineContext {
   /** Stops the pipeline for this event; the reason is logged and counted. */
   drop(reason: string): void;
   readonly dropped: string | undefined;
-  /** Values a stage leaves for later stages, by key (e.g. the alarms stage sets 'alarms.change'). */
-  readonly data: Map<string, unknown>;
+  /** Values a stage leaves for later stages, by typed key (e.g. the alarms stage sets `alarmChangeDataKey`). */
+  readonly data: PipelineData;
 }
 
 export interface PipelineStage {

@@ -45,7 +45,7 @@ describe('EventBus', () => {
     view.on(thingChanged, ({ id }) => void seen.push(id));
     await view.emit(thingChanged, { id: 'a' });
     expect(seen).toEqual(['a']);
-    expect(() => view.on(other, () => undefined)).toThrow('feature things listens to event others.changed, which neither it nor a feature it depends on declares');
+    expect(() => view.on(other, () => undefined)).toThrow('feature things listens to event others.changed, which it neither declares nor consumes (f.consume)');
     await expect(view.emit(other, { id: 'b' })).rejects.toThrow('feature things emits event others.changed, which it does not declare');
   });
 });

@@ -3,7 +3,7 @@ import type { EventRef } from './refs.js';
 /**
  * The in-process bus of domain events. An event is declared by the feature that owns it (`eventRef<P>(id)`,
  * registered with `f.event(ref)`); the kernel gives every feature a view of the bus on which it emits only its
- * own events and listens only to its own or its dependencies' (the view refuses others, naming them).
+ * own events and listens only to its own or those it consumes (the view refuses others, naming them).
  *
  * Handlers run in subscription order and are awaited; one failing handler does not stop the others, and
  * `emit` reports every failure at once.
@@ -31,7 +31,7 @@ export class EventBus {
 
   on<P>(event: EventRef<P>, handler: Handler<P>): () => void {
     if (this.#access && !this.#access.hears.has(event.id)) {
-      throw new Error(`feature ${this.#access.featureId} listens to event ${event.id}, which neither it nor a feature it depends on declares`);
+      throw new Error(`feature ${this.#access.featureId} listens to event ${event.id}, which it neither declares nor consumes (f.consume)`);
     }
     let set = this.#handlers.get(event.id);
     if (!set) {

@@ -41,8 +41,8 @@ export {
   type ServiceRef,
 } from './refs.js';
 export { kernelRefs } from './kernel-refs.js';
-export { ErrorCodes, VigieError, HttpError, DuplicateKeyError, hasCode, isHttpError, errorDetail, type ErrorCode } from './errors.js';
-export { defaultWording, wordError, type ErrorWording, type WordedError } from './http/error-wording.js';
+export { ErrorCodes, VigieError, HttpError, DuplicateKeyError, hasCode, errorDetail, type ErrorCode } from './errors.js';
+export type { ErrorWording, WordedError } from './http/error-wording.js';
 export { parseByteSize, type BodyMedia, type BodyOptions } from './http/body.js';
 export { JsonDepthMeter, FormJsonDepthMeter, assertJsonDepth, type InputLimits } from './http/json-depth.js';
 export { requestBody, pathParam } from './http/context.js';
@@ -61,7 +61,7 @@ export {
 } from './input-bounds.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
 export { SerialQueues } from './serial-queues.js';
-export { EventBus, type EventAccess } from './event-bus.js';
+export { EventBus } from './event-bus.js';
 export { DocumentRepository, documentRepositoryClass } from './document-repository.js';
 export { Observations, type HttpObservation, type StoreObservation, type JobObservation, type PipelineObservation } from './observation.js';
 export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';
@@ -104,4 +104,3 @@ export type { FeatureStore, StoreProbe } from './store/owned-store.js';
 export { cloneJson, jsonEqual } from './store/json.js';
 export type { Scheduler, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
 export type { JobStorePort, StoredJob, JobQuery, JobSelection, JobSortField } from './scheduler/job-store.js';
-export { AgendaScheduler } from './scheduler/agenda-scheduler.js';

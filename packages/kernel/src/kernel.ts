@@ -9,7 +9,7 @@ import type { Authenticator } from './auth.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigFiles, type ConfigOverrides } from './config/ini.js';
 import { logConfigSchema, serverConfigSchema, type ServerConfig } from './config/kernel-config.js';
-import type { DiBridge } from './di/bridge.js';
+import { bridgeProblems, type DiBridge } from './di/bridge.js';
 import { ContainerScope } from './di/scope.js';
 import { ErrorCodes, VigieError } from './errors.js';
 import { EventBus } from './event-bus.js';
@@ -333,8 +333,9 @@ export class Kernel {
   }
 
   /**
-   * Duplicate routes, jobs, health checks, authenticators, services, events and extension points; consumed services
-   * and events (bridge imports included) that no dependency provides; contributions to points of non-dependencies.
+   * Duplicate routes, jobs, health checks, authenticators, services, events and extension points; ids not prefixed
+   * by their declaring feature's id; bridge classes injecting what their bridge lacks; consumed services and events
+   * (bridge imports included) that no dependency provides; contributions to points of non-dependencies.
    */
   #checkDeclarations(problems: string[]): void {
     const routes = new Map<string, string>();
@@ -357,6 +358,8 @@ export class Kernel {
       for (const point of record.extensionPoints) claim(points, 'extension point', point, id);
       for (const event of record.events) claim(events, 'event', event, id);
       for (const service of this.#exportedIds(record)) claim(services, 'service', service, id);
+      this.#checkOwnPrefix(record, problems);
+      for (const bridge of record.bridges) for (const problem of bridgeProblems(bridge.spec)) problems.push(`feature ${id}: ${problem}`);
     }
     for (const record of this.#records) this.#checkConsumed(record, services, events, problems);
     const authenticators = this.#records.filter((r) => r.authenticator).map((r) => r.feature.id);
@@ -394,6 +397,21 @@ export class Kernel {
         else if (owner !== id && !(record.feature.dependsOn ?? []).includes(owner)) {
           problems.push(`feature ${id} contributes to ${point.id} but does not depend on ${owner}`);
         }
+      }
+    }
+  }
+
+  /** Ids are `<owner>.<name>`: what a feature declares (services, bridge exports, events, extension points) starts with its own id. */
+  #checkOwnPrefix(record: FeatureRecord, problems: string[]): void {
+    const id = record.feature.id;
+    const declared: [string, Iterable<string>][] = [
+      ['service', new Set([...record.services.keys(), ...this.#exportedIds(record)])],
+      ['event', record.events],
+      ['extension point', record.extensionPoints],
+    ];
+    for (const [what, ids] of declared) {
+      for (const declaredId of ids) {
+        if (!declaredId.startsWith(`${id}.`)) problems.push(`feature ${id} declares ${what} ${declaredId}, whose id must start with "${id}."`);
       }
     }
   }

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { injectable } from 'tsyringe';
+import { inject, injectable } from 'tsyringe';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineBridge, provide } from '../src/di/bridge.js';
 import { hasCode, ErrorCodes } from '../src/errors.js';
@@ -32,6 +32,13 @@ const counters = defineFeature({
     f.extensionPoint(displaysPoint);
   },
 });
+
+@injectable()
+class NeedsNothing implements Counter {
+  next(): number {
+    return 0;
+  }
+}
 
 let t: TestKernel | undefined;
 afterEach(async () => {
@@ -101,7 +108,7 @@ describe('typed references', () => {
       },
     });
     await expect(startTestKernel({ store: memoryStoreFactory(), features: [counters, listener] })).rejects.toThrow(
-      'feature listener listens to event counters.counted, which neither it nor a feature it depends on declares',
+      'feature listener listens to event counters.counted, which it neither declares nor consumes (f.consume)',
     );
   });
 
@@ -144,12 +151,81 @@ describe('typed references', () => {
     expect(err.details).toEqual(
       expect.arrayContaining([
         'event counters.counted is declared by features counters and bridged',
+        'feature bridged declares event counters.counted, whose id must start with "bridged."',
         'feature bridged imports service absent.counter into its bridge, which no composed feature exports',
         'feature bridged imports service counters.counter into its bridge, which feature counters provides, but bridged does not depend on counters',
         'feature bridged consumes event counters.counted, which feature counters provides, but bridged does not depend on counters',
         'feature bridged contributes to counters.displays but does not depend on counters',
       ]),
     );
-    expect(err.details).toHaveLength(5);
+    expect(err.details).toHaveLength(6);
+  });
+
+  it('injected by bridge classes are checked at boot, not on the first request', () => {
+    @injectable()
+    class Helper {}
+    @injectable()
+    class Unlisted {}
+    @injectable()
+    class NeedsUnimported {
+      constructor(
+        @injectRef(counterRef) readonly counter: Counter,
+        @injectRef(kernelRefs.clock) readonly clock: unknown,
+        @inject(Helper) readonly helper: Helper,
+      ) {}
+    }
+    @injectable()
+    class NeedsUnlisted {
+      constructor(@inject(Unlisted) readonly unlisted: Unlisted) {}
+    }
+    @injectable()
+    class HalfInjected {
+      constructor(
+        @inject(Helper) readonly helper: Helper,
+        readonly forgotten: string,
+      ) {}
+    }
+    const careless = defineFeature({
+      id: 'careless',
+      kernel: '^0.1.0',
+      dependsOn: ['counters'],
+      register(f) {
+        f.consume(counterRef);
+        f.use(
+          defineBridge({
+            singletons: [Helper, NeedsUnimported, NeedsUnlisted, HalfInjected],
+            exports: [provide(serviceRef<Unlisted>('careless.unlisted'), Unlisted)],
+          }),
+        );
+      },
+    });
+    const err = compose([counters, careless]);
+    expect(hasCode(err, ErrorCodes.InvalidComposition)).toBe(true);
+    expect(err.details).toEqual([
+      'feature careless: class NeedsUnimported of its bridge injects service counters.counter, which the bridge does not import',
+      "feature careless: class NeedsUnlisted of its bridge injects class Unlisted, which is not one of the bridge's singletons",
+      'feature careless: class HalfInjected of its bridge has constructor parameter 1 injected by nothing (no @inject or @injectRef)',
+      "feature careless: its bridge exports service careless.unlisted as class Unlisted, which is not one of the bridge's singletons",
+    ]);
+  });
+
+  it('must start with the id of the feature declaring them', () => {
+    const stray = defineFeature({
+      id: 'stray',
+      kernel: '^0.1.0',
+      register(f) {
+        f.service(serviceRef<string>('strays.private'), () => 'private');
+        f.use(defineBridge({ exports: [provide(serviceRef<Counter>('counters.counter'), NeedsNothing)], singletons: [NeedsNothing] }));
+        f.event(eventRef<{ id: string }>('entities.changed'));
+        f.extensionPoint(extensionPointRef<string>('stray-points.all'));
+        f.service(serviceRef<string>('stray.fine'), () => 'fine', { export: true });
+      },
+    });
+    expect(compose([stray]).details).toEqual([
+      'feature stray declares service strays.private, whose id must start with "stray."',
+      'feature stray declares service counters.counter, whose id must start with "stray."',
+      'feature stray declares event entities.changed, whose id must start with "stray."',
+      'feature stray declares extension point stray-points.all, whose id must start with "stray."',
+    ]);
   });
 });

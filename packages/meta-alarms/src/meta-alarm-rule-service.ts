@@ -1,20 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { HttpError } from '@vigie/kernel';
-import { readRuleInput } from './rule-input.js';
+import type { RuleInput } from './rule-input.js';
+import type { MetaAlarmRuleOutput } from './schemas.js';
 import { CorrelationGroupRepository } from './correlation-groups.js';
 import { MetaAlarmRuleRepository, ruleRecord, type MetaAlarmRuleRecord } from './meta-alarm-rule-repository.js';
-
-/** A rule as the API shows it: `patterns` and `config` always present (null when unset). */
-export interface MetaAlarmRuleOutput {
-  _id: string;
-  name: string;
-  type: string;
-  patterns: MetaAlarmRuleRecord['patterns'];
-  config: MetaAlarmRuleRecord['config'];
-  auto_resolve?: boolean;
-  output_template?: string;
-}
 
 export function ruleOutput(rule: MetaAlarmRuleRecord): MetaAlarmRuleOutput {
   return {
@@ -40,8 +30,7 @@ export class MetaAlarmRuleService {
   ) {}
 
   /** Returns the new rule's id. */
-  async create(body: unknown): Promise<string> {
-    const input = readRuleInput(body);
+  async create(input: RuleInput): Promise<string> {
     const rule = ruleRecord(input._id ?? randomUUID(), input);
     await this.rules.insert(rule);
     return rule._id;
@@ -57,8 +46,7 @@ export class MetaAlarmRuleService {
   }
 
   /** Full replacement of an existing rule; the body's `_id`, when given, must be the path's. */
-  async update(id: string, body: unknown): Promise<MetaAlarmRuleOutput> {
-    const input = readRuleInput(body);
+  async update(id: string, input: RuleInput): Promise<MetaAlarmRuleOutput> {
     if (!(await this.rules.get(id))) throw ruleNotFound(id);
     if (input._id !== undefined && input._id !== id) throw new HttpError(400, 'the _id field should not be modified');
     const rule = ruleRecord(id, input);

@@ -1,5 +1,5 @@
 import { PipelineOrder, type PipelineContext, type PipelineStage } from '@vigie/events';
-import { alarmChangeDataKey, type AppliedChange } from '@vigie/alarms';
+import { alarmChangeDataKey } from '@vigie/alarms';
 import { metaAlarmEventTypes, type CorrelationEngine } from './correlation-engine.js';
 
 const metaEventTypes: ReadonlySet<string> = new Set(metaAlarmEventTypes);
@@ -21,7 +21,7 @@ export function metaAlarmStage(engine: CorrelationEngine): PipelineStage {
         return;
       }
       if (type !== 'check' || context.entity?.enabled === false) return;
-      const change = context.data.get(alarmChangeDataKey) as AppliedChange | undefined;
+      const change = context.data.get(alarmChangeDataKey);
       await engine.correlate(context, change?.alarm);
     },
   };

@@ -1,6 +1,7 @@
 import { array, string } from 'yup';
-import { pathParam, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { MetaAlarmRuleService } from './meta-alarm-rule-service.js';
+import { checkRuleOrder, ruleBody } from './rule-input.js';
 import { deleteResultSchema, metaAlarmRuleInputSchema, metaAlarmRuleSchema } from './schemas.js';
 
 const tags = ['meta-alarms'];
@@ -11,26 +12,28 @@ const rulePath = '/api/v2/metaalarmrule/:id';
 const service = (ctx: VigieContext) => ctx.state.scope.resolve(MetaAlarmRuleService);
 
 export const metaAlarmRoutes: RouteDefinition[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: collectionPath,
     summary: 'Create a meta-alarm rule',
     tags,
     body: { required: true, otherMedia: 'absent' },
-    // Checked by the service (readRuleInput): `patterns` and `config` may be JSON text, decoded before they are
-    // checked, and the original's answer depends on the order of the checks across fields (REFERENCE §4.7).
-    requestDoc: metaAlarmRuleInputSchema,
+    // The original's answer depends on the order of the checks across fields (REFERENCE §4.7): they run first, then
+    // the schema checks the values, once `patterns` and `config` sent as JSON text are decoded.
+    preValidation: checkRuleOrder,
+    prepareBody: ruleBody,
+    requestSchema: metaAlarmRuleInputSchema,
     responses: {
       200: { description: 'The new rule id as bare text', contentType: 'text/plain', schema: string() },
       400: { description: 'Malformed JSON, missing name or type, invalid type or config, or an _id already taken' },
     },
-    handler: async (ctx) => {
-      const id = await service(ctx).create(requestBody(ctx));
+    handler: async (ctx, { body }) => {
+      const id = await service(ctx).create(body);
       // Bare text, as the spec says; text/plain (not the original's text/html) so an id is never read as markup.
       ctx.type = 'text/plain; charset=utf-8';
       ctx.body = id;
     },
-  },
+  }),
   {
     method: 'GET',
     path: collectionPath,
@@ -47,22 +50,24 @@ export const metaAlarmRoutes: RouteDefinition[] = [
     responses: { 200: { description: 'The rule, or null when none has this id', schema: metaAlarmRuleSchema.nullable() } },
     handler: async (ctx) => (await service(ctx).get(pathParam(ctx, 'id'))) ?? null,
   },
-  {
+  defineRoute({
     method: 'PUT',
     path: rulePath,
     summary: 'Replace a meta-alarm rule',
     description: 'Not shown in the spec. Full replacement with the same checks as POST; the body _id, when given, must equal the path id.',
     tags,
     body: { required: true, otherMedia: 'absent' },
-    // Checked by the service, as POST's body.
-    requestDoc: metaAlarmRuleInputSchema,
+    // Checked as POST's body.
+    preValidation: checkRuleOrder,
+    prepareBody: ruleBody,
+    requestSchema: metaAlarmRuleInputSchema,
     responses: {
       200: { description: 'The rule as stored', schema: metaAlarmRuleSchema },
       400: { description: 'Malformed JSON, an invalid rule, or a body _id other than the path id' },
       404: { description: 'No rule has this id' },
     },
-    handler: (ctx) => service(ctx).update(pathParam(ctx, 'id'), requestBody(ctx)),
-  },
+    handler: (ctx, { body }) => service(ctx).update(pathParam(ctx, 'id'), body),
+  }),
   {
     method: 'DELETE',
     path: rulePath,

@@ -1,36 +1,20 @@
-import { ErrorCodes, VigieError, assertJsonDepth, inputBounds, validate } from '@vigie/kernel';
+import type { InferType } from 'yup';
+import { ErrorCodes, VigieError, assertJsonDepth, inputBounds, requestBody, type VigieContext } from '@vigie/kernel';
 import { parseTemplate } from '@vigie/templates';
 import { configKeyRuleTypes, isRuleType, type RuleType } from './rule-types.js';
-import { ruleContentSchema } from './schemas.js';
+import type { metaAlarmRuleInputSchema, ruleConfigSchema, rulePatternsSchema } from './schemas.js';
 
-export type Pattern = Record<string, unknown>;
+/** A rule's `config`, checked (its schema is `ruleConfigSchema`). */
+export type RuleConfig = NonNullable<InferType<typeof ruleConfigSchema>>;
 
-export interface RuleConfig {
-  time_interval?: number;
-  threshold_count?: number;
-  threshold_rate?: number;
-  alarm_patterns?: Pattern[] | null;
-  entity_patterns?: Pattern[] | null;
-  event_patterns?: Pattern[] | null;
-  attribute_patterns?: Pattern[] | null;
-  total_entity_patterns?: Pattern[] | null;
-}
+/** A rule's `patterns`, checked. */
+export type RulePatterns = NonNullable<InferType<typeof rulePatternsSchema>>;
 
-export interface RulePatterns {
-  entity_patterns?: Pattern[] | null;
-}
+/** One pattern of a pattern list. */
+export type Pattern = NonNullable<RuleConfig['alarm_patterns']>[number];
 
-/** A checked POST or PUT body. */
-export interface RuleInput {
-  /** Absent when the body has no `_id` (or an empty one). */
-  _id?: string;
-  name: string;
-  type: RuleType;
-  patterns: RulePatterns | null;
-  config: RuleConfig | null;
-  auto_resolve?: boolean;
-  output_template?: string;
-}
+/** A checked POST or PUT body; `_id` is absent when the body has none (or an empty one). */
+export type RuleInput = InferType<typeof metaAlarmRuleInputSchema>;
 
 export const requiredFieldsMessage = "The fields 'name' and 'type' are required.";
 
@@ -84,11 +68,12 @@ function tooLongField(fields: Record<string, [unknown, number]>): string | null 
 /**
  * Checks a rule body in the original's order, so that a body with several problems gets the answer the original
  * gives (REFERENCE §4.7): required fields, type, name, `_id`, `auto_resolve`, `output_template`, JSON-text decoding,
- * then the config keys allowed for the type in their fixed order; Vigie then checks the config values and patterns.
- * Keys other than the rule's own are ignored, as the original drops them. Throws `VALIDATION` errors whose detail is
- * the answer's description.
+ * then the config keys allowed for the type in their fixed order. The route's `preValidation`: the kernel then
+ * checks the config values and patterns with the route's schema, on the body `ruleBody` prepared. Throws
+ * `VALIDATION` errors whose detail is the answer's description.
  */
-export function readRuleInput(body: unknown): RuleInput {
+export function checkRuleOrder(ctx: VigieContext): void {
+  const body = requestBody(ctx);
   if (!isObject(body) || missing(body.name) || missing(body.type)) throw invalid(requiredFieldsMessage);
   const { _id, name, type, auto_resolve, output_template } = body;
   if (!isRuleType(type)) throw invalid(`rule type invalid value ${shown(type)}`);
@@ -105,7 +90,7 @@ export function readRuleInput(body: unknown): RuleInput {
     if (!parsed.ok) throw invalid(`invalid output_template: ${parsed.error.message}`);
   }
 
-  const patterns = decodeJsonText(body.patterns, 'patterns');
+  decodeJsonText(body.patterns, 'patterns');
   const config = decodeJsonText(body.config, 'config');
   if (config !== null && !isObject(config)) throw invalid(`invalid config value type ${shown(config)}`);
   if (config) {
@@ -113,14 +98,20 @@ export function readRuleInput(body: unknown): RuleInput {
       if (key in config && !types.includes(type)) throw invalid(`invalid rule_type ${type} with config ${reportedConfigKey(type, key)}`);
     }
   }
-  const content = validate(ruleContentSchema, { patterns, config }, { strict: true }) as Pick<RuleInput, 'patterns' | 'config'>;
+}
 
+/**
+ * The route's `prepareBody`, for a body `checkRuleOrder` accepted: the rule's own keys with `patterns` and `config`
+ * decoded from JSON text. Other keys are dropped, as the original drops them; an empty `_id` is none.
+ */
+export function ruleBody(body: unknown): unknown {
+  const { _id, name, type, patterns, config, auto_resolve, output_template } = body as Record<string, unknown>;
   return {
     ...(typeof _id === 'string' && _id !== '' ? { _id } : {}),
     name,
     type,
-    patterns: content.patterns,
-    config: content.config,
+    patterns: decodeJsonText(patterns, 'patterns'),
+    config: decodeJsonText(config, 'config'),
     ...(auto_resolve === undefined ? {} : { auto_resolve }),
     ...(output_template === undefined ? {} : { output_template }),
   };

@@ -1,4 +1,4 @@
-import { array, boolean, mixed, number, object, string } from 'yup';
+import { array, boolean, number, object, string, type InferType } from 'yup';
 import { idField, longTextField, nameField } from '@vigie/kernel';
 import { patternListSchema } from '@vigie/rule-schemas';
 import { ruleTypes } from './rule-types.js';
@@ -43,24 +43,21 @@ export const rulePatternsSchema = object({ entity_patterns: patternListSchema() 
   .nullable()
   .typeError('${path} should be an object or null');
 
-/** What `config` and `patterns` must look like after JSON-text decoding. */
-export const ruleContentSchema = object({ patterns: rulePatternsSchema, config: ruleConfigSchema });
-
 /**
- * The request body of POST and PUT, for the OpenAPI document (`rule-input.ts` checks bodies in the original's order).
- * `patterns` and `config` may also be JSON text; `_id` is generated when absent or empty.
+ * The request body of POST and PUT as the kernel checks it, after `checkRuleOrder` (the order-sensitive checks) and
+ * `ruleBody` (`patterns` and `config` decoded when sent as JSON text, an empty `_id` dropped: one is generated).
  */
 export const metaAlarmRuleInputSchema = object({
   _id: idField(string()),
   name: nameField(string()).required(),
   type: string().oneOf(ruleTypes).required(),
-  patterns: mixed().nullable(),
-  config: mixed().nullable(),
+  patterns: rulePatternsSchema,
+  config: ruleConfigSchema,
   auto_resolve: boolean(),
   output_template: longTextField(string()),
 });
 
-/** A rule as the API returns it. */
+/** A rule as the API returns it: `patterns` and `config` always present (null when unset). */
 export const metaAlarmRuleSchema = object({
   _id: string().required(),
   name: string().required(),
@@ -81,5 +78,7 @@ export const metaAlarmRuleSchema = object({
   auto_resolve: boolean(),
   output_template: string(),
 });
+
+export type MetaAlarmRuleOutput = InferType<typeof metaAlarmRuleSchema>;
 
 export const deleteResultSchema = object({ acknowledged: boolean().required(), deletedCount: number().integer().required() });

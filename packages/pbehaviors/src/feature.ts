@@ -1,5 +1,5 @@
 import { defineFeature, kernelRefs } from '@vigie/kernel';
-import { alarmChangeDataKey, type AppliedChange } from '@vigie/alarms';
+import { alarmChangeDataKey } from '@vigie/alarms';
 import { entitiesChangedEvent } from '@vigie/context-graph';
 import { PipelineOrder, pipelineStagesPoint, registerEngineBeat } from '@vigie/events';
 import { ActivePbehaviors } from './active-pbehaviors.js';
@@ -56,7 +56,7 @@ export const pbehaviorsFeature = defineFeature<PbehaviorsConfig>({
         name: 'pbehaviors',
         order: PipelineOrder.pbehaviors,
         async process(context) {
-          const change = context.data.get(alarmChangeDataKey) as AppliedChange | undefined;
+          const change = context.data.get(alarmChangeDataKey);
           if (!change?.created) return;
           const entered = await engine.alarmCreated(change.alarm);
           if (entered) context.trace('pbehaviors', `the new alarm entered pbehavior ${entered}`, { alarm: change.alarm._id });

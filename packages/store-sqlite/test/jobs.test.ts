@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AgendaScheduler, createLogger, type JobDefinition, type FeatureScope } from '@vigie/kernel';
+import { createLogger, type JobDefinition, type FeatureScope } from '@vigie/kernel';
+import { AgendaScheduler } from '@vigie/kernel/testing';
 import { StoreJobStore } from '@vigie/store-jobs';
 import { SqliteStore } from '../src/index.js';
 

@@ -9,7 +9,7 @@ import { weatherRoutes } from './routes.js';
 
 /**
  * Service weather: watcher tiles and their dependencies, coloured by the live alarms and paused by active pbehaviors;
- * and the watcher engine, which keeps each watcher's dependencies and alarm current (`entities.changed`,
+ * and the watcher engine, which keeps each watcher's dependencies and alarm current (`context-graph.entities-changed`,
  * `alarms.trigger`, and a beat every `[engine] beat_interval`).
  */
 export const weatherFeature = defineFeature({

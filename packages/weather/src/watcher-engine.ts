@@ -35,7 +35,7 @@ function stateOf(alarm: AlarmDoc | undefined): number {
 /**
  * The watcher engine (REFERENCE §5.8, §6.2). A watcher's dependencies are its `depends`: the links of imports plus
  * the entities its `mfilter` or `entities` patterns select, kept current as entities appear, change or go
- * (`entities.changed`), and stored with the reciprocal `impact`. Its alarm follows the worst state of its
+ * (`context-graph.entities-changed`), and stored with the reciprocal `impact`. Its alarm follows the worst state of its
  * dependencies' open alarms (`alarms.trigger`), with the `output_template` text; every change goes through
  * `alarmChanges`. Work is queued and done one batch at a time, off the path of the change that caused it; the beat
  * reloads the watchers and works every alarm out again, as a safety net (pbehaviors starting or ending, restarts).
@@ -62,7 +62,7 @@ export class WatcherEngine {
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
-  /** `entities.changed`: returns at once; the entities are looked at by the next batch. */
+  /** `context-graph.entities-changed`: returns at once; the entities are looked at by the next batch. */
   entitiesChanged(ids: readonly string[]): void {
     for (const id of ids) this.#changedEntities.add(id);
     this.#scheduleDrain();

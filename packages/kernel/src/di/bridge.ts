@@ -41,6 +41,36 @@ export interface DiBridge {
 
 const kernelIds = Object.values(kernelRefs).map((ref) => ref.id);
 
+// Where tsyringe's `@inject` (so `@injectRef`) records a constructor's tokens, by parameter index. Decorator metadata
+// is not emitted, so these are all a class's injections.
+const injectionTokensKey = 'injectionTokens';
+
+/**
+ * What would make the bridge's graph fail when first resolved, found from its classes' injection metadata without
+ * building anything: a reference the bridge does not import, a class that is not one of its singletons, a
+ * constructor parameter nothing injects. Checked at boot so the failure is a composition error, not a 500.
+ */
+export function bridgeProblems(spec: BridgeSpec): string[] {
+  const problems: string[] = [];
+  const singletons = new Set<unknown>(spec.singletons ?? []);
+  const imported = new Set([...kernelIds, ...(spec.imports ?? []).map((ref) => ref.id)]);
+  for (const cls of spec.singletons ?? []) {
+    const tokens = (Reflect.getOwnMetadata(injectionTokensKey, cls) ?? {}) as Record<number, unknown>;
+    for (let index = 0; index < cls.length; index += 1) {
+      const given = tokens[index];
+      // `@inject(token, transform)` records `{ token, … }`; `delay(() => Class)` cannot be read before it runs.
+      const token = given !== null && typeof given === 'object' && 'token' in given ? given.token : given;
+      if (token === undefined) problems.push(`class ${cls.name} of its bridge has constructor parameter ${index} injected by nothing (no @inject or @injectRef)`);
+      else if (typeof token === 'string' && !imported.has(token)) problems.push(`class ${cls.name} of its bridge injects service ${token}, which the bridge does not import`);
+      else if (typeof token === 'function' && !singletons.has(token)) problems.push(`class ${cls.name} of its bridge injects class ${token.name}, which is not one of the bridge's singletons`);
+    }
+  }
+  for (const { ref, token } of spec.exports ?? []) {
+    if (typeof token === 'function' && !singletons.has(token)) problems.push(`its bridge exports service ${ref.id} as class ${token.name}, which is not one of the bridge's singletons`);
+  }
+  return problems;
+}
+
 export function defineBridge(spec: BridgeSpec): DiBridge {
   return {
     spec,

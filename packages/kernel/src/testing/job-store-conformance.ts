@@ -24,7 +24,7 @@ type Case = [name: string, body: (repository: JobStoreRepository, jobs: JobStore
  * What Agenda expects of its job repository (the cases of Agenda's own repository suite, which its package does
  * not publish, plus what Vigie relies on), run through the kernel's Agenda adapter over the adapter's job store.
  */
-export const jobStoreConformanceCases: readonly Case[] = [
+const jobStoreConformanceCases: readonly Case[] = [
   [
     'saving a new job gives it an id; saving it again by id updates it',
     async (repo) => {
