@@ -3,7 +3,6 @@ import { memoryStoreFactory } from '@vigie/documents';
 import { ManualClock, startTestKernel, type TestKernel } from '@vigie/kernel/testing';
 import { contextGraphFeature, entitiesChangedEvent } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
-import { contextGraphFeature, entitiesChangedEvent } from '@vigie/context-graph';
 import { helloFeature } from '../src/index.js';
 
 let t: TestKernel | undefined;
