@@ -63,12 +63,17 @@ export function assertNoCodeExecution(filter: unknown): void {
 /** Segments that would reach an object's prototype rather than a stored field. */
 const prototypeSegments: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** Whether a dotted field path has a segment reaching an object's prototype. */
+function reachesPrototype(path: string): boolean {
+  return path.split('.').some((segment) => prototypeSegments.has(segment));
+}
+
 /**
  * Whether a dotted field path a user sent (a sort key, a filter's field) names plain fields: non-empty segments,
  * no `$` (no operator can slip in), none reaching an object's prototype.
  */
 export function isSafeFieldPath(path: string): boolean {
-  return path.split('.').every((segment) => segment !== '' && !segment.includes('$') && !prototypeSegments.has(segment));
+  return !reachesPrototype(path) && path.split('.').every((segment) => segment !== '' && !segment.includes('$'));
 }
 
 /** Operators that combine whole filters: the only operators allowed at the top level of a filter. */
@@ -134,7 +139,7 @@ export function assertSafeFilter(input: unknown, options: SafeFilterOptions = {}
         if (items.length === 0) throw unsafe(`${key} needs a non-empty list of filters`);
         for (const item of items) expression(item, depth + 1, `each element of ${key}`);
       } else {
-        if (key.split('.').some((segment) => prototypeSegments.has(segment))) throw unsafe(`field ${key} is not allowed: it names an object's prototype`);
+        if (reachesPrototype(key)) throw unsafe(`field ${key} is not allowed: it names an object's prototype`);
         condition(member, depth + 1);
       }
     }
