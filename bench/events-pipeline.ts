@@ -1,12 +1,13 @@
 // Event pipeline benchmark: check events through the whole pipeline — ingestion, event filter (100 rules), entities,
 // alarms — on the embedded SQLite store (durable writes), in this process. 10,000 entities; a stream of check events
 // of which 20 % create or change alarms (2,000 alarmed entities cycling through states 1-3), the others OK events on
-// quiet entities. Sent as HTTP batches, then (when RabbitMQ answers on 127.0.0.1:5672) published to the AMQP
-// exchange. Prints events/s from the first send to the last event processed, p50/p99 latency from acceptance to the
+// quiet entities. A separate process (bench/event-sender.ts), as connectors are, sends them as HTTP batches, then
+// (when RabbitMQ answers on 127.0.0.1:5672) publishes them to the AMQP exchange. Prints events/s from the first send to the last event processed, p50/p99 latency from acceptance to the
 // alarm change stored (measured by a stage right after the alarms stage), and peak memory.
 //
 //   pnpm build && node bench/run.mjs events        (BENCH_EVENTS: events per stream, default 100000;
-//                                                    BENCH_AMQP_BATCH: events per AMQP message, default 1)
+//                                                    BENCH_AMQP_BATCH: events per AMQP message, default 1;
+//                                                    BENCH_AMQP=0: HTTP only)
 //
 // It runs the compiled packages (`dist`, as the server does), not the sources: the TypeScript loader lowers the
 // private members of decorated classes into helper calls, which cost some 10 % of the pipeline's CPU.
@@ -14,6 +15,8 @@ import { connect as tcpConnect } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { connect as amqpConnect } from 'amqplib';
 import { alarmsFeature } from '../packages/alarms/dist/index.js';
 import { authFeature } from '../packages/auth/dist/index.js';
@@ -22,10 +25,10 @@ import { eventFilterFeature } from '../packages/eventfilter/dist/index.js';
 import { eventsAmqpFeature, eventsFeature, pipelineStagesPoint, PipelineOrder, PipelineRunner, type PipelineStage } from '../packages/events/dist/index.js';
 import { Kernel, createLogger, defineFeature } from '../packages/kernel/dist/index.js';
 import { sqliteStoreFactory } from '../packages/store-sqlite/dist/index.js';
+import type { SenderReply, SenderRequest } from './event-sender.js';
 
 const streamLength = Number(process.env.BENCH_EVENTS ?? 100_000);
 const entityCount = Number(process.env.BENCH_ENTITIES ?? 10_000);
-const alarmedCount = entityCount / 5;
 const batchSize = 1_000;
 const requestsInFlight = Number(process.env.BENCH_IN_FLIGHT ?? 4);
 /** Events per AMQP message (a list when more than 1): 1, as connectors publish, by default. */
@@ -34,7 +37,7 @@ const goalRate = 20_000;
 const goalP99Ms = 1_000;
 
 const amqpUrl = 'amqp://guest:guest@127.0.0.1:5672';
-const amqpReachable = await new Promise<boolean>((resolve) => {
+const amqpReachable = process.env.BENCH_AMQP !== '0' && await new Promise<boolean>((resolve) => {
   const socket = tcpConnect({ host: '127.0.0.1', port: 5672 });
   socket.setTimeout(1000, () => (socket.destroy(), resolve(false)));
   socket.once('connect', () => (socket.destroy(), resolve(true)));
@@ -81,7 +84,8 @@ const kernel = new Kernel({
   store: sqliteStoreFactory(),
   logger: createLogger({ level: 'warn' }),
 });
-const headers = { authorization: `Basic ${Buffer.from(`root:${password}`).toString('base64')}`, 'content-type': 'application/json' };
+const authorization = `Basic ${Buffer.from(`root:${password}`).toString('base64')}`;
+const headers = { authorization, 'content-type': 'application/json' };
 
 /** 100 rules: 20 drop and 10 break rules on names that rarely match, 70 enrichments with regexes and templates. */
 function rules(): Record<string, unknown>[] {
@@ -107,64 +111,23 @@ function rules(): Record<string, unknown>[] {
   return list;
 }
 
-const resourceOf = (i: number) => ({ component: `host-${i % 1000}`, resource: `check-${i}` });
-const base = { event_type: 'check', source_type: 'resource', connector: 'bench', connector_name: 'poller' };
-
-/** The stream: 20 % on alarmed entities (states cycling 1-3: each event changes the alarm), 80 % OK on quiet ones. */
-function stream(length: number, round: number): Record<string, unknown>[] {
-  const events: Record<string, unknown>[] = [];
-  for (let n = 0; n < length; n++) {
-    if (n % 5 === 0) {
-      const k = (n / 5) % alarmedCount;
-      const pass = Math.floor(n / 5 / alarmedCount) + round;
-      events.push({ ...base, ...resourceOf(k), state: (pass % 3) + 1, output: `ERR-${n} disk usage` });
-    } else {
-      const k = alarmedCount + (n % (entityCount - alarmedCount));
-      events.push({ ...base, ...resourceOf(k), state: 0, output: `OK-${n} all good` });
-    }
-  }
-  return events;
-}
-
 async function waitProcessed(target: number): Promise<void> {
   while (processed < target) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
-async function sendHttp(url: string, events: Record<string, unknown>[]): Promise<void> {
-  let next = 0;
-  async function sender(): Promise<void> {
-    while (next < events.length) {
-      const batch = events.slice(next, next + batchSize);
-      next += batchSize;
-      let res: Response;
-      for (;;) {
-        try {
-          res = await fetch(`${url}/api/v2/event`, { method: 'POST', headers, body: JSON.stringify(batch) });
-          break;
-        } catch (err) {
-          // A kept-alive connection the busy server closed as it was reused: the batch was not read; send it again.
-          const code = (err as { cause?: { code?: string } }).cause?.code;
-          if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') throw err;
-        }
-      }
-      const text = await res.text();
-      const body = res.status === 200 ? (JSON.parse(text) as { sent_events: unknown[] }) : undefined;
-      if (body?.sent_events.length !== batch.length) throw new Error(`batch refused: ${res.status} ${text.slice(0, 300)}`);
-    }
+/** The connectors: one child process that makes the streams and sends them (bench/event-sender.ts). */
+const sender = fork(fileURLToPath(new URL('./event-sender.ts', import.meta.url)), { execArgv: ['--import', 'tsx'] });
+sender.once('exit', (code) => {
+  if (code !== 0 && code !== null) {
+    process.stderr.write(`the event sender exited with ${code}\n`);
+    process.exit(1);
   }
-  await Promise.all(Array.from({ length: requestsInFlight }, sender));
-}
-
-async function sendAmqp(events: Record<string, unknown>[]): Promise<void> {
-  const connection = await amqpConnect(amqpUrl);
-  const channel = await connection.createConfirmChannel();
-  for (let i = 0; i < events.length; i += amqpBatch) {
-    const body = amqpBatch === 1 ? events[i] : events.slice(i, i + amqpBatch);
-    if (!channel.publish(exchange, 'bench', Buffer.from(JSON.stringify(body)), { persistent: true })) await new Promise((resolve) => channel.once('drain', resolve));
-    if (Math.floor((i + amqpBatch) / 5000) > Math.floor(i / 5000)) await channel.waitForConfirms();
-  }
-  await channel.waitForConfirms();
-  await connection.close();
+});
+function ask(request: SenderRequest): Promise<SenderReply> {
+  return new Promise((resolve) => {
+    sender.once('message', (reply: SenderReply) => resolve(reply));
+    sender.send(request);
+  });
 }
 
 /**
@@ -191,24 +154,25 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-async function measured(label: string, send: () => Promise<void>, count: number, broker = false): Promise<void> {
+/** Times one stream: `send` asks the sender process to send what it made; the clock stops at the last event processed. */
+async function measured(label: string, send: SenderRequest, count: number, broker = false): Promise<void> {
   latencies.length = 0;
   const target = processed + count;
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   const brokerBefore = broker ? brokerCpuSeconds() : undefined;
-  await send();
+  const { cpuSeconds: senderCpu } = await ask(send);
   const sentAfter = (performance.now() - started) / 1000;
   await waitProcessed(target);
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const brokerAfter = brokerBefore === undefined ? undefined : brokerCpuSeconds();
-  const brokerCpu = brokerAfter === undefined || brokerBefore === undefined ? '' : `, broker ${(brokerAfter - brokerBefore).toFixed(1)} s CPU`;
+  const brokerCpu = brokerAfter === undefined || brokerBefore === undefined ? '' : `, broker ${(brokerAfter - brokerBefore).toFixed(1)} s`;
   const sorted = [...latencies].sort((a, b) => a - b);
   const rate = count / seconds;
   const p99 = percentile(sorted, 99);
   out(
-    `  ${label.padEnd(6)} ${count.toLocaleString('en')} events in ${seconds.toFixed(2)} s (sent in ${sentAfter.toFixed(2)} s, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU${brokerCpu}): ` +
+    `  ${label.padEnd(6)} ${count.toLocaleString('en')} events in ${seconds.toFixed(2)} s (sent in ${sentAfter.toFixed(2)} s; CPU: Vigie ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, sender ${senderCpu.toFixed(1)} s${brokerCpu}): ` +
       `${Math.round(rate).toLocaleString('en')} events/s (goal ${goalRate.toLocaleString('en')}: ${rate >= goalRate ? 'met' : 'NOT met'}); ` +
       `latency p50 ${percentile(sorted, 50)} ms, p99 ${p99} ms (goal < ${goalP99Ms} ms: ${p99 < goalP99Ms ? 'met' : 'NOT met'})`,
   );
@@ -227,21 +191,24 @@ try {
     if (res.status !== 200) throw new Error(`rule refused: ${await res.text()}`);
   }
   out(`\nEvent pipeline: ${entityCount.toLocaleString('en')} entities, 100 event-filter rules, embedded SQLite store (synchronous = ${synchronous}), alarms stage; ${streamLength.toLocaleString('en')} events per stream, 20 % changing alarms`);
+  const http: SenderRequest = { kind: 'http', url, authorization, batchSize, inFlight: requestsInFlight };
   // Warm-up: one OK event per entity creates the 10,000 entities (and their links); not part of the figures.
-  const warmup = Array.from({ length: entityCount }, (_, i) => ({ ...base, ...resourceOf(i), state: 0, output: 'OK-0 warm-up' }));
-  await measured('warmup', () => sendHttp(url, warmup), warmup.length);
+  await ask({ kind: 'make', events: 'warmup', length: entityCount, entities: entityCount, round: 0 });
+  await measured('warmup', http, entityCount);
   // The streams are made before the clock starts: what is timed is sending them (JSON included) and processing them.
-  const httpStream = stream(streamLength, 0);
-  await measured('HTTP', () => sendHttp(url, httpStream), streamLength);
-  const amqpStream = stream(streamLength, 1);
-  if (amqpReachable) await measured('AMQP', () => sendAmqp(amqpStream), streamLength, true);
-  else out('  AMQP   skipped: RabbitMQ is not reachable on 127.0.0.1:5672');
+  await ask({ kind: 'make', events: 'stream', length: streamLength, entities: entityCount, round: 0 });
+  await measured('HTTP', http, streamLength);
+  if (amqpReachable) {
+    await ask({ kind: 'make', events: 'stream', length: streamLength, entities: entityCount, round: 1 });
+    await measured('AMQP', { kind: 'amqp', url: amqpUrl, exchange, perMessage: amqpBatch }, streamLength, true);
+  } else out(`  AMQP   skipped: ${process.env.BENCH_AMQP === '0' ? 'BENCH_AMQP=0' : 'RabbitMQ is not reachable on 127.0.0.1:5672'}`);
   clearInterval(counter);
   const alarms = await (await fetch(`${url}/alerts/get-alarms?limit=1`, { headers })).json() as { data: { total: number }[] };
   out(`  open alarms at the end: ${alarms.data[0]?.total}; pipeline ${JSON.stringify(runner.stats())}`);
   out(`  peak memory (maxRSS) ${mib(process.resourceUsage().maxRSS * 1024)}`);
   out('  original (documented load test): about 1,000 events/s');
 } finally {
+  sender.kill();
   await kernel.stop();
   if (amqpReachable) {
     const connection = await amqpConnect(amqpUrl);
