@@ -2,7 +2,8 @@
 // alarms — on the embedded SQLite store (durable writes), in this process. 10,000 entities; a stream of check events
 // of which 20 % create or change alarms (2,000 alarmed entities cycling through states 1-3), the others OK events on
 // quiet entities. A separate process (bench/event-sender.ts), as connectors are, sends them as HTTP batches, then
-// (when RabbitMQ answers on 127.0.0.1:5672) publishes them to the AMQP exchange. Prints events/s from the first send to the last event processed, p50/p99 latency from acceptance to the
+// (when RabbitMQ answers on 127.0.0.1:5672) publishes them to the AMQP exchange, after measuring the broker alone
+// with the same messages and a consumer that only acknowledges them (the floor). Prints events/s from the first send to the last event processed, p50/p99 latency from acceptance to the
 // alarm change stored (measured by a stage right after the alarms stage), and peak memory.
 //
 //   pnpm build && node bench/run.mjs events        (BENCH_EVENTS: events per stream, default 100000;
@@ -17,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { connect as amqpConnect } from 'amqplib';
+import { connect as amqpConnect, type ConsumeMessage } from 'amqplib';
 import { alarmsFeature } from '../packages/alarms/dist/index.js';
 import { authFeature } from '../packages/auth/dist/index.js';
 import { contextGraphFeature } from '../packages/context-graph/dist/index.js';
@@ -155,7 +156,7 @@ const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Times one stream: `send` asks the sender process to send what it made; the clock stops at the last event processed. */
-async function measured(label: string, send: SenderRequest, count: number, broker = false): Promise<void> {
+async function measured(label: string, send: SenderRequest, count: number, broker = false): Promise<number> {
   latencies.length = 0;
   const target = processed + count;
   const started = performance.now();
@@ -176,6 +177,59 @@ async function measured(label: string, send: SenderRequest, count: number, broke
       `${Math.round(rate).toLocaleString('en')} events/s (goal ${goalRate.toLocaleString('en')}: ${rate >= goalRate ? 'met' : 'NOT met'}); ` +
       `latency p50 ${percentile(sorted, 50)} ms, p99 ${p99} ms (goal < ${goalP99Ms} ms: ${p99 < goalP99Ms ? 'met' : 'NOT met'})`,
   );
+  return rate;
+}
+
+/**
+ * The broker alone: the same messages, published the same way, through a durable queue to a consumer that only
+ * acknowledges them, in groups as Vigie's intake does (up to 1,000 messages or 5 ms). What it reaches bounds what
+ * any consumer of this RabbitMQ, on this machine, can reach. Returns messages/s.
+ */
+async function brokerFloor(count: number): Promise<number> {
+  const connection = await amqpConnect(amqpUrl);
+  const channel = await connection.createChannel();
+  const floorExchange = `${exchange}.floor`;
+  const queue = `${queuePrefix}.floor`;
+  await channel.assertExchange(floorExchange, 'topic', { durable: true });
+  await channel.assertQueue(queue, { durable: true, arguments: { 'x-single-active-consumer': true } });
+  await channel.bindQueue(queue, floorExchange, '#');
+  await channel.prefetch(1000);
+  let received = 0;
+  let unacknowledged: ConsumeMessage | undefined;
+  let flushTimer: NodeJS.Timeout | undefined;
+  const acknowledge = () => {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (unacknowledged) channel.ack(unacknowledged, true);
+    unacknowledged = undefined;
+  };
+  let consumed = () => {};
+  const allConsumed = new Promise<void>((resolve) => (consumed = resolve));
+  await channel.consume(queue, (message) => {
+    if (!message) return;
+    unacknowledged = message;
+    if (++received % 1000 === 0) acknowledge();
+    else flushTimer ??= setTimeout(acknowledge, 5);
+    if (received >= count) consumed();
+  });
+  const started = performance.now();
+  const brokerBefore = brokerCpuSeconds();
+  const { cpuSeconds: senderCpu } = await ask({ kind: 'amqp', url: amqpUrl, exchange: floorExchange, perMessage: amqpBatch });
+  await allConsumed;
+  acknowledge();
+  const seconds = (performance.now() - started) / 1000;
+  const brokerAfter = brokerCpuSeconds();
+  const brokerCpu = brokerAfter === undefined || brokerBefore === undefined ? '' : `, broker ${(brokerAfter - brokerBefore).toFixed(1)} s`;
+  const messages = Math.ceil(count / amqpBatch);
+  const rate = count / seconds;
+  out(
+    `  floor  ${messages.toLocaleString('en')} messages in ${seconds.toFixed(2)} s (CPU: sender ${senderCpu.toFixed(1)} s${brokerCpu}): ` +
+      `${Math.round(rate).toLocaleString('en')} events/s through RabbitMQ to a consumer that only acknowledges them`,
+  );
+  await channel.deleteQueue(queue);
+  await channel.deleteExchange(floorExchange);
+  await connection.close();
+  return rate;
 }
 
 try {
@@ -200,7 +254,9 @@ try {
   await measured('HTTP', http, streamLength);
   if (amqpReachable) {
     await ask({ kind: 'make', events: 'stream', length: streamLength, entities: entityCount, round: 1 });
-    await measured('AMQP', { kind: 'amqp', url: amqpUrl, exchange, perMessage: amqpBatch }, streamLength, true);
+    const floor = await brokerFloor(streamLength);
+    const rate = await measured('AMQP', { kind: 'amqp', url: amqpUrl, exchange, perMessage: amqpBatch }, streamLength, true);
+    out(`         AMQP: ${((100 * rate) / floor).toFixed(0)} % of the broker floor`);
   } else out(`  AMQP   skipped: ${process.env.BENCH_AMQP === '0' ? 'BENCH_AMQP=0' : 'RabbitMQ is not reachable on 127.0.0.1:5672'}`);
   clearInterval(counter);
   const alarms = await (await fetch(`${url}/alerts/get-alarms?limit=1`, { headers })).json() as { data: { total: number }[] };

@@ -41,13 +41,16 @@ export interface ResolvedIndexSpec {
 }
 
 /**
- * Where an engine makes its changes durable. Calls are synchronous and happen before the in-memory state
- * changes: if one throws, the operation fails and memory is left as it was.
+ * Where an engine makes its changes durable, called in commit order before the in-memory state changes. A call
+ * that throws fails the operation and leaves memory as it was. A call may instead hand the write to another thread
+ * and return a promise: memory then changes at once and the operation settles when the promise does, so callers
+ * still learn of success only once the write is durable. Such a write failing later leaves memory ahead of the
+ * disk, which nothing can take back: the engine stops (see `DocumentEngine.stopped`).
  */
 export interface EnginePersistence {
-  writeChanges(changes: readonly DocChange[], createdCollections: readonly string[]): void;
-  writeIndex(collection: string, spec: ResolvedIndexSpec): void;
-  dropCollection(collection: string): void;
+  writeChanges(changes: readonly DocChange[], createdCollections: readonly string[]): void | Promise<void>;
+  writeIndex(collection: string, spec: ResolvedIndexSpec): void | Promise<void>;
+  dropCollection(collection: string): void | Promise<void>;
 }
 
 interface UniqueIndex {
@@ -75,14 +78,40 @@ const allowedUpdateOperators = new Set<string>(updateOperators);
 /**
  * The in-memory document engine behind the memory store and the SQLite store: documents live in maps,
  * queries and updates follow MongoDB semantics through mingo, and every write goes through a change set
- * that is checked (unique keys), persisted, then applied — so a failing write changes nothing.
+ * that is checked (unique keys), handed to the persistence, then applied — so a write the persistence refuses
+ * at once changes nothing, and one it fails later stops the engine.
  */
 export class DocumentEngine {
   readonly #collections = new Map<string, CollectionState>();
   readonly #persistence: EnginePersistence | undefined;
+  /** Settles when the last write handed to an asynchronous persistence is durable (writes complete in order). */
+  #written: Promise<void> = Promise.resolve();
+  #stopped: Error | undefined;
 
   constructor(persistence?: EnginePersistence) {
     this.#persistence = persistence;
+  }
+
+  /** Set once an asynchronous write failed: memory holds changes the disk does not, so no operation may go on. */
+  get stopped(): Error | undefined {
+    return this.#stopped;
+  }
+
+  /** Settles once every write committed so far is durable; rejects if one of them failed. */
+  durable(): Promise<void> {
+    return this.#written;
+  }
+
+  #track(write: void | Promise<void>): void {
+    if (!write) return;
+    this.#written = write.catch((err: unknown) => {
+      this.#stopped ??= new VigieError(ErrorCodes.StoreFailure, `the store stopped after a failed write: ${(err as Error).message}; restart to go on from what is stored`, {
+        cause: err,
+      });
+      throw this.#stopped;
+    });
+    // Nobody may be waiting: the failure is kept in `stopped`, not reported as an unhandled rejection.
+    this.#written.catch(() => undefined);
   }
 
   /** Loads stored state at open time, without persisting it again. */
@@ -205,7 +234,7 @@ export class DocumentEngine {
     if (changes.length === 0 && tx.createdCollections.size === 0) return;
     this.#checkUnique(changes);
     const created = [...tx.createdCollections].filter((c) => !this.#collections.has(c));
-    this.#persistence?.writeChanges(changes, created);
+    this.#track(this.#persistence?.writeChanges(changes, created));
     for (const name of created) this.#state(name, true);
     for (const change of changes) {
       const state = this.#state(change.collection, true);
@@ -273,7 +302,7 @@ export class DocumentEngine {
         seen.add(key);
       }
     }
-    this.#persistence?.writeIndex(collection, resolved);
+    this.#track(this.#persistence?.writeIndex(collection, resolved));
     this.#installIndex(collection, this.#state(collection, true), resolved);
   }
 
@@ -298,7 +327,7 @@ export class DocumentEngine {
 
   dropCollection(collection: string): void {
     if (!this.#collections.has(collection)) return;
-    this.#persistence?.dropCollection(collection);
+    this.#track(this.#persistence?.dropCollection(collection));
     this.#collections.delete(collection);
   }
 }
@@ -557,6 +586,13 @@ class EngineCollection<T extends Doc> implements Collection<T> {
     this.#guard = guard;
   }
 
+  /** Commits `work`, then waits until the store holds it durably. */
+  async #write<R>(work: (tx: ChangeSet) => R): Promise<R> {
+    const result = this.#engine.transaction(work);
+    await this.#engine.durable();
+    return result;
+  }
+
   async find(filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
     this.#guard();
     const { projection, ...rest } = options;
@@ -578,12 +614,12 @@ class EngineCollection<T extends Doc> implements Collection<T> {
 
   async insertOne(doc: T): Promise<void> {
     this.#guard();
-    this.#engine.transaction((tx) => tx.insert(this.name, doc));
+    await this.#write((tx) => tx.insert(this.name, doc));
   }
 
   async insertMany(docs: readonly T[]): Promise<void> {
     this.#guard();
-    this.#engine.transaction((tx) => {
+    await this.#write((tx) => {
       for (const doc of docs) tx.insert(this.name, doc);
     });
   }
@@ -591,25 +627,25 @@ class EngineCollection<T extends Doc> implements Collection<T> {
   async replaceOne(filter: Filter, doc: T, options: UpsertOptions = {}): Promise<WriteResult> {
     this.#guard();
     checkFilter(filter);
-    return this.#engine.transaction((tx) => tx.replace(this.name, filter, doc, options.upsert === true));
+    return this.#write((tx) => tx.replace(this.name, filter, doc, options.upsert === true));
   }
 
   async updateOne(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<WriteResult> {
     this.#guard();
     checkFilter(filter);
-    return this.#engine.transaction((tx) => tx.update(this.name, filter, update, { upsert: options.upsert === true, multi: false }).result);
+    return this.#write((tx) => tx.update(this.name, filter, update, { upsert: options.upsert === true, multi: false }).result);
   }
 
   async updateMany(filter: Filter, update: Update): Promise<WriteResult> {
     this.#guard();
     checkFilter(filter);
-    return this.#engine.transaction((tx) => tx.update(this.name, filter, update, { upsert: false, multi: true }).result);
+    return this.#write((tx) => tx.update(this.name, filter, update, { upsert: false, multi: true }).result);
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<T | null> {
     this.#guard();
     checkFilter(filter);
-    const { before, after } = this.#engine.transaction((tx) =>
+    const { before, after } = await this.#write((tx) =>
       tx.update(this.name, filter, update, { upsert: options.upsert === true, multi: false, sort: options.sort }),
     );
     const chosen = options.returnDocument === 'before' ? before : after;
@@ -619,18 +655,19 @@ class EngineCollection<T extends Doc> implements Collection<T> {
   async deleteOne(filter: Filter): Promise<DeleteResult> {
     this.#guard();
     checkFilter(filter);
-    return { deletedCount: this.#engine.transaction((tx) => tx.delete(this.name, filter, false)) };
+    return { deletedCount: await this.#write((tx) => tx.delete(this.name, filter, false)) };
   }
 
   async deleteMany(filter: Filter): Promise<DeleteResult> {
     this.#guard();
     checkFilter(filter);
-    return { deletedCount: this.#engine.transaction((tx) => tx.delete(this.name, filter, true)) };
+    return { deletedCount: await this.#write((tx) => tx.delete(this.name, filter, true)) };
   }
 
   async createIndex(spec: IndexSpec): Promise<void> {
     this.#guard();
     this.#engine.createIndex(this.name, spec);
+    await this.#engine.durable();
   }
 }
 
@@ -639,15 +676,16 @@ export class EngineStore implements Store {
   protected readonly engine: DocumentEngine;
   readonly #collections = new Map<string, EngineCollection<Doc>>();
   #closed = false;
-  readonly #onClose: (() => void) | undefined;
+  readonly #onClose: (() => void | Promise<void>) | undefined;
 
-  constructor(engine: DocumentEngine, onClose?: () => void) {
+  constructor(engine: DocumentEngine, onClose?: () => void | Promise<void>) {
     this.engine = engine;
     this.#onClose = onClose;
   }
 
   readonly #guard = (): void => {
     if (this.#closed) throw new VigieError(ErrorCodes.StoreFailure, 'the store is closed');
+    if (this.engine.stopped) throw this.engine.stopped;
   };
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
@@ -692,6 +730,7 @@ export class EngineStore implements Store {
         }
       }
     });
+    await this.engine.durable();
     return result;
   }
 
@@ -703,6 +742,7 @@ export class EngineStore implements Store {
   async dropCollection(name: string): Promise<void> {
     this.#guard();
     this.engine.dropCollection(name);
+    await this.engine.durable();
   }
 
   async ping(): Promise<void> {
@@ -712,7 +752,7 @@ export class EngineStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#onClose?.();
+    await this.#onClose?.();
   }
 }
 

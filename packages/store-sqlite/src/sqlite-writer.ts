@@ -1,0 +1,234 @@
+import { createRequire } from 'node:module';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { DocChange, EnginePersistence, ResolvedIndexSpec } from '@vigie/documents';
+
+/** What the main thread asks the writer thread, in commit order. */
+type WriteRequest =
+  | {
+      id: number;
+      kind: 'changes';
+      created: readonly string[];
+      /** Each change's collection, id, and where its document's JSON text ends in `text` (-1: deleted). */
+      changes: { collection: string; id: string; end: number }[];
+      /**
+       * The documents' JSON texts one after the other, as UTF-8 (moved to the thread, not copied). JSON.stringify
+       * escapes lone surrogates, so the decoded text has the same length and `end` positions as the original.
+       */
+      text: Uint8Array;
+    }
+  | { id: number; kind: 'index'; collection: string; spec: ResolvedIndexSpec }
+  | { id: number; kind: 'drop'; collection: string }
+  | { id: number; kind: 'close' };
+
+/** The writer thread's answer: the requests it committed, or those of a group that failed, with why. */
+type WriteReply = { done: number[] } | { failed: number[]; error: string };
+
+/** How the writer thread's start went, read synchronously by the opener. */
+type OpenReply = { ok: true } | { ok: false; error: string; code: string | undefined };
+
+/**
+ * The writer thread, as source text: a worker started from a file would need the TypeScript sources compiled in
+ * tests. It opens the file, takes the exclusive lock, then commits what it receives. Requests that queued up while
+ * it was writing go in one transaction (a group commit: one sync for all), in order; their replies wait for it.
+ */
+const writerSource = String.raw`
+const { workerData, receiveMessageOnPort } = require('node:worker_threads');
+const Database = require(workerData.sqlite);
+const { port, path, synchronous, schema, opened } = workerData;
+const flag = new Int32Array(opened);
+const utf8 = new TextDecoder();
+function tell(reply, state) {
+  port.postMessage(reply);
+  Atomics.store(flag, 0, state);
+  Atomics.notify(flag, 0);
+}
+let db;
+try {
+  db = new Database(path, { timeout: 200 });
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = ' + (synchronous === 'normal' ? 'NORMAL' : 'FULL'));
+  // Checkpoint every ~40 MiB of WAL rather than 4: pages written again and again (the event queue's) are copied
+  // into the database file once per checkpoint, not once per 1000 pages written.
+  db.pragma('wal_autocheckpoint = 10000');
+  // The engine's memory is only right if this thread is the file's sole writer: hold the lock from now on.
+  db.pragma('locking_mode = EXCLUSIVE');
+  db.exec('BEGIN EXCLUSIVE');
+  db.exec(schema);
+  db.exec('COMMIT');
+} catch (err) {
+  if (db) db.close();
+  tell({ ok: false, error: err.message, code: err.code }, 2);
+  db = undefined;
+}
+if (db) {
+  const upsert = db.prepare('INSERT INTO documents (collection, id, body) VALUES (?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body');
+  const remove = db.prepare('DELETE FROM documents WHERE collection = ? AND id = ?');
+  const addCollection = db.prepare('INSERT OR IGNORE INTO collections (name) VALUES (?)');
+  const writeIndex = db.prepare('INSERT OR REPLACE INTO indexes (collection, name, spec) VALUES (?, ?, ?)');
+  const dropDocuments = db.prepare('DELETE FROM documents WHERE collection = ?');
+  const dropIndexes = db.prepare('DELETE FROM indexes WHERE collection = ?');
+  const dropCollection = db.prepare('DELETE FROM collections WHERE name = ?');
+  const commit = db.transaction((requests) => {
+    for (const request of requests) {
+      if (request.kind === 'changes') {
+        for (const name of request.created) addCollection.run(name);
+        const text = utf8.decode(request.text);
+        let start = 0;
+        for (const change of request.changes) {
+          if (change.end < 0) {
+            remove.run(change.collection, change.id);
+            continue;
+          }
+          upsert.run(change.collection, change.id, text.slice(start, change.end));
+          start = change.end;
+        }
+      } else if (request.kind === 'index') {
+        addCollection.run(request.collection);
+        writeIndex.run(request.collection, request.spec.name, JSON.stringify(request.spec));
+      } else if (request.kind === 'drop') {
+        dropDocuments.run(request.collection);
+        dropIndexes.run(request.collection);
+        dropCollection.run(request.collection);
+      }
+    }
+  });
+  port.on('message', (first) => {
+    const requests = [first];
+    for (let next; requests.length < 10000 && requests.at(-1).kind !== 'close' && (next = receiveMessageOnPort(port)); ) requests.push(next.message);
+    const ids = requests.map((request) => request.id);
+    try {
+      commit(requests);
+    } catch (err) {
+      port.postMessage({ failed: ids, error: err.message });
+      return;
+    }
+    if (requests.at(-1).kind === 'close') {
+      db.close();
+      port.postMessage({ done: ids });
+      port.close();
+      return;
+    }
+    port.postMessage({ done: ids });
+  });
+  tell({ ok: true }, 1);
+}
+`;
+
+const utf8 = new TextEncoder();
+
+/** How long an opener waits for the writer thread to open the file (its lock wait is 200 ms). */
+const openTimeoutMs = 30_000;
+
+interface Waiting {
+  resolve(): void;
+  reject(err: Error): void;
+}
+
+/**
+ * Persistence for the document engine on a thread of its own: the main thread hands each commit's documents over
+ * as JSON text, and the writer thread writes the rows and commits them. The event loop no longer waits for SQLite
+ * or its syncs; an operation still resolves only once its write committed. Writes commit in the order the engine
+ * made them.
+ */
+export class SqliteWriter implements EnginePersistence {
+  readonly #worker: Worker;
+  readonly #port: MessagePort;
+  readonly #waiting = new Map<number, Waiting>();
+  #nextId = 1;
+  #failure: Error | undefined;
+
+  /**
+   * Starts the writer thread and waits (synchronously) until it holds the file, its tables made if missing
+   * (`schema`); throws what opening it threw.
+   */
+  constructor(path: string, synchronous: 'full' | 'normal', schema: string) {
+    const { port1, port2 } = new MessageChannel();
+    const opened = new SharedArrayBuffer(4);
+    const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+    this.#worker = new Worker(writerSource, { eval: true, workerData: { port: port2, path, synchronous, schema, opened, sqlite }, transferList: [port2] });
+    this.#port = port1;
+    Atomics.wait(new Int32Array(opened), 0, 0, openTimeoutMs);
+    const reply = receiveMessageOnPort(port1)?.message as OpenReply | undefined;
+    if (!reply?.ok) {
+      void this.#worker.terminate();
+      port1.close();
+      const err = new Error(reply ? reply.error : 'the SQLite writer thread did not start') as Error & { code?: string };
+      err.code = reply?.ok === false ? reply.code : undefined;
+      throw err;
+    }
+    this.#worker.unref();
+    this.#port.unref();
+    this.#port.on('message', (reply: WriteReply) => this.#settle(reply));
+    this.#worker.on('error', (err) => this.#fail(err));
+    this.#worker.on('exit', () => {
+      // Its last replies may still be queued behind the exit notice: read them first.
+      for (let reply; (reply = receiveMessageOnPort(this.#port)); ) this.#settle(reply.message as WriteReply);
+      this.#fail(new Error('the SQLite writer thread exited'));
+    });
+  }
+
+  writeChanges(changes: readonly DocChange[], created: readonly string[]): Promise<void> {
+    // One UTF-8 buffer moved to the thread: copying the documents or their texts costs the main thread about as
+    // much as making the texts.
+    const texts: string[] = [];
+    let end = 0;
+    const rows = changes.map(({ collection, id, after }) => {
+      if (!after) return { collection, id, end: -1 };
+      const text = JSON.stringify(after);
+      texts.push(text);
+      end += text.length;
+      return { collection, id, end };
+    });
+    const text = utf8.encode(texts.join(''));
+    return this.#send({ kind: 'changes', created, changes: rows, text }, [text.buffer]);
+  }
+
+  writeIndex(collection: string, spec: ResolvedIndexSpec): Promise<void> {
+    return this.#send({ kind: 'index', collection, spec });
+  }
+
+  dropCollection(collection: string): Promise<void> {
+    return this.#send({ kind: 'drop', collection });
+  }
+
+  /** Commits what was sent, closes the file (releasing its lock) and ends the thread. */
+  async close(): Promise<void> {
+    try {
+      if (!this.#failure) await this.#send({ kind: 'close' });
+    } finally {
+      await this.#worker.terminate();
+    }
+  }
+
+  /** Sends a request (throws at once if it cannot be copied to the thread, so memory stays unchanged). */
+  #send(request: DistributiveOmit<WriteRequest, 'id'>, transfer: ArrayBuffer[] = []): Promise<void> {
+    if (this.#failure) throw this.#failure;
+    const id = this.#nextId++;
+    this.#port.postMessage({ ...request, id }, transfer);
+    // Held while a write is on its way, so that the process does not exit before it is answered.
+    if (this.#waiting.size === 0) this.#port.ref();
+    return new Promise<void>((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
+  }
+
+  #settle(reply: WriteReply): void {
+    const error = 'failed' in reply ? new Error(reply.error) : undefined;
+    for (const id of 'failed' in reply ? reply.failed : reply.done) {
+      const waiting = this.#waiting.get(id);
+      this.#waiting.delete(id);
+      if (error) waiting?.reject(error);
+      else waiting?.resolve();
+    }
+    if (error) this.#fail(error);
+    if (this.#waiting.size === 0) this.#port.unref();
+  }
+
+  /** The thread can no longer be trusted with writes: every pending one fails, and so does every later one. */
+  #fail(err: Error): void {
+    this.#failure ??= err;
+    for (const waiting of this.#waiting.values()) waiting.reject(err);
+    this.#waiting.clear();
+    this.#port.unref();
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
