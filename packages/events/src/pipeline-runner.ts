@@ -254,7 +254,9 @@ export class PipelineRunner {
   }
 
   async #process(queued: QueuedEvent): Promise<void> {
-    const trip = new EventTrip(queued, this.logger, this.#redelivered.delete(queued._id));
+    // Past the first events after a start the set is empty: no id to hash (a fresh id is not hashed yet).
+    const redelivered = this.#redelivered.size > 0 && this.#redelivered.delete(queued._id);
+    const trip = new EventTrip(queued, this.logger, redelivered);
     // Traces only for `debug` events: their details are not even built for the others.
     const tracing = trip.event.debug === true;
     if (tracing) trip.trace('pipeline', 'event accepted', { event: trip.event, acceptedAt: trip.acceptedAt });
