@@ -223,14 +223,33 @@ export class EventEntities {
         ...n.extra,
       });
     }
-    // The links existing entities hold, as sets: a connector's may number thousands.
-    const held = new Map<string, Set<string>>();
-    const holds = (entity: Readonly<Entity>, field: 'impact' | 'depends', other: string): boolean => {
-      const key = `${field} ${entity._id}`;
-      let links = held.get(key);
-      if (!links) held.set(key, (links = new Set(entity[field])));
-      return links.has(other);
+    // The links existing entities hold among those the creations name. A connector's may number thousands: each
+    // list is run through once against the few names wanted, rather than made into a set of its own.
+    const wanted = new Map<string, { links: readonly string[]; names: Set<string> }>();
+    const want = (id: string, field: 'impact' | 'depends', other: string): void => {
+      const entity = created.has(id) ? undefined : existing.get(id);
+      if (!entity) return;
+      const key = `${field} ${id}`;
+      let entry = wanted.get(key);
+      if (!entry) wanted.set(key, (entry = { links: entity[field], names: new Set() }));
+      entry.names.add(other);
     };
+    for (const creation of creations) {
+      for (const [from, to] of creation.links) {
+        want(from, 'impact', to);
+        want(to, 'depends', from);
+      }
+    }
+    const held = new Map<string, Set<string>>();
+    for (const [key, { links, names }] of wanted) {
+      const found = new Set<string>();
+      for (const link of links) {
+        if (names.has(link)) found.add(link);
+        if (found.size === names.size) break;
+      }
+      held.set(key, found);
+    }
+    const holds = (entity: Readonly<Entity>, field: 'impact' | 'depends', other: string): boolean => held.get(`${field} ${entity._id}`)?.has(other) === true;
     const additions = new Map<string, { impact: Set<string>; depends: Set<string> }>();
     const add = (id: string, field: 'impact' | 'depends', other: string): void => {
       const target = created.get(id);

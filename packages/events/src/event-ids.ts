@@ -19,6 +19,9 @@ export class EventIdSequence {
   #lastMs = 0;
   #sequence = 0;
   #reservedUntil = 0;
+  /** `#prefix` is `<prefixMs in base 36>-`. */
+  #prefixMs = -1;
+  #prefix = '';
 
   constructor(private readonly reserve: (untilMs: number) => void = () => undefined) {}
 
@@ -51,7 +54,12 @@ export class EventIdSequence {
       this.#reservedUntil = this.#lastMs + reserveAheadMs;
       this.reserve(this.#reservedUntil);
     }
-    const id = `${this.#lastMs.toString(36).padStart(11, '0')}-${this.#sequence.toString(36).padStart(6, '0')}`;
+    // The millisecond's part is written once for all the ids of that millisecond.
+    if (this.#prefixMs !== this.#lastMs) {
+      this.#prefixMs = this.#lastMs;
+      this.#prefix = `${this.#lastMs.toString(36).padStart(11, '0')}-`;
+    }
+    const id = `${this.#prefix}${this.#sequence.toString(36).padStart(6, '0')}`;
     this.#sequence++;
     return id;
   }

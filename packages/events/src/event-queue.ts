@@ -1,6 +1,7 @@
 import { injectable } from 'tsyringe';
 import { injectRef, kernelRefs, type BatchOperation, type Collection, type Doc, type Store } from '@vigie/kernel';
 import type { VigieEvent } from './pipeline.js';
+import { shallowCopy } from './shallow-copy.js';
 
 /** An accepted event, as the intake hands it to the queue. */
 export interface AcceptedEvent {
@@ -96,7 +97,12 @@ export class EventQueueRepository {
         accepted_at: first.accepted_at,
         events: chunk.map(({ _id, entity, event }) => ({ _id, entity, event })),
       });
-      for (const event of chunk) queued.push({ ...event, batch: first._id });
+      for (const event of chunk) {
+        // Copied member by member, then `batch` added: a spread copy with a member added is slow (see shallowCopy).
+        const item = shallowCopy(event) as QueuedEvent;
+        item.batch = first._id;
+        queued.push(item);
+      }
     }
     await this.#queue.insertMany(documents);
     return queued;

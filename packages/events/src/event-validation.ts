@@ -1,5 +1,6 @@
 import { inputBounds } from '@vigie/kernel';
 import type { VigieEvent } from './pipeline.js';
+import { shallowCopy } from './shallow-copy.js';
 
 /** Why an event is refused: the field at fault (null for the event as a whole) and a sentence. */
 export interface EventProblem {
@@ -104,8 +105,10 @@ export function eventProblem(event: Record<string, unknown>, wellFormedText = fa
   if (event.source_type === 'resource' && !nonEmptyString(event.resource)) {
     return { field: 'resource', reason: 'resource must be a non-empty string for a resource event' };
   }
+  // One read of each field: a read of a field the event lacks is the slow kind, and most lack most of these.
   for (const field of ['component', 'resource', 'output', 'author', 'ticket'] as const) {
-    if (event[field] !== undefined && typeof event[field] !== 'string') return { field, reason: `${field} must be a string` };
+    const value = event[field];
+    if (value !== undefined && typeof value !== 'string') return { field, reason: `${field} must be a string` };
   }
   for (const field of ['author', 'ticket'] as const) {
     const value = event[field];
@@ -131,7 +134,8 @@ export function eventProblem(event: Record<string, unknown>, wellFormedText = fa
     return { field: 'perf_data', reason: 'a perf event needs perf_data or perf_data_array' };
   }
   for (const field of ['ack_resources', 'debug'] as const) {
-    if (event[field] !== undefined && typeof event[field] !== 'boolean') return { field, reason: `${field} must be a boolean` };
+    const value = event[field];
+    if (value !== undefined && typeof value !== 'boolean') return { field, reason: `${field} must be a boolean` };
   }
   const problem = valueProblem(event, 0, wellFormedText);
   if (problem !== null) {
@@ -193,7 +197,7 @@ export function refusedByEventRoute(event: VigieEvent, allowChangeSeverityToInfo
  */
 export function acceptEvent(raw: unknown, nowSec: number, sender?: EventSender, wellFormedText = false): { event: VigieEvent } | { problem: EventProblem } {
   if (!isObject(raw)) return { problem: { field: null, reason: 'an event must be a JSON object' } };
-  const event: Record<string, unknown> = { ...raw };
+  const event = shallowCopy(raw);
   if (event.timestamp === undefined || event.timestamp === null) event.timestamp = nowSec;
   if (event.long_output !== undefined && typeof event.long_output !== 'string') event.long_output = '';
   if (typeof event.output === 'string') event.output = cut(event.output, maxOutputLength);

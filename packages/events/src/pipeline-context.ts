@@ -1,6 +1,7 @@
 import { cloneJson, type Logger } from '@vigie/kernel';
 import type { QueuedEvent } from './event-queue.js';
 import type { PipelineContext, PipelineData, PipelineDataKey, VigieEvent } from './pipeline.js';
+import { shallowCopy } from './shallow-copy.js';
 
 /**
  * A copy of an accepted event for the stages to change. Most events are flat (strings and numbers): a shallow copy
@@ -12,7 +13,7 @@ function copyOfEvent(event: VigieEvent): VigieEvent {
     const value = event[key];
     if (typeof value === 'object' && value !== null) return cloneJson(event);
   }
-  return { ...event };
+  return shallowCopy(event);
 }
 
 /** The values of one trip, stored by key name. */

@@ -79,8 +79,11 @@ export function laneOf(entityId: string, lanes: number): number {
 export class PipelineRunner {
   /** Events of different entities processed at once, at most. */
   readonly #concurrency: number;
-  /** Waiting events by entity, in acceptance order (the one in flight excluded). */
-  readonly #byEntity = new Map<string, Fifo<QueuedEvent>>();
+  /**
+   * Waiting events by entity, in acceptance order (the one in flight excluded): the event itself when it is the
+   * only one, as nearly always, a list only for more (no list made for each event).
+   */
+  readonly #byEntity = new Map<string, QueuedEvent | Fifo<QueuedEvent>>();
   /** Entities whose next event may start (none of theirs in flight), in the order they became so. */
   readonly #ready = new Fifo<string>();
   /** Entities with an event in flight. */
@@ -158,12 +161,17 @@ export class PipelineRunner {
     for (const event of events) {
       this.#unfinished.set(event.batch, (this.#unfinished.get(event.batch) ?? 0) + 1);
       this.#arrivals.push(event);
-      let waiting = this.#byEntity.get(event.entity);
-      if (!waiting) {
-        this.#byEntity.set(event.entity, (waiting = new Fifo()));
+      const waiting = this.#byEntity.get(event.entity);
+      if (waiting === undefined) {
+        this.#byEntity.set(event.entity, event);
         if (!this.#busy.has(event.entity)) this.#ready.push(event.entity);
+      } else if (waiting instanceof Fifo) waiting.push(event);
+      else {
+        const list = new Fifo<QueuedEvent>();
+        list.push(waiting);
+        list.push(event);
+        this.#byEntity.set(event.entity, list);
       }
-      waiting.push(event);
     }
     this.#spawn();
   }
@@ -185,9 +193,15 @@ export class PipelineRunner {
       while (this.#running) {
         const entity = this.#ready.take();
         if (entity === undefined) break;
-        const waiting = this.#byEntity.get(entity) as Fifo<QueuedEvent>;
-        const event = waiting.take() as QueuedEvent;
-        if (waiting.size === 0) this.#byEntity.delete(entity);
+        const waiting = this.#byEntity.get(entity) as QueuedEvent | Fifo<QueuedEvent>;
+        let event: QueuedEvent;
+        if (waiting instanceof Fifo) {
+          event = waiting.take() as QueuedEvent;
+          if (waiting.size === 0) this.#byEntity.delete(entity);
+        } else {
+          event = waiting;
+          this.#byEntity.delete(entity);
+        }
         this.#busy.add(entity);
         try {
           await this.#process(event);
@@ -240,7 +254,9 @@ export class PipelineRunner {
   }
 
   async #process(queued: QueuedEvent): Promise<void> {
-    const trip = new EventTrip(queued, this.logger, this.#redelivered.delete(queued._id));
+    // Past the first events after a start the set is empty: no id to hash (a fresh id is not hashed yet).
+    const redelivered = this.#redelivered.size > 0 && this.#redelivered.delete(queued._id);
+    const trip = new EventTrip(queued, this.logger, redelivered);
     // Traces only for `debug` events: their details are not even built for the others.
     const tracing = trip.event.debug === true;
     if (tracing) trip.trace('pipeline', 'event accepted', { event: trip.event, acceptedAt: trip.acceptedAt });

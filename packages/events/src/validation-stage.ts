@@ -11,7 +11,11 @@ export const validationStage: PipelineStage = {
   process(context) {
     const problem = eventProblem(context.event);
     if (problem) context.drop(`invalid after the event filter: ${problem.reason}`);
-    else context.entityId = entityIdOf(context.event);
+    else {
+      // The id the event came with is kept when unchanged: it is already hashed for the maps later stages look it up in.
+      const entityId = entityIdOf(context.event);
+      if (entityId !== context.entityId) context.entityId = entityId;
+    }
     return Promise.resolve();
   },
 };
