@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { DocChange, EnginePersistence, ResolvedIndexSpec } from '@vigie/documents';
 
-/** What the main thread asks the writer thread, in commit order. */
+/** What the main thread asks the writer thread, in commit order (each message is a list of them). */
 type WriteRequest =
   | {
       id: number;
@@ -93,8 +93,8 @@ if (db) {
     }
   });
   port.on('message', (first) => {
-    const requests = [first];
-    for (let next; requests.length < 10000 && requests.at(-1).kind !== 'close' && (next = receiveMessageOnPort(port)); ) requests.push(next.message);
+    const requests = [...first];
+    for (let next; requests.length < 10000 && requests.at(-1).kind !== 'close' && (next = receiveMessageOnPort(port)); ) requests.push(...next.message);
     const ids = requests.map((request) => request.id);
     try {
       commit(requests);
@@ -134,6 +134,8 @@ export class SqliteWriter implements EnginePersistence {
   readonly #worker: Worker;
   readonly #port: MessagePort;
   readonly #waiting = new Map<number, Waiting>();
+  #outbox: WriteRequest[] = [];
+  #outboxTransfer: ArrayBuffer[] = [];
   #nextId = 1;
   #failure: Error | undefined;
 
@@ -200,14 +202,28 @@ export class SqliteWriter implements EnginePersistence {
     }
   }
 
-  /** Sends a request (throws at once if it cannot be copied to the thread, so memory stays unchanged). */
+  /**
+   * Queues a request for the thread; the requests of one turn of the event loop travel as one message (each message
+   * costs the main thread a lock shared with the thread, and a wake-up).
+   */
   #send(request: DistributiveOmit<WriteRequest, 'id'>, transfer: ArrayBuffer[] = []): Promise<void> {
     if (this.#failure) throw this.#failure;
     const id = this.#nextId++;
-    this.#port.postMessage({ ...request, id }, transfer);
+    this.#outbox.push({ ...request, id } as WriteRequest);
+    this.#outboxTransfer.push(...transfer);
+    if (this.#outbox.length === 1) queueMicrotask(() => this.#post());
     // Held while a write is on its way, so that the process does not exit before it is answered.
     if (this.#waiting.size === 0) this.#port.ref();
     return new Promise<void>((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
+  }
+
+  #post(): void {
+    const requests = this.#outbox;
+    const transfer = this.#outboxTransfer;
+    this.#outbox = [];
+    this.#outboxTransfer = [];
+    if (this.#failure) return;
+    this.#port.postMessage(requests, transfer);
   }
 
   #settle(reply: WriteReply): void {
