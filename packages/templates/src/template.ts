@@ -1,5 +1,6 @@
 import { TemplateParseError } from './errors.js';
 import { Execution, type Program } from './execute.js';
+import { fieldPrints } from './field-prints.js';
 import { builtinFunctions, customFunction, type TemplateFunction } from './functions.js';
 import { parse } from './parser.js';
 
@@ -48,9 +49,11 @@ export function compile(source: string, options: CompileOptions = {}): Template 
   }
   const { nodes, sourceMap } = parse(source, functions, limits.maxNestingDepth);
   const program: Program = { source, sourceMap, nodes, functions, bounds: limits };
+  const execute = (data?: unknown): string => new Execution(program, data).run();
+  const printFields = fieldPrints(nodes, limits.maxOutputBytes);
   return {
     source,
-    render: (data?: unknown) => new Execution(program, data).run(),
+    render: printFields === undefined ? execute : (data?: unknown) => printFields(data) ?? execute(data),
   };
 }
 
