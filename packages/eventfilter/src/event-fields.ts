@@ -88,9 +88,14 @@ export function eventView(event: VigieEvent): Record<string, unknown> {
   return view;
 }
 
+/** The event key `setEventField(event, name, …)` writes. */
+export function eventFieldKey(name: string): string {
+  return goFields[name]?.key ?? name;
+}
+
 /** Brings `view` (made by `eventView`) up to date after `setEventField(event, name, …)` succeeded. */
 export function refreshEventView(view: Record<string, unknown>, event: VigieEvent, name: string): void {
-  const key = goFields[name]?.key ?? name;
+  const key = eventFieldKey(name);
   const goName = goNameOfKey.get(key);
   if (goName) view[goName] = event[key];
   else (view.ExtraInfos as Record<string, unknown>)[key] = event[key];
