@@ -56,4 +56,14 @@ describe('EventPatternIndex', () => {
     expect([...index.candidates(events[0]!)]).toEqual([1, 1, 0, 1, 1, 1, 1, 1, 1]);
     expect(index.fields.sort()).toEqual(['component', 'connector', 'output', 'resource']);
   });
+
+  it('finds each prefix among prefixes of the same length, however much of their start they share', () => {
+    const prefixes = ['^host-1', '^host-2', '^hast-3', '^db-04', '^host-22'];
+    const byPrefix = new EventPatternIndex(prefixes.map((regex) => compileEventPatterns([{ component: { regex_match: regex } }]).requirements));
+    expect([...byPrefix.candidates({ component: 'host-22x' })]).toEqual([0, 1, 0, 0, 1]);
+    expect([...byPrefix.candidates({ component: 'hast-3' })]).toEqual([0, 0, 1, 0, 0]);
+    expect([...byPrefix.candidates({ component: 'db-04' })]).toEqual([0, 0, 0, 1, 0]);
+    expect([...byPrefix.candidates({ component: 'host-' })]).toEqual([0, 0, 0, 0, 0]);
+    expect([...byPrefix.candidates({ component: 'ghost-1' })]).toEqual([0, 0, 0, 0, 0]);
+  });
 });

@@ -63,8 +63,8 @@ function typedString(value: unknown): string | null {
 interface FieldIndex {
   field: string;
   equal: Map<string, number[]>;
-  /** By prefix length, then prefix. */
-  prefixes: { length: number; lists: Map<string, number[]> }[];
+  /** By prefix length, then prefix; `shared` is the start all prefixes of that length have in common. */
+  prefixes: { length: number; shared: string; lists: Map<string, number[]> }[];
 }
 
 /**
@@ -99,7 +99,8 @@ export class EventPatternIndex {
         else {
           const length = requirement.prefix.length;
           let sameLength = index.prefixes.find((group) => group.length === length);
-          if (!sameLength) index.prefixes.push((sameLength = { length, lists: new Map() }));
+          if (!sameLength) index.prefixes.push((sameLength = { length, shared: requirement.prefix, lists: new Map() }));
+          sameLength.shared = commonStart(sameLength.shared, requirement.prefix);
           add(sameLength.lists, requirement.prefix, position);
         }
       }
@@ -120,14 +121,21 @@ export class EventPatternIndex {
       if (value === null) continue;
       const equal = index.equal.get(value);
       if (equal) for (const position of equal) flags[position] = 1;
-      for (const { length, lists } of index.prefixes) {
-        if (length > value.length) continue;
+      for (const { length, shared, lists } of index.prefixes) {
+        // Most values start like none of the prefixes: ruled out without cutting the value.
+        if (length > value.length || !value.startsWith(shared)) continue;
         const starting = lists.get(length === value.length ? value : value.slice(0, length));
         if (starting) for (const position of starting) flags[position] = 1;
       }
     }
     return flags;
   }
+}
+
+function commonStart(a: string, b: string): string {
+  let length = 0;
+  while (length < a.length && a[length] === b[length]) length++;
+  return a.slice(0, length);
 }
 
 function add(map: Map<string, number[]>, key: string, position: number): void {
