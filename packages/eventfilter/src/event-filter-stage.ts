@@ -3,7 +3,7 @@ import { PipelineOrder, type PipelineContext, type PipelineStage } from '@vigie/
 import type { JsonValue } from '@vigie/kernel';
 import { EventPatternIndex, type RegexCaptures } from '@vigie/patterns';
 import type { CompiledAction, CompiledRule, RuleOutcome } from './compiled-rules.js';
-import { entityView, eventFieldKey, eventView, refreshEventView, setEventField } from './event-fields.js';
+import { entityView, eventFieldKey, eventView, partialEventView, refreshEventView, setEventField } from './event-fields.js';
 import type { RuleCache } from './rule-cache.js';
 
 const stageName = 'eventfilter';
@@ -41,12 +41,13 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
 
   /** Runs the actions of an enrichment rule whose external data is loaded: the failure, or undefined. */
   function enrich(rule: CompiledRule, context: PipelineContext, captures: RegexCaptures, state: FilterState): string | undefined {
-    // Built for each action: the entity an action changed is what the next one reads.
-    const data = (): Record<string, unknown> => {
+    // Built for each action: the entity an action changed is what the next one reads. An action that reads only
+    // some Go fields of the event gets those; the whole view is made once, then kept up to date.
+    const data = (action: CompiledAction): Record<string, unknown> => {
       const externalData: Record<string, unknown> = {};
       for (const name of rule.entitySources) externalData[name] = entityView(state.entity as Entity);
-      state.view ??= eventView(context.event);
-      return { Event: state.view, RegexMatch: captures, ExternalData: externalData };
+      const view = action.eventFields ? partialEventView(context.event, action.eventFields) : (state.view ??= eventView(context.event));
+      return { Event: view, RegexMatch: captures, ExternalData: externalData };
     };
     for (const action of rule.actions) {
       const problem = runAction(action, context, state, data);
@@ -56,17 +57,17 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
     return undefined;
   }
 
-  function runAction(action: CompiledAction, context: PipelineContext, state: FilterState, data: () => Record<string, unknown>): string | undefined {
+  function runAction(action: CompiledAction, context: PipelineContext, state: FilterState, data: (action: CompiledAction) => Record<string, unknown>): string | undefined {
     let value: unknown;
     if ('constant' in action.value) value = action.value.constant;
     else if ('template' in action.value) {
       try {
-        value = action.value.template.render(data());
+        value = action.value.template.render(data(action));
       } catch (err) {
         return (err as Error).message;
       }
     } else {
-      value = readPath(data(), action.value.path);
+      value = readPath(data(action), action.value.path);
       if (value === undefined) return `nothing at ${action.value.path.join('.')}`;
     }
     if (!action.entityInfo) {

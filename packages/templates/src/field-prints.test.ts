@@ -22,9 +22,9 @@ function executed(source: string, data: unknown, maxOutputBytes = 1024 * 1024): 
 }
 
 function shortcut(source: string, maxOutputBytes = 1024 * 1024): (data: unknown) => string | undefined {
-  const render = fieldPrints(parse(source, builtinFunctions(maxOutputBytes), 100).nodes, maxOutputBytes);
-  if (render === undefined) throw new Error(`${source} should be a field-print template`);
-  return render;
+  const printed = fieldPrints(parse(source, builtinFunctions(maxOutputBytes), 100).nodes, maxOutputBytes);
+  if (printed === undefined) throw new Error(`${source} should be a field-print template`);
+  return printed.render;
 }
 
 const fieldPrintSources = [
@@ -102,6 +102,17 @@ describe('field-print templates', () => {
   it('are only text and printed fields', () => {
     for (const source of ['{{.}}', '{{.A | len}}', '{{print .A}}', '{{$x := .A}}{{$x}}', '{{if .A}}a{{end}}', '{{(.A).B}}', '{{"text"}}', '{{range .A}}{{end}}']) {
       expect(fieldPrints(parse(source, builtinFunctions(100), 100).nodes, 100), source).toBeUndefined();
+      expect(compile(source).printedPaths, source).toBeUndefined();
     }
+  });
+
+  it('tell the paths they print, all their output depends on', () => {
+    expect(compile('dc-{{.Event.Component}}').printedPaths).toEqual([['Event', 'Component']]);
+    expect(compile('{{.RegexMatch.Output.code}}/{{$.Event.State}}/{{.Event}}').printedPaths).toEqual([
+      ['RegexMatch', 'Output', 'code'],
+      ['Event', 'State'],
+      ['Event'],
+    ]);
+    expect(compile('text only').printedPaths).toEqual([]);
   });
 });

@@ -38,14 +38,23 @@ function readPath(data: unknown, path: readonly string[]): unknown {
   return value;
 }
 
+/** A template of text and printed fields, rendered without the executor. */
+export interface FieldPrints {
+  /** The data paths the template prints: all of the data its output depends on. */
+  readonly paths: readonly (readonly string[])[];
+  /** The output, or undefined where the executor must run instead. */
+  render(data: unknown): string | undefined;
+}
+
 /**
  * Most templates are text and printed fields (`dc-{{.Event.Component}}`): those render here by concatenation,
- * with the executor's output, instead of walking the tree. Returns undefined for any other template; the renderer
- * it returns gives undefined wherever the executor must run instead: a field it cannot read (the error to raise),
- * a printed map or array (printing may fail), an output that may exceed `maxOutputBytes`.
+ * with the executor's output, instead of walking the tree. Returns undefined for any other template; `render`
+ * gives undefined wherever the executor must run instead: a field it cannot read (the error to raise), a printed
+ * map or array (printing may fail), an output that may exceed `maxOutputBytes`.
  */
-export function fieldPrints(nodes: readonly Node[], maxOutputBytes: number): ((data: unknown) => string | undefined) | undefined {
+export function fieldPrints(nodes: readonly Node[], maxOutputBytes: number): FieldPrints | undefined {
   const parts: Part[] = [];
+  const paths: (readonly string[])[] = [];
   for (const node of nodes) {
     if (node.kind === 'text') {
       parts.push(node.text);
@@ -54,8 +63,9 @@ export function fieldPrints(nodes: readonly Node[], maxOutputBytes: number): ((d
     const path = printedPath(node);
     if (path === undefined) return undefined;
     parts.push(path);
+    paths.push(path);
   }
-  return (data) => {
+  const render = (data: unknown): string | undefined => {
     let output = '';
     for (const part of parts) {
       if (typeof part === 'string') {
@@ -70,4 +80,5 @@ export function fieldPrints(nodes: readonly Node[], maxOutputBytes: number): ((d
     // A UTF-16 unit is at most 3 UTF-8 bytes: below this the executor's byte count cannot reach its bound.
     return output.length * 3 <= maxOutputBytes ? output : undefined;
   };
+  return { paths, render };
 }

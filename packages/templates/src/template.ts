@@ -29,6 +29,11 @@ export interface CompileOptions {
 
 export interface Template {
   readonly source: string;
+  /**
+   * For a template of only text and printed fields, the data paths it prints (`dc-{{.Event.Component}}`:
+   * `[['Event', 'Component']]`), all its output depends on; undefined for other templates.
+   */
+  readonly printedPaths?: readonly (readonly string[])[];
   /** Renders with `data` as dot and `$`; throws `TemplateExecError`. */
   render(data?: unknown): string;
 }
@@ -50,11 +55,9 @@ export function compile(source: string, options: CompileOptions = {}): Template 
   const { nodes, sourceMap } = parse(source, functions, limits.maxNestingDepth);
   const program: Program = { source, sourceMap, nodes, functions, bounds: limits };
   const execute = (data?: unknown): string => new Execution(program, data).run();
-  const printFields = fieldPrints(nodes, limits.maxOutputBytes);
-  return {
-    source,
-    render: printFields === undefined ? execute : (data?: unknown) => printFields(data) ?? execute(data),
-  };
+  const printed = fieldPrints(nodes, limits.maxOutputBytes);
+  if (printed === undefined) return { source, render: execute };
+  return { source, printedPaths: printed.paths, render: (data?: unknown) => printed.render(data) ?? execute(data) };
 }
 
 /** `compile` for validation: returns the parse error instead of throwing it (other errors still throw). */
