@@ -109,8 +109,8 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
       // Only the rules whose patterns can match the event run them.
       let candidates = index.candidates(event);
       let outcome: RuleOutcome = 'pass';
-      for (let position = 0; position < rules.length; position++) {
-        if (candidates[position] === 0) continue;
+      for (let next = 0; next < candidates.length; next++) {
+        const position = candidates[next] as number;
         const rule = rules[position] as CompiledRule;
         const captures = rule.type === 'enrichment' ? rule.patterns.match(context.event, current) : rule.patterns.matches(context.event, current) ? {} : null;
         if (!captures) continue;
@@ -122,7 +122,11 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
           const failure = (rule.entitySources.length > 0 ? await loadEntity(context, state) : undefined) ?? enrich(rule, context, captures, state);
           if (failure !== undefined) context.trace(stageName, 'enrichment failed', { rule: rule.id, problem: failure });
           outcome = failure === undefined ? rule.onSuccess : rule.onFailure;
-          if (setsIndexedField[position] === true) candidates = index.candidates(event);
+          // The field it set changes which of the rules after it can match.
+          if (setsIndexedField[position] === true) {
+            candidates = index.candidates(event, position + 1);
+            next = -1;
+          }
         }
         if (outcome === 'drop') {
           context.drop(`dropped by event-filter rule ${rule.id}`);

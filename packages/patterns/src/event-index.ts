@@ -75,13 +75,11 @@ interface FieldIndex {
  * matched: the index only rules out lists that cannot match.
  */
 export class EventPatternIndex {
-  readonly #size: number;
   readonly #always: number[] = [];
   readonly #fields: FieldIndex[] = [];
 
   /** `requirements[i]`: the requirements of list i, undefined when it has none. */
   constructor(requirements: readonly (readonly FieldRequirement[] | undefined)[]) {
-    this.#size = requirements.length;
     const byField = new Map<string, FieldIndex>();
     requirements.forEach((list, position) => {
       if (list === undefined) {
@@ -112,24 +110,36 @@ export class EventPatternIndex {
     return this.#fields.map((index) => index.field);
   }
 
-  /** One flag per list, in the order given: 0 when the list cannot match `event`. */
-  candidates(event: PatternEvent): Uint8Array {
-    const flags = new Uint8Array(this.#size);
-    for (const position of this.#always) flags[position] = 1;
+  /**
+   * The positions (in the order given) of the lists that can match `event`, ascending and each once, from position
+   * `from` on: the others cannot match.
+   */
+  candidates(event: PatternEvent, from = 0): number[] {
+    const found: number[] = [];
+    collect(found, this.#always, from);
     for (const index of this.#fields) {
       const value = typedString(event[index.field]);
       if (value === null) continue;
       const equal = index.equal.get(value);
-      if (equal) for (const position of equal) flags[position] = 1;
+      if (equal) collect(found, equal, from);
       for (const { length, shared, lists } of index.prefixes) {
         // Most values start like none of the prefixes: ruled out without cutting the value.
         if (length > value.length || !value.startsWith(shared)) continue;
         const starting = lists.get(length === value.length ? value : value.slice(0, length));
-        if (starting) for (const position of starting) flags[position] = 1;
+        if (starting) collect(found, starting, from);
       }
     }
-    return flags;
+    // A list with several patterns may be found more than once.
+    found.sort((a, b) => a - b);
+    let kept = 0;
+    for (const position of found) if (kept === 0 || found[kept - 1] !== position) found[kept++] = position;
+    found.length = kept;
+    return found;
   }
+}
+
+function collect(found: number[], positions: readonly number[], from: number): void {
+  for (const position of positions) if (position >= from) found.push(position);
 }
 
 function commonStart(a: string, b: string): string {
