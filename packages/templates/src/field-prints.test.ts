@@ -39,6 +39,7 @@ const fieldPrintSources = [
   '{{- .Event.Component -}} é {{.Event.Resource}}',
   '{{.constructor}}{{.Event.toString}}{{.__proto__}}',
   '{{/* a comment */}}{{.Event.Component}}',
+  '{{$}}|{{$.Event}}',
 ];
 
 const dataSets: unknown[] = [
