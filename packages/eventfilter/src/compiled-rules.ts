@@ -1,5 +1,6 @@
 import { compileEventPatterns, compileSingleEventPattern, isPatternError, type CompiledPatterns, type PatternEntity, type PatternEvent } from '@vigie/patterns';
 import { compile, type Template } from '@vigie/templates';
+import { eventFieldsRead } from './event-fields.js';
 import type { RuleRecord } from './rule-repository.js';
 import { ruleOutcomes, ruleTypes } from './schemas.js';
 
@@ -16,6 +17,8 @@ export interface CompiledAction {
   name: string;
   description?: string;
   value: ActionValue;
+  /** The Go fields of `.Event` the value reads, when it is given those instead of the whole `.Event` (see `compileRules`). */
+  eventFields?: readonly string[];
   entityInfo: boolean;
 }
 
@@ -144,5 +147,26 @@ export function compileRules(records: readonly RuleRecord[], skipped: (id: strin
       else throw err;
     }
   }
-  return rules.sort((a, b) => a.priority - b.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  rules.sort((a, b) => a.priority - b.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  giveEventFields(rules);
+  return rules;
+}
+
+/** The Go fields of `.Event` a template or `copy` value reads, when that is all it reads of the event. */
+function eventFieldsOf(value: ActionValue): readonly string[] | undefined {
+  if ('template' in value) return value.template.printedPaths && eventFieldsRead(value.template.printedPaths);
+  if ('path' in value) return eventFieldsRead([value.path]);
+  return undefined;
+}
+
+/**
+ * Sets `eventFields` on the actions that read the event, when all of them read only Go fields: they then get those
+ * fields instead of the whole `.Event`. Not otherwise: the whole view, made at the first action that reads the event
+ * and then kept up to date, lists the Go fields set after it after `ExtraInfos` (which `{{json .Event}}` shows).
+ */
+function giveEventFields(rules: readonly CompiledRule[]): void {
+  const readers = rules.flatMap((rule) => rule.actions).filter((action) => !('constant' in action.value));
+  const reads = readers.map((action) => eventFieldsOf(action.value));
+  if (reads.some((fields) => fields === undefined)) return;
+  readers.forEach((action, i) => (action.eventFields = reads[i]));
 }

@@ -88,9 +88,38 @@ export function eventView(event: VigieEvent): Record<string, unknown> {
   return view;
 }
 
+/**
+ * The Go fields of `.Event` that values read at `paths` (into the template data) depend on, or undefined when one of
+ * them reads more of `.Event` (all of it, or `ExtraInfos`). Other names are never in `.Event`.
+ */
+export function eventFieldsRead(paths: readonly (readonly string[])[]): string[] | undefined {
+  const names: string[] = [];
+  for (const [root, name] of paths) {
+    if (root !== 'Event') continue;
+    if (name === undefined || name === 'ExtraInfos') return undefined;
+    if (Object.hasOwn(goFields, name)) names.push(name);
+  }
+  return names;
+}
+
+/** The part of `eventView(event)` that holds `names` (from `eventFieldsRead`), with nothing else. */
+export function partialEventView(event: VigieEvent, names: readonly string[]): Record<string, unknown> {
+  const view: Record<string, unknown> = {};
+  for (const name of names) {
+    const key = (goFields[name] as { key: string }).key;
+    if (Object.prototype.propertyIsEnumerable.call(event, key)) view[name] = event[key];
+  }
+  return view;
+}
+
+/** The event key `setEventField(event, name, …)` writes. */
+export function eventFieldKey(name: string): string {
+  return goFields[name]?.key ?? name;
+}
+
 /** Brings `view` (made by `eventView`) up to date after `setEventField(event, name, …)` succeeded. */
 export function refreshEventView(view: Record<string, unknown>, event: VigieEvent, name: string): void {
-  const key = goFields[name]?.key ?? name;
+  const key = eventFieldKey(name);
   const goName = goNameOfKey.get(key);
   if (goName) view[goName] = event[key];
   else (view.ExtraInfos as Record<string, unknown>)[key] = event[key];

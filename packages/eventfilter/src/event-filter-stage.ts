@@ -3,7 +3,7 @@ import { PipelineOrder, type PipelineContext, type PipelineStage } from '@vigie/
 import type { JsonValue } from '@vigie/kernel';
 import { EventPatternIndex, type RegexCaptures } from '@vigie/patterns';
 import type { CompiledAction, CompiledRule, RuleOutcome } from './compiled-rules.js';
-import { entityView, eventView, refreshEventView, setEventField } from './event-fields.js';
+import { entityView, eventFieldKey, eventView, partialEventView, refreshEventView, setEventField } from './event-fields.js';
 import type { RuleCache } from './rule-cache.js';
 
 const stageName = 'eventfilter';
@@ -33,17 +33,21 @@ function readPath(data: Record<string, unknown>, path: readonly string[]): unkno
  * actions are written once, after the rules, unless the event was dropped.
  */
 export function eventFilterStage(cache: RuleCache, entities: EventEntities): PipelineStage {
-  async function enrich(rule: CompiledRule, context: PipelineContext, captures: RegexCaptures, state: FilterState): Promise<string | undefined> {
-    if (rule.entitySources.length > 0) {
-      state.entity ??= await entities.get(context.entityId);
-      if (!state.entity) return `the entity ${context.entityId} does not exist yet`;
-    }
-    // Built for each action: the entity an action changed is what the next one reads.
-    const data = (): Record<string, unknown> => {
+  /** Loads the event's entity for a rule with entity sources: the failure when it does not exist, else undefined. */
+  async function loadEntity(context: PipelineContext, state: FilterState): Promise<string | undefined> {
+    state.entity ??= await entities.get(context.entityId);
+    return state.entity ? undefined : `the entity ${context.entityId} does not exist yet`;
+  }
+
+  /** Runs the actions of an enrichment rule whose external data is loaded: the failure, or undefined. */
+  function enrich(rule: CompiledRule, context: PipelineContext, captures: RegexCaptures, state: FilterState): string | undefined {
+    // Built for each action: the entity an action changed is what the next one reads. An action that reads only
+    // some Go fields of the event gets those; the whole view is made once, then kept up to date.
+    const data = (action: CompiledAction): Record<string, unknown> => {
       const externalData: Record<string, unknown> = {};
       for (const name of rule.entitySources) externalData[name] = entityView(state.entity as Entity);
-      state.view ??= eventView(context.event);
-      return { Event: state.view, RegexMatch: captures, ExternalData: externalData };
+      const view = action.eventFields ? partialEventView(context.event, action.eventFields) : (state.view ??= eventView(context.event));
+      return { Event: view, RegexMatch: captures, ExternalData: externalData };
     };
     for (const action of rule.actions) {
       const problem = runAction(action, context, state, data);
@@ -53,17 +57,17 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
     return undefined;
   }
 
-  function runAction(action: CompiledAction, context: PipelineContext, state: FilterState, data: () => Record<string, unknown>): string | undefined {
+  function runAction(action: CompiledAction, context: PipelineContext, state: FilterState, data: (action: CompiledAction) => Record<string, unknown>): string | undefined {
     let value: unknown;
     if ('constant' in action.value) value = action.value.constant;
     else if ('template' in action.value) {
       try {
-        value = action.value.template.render(data());
+        value = action.value.template.render(data(action));
       } catch (err) {
         return (err as Error).message;
       }
     } else {
-      value = readPath(data(), action.value.path);
+      value = readPath(data(action), action.value.path);
       if (value === undefined) return `nothing at ${action.value.path.join('.')}`;
     }
     if (!action.entityInfo) {
@@ -79,12 +83,15 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
     return undefined;
   }
 
-  // The rules indexed by the fields their patterns require, built again when the rule list changes.
-  let indexed: { rules: CompiledRule[]; index: EventPatternIndex; fields: string[] } | undefined;
-  function indexOf(rules: CompiledRule[]): { index: EventPatternIndex; fields: string[] } {
+  // The rules indexed by the fields their patterns require, built again when the rule list changes; with, by rule
+  // position, whether the rule's actions set an indexed field, which changes the candidates the rest of the way.
+  let indexed: { rules: CompiledRule[]; index: EventPatternIndex; setsIndexedField: boolean[] } | undefined;
+  function indexOf(rules: CompiledRule[]): { index: EventPatternIndex; setsIndexedField: boolean[] } {
     if (indexed?.rules !== rules) {
       const index = new EventPatternIndex(rules.map((rule) => rule.patterns.requirements));
-      indexed = { rules, index, fields: index.fields };
+      const fields = new Set(index.fields);
+      const setsIndexedField = rules.map((rule) => rule.actions.some((action) => !action.entityInfo && fields.has(eventFieldKey(action.name))));
+      indexed = { rules, index, setsIndexedField };
     }
     return indexed;
   }
@@ -95,17 +102,15 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
     async process(context) {
       const rules = await cache.rules();
       if (rules.length === 0) return;
-      const { index, fields } = indexOf(rules);
+      const { index, setsIndexedField } = indexOf(rules);
       const state: FilterState = { entity: undefined, infos: {}, view: undefined };
       const current = (await entities.peek(context.entityId)) ?? undefined;
       const event = context.event;
-      // Only the rules whose patterns can match the event run them; an action that changes an indexed field
-      // changes which rules can match the rest of the way.
+      // Only the rules whose patterns can match the event run them.
       let candidates = index.candidates(event);
-      let indexedValues = fields.map((field) => event[field]);
       let outcome: RuleOutcome = 'pass';
-      for (let position = 0; position < rules.length; position++) {
-        if (candidates[position] === 0) continue;
+      for (let next = 0; next < candidates.length; next++) {
+        const position = candidates[next] as number;
         const rule = rules[position] as CompiledRule;
         const captures = rule.type === 'enrichment' ? rule.patterns.match(context.event, current) : rule.patterns.matches(context.event, current) ? {} : null;
         if (!captures) continue;
@@ -113,12 +118,14 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
         if (rule.type === 'drop' || rule.type === 'break') {
           outcome = rule.type;
         } else {
-          const failure = await enrich(rule, context, captures, state);
+          // Only a rule with entity sources waits (for the entity); the others run without a turn of the event loop.
+          const failure = (rule.entitySources.length > 0 ? await loadEntity(context, state) : undefined) ?? enrich(rule, context, captures, state);
           if (failure !== undefined) context.trace(stageName, 'enrichment failed', { rule: rule.id, problem: failure });
           outcome = failure === undefined ? rule.onSuccess : rule.onFailure;
-          if (fields.some((field, i) => event[field] !== indexedValues[i])) {
-            candidates = index.candidates(event);
-            indexedValues = fields.map((field) => event[field]);
+          // The field it set changes which of the rules after it can match.
+          if (setsIndexedField[position] === true) {
+            candidates = index.candidates(event, position + 1);
+            next = -1;
           }
         }
         if (outcome === 'drop') {

@@ -97,6 +97,31 @@ describe('event-filter rules applied to events', () => {
     expect(out).toMatchObject({ output: 'host: 97% on cpu2 in paris', state: 3, resource: 'cpu2', origin: 'nagios' });
   });
 
+  it('templates and copies reading only Go fields see the event as the actions left it, with or without a rule reading all of .Event', async () => {
+    const fieldRules = [
+      { type: 'enrichment', pattern: { component: 'host' }, priority: 1, actions: [{ type: 'set_field_from_template', name: 'Ticket', value: 't-{{.Event.Component}}-{{.Event.State}}' }] },
+      {
+        type: 'enrichment',
+        pattern: { output: { regex_match: '(?P<word>[a-z]+) disk' } },
+        priority: 2,
+        actions: [
+          { type: 'set_field_from_template', name: 'summary', value: '{{.Event.Ticket}} {{.RegexMatch.Output.word}} {{.Event.Author}}' },
+          { type: 'set_field', name: 'Author', value: 'filter' },
+          { type: 'copy', from: 'Event.Author', to: 'copied_author' },
+          { type: 'copy', from: 'Event.Ticket', to: 'Output' },
+          { type: 'set_field_from_template', name: 'after', value: '{{.Event.Output}}|{{.Event.Author}}|{{.Event.Missing}}' },
+        ],
+      },
+    ];
+    const expected = { ticket: 't-host-2', summary: 't-host-2 full <no value>', author: 'filter', copied_author: 'filter', output: 't-host-2', after: 't-host-2|filter|<no value>' };
+    for (const body of fieldRules) await rule(body);
+    const [fieldsOnly] = await through(check({ output: 'full disk' }));
+    expect(fieldsOnly).toMatchObject(expected);
+    await rule({ type: 'enrichment', pattern: { component: 'host' }, priority: 3, actions: [{ type: 'set_field_from_template', name: 'whole', value: '{{json .Event.Ticket}} {{len .Event}}' }] });
+    const [withWhole] = await through(check({ output: 'full disk' }));
+    expect(withWhole).toMatchObject({ ...expected, whole: expect.stringMatching(/^"t-host-2" \d+$/) });
+  });
+
   it('writes entity infos with set_entity_info, set_entity_info_from_template and copy_to_entity_info on the loaded entity', async () => {
     await through(check()); // creates disk/host
     await rule({

@@ -63,7 +63,8 @@ function regexCondition(expression: unknown, path: string, captureField: string 
     if (found === null) return false;
     if (captures !== null && found.groups) {
       const groups: RegexCaptures = {};
-      for (const [name, group] of Object.entries(found.groups)) groups[name] = group ?? '';
+      // `groups` has no prototype: `in` lists its own keys, in order, without the entries' arrays.
+      for (const name in found.groups) groups[name] = found.groups[name] ?? '';
       captures[captureField] = groups;
     }
     return true;

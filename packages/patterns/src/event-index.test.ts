@@ -47,13 +47,27 @@ describe('EventPatternIndex', () => {
     for (const event of events) {
       const candidates = index.candidates(event);
       lists.forEach(([name, patterns], position) => {
-        if (patterns.matches(event)) expect(candidates[position], `${name} on ${JSON.stringify(event)}`).toBe(1);
+        if (patterns.matches(event)) expect(candidates, `${name} on ${JSON.stringify(event)}`).toContain(position);
       });
     }
     const zabbix = index.candidates(events[2]!);
     // No resource reads as "": `resource: ""` may match.
-    expect([...zabbix]).toEqual([0, 0, 1, 1, 1, 1, 1, 1, 1]);
-    expect([...index.candidates(events[0]!)]).toEqual([1, 1, 0, 1, 1, 1, 1, 1, 1]);
+    expect(zabbix).toEqual([2, 3, 4, 5, 6, 7, 8]);
+    expect(index.candidates(events[0]!)).toEqual([0, 1, 3, 4, 5, 6, 7, 8]);
+    // Found by both its patterns, listed once.
+    expect(index.candidates({ connector: 'legacy', output: 'maintenance: now' })).toEqual([2, 3, 4, 5, 6, 7, 8]);
+    expect(index.candidates(events[0]!, 4)).toEqual([4, 5, 6, 7, 8]);
+    expect(index.candidates(events[0]!, 9)).toEqual([]);
     expect(index.fields.sort()).toEqual(['component', 'connector', 'output', 'resource']);
+  });
+
+  it('finds each prefix among prefixes of the same length, however much of their start they share', () => {
+    const prefixes = ['^host-1', '^host-2', '^hast-3', '^db-04', '^host-22'];
+    const byPrefix = new EventPatternIndex(prefixes.map((regex) => compileEventPatterns([{ component: { regex_match: regex } }]).requirements));
+    expect(byPrefix.candidates({ component: 'host-22x' })).toEqual([1, 4]);
+    expect(byPrefix.candidates({ component: 'hast-3' })).toEqual([2]);
+    expect(byPrefix.candidates({ component: 'db-04' })).toEqual([3]);
+    expect(byPrefix.candidates({ component: 'host-' })).toEqual([]);
+    expect(byPrefix.candidates({ component: 'ghost-1' })).toEqual([]);
   });
 });

@@ -63,8 +63,8 @@ function typedString(value: unknown): string | null {
 interface FieldIndex {
   field: string;
   equal: Map<string, number[]>;
-  /** By prefix length, then prefix. */
-  prefixes: { length: number; lists: Map<string, number[]> }[];
+  /** By prefix length, then prefix; `shared` is the start all prefixes of that length have in common. */
+  prefixes: { length: number; shared: string; lists: Map<string, number[]> }[];
 }
 
 /**
@@ -75,13 +75,11 @@ interface FieldIndex {
  * matched: the index only rules out lists that cannot match.
  */
 export class EventPatternIndex {
-  readonly #size: number;
   readonly #always: number[] = [];
   readonly #fields: FieldIndex[] = [];
 
   /** `requirements[i]`: the requirements of list i, undefined when it has none. */
   constructor(requirements: readonly (readonly FieldRequirement[] | undefined)[]) {
-    this.#size = requirements.length;
     const byField = new Map<string, FieldIndex>();
     requirements.forEach((list, position) => {
       if (list === undefined) {
@@ -99,7 +97,8 @@ export class EventPatternIndex {
         else {
           const length = requirement.prefix.length;
           let sameLength = index.prefixes.find((group) => group.length === length);
-          if (!sameLength) index.prefixes.push((sameLength = { length, lists: new Map() }));
+          if (!sameLength) index.prefixes.push((sameLength = { length, shared: requirement.prefix, lists: new Map() }));
+          sameLength.shared = commonStart(sameLength.shared, requirement.prefix);
           add(sameLength.lists, requirement.prefix, position);
         }
       }
@@ -111,23 +110,42 @@ export class EventPatternIndex {
     return this.#fields.map((index) => index.field);
   }
 
-  /** One flag per list, in the order given: 0 when the list cannot match `event`. */
-  candidates(event: PatternEvent): Uint8Array {
-    const flags = new Uint8Array(this.#size);
-    for (const position of this.#always) flags[position] = 1;
+  /**
+   * The positions (in the order given) of the lists that can match `event`, ascending and each once, from position
+   * `from` on: the others cannot match.
+   */
+  candidates(event: PatternEvent, from = 0): number[] {
+    const found: number[] = [];
+    collect(found, this.#always, from);
     for (const index of this.#fields) {
       const value = typedString(event[index.field]);
       if (value === null) continue;
       const equal = index.equal.get(value);
-      if (equal) for (const position of equal) flags[position] = 1;
-      for (const { length, lists } of index.prefixes) {
-        if (length > value.length) continue;
+      if (equal) collect(found, equal, from);
+      for (const { length, shared, lists } of index.prefixes) {
+        // Most values start like none of the prefixes: ruled out without cutting the value.
+        if (length > value.length || !value.startsWith(shared)) continue;
         const starting = lists.get(length === value.length ? value : value.slice(0, length));
-        if (starting) for (const position of starting) flags[position] = 1;
+        if (starting) collect(found, starting, from);
       }
     }
-    return flags;
+    // A list with several patterns may be found more than once.
+    found.sort((a, b) => a - b);
+    let kept = 0;
+    for (const position of found) if (kept === 0 || found[kept - 1] !== position) found[kept++] = position;
+    found.length = kept;
+    return found;
   }
+}
+
+function collect(found: number[], positions: readonly number[], from: number): void {
+  for (const position of positions) if (position >= from) found.push(position);
+}
+
+function commonStart(a: string, b: string): string {
+  let length = 0;
+  while (length < a.length && a[length] === b[length]) length++;
+  return a.slice(0, length);
 }
 
 function add(map: Map<string, number[]>, key: string, position: number): void {

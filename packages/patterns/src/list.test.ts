@@ -88,6 +88,12 @@ describe('event patterns', () => {
     expect(list.match({ ...event, output: 'idle' })).toBeNull();
   });
 
+  it('capture groups in the order the expression names them, an unmatched one as ""', () => {
+    const output = compileEventPatterns([{ output: { regex_match: '(?P<zone>x)?(?P<load>\\d+)' } }]).match(event)?.Output;
+    expect(output).toEqual({ zone: '', load: '12' });
+    expect(Object.keys(output as object)).toEqual(['zone', 'load']);
+  });
+
   it('compare integers and times with >, >=, <, <=, all of them AND-ed', () => {
     expect(compileEventPatterns([{ state: { '>=': 2, '<': 3 } }]).matches(event)).toBe(true);
     expect(compileEventPatterns([{ state: { '>': 2 } }]).matches(event)).toBe(false);

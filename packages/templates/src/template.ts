@@ -1,5 +1,6 @@
 import { TemplateParseError } from './errors.js';
 import { Execution, type Program } from './execute.js';
+import { fieldPrints } from './field-prints.js';
 import { builtinFunctions, customFunction, type TemplateFunction } from './functions.js';
 import { parse } from './parser.js';
 
@@ -28,6 +29,11 @@ export interface CompileOptions {
 
 export interface Template {
   readonly source: string;
+  /**
+   * For a template of only text and printed fields, the data paths it prints (`dc-{{.Event.Component}}`:
+   * `[['Event', 'Component']]`), all its output depends on; undefined for other templates.
+   */
+  readonly printedPaths?: readonly (readonly string[])[];
   /** Renders with `data` as dot and `$`; throws `TemplateExecError`. */
   render(data?: unknown): string;
 }
@@ -48,10 +54,10 @@ export function compile(source: string, options: CompileOptions = {}): Template 
   }
   const { nodes, sourceMap } = parse(source, functions, limits.maxNestingDepth);
   const program: Program = { source, sourceMap, nodes, functions, bounds: limits };
-  return {
-    source,
-    render: (data?: unknown) => new Execution(program, data).run(),
-  };
+  const execute = (data?: unknown): string => new Execution(program, data).run();
+  const printed = fieldPrints(nodes, limits.maxOutputBytes);
+  if (printed === undefined) return { source, render: execute };
+  return { source, printedPaths: printed.paths, render: (data?: unknown) => printed.render(data) ?? execute(data) };
 }
 
 /** `compile` for validation: returns the parse error instead of throwing it (other errors still throw). */

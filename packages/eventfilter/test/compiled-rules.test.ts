@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { compileRules } from '../src/compiled-rules.js';
+import type { RuleRecord } from '../src/rule-repository.js';
+
+const enrichment = (_id: string, actions: Record<string, unknown>[]): RuleRecord => ({ _id, type: 'enrichment', pattern: { component: 'host' }, actions }) as RuleRecord;
+const eventFields = (rules: ReturnType<typeof compileRules>) => rules.flatMap((rule) => rule.actions.map((action) => action.eventFields));
+
+describe('compileRules', () => {
+  const fieldReaders = [
+    enrichment('a', [
+      { type: 'set_field_from_template', name: 'site', value: 'dc-{{.Event.Component}}/{{.RegexMatch.Output.code}}/{{.Event.Missing}}' },
+      { type: 'set_field', name: 'team', value: 'ops' },
+    ]),
+    enrichment('b', [{ type: 'copy', from: 'Event.State', to: 'copied' }]),
+  ];
+
+  it('gives the actions reading the event the Go fields they read, when all of them read only Go fields', () => {
+    expect(eventFields(compileRules(fieldReaders, () => {}))).toEqual([['Component'], undefined, ['State']]);
+  });
+
+  it('gives them none when one action of the list may read more of .Event', () => {
+    for (const more of [
+      { type: 'set_field_from_template', name: 'x', value: '{{json .Event}}' },
+      { type: 'set_field_from_template', name: 'x', value: '{{.Event.ExtraInfos.site}}' },
+      { type: 'copy', from: 'Event', to: 'x' },
+    ]) {
+      expect(eventFields(compileRules([...fieldReaders, enrichment('c', [more])], () => {}))).toEqual([undefined, undefined, undefined, undefined]);
+    }
+  });
+});
