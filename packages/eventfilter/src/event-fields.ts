@@ -33,6 +33,9 @@ const goFields: Readonly<Record<string, { key: string; kind: FieldKind }>> = {
   Initiator: { key: 'initiator', kind: 'string' },
 };
 
+/** The Go field `name` names; never a member of `Object.prototype` (a rule may name a field `constructor`). */
+const goFieldOf = (name: string) => (Object.hasOwn(goFields, name) ? goFields[name] : undefined);
+
 const goNameOfKey = new Map(Object.entries(goFields).map(([goName, { key }]) => [key, goName]));
 
 /** `value` as a field of `kind`, or an error sentence. Template results are strings: "3" is a fine State. */
@@ -64,8 +67,10 @@ function convert(value: unknown, kind: FieldKind, name: string): { value: unknow
  * or any other name as a custom field, kept as given. Returns an error sentence when the value does not convert.
  */
 export function setEventField(event: VigieEvent, name: string, value: unknown): string | undefined {
-  const field = goFields[name];
+  const field = goFieldOf(name);
   if (!field) {
+    // Assigning `__proto__` would replace the event's prototype instead of setting a field.
+    if (name === '__proto__') return 'an event field cannot be named __proto__';
     event[name] = value;
     return undefined;
   }
@@ -114,7 +119,7 @@ export function partialEventView(event: VigieEvent, names: readonly string[]): R
 
 /** The event key `setEventField(event, name, …)` writes. */
 export function eventFieldKey(name: string): string {
-  return goFields[name]?.key ?? name;
+  return goFieldOf(name)?.key ?? name;
 }
 
 /** Brings `view` (made by `eventView`) up to date after `setEventField(event, name, …)` succeeded. */

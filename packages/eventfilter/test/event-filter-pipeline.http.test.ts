@@ -144,6 +144,15 @@ describe('event-filter rules applied to events', () => {
     });
   });
 
+  it('set_field names that Object.prototype holds are custom fields; __proto__ fails the action', async () => {
+    await rule({ type: 'enrichment', pattern: { resource: 'disk' }, actions: [{ type: 'set_field', name: 'constructor', value: 'x' }, { type: 'set_field', name: 'toString', value: 'y' }] });
+    await rule({ type: 'enrichment', pattern: { resource: 'cpu' }, actions: [{ type: 'set_field', name: '__proto__', value: { polluted: true } }], on_failure: 'pass' });
+    const [disk, cpu] = await through(check(), check({ resource: 'cpu' }));
+    expect(disk).toMatchObject({ constructor: 'x', toString: 'y' });
+    expect(Object.getPrototypeOf(cpu)).toBe(Object.prototype);
+    expect(cpu).not.toHaveProperty('polluted');
+  });
+
   it('follows on_failure when an action fails, keeping what the actions before it changed', async () => {
     await rule({
       type: 'enrichment',
