@@ -1,5 +1,5 @@
 import { array } from 'yup';
-import { HttpError, defineRoute, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext, requestBody, pathParam, isJsonObject } from '@vigie/kernel';
 import { actionNotFound, ActionService } from './action-service.js';
 import { createActionErrors, updateActionErrors } from './errors.js';
 import {
@@ -10,7 +10,6 @@ import {
   deletedSchema,
   emptyObjectSchema,
   isNonEmptyObject,
-  isObject,
 } from './schemas.js';
 
 const tags = ['actions'];
@@ -39,7 +38,7 @@ export const actionRoutes: RouteDefinition[] = [
       200: { description: 'The id of the created action', schema: createdActionSchema },
       400: { description: '`Invalid JSON`, `nothing to insert`, `invalid action format…`, `delay value is invalid`, `invalid pbehavior parameters`, `error while creating an action`, …' },
     },
-    preValidation: bodyAccepted(isObject, 'nothing to insert'),
+    preValidation: bodyAccepted(isJsonObject, 'nothing to insert'),
     handler: (ctx, { body }) => service(ctx).create(body),
   }),
   defineRoute({

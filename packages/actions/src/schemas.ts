@@ -1,5 +1,5 @@
 import { array, boolean, number, object, string, type InferType } from 'yup';
-import { durationPattern, idField, listField, nameField, tooLongMessage, tooManyMessage } from '@vigie/kernel';
+import { durationPattern, idField, listField, nameField, tooLongMessage, tooManyMessage, isJsonObject } from '@vigie/kernel';
 import { patternListSchema, regexProblem, hookTriggers } from '@vigie/rule-schemas';
 
 /** Operations an action can apply (REFERENCE §5.4). */
@@ -12,34 +12,30 @@ export const actionTriggers = hookTriggers;
 const invalidFormat = 'invalid action format';
 const invalid = (detail: string): string => `${invalidFormat}: ${detail}`;
 
-/** A JSON object (POST validates any; PUT, like the original, only one with at least one key). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
+/** A JSON object with at least one key: what PUT accepts, like the original (POST validates any object). */
 export function isNonEmptyObject(value: unknown): value is Record<string, unknown> {
-  return isObject(value) && Object.keys(value).length > 0;
+  return isJsonObject(value) && Object.keys(value).length > 0;
 }
 
 /** Python truthiness: the original tested `element.get('hook') and (element.get('fields') or element.get('regex'))`. */
 const isPresent = (value: unknown): boolean =>
-  value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0) && !(isObject(value) && Object.keys(value).length === 0);
+  value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0) && !(isJsonObject(value) && Object.keys(value).length === 0);
 
 /** `pbehavior` parameters: a fixed window (`tstart`, `tstop`) or one that opens when the action fires (4.2.94). */
 function validPbehaviorParameters(parameters: unknown): boolean {
-  if (!isObject(parameters)) return false;
+  if (!isJsonObject(parameters)) return false;
   const strings = ['name', 'author', 'type', 'reason'].every((key) => parameters[key] === undefined || typeof parameters[key] === 'string');
   const rrule = parameters.rrule === undefined || parameters.rrule === null || typeof parameters.rrule === 'string';
   const window = Number.isInteger(parameters.tstart) && Number.isInteger(parameters.tstop);
   const duration = parameters.duration;
   const onTrigger =
-    typeof parameters.start_on_trigger === 'boolean' && isObject(duration) && typeof duration.seconds === 'number' && typeof duration.unit === 'string';
+    typeof parameters.start_on_trigger === 'boolean' && isJsonObject(duration) && typeof duration.seconds === 'number' && typeof duration.unit === 'string';
   return strings && rrule && (window || onTrigger);
 }
 
 /** `snooze` parameters: `duration` in seconds, `message` (string or null), `author`. */
 function validSnoozeParameters(parameters: unknown): boolean {
-  if (!isObject(parameters)) return false;
+  if (!isJsonObject(parameters)) return false;
   const { duration, message, author } = parameters;
   return (
     typeof duration === 'number' &&

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { assertSafeFilter } from '@vigie/filter-safety';
-import { ErrorCodes, VigieError, errorDetail } from '@vigie/kernel';
+import { ErrorCodes, VigieError, errorDetail, isJsonObject } from '@vigie/kernel';
 import { AlarmFilterRepository, type AlarmFilterChanges, type AlarmFilterRecord } from './alarm-filter-repository.js';
-import { isJsonObject, type AlarmFilter, type AlarmFilterInput, type AlarmFilterUpdateInput, type AlarmQueryInput } from './schemas.js';
+import type { AlarmFilter, AlarmFilterInput, AlarmFilterUpdateInput, AlarmQueryInput } from './schemas.js';
 
 function toAlarmFilter(record: AlarmFilterRecord): AlarmFilter {
   return {

@@ -1,5 +1,5 @@
 import { array, boolean, mixed, number, object, string, type InferType } from 'yup';
-import { idField, listField, textField } from '@vigie/kernel';
+import { idField, listField, textField, isJsonObject } from '@vigie/kernel';
 
 /** The tasks the alarm-filter engine knows (REFERENCE §4.6), run in the listed order. */
 export const alarmFilterTasks = [
@@ -19,10 +19,6 @@ export const alarmFilterTasks = [
   'alerts.systemaction.status_increase',
   'alerts.systemaction.status_decrease',
 ] as const;
-
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A query as a client sends it: an object or its JSON text. */
 export type AlarmQueryInput = string | Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { cloneJson, jsonEqual, type Doc, type Update } from '@vigie/kernel';
+import { cloneJson, isJsonObject, jsonEqual, type Doc, type Update } from '@vigie/kernel';
 
 /**
  * The common update shapes — `$set`, `$unset`, `$inc`, `$min`, `$max`, `$push` of plain values (one, or several with `$each`) and `$addToSet` of
@@ -162,8 +162,9 @@ export function fastUpdate(doc: Doc, update: Update): { doc: Doc; changed: boole
 
 const fastOperators = new Set(['$set', '$unset', '$inc', '$min', '$max', '$push', '$addToSet']);
 
+/** Stricter than `isJsonObject`: a class instance (a Date, say) is not walked into but left to the general implementation. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (!isJsonObject(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }

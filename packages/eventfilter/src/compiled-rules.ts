@@ -1,5 +1,6 @@
 import { compileEventPatterns, compileSingleEventPattern, isPatternError, type CompiledPatterns, type PatternEntity, type PatternEvent } from '@vigie/patterns';
 import { compile, type Template } from '@vigie/templates';
+import { isJsonObject } from '@vigie/kernel';
 import { eventFieldsRead } from './event-fields.js';
 import type { RuleRecord } from './rule-repository.js';
 import { ruleOutcomes, ruleTypes } from './schemas.js';
@@ -37,8 +38,6 @@ export interface CompiledRule {
 
 class InvalidRule extends Error {}
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function requiredString(action: Record<string, unknown>, key: string, index: number): string {
   const value = action[key];
   if (typeof value !== 'string' || value === '') throw new InvalidRule(`actions[${index}].${key} should be a non-empty string`);
@@ -61,7 +60,7 @@ function template(source: string, index: number): Template {
 }
 
 function compileAction(raw: unknown, index: number): CompiledAction {
-  if (!isObject(raw)) throw new InvalidRule(`actions[${index}] should be an object`);
+  if (!isJsonObject(raw)) throw new InvalidRule(`actions[${index}] should be an object`);
   const type = raw.type;
   switch (type) {
     case 'set_field':
@@ -109,9 +108,9 @@ function compileRule(record: RuleRecord): CompiledRule {
   const actions: CompiledAction[] = [];
   if (type === 'enrichment') {
     const external = record.external_data ?? {};
-    if (!isObject(external)) throw new InvalidRule('external_data should be an object');
+    if (!isJsonObject(external)) throw new InvalidRule('external_data should be an object');
     for (const [name, source] of Object.entries(external)) {
-      if (!isObject(source) || source.type !== 'entity') {
+      if (!isJsonObject(source) || source.type !== 'entity') {
         throw new InvalidRule(`external_data.${name}: only the "entity" source is supported ({"type": "entity"})`);
       }
       entitySources.push(name);

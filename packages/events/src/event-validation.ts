@@ -1,4 +1,4 @@
-import { inputBounds } from '@vigie/kernel';
+import { inputBounds, isJsonObject } from '@vigie/kernel';
 import type { VigieEvent } from './pipeline.js';
 import { shallowCopy } from './shallow-copy.js';
 
@@ -30,7 +30,6 @@ export const userActionTypes = new Set([
 /** AMQP short strings, hence the original's routing keys, hold at most 255 octets (REFERENCE §6.3, §9.1). */
 export const maxRoutingKeyBytes = 255;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const nonEmptyString = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /** `<connector>.<connector_name>.<event_type>.<source_type>.<component>[.<resource>]`, the original's AMQP routing key. */
@@ -196,7 +195,7 @@ export function refusedByEventRoute(event: VigieEvent, allowChangeSeverityToInfo
  * authored by the sender. `wellFormedText`: its strings are known to be well-formed (`parsesToWellFormedText`).
  */
 export function acceptEvent(raw: unknown, nowSec: number, sender?: EventSender, wellFormedText = false): { event: VigieEvent } | { problem: EventProblem } {
-  if (!isObject(raw)) return { problem: { field: null, reason: 'an event must be a JSON object' } };
+  if (!isJsonObject(raw)) return { problem: { field: null, reason: 'an event must be a JSON object' } };
   const event = shallowCopy(raw);
   if (event.timestamp === undefined || event.timestamp === null) event.timestamp = nowSec;
   if (event.long_output !== undefined && typeof event.long_output !== 'string') event.long_output = '';

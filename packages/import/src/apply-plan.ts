@@ -1,5 +1,5 @@
 import type { Entity, GraphChanges, GraphDraft, RelationField } from '@vigie/context-graph';
-import type { JsonValue } from '@vigie/kernel';
+import { isJsonObject, type JsonValue } from '@vigie/kernel';
 import { ImportFailure, actionFields, type CiAction, type CiElement, type ImportPlan } from './import-document.js';
 
 export interface ImportStats {
@@ -36,13 +36,9 @@ const pairKey = (from: string, to: string): string => `${from}\u0000${to}`;
 const pairOf = (id: string, field: RelationField, other: string): string => (field === 'impact' ? pairKey(id, other) : pairKey(other, id));
 const quote = (value: string): string => JSON.stringify(value);
 
-function isObject(value: unknown): value is Record<string, JsonValue> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The original's `set` merge: nested objects merge, lists and scalars are replaced. */
 function mergeInto(current: JsonValue | undefined, supplied: JsonValue): JsonValue {
-  if (!isObject(current) || !isObject(supplied)) return supplied;
+  if (!isJsonObject(current) || !isJsonObject(supplied)) return supplied;
   const merged: Record<string, JsonValue> = { ...current };
   for (const [key, value] of Object.entries(supplied)) merged[key] = mergeInto(current[key], value);
   return merged;

@@ -1,5 +1,5 @@
 import { entityTypes } from '@vigie/context-graph';
-import { VigieError, assertJsonDepth, errorDetail, inputBounds, type JsonValue } from '@vigie/kernel';
+import { VigieError, assertJsonDepth, errorDetail, inputBounds, type JsonValue, isJsonObject } from '@vigie/kernel';
 
 /** Code of the errors that fail an import; their message becomes the status record's `info`. */
 export const importFailedCode = 'IMPORT_FAILED';
@@ -45,10 +45,6 @@ export interface ImportPlan {
 
 const wrapperShape = '{"json": {"cis": [...], "links": [...]}}';
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function parseJson(text: string, what: string, maxDepth: number): unknown {
   try {
     assertJsonDepth(text, maxDepth);
@@ -73,7 +69,7 @@ export function decodeBody(text: string, format: BodyFormat, maxDepth: number): 
     inner = new URLSearchParams(text).get('json') ?? emptyDocument;
   } else {
     const body = parseJson(text, 'the request body', maxDepth);
-    if (!isObject(body)) throw new ImportFailure(`the request body must be a JSON object ${wrapperShape}`);
+    if (!isJsonObject(body)) throw new ImportFailure(`the request body must be a JSON object ${wrapperShape}`);
     inner = 'json' in body ? body.json : emptyDocument;
   }
   // A JSON text in the field, as forms send it (and as the original also accepted in JSON bodies).
@@ -121,7 +117,7 @@ const modelFieldChecks: Record<string, FieldCheck> = {
     if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw new ImportFailure(`${label}: measurements must be a list of strings`);
   },
   infos: (value, label) => {
-    if (!isObject(value)) throw new ImportFailure(`${label}: infos must be an object`);
+    if (!isJsonObject(value)) throw new ImportFailure(`${label}: infos must be an object`);
     for (const key of Object.keys(value)) checkFieldName(key, label, 'infos key ');
   },
   impact: (value, label, id) => {
@@ -133,7 +129,7 @@ const modelFieldChecks: Record<string, FieldCheck> = {
   enable_history: (value, label) => checkIntegerList(value, label, 'enable_history'),
   disable_history: (value, label) => checkIntegerList(value, label, 'disable_history'),
   action_properties: (value, label) => {
-    if (!isObject(value)) throw new ImportFailure(`${label}: action_properties must be an object`);
+    if (!isJsonObject(value)) throw new ImportFailure(`${label}: action_properties must be an object`);
   },
 };
 // A map, so that element keys such as `constructor` never reach Object.prototype.
@@ -143,7 +139,7 @@ const fieldChecks = new Map(Object.entries(modelFieldChecks));
 function readTimestamps(element: Record<string, unknown>, action: 'enable' | 'disable', label: string): number[] {
   const properties = element.action_properties;
   const expected = `an integer timestamp or a list of them`;
-  if (!isObject(properties) || !(action in properties)) throw new ImportFailure(`${label}: action_properties.${action} is required (${expected})`);
+  if (!isJsonObject(properties) || !(action in properties)) throw new ImportFailure(`${label}: action_properties.${action} is required (${expected})`);
   const value = properties[action];
   if (value === null) return [];
   if (Number.isInteger(value)) return [value as number];
@@ -153,7 +149,7 @@ function readTimestamps(element: Record<string, unknown>, action: 'enable' | 'di
 
 function readCi(element: unknown, index: number): CiAction {
   const at = `cis[${index}]`;
-  if (!isObject(element)) throw new ImportFailure(`${at}: an element must be an object`);
+  if (!isJsonObject(element)) throw new ImportFailure(`${at}: an element must be an object`);
   const id = element._id;
   if (typeof id !== 'string' || id === '') throw new ImportFailure(`${at}: _id must be a non-empty string`);
   if (id.length > inputBounds.idLength) throw new ImportFailure(`${at}: _id must be at most ${inputBounds.idLength} characters`);
@@ -185,7 +181,7 @@ function readCi(element: unknown, index: number): CiAction {
 
 function readLink(element: unknown, index: number): LinkAction {
   const at = `links[${index}]`;
-  if (!isObject(element)) throw new ImportFailure(`${at}: an element must be an object`);
+  if (!isJsonObject(element)) throw new ImportFailure(`${at}: an element must be an object`);
   const named = element._id === undefined ? '' : `_id ${quote(element._id)}`;
   const action = element.action;
   if (action !== 'create' && action !== 'delete') {
@@ -210,7 +206,7 @@ function readLink(element: unknown, index: number): LinkAction {
 
 /** Checks the whole document, element by element, before anything is applied; the first problem fails it. */
 export function readDocument(document: unknown): ImportPlan {
-  if (!isObject(document)) throw new ImportFailure(`the import document must be an object with the arrays cis and links (expected ${wrapperShape})`);
+  if (!isJsonObject(document)) throw new ImportFailure(`the import document must be an object with the arrays cis and links (expected ${wrapperShape})`);
   const { cis = [], links = [] } = document;
   // The original's texts for a document whose parts are not lists.
   if (!Array.isArray(cis) && !Array.isArray(links)) throw new ImportFailure('CIS and LINKS should be an array.');

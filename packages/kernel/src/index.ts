@@ -101,6 +101,6 @@ export type {
 } from './store/port.js';
 export { updateOperators } from './store/port.js';
 export type { FeatureStore, StoreProbe } from './store/owned-store.js';
-export { cloneJson, jsonEqual } from './store/json.js';
+export { cloneJson, isJsonObject, jsonEqual } from './store/json.js';
 export type { Scheduler, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
 export type { JobStorePort, StoredJob, JobQuery, JobSelection, JobSortField } from './scheduler/job-store.js';

@@ -1,5 +1,5 @@
 import type { InferType } from 'yup';
-import { ErrorCodes, VigieError, assertJsonDepth, inputBounds, requestBody, type VigieContext } from '@vigie/kernel';
+import { ErrorCodes, VigieError, assertJsonDepth, inputBounds, requestBody, type VigieContext, isJsonObject } from '@vigie/kernel';
 import { parseTemplate } from '@vigie/templates';
 import { configKeyRuleTypes, isRuleType, type RuleType } from './rule-types.js';
 import type { metaAlarmRuleInputSchema, ruleConfigSchema, rulePatternsSchema } from './schemas.js';
@@ -26,10 +26,6 @@ function invalid(description: string): VigieError {
 function shown(value: unknown): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return text.length > 100 ? `${text.slice(0, 100)}…` : text;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function missing(value: unknown): boolean {
@@ -74,7 +70,7 @@ function tooLongField(fields: Record<string, [unknown, number]>): string | null 
  */
 export function checkRuleOrder(ctx: VigieContext): void {
   const body = requestBody(ctx);
-  if (!isObject(body) || missing(body.name) || missing(body.type)) throw invalid(requiredFieldsMessage);
+  if (!isJsonObject(body) || missing(body.name) || missing(body.type)) throw invalid(requiredFieldsMessage);
   const { _id, name, type, auto_resolve, output_template } = body;
   if (!isRuleType(type)) throw invalid(`rule type invalid value ${shown(type)}`);
   if (typeof name !== 'string') throw invalid(`name has invalid value: ${shown(name)}`);
@@ -92,7 +88,7 @@ export function checkRuleOrder(ctx: VigieContext): void {
 
   decodeJsonText(body.patterns, 'patterns');
   const config = decodeJsonText(body.config, 'config');
-  if (config !== null && !isObject(config)) throw invalid(`invalid config value type ${shown(config)}`);
+  if (config !== null && !isJsonObject(config)) throw invalid(`invalid config value type ${shown(config)}`);
   if (config) {
     for (const [key, types] of configKeyRuleTypes) {
       if (key in config && !types.includes(type)) throw invalid(`invalid rule_type ${type} with config ${reportedConfigKey(type, key)}`);

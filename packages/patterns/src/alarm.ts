@@ -1,9 +1,9 @@
+import { isJsonObject } from '@vigie/kernel';
 import {
   allFields,
   anyCondition,
   integerCondition,
   isAbsent,
-  isPlainObject,
   nestedCaptures,
   stringCondition,
   type Condition,
@@ -39,7 +39,7 @@ const stepFields: Record<string, { goName: string; compile: (raw: unknown, path:
 /** A step field of `v` (`ack`, `state`, …): null (no such step) or conditions on `_t, t, a, m, val, initiator`. */
 function stepCondition(raw: unknown, path: string, withData: boolean): Condition {
   if (raw === null) return isAbsent;
-  if (!isPlainObject(raw)) throw new PatternError(path, 'should be null or a step pattern object');
+  if (!isJsonObject(raw)) throw new PatternError(path, 'should be null or a step pattern object');
   const tests: FieldTest<Fields>[] = [];
   for (const [key, value] of Object.entries(raw)) {
     const at = `${path}.${key}`;
@@ -52,19 +52,19 @@ function stepCondition(raw: unknown, path: string, withData: boolean): Condition
     tests.push({ read: (step) => step[key], condition: field.compile(value, at, field.goName) });
   }
   const matchStep = allFields(tests);
-  return (step, captures) => isPlainObject(step) && matchStep(step, captures);
+  return (step, captures) => isJsonObject(step) && matchStep(step, captures);
 }
 
 /** An object of custom fields (`extra`, ticket `data`), each with its own condition. */
 function mapCondition(raw: unknown, path: string, compile: (raw: unknown, path: string, goName: string) => Condition): Condition {
   if (raw === null) return isAbsent;
-  if (!isPlainObject(raw)) throw new PatternError(path, 'should be null or an object of field patterns');
+  if (!isJsonObject(raw)) throw new PatternError(path, 'should be null or an object of field patterns');
   const tests: FieldTest<Fields | undefined>[] = Object.entries(raw).map(([key, value]) => ({
     read: (record) => record?.[key],
     condition: compile(value, `${path}.${key}`, key),
   }));
   const matchAll = allFields(tests);
-  return (record, captures) => matchAll(isPlainObject(record) ? record : undefined, captures);
+  return (record, captures) => matchAll(isJsonObject(record) ? record : undefined, captures);
 }
 
 type ValueCompiler = (raw: unknown, path: string, goName: string) => Condition;
@@ -102,7 +102,7 @@ const valueFields: Record<string, { goName: string; compile: ValueCompiler; reco
 };
 
 function valueCondition(raw: unknown, path: string): Condition {
-  if (!isPlainObject(raw)) throw new PatternError(path, 'should be an object of alarm value patterns');
+  if (!isJsonObject(raw)) throw new PatternError(path, 'should be an object of alarm value patterns');
   const tests: FieldTest<Fields>[] = [];
   for (const [key, value] of Object.entries(raw)) {
     const field = valueFields[key];
@@ -112,7 +112,7 @@ function valueCondition(raw: unknown, path: string): Condition {
     tests.push({ read: (v) => v[key], condition: field.record ? nestedCaptures(condition, field.goName) : condition });
   }
   const matchValue = allFields(tests);
-  return (v, captures) => isPlainObject(v) && matchValue(v, captures);
+  return (v, captures) => isJsonObject(v) && matchValue(v, captures);
 }
 
 /** Compiles one alarm pattern (`_id, t, d, v{…}`). Throws a `PatternError` on an unknown field or operator. */

@@ -1,4 +1,5 @@
 import { patternRegExp, regexProblem } from '@vigie/rule-schemas';
+import { isJsonObject } from '@vigie/kernel';
 import { PatternError } from './errors.js';
 
 /**
@@ -12,10 +13,6 @@ export type RegexCaptures = { [field: string]: RegexCaptures | string };
  * expressions it ran are written into it.
  */
 export type Condition = (value: unknown, captures: RegexCaptures | null) => boolean;
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export const isAbsent: Condition = (value) => value === undefined || value === null;
 
@@ -144,7 +141,7 @@ export function stringCondition(raw: unknown, path: string, captureField?: strin
   const read = readings[reading];
   if (raw === null) return isAbsent;
   if (typeof raw === 'string') return (value) => read(value) === raw;
-  if (!isPlainObject(raw)) throw new PatternError(path, 'should be a string, null or an object of string operators');
+  if (!isJsonObject(raw)) throw new PatternError(path, 'should be a string, null or an object of string operators');
   const conditions: Condition[] = [];
   for (const [op, operand] of Object.entries(raw)) {
     if (op !== 'regex_match') throw new PatternError(path, `unknown string operator "${op}"`);
@@ -160,7 +157,7 @@ export function stringCondition(raw: unknown, path: string, captureField?: strin
 export function integerCondition(raw: unknown, path: string): Condition {
   if (raw === null) return isAbsent;
   if (typeof raw === 'number') return (value) => value === raw;
-  if (!isPlainObject(raw)) throw new PatternError(path, 'should be a number, null or an object of comparison operators');
+  if (!isJsonObject(raw)) throw new PatternError(path, 'should be a number, null or an object of comparison operators');
   const conditions: Condition[] = [];
   for (const [op, operand] of Object.entries(raw)) {
     if (!(integerOperators as readonly string[]).includes(op)) throw new PatternError(path, `unknown comparison operator "${op}"`);
@@ -188,7 +185,7 @@ export function anyCondition(raw: unknown, path: string, captureField?: string, 
     return (value) => read(value) === raw;
   }
   if (typeof raw === 'number' || typeof raw === 'boolean') return (value) => value === raw;
-  if (!isPlainObject(raw)) throw new PatternError(path, 'should be a string, a number, a boolean, null or an object of operators');
+  if (!isJsonObject(raw)) throw new PatternError(path, 'should be a string, a number, a boolean, null or an object of operators');
   const ops = Object.keys(raw);
   if (ops.length === 0) return matchAll;
   const kinds = new Set(
@@ -209,7 +206,7 @@ export function anyCondition(raw: unknown, path: string, captureField?: string, 
 /** A list-of-strings field: `null` (absent) or an object of `has_every`, `has_one_of`, `has_not`, all required. */
 export function stringArrayCondition(raw: unknown, path: string): Condition {
   if (raw === null) return isAbsent;
-  if (!isPlainObject(raw)) throw new PatternError(path, 'should be null or an object of list operators');
+  if (!isJsonObject(raw)) throw new PatternError(path, 'should be null or an object of list operators');
   const conditions: Condition[] = [];
   for (const [op, operand] of Object.entries(raw)) {
     if (!(stringArrayOperators as readonly string[]).includes(op)) throw new PatternError(path, `unknown list operator "${op}"`);

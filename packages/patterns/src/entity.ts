@@ -1,9 +1,9 @@
+import { isJsonObject } from '@vigie/kernel';
 import {
   allFields,
   anyCondition,
   booleanCondition,
   isAbsent,
-  isPlainObject,
   nestedCaptures,
   stringCondition,
   type Condition,
@@ -31,7 +31,7 @@ const infoFields: Record<string, string> = { name: 'Name', description: 'Descrip
 /** `infos.<k>`: null (the info must be absent) or `{name, description, value}` conditions on its string form. */
 function infoCondition(raw: unknown, path: string, captureField: string): Condition {
   if (raw === null) return isAbsent;
-  if (!isPlainObject(raw)) throw new PatternError(path, 'should be null or an object with name, description or value');
+  if (!isJsonObject(raw)) throw new PatternError(path, 'should be null or an object with name, description or value');
   const tests: FieldTest<Record<string, unknown>>[] = [];
   for (const [key, value] of Object.entries(raw)) {
     const goName = infoFields[key];
@@ -41,18 +41,18 @@ function infoCondition(raw: unknown, path: string, captureField: string): Condit
     tests.push({ read: (info) => info[key], condition });
   }
   const matchInfo = allFields(tests);
-  return nestedCaptures((info, captures) => isPlainObject(info) && matchInfo(info, captures), captureField);
+  return nestedCaptures((info, captures) => isJsonObject(info) && matchInfo(info, captures), captureField);
 }
 
 function infosCondition(raw: unknown, path: string): Condition {
   if (raw === null) return isAbsent;
-  if (!isPlainObject(raw)) throw new PatternError(path, 'should be an object of info patterns');
+  if (!isJsonObject(raw)) throw new PatternError(path, 'should be an object of info patterns');
   const tests: FieldTest<Record<string, unknown> | undefined>[] = Object.entries(raw).map(([name, info]) => ({
     read: (infos) => infos?.[name],
     condition: infoCondition(info, `${path}.${name}`, name),
   }));
   const matchInfos = allFields(tests);
-  return (infos, captures) => matchInfos(isPlainObject(infos) ? infos : undefined, captures);
+  return (infos, captures) => matchInfos(isJsonObject(infos) ? infos : undefined, captures);
 }
 
 /**

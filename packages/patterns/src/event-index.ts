@@ -1,6 +1,6 @@
-import { isPlainObject } from './conditions.js';
 import { typedStringField, type PatternEvent } from './event.js';
 import { patternRegExp } from '@vigie/rule-schemas';
+import { isJsonObject } from '@vigie/kernel';
 
 /**
  * A necessary condition of one event pattern, cheap to check: a typed string field (read as the grammar reads it,
@@ -46,7 +46,7 @@ export function eventPatternRequirement(raw: Record<string, unknown>): FieldRequ
   for (const [field, value] of Object.entries(raw)) {
     if (!typedStringField(field)) continue;
     if (typeof value === 'string') return { field, equals: value };
-    if (found === undefined && isPlainObject(value) && typeof value.regex_match === 'string') {
+    if (found === undefined && isJsonObject(value) && typeof value.regex_match === 'string') {
       const prefix = literalPrefix(value.regex_match);
       if (prefix !== null) found = { field, prefix };
     }

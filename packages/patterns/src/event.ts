@@ -1,4 +1,5 @@
-import { allFields, anyCondition, capturesAt, booleanCondition, integerCondition, isPlainObject, stringCondition, type Condition, type FieldTest, type RegexCaptures } from './conditions.js';
+import { isJsonObject } from '@vigie/kernel';
+import { allFields, anyCondition, capturesAt, booleanCondition, integerCondition, stringCondition, type Condition, type FieldTest, type RegexCaptures } from './conditions.js';
 import { compileEntityPattern, type PatternEntity } from './entity.js';
 import { PatternError } from './errors.js';
 
@@ -65,7 +66,7 @@ export function compileEventPattern(raw: Record<string, unknown>, path: string):
         entityTest = (entity) => entity === undefined;
         continue;
       }
-      if (!isPlainObject(value)) throw new PatternError(at, 'should be an entity pattern object');
+      if (!isJsonObject(value)) throw new PatternError(at, 'should be an entity pattern object');
       const matchEntity = compileEntityPattern(value, at);
       entityTest = (entity, captures) => {
         if (captures === null) return matchEntity(entity, null);

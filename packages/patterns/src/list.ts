@@ -1,4 +1,5 @@
-import { isPlainObject, type RegexCaptures } from './conditions.js';
+import { isJsonObject } from '@vigie/kernel';
+import type { RegexCaptures } from './conditions.js';
 import { compileAlarmPattern, type PatternAlarm } from './alarm.js';
 import { compileEntityPattern, type PatternEntity } from './entity.js';
 import { compileEventPattern, type PatternEvent } from './event.js';
@@ -41,8 +42,8 @@ function compileList<Subject, Context>(raw: unknown, path: string, compile: Comp
   if (raw.length === 0) return everything();
   const tests: Test<Subject, Context>[] = [];
   for (const [index, pattern] of raw.entries()) {
-    if (pattern === null || (isPlainObject(pattern) && Object.keys(pattern).length === 0)) return everything();
-    if (!isPlainObject(pattern)) throw new PatternError(`${path}[${index}]`, 'should be a pattern object');
+    if (pattern === null || (isJsonObject(pattern) && Object.keys(pattern).length === 0)) return everything();
+    if (!isJsonObject(pattern)) throw new PatternError(`${path}[${index}]`, 'should be a pattern object');
     tests.push(compile(pattern, `${path}[${index}]`));
   }
   return fromTests(tests);
@@ -88,7 +89,7 @@ function withRequirements(compiled: CompiledPatterns<PatternEvent, PatternEntity
 /** One event pattern object (the event filter's `pattern`); absent, null or `{}` matches everything. */
 export function compileSingleEventPattern(raw: unknown, path = 'pattern'): CompiledPatterns<PatternEvent, PatternEntity> {
   if (raw === undefined || raw === null) return everything();
-  if (!isPlainObject(raw)) throw new PatternError(path, 'should be a pattern object');
+  if (!isJsonObject(raw)) throw new PatternError(path, 'should be a pattern object');
   if (Object.keys(raw).length === 0) return everything();
   return withRequirements(fromTests([compileEventPattern(raw, path)]), [raw]);
 }

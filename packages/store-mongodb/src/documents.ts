@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BSON, type Document } from 'mongodb';
 import { assertNoCodeExecution } from '@vigie/filter-safety';
-import { ErrorCodes, VigieError, cloneJson, updateOperators, type Doc, type Filter, type Update } from '@vigie/kernel';
+import { ErrorCodes, VigieError, cloneJson, updateOperators, type Doc, type Filter, type Update, isJsonObject } from '@vigie/kernel';
 
 // What goes to the server is checked here, before anything is sent, with the same rules as the memory engine.
 
@@ -11,10 +11,6 @@ function failure(message: string): VigieError {
   return new VigieError(ErrorCodes.StoreFailure, message);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Same rule as the memory engine, which also keeps MongoDB's reserved names (`system.*`, `$`) out. */
 export function checkCollectionName(name: string): string {
   if (!/^[A-Za-z0-9_.-]{1,120}$/.test(name) || name.startsWith('system.')) throw failure(`invalid collection name ${JSON.stringify(name)}`);
@@ -22,14 +18,14 @@ export function checkCollectionName(name: string): string {
 }
 
 export function checkFilter(filter: Filter): Document {
-  if (!isRecord(filter)) throw failure('a filter must be an object');
+  if (!isJsonObject(filter)) throw failure('a filter must be an object');
   assertNoCodeExecution(filter);
   return filter;
 }
 
 /** A copy of a document that JSON can carry, with the non-empty string `_id` every adapter requires. */
 export function storedDoc(doc: Doc): Document {
-  if (!isRecord(doc)) throw failure('a document must be an object');
+  if (!isJsonObject(doc)) throw failure('a document must be an object');
   if (typeof doc._id !== 'string' || doc._id === '') throw failure('a document needs a non-empty string _id');
   return cloneJson(doc);
 }
@@ -40,7 +36,7 @@ export function storedDoc(doc: Doc): Document {
  * engine does, so every stored `_id` stays a string.
  */
 export function checkedUpdate(update: Update, filter: Filter, upsert: boolean): Document {
-  if (!isRecord(update)) throw failure('an update must be an object');
+  if (!isJsonObject(update)) throw failure('an update must be an object');
   const keys = Object.keys(update);
   if (keys.length === 0) throw failure('an update needs at least one operator');
   for (const key of keys) if (!allowedUpdateOperators.has(key)) throw failure(`update operator ${key} is not supported`);
@@ -54,8 +50,8 @@ export function checkedUpdate(update: Update, filter: Filter, upsert: boolean): 
 /** Whether an upsert takes its `_id` from the filter: `{_id: x}`, `{_id: {$eq: x}}`, or either inside `$and`. */
 function pinsId(filter: Filter): boolean {
   const id = filter._id;
-  if (typeof id === 'string' || (isRecord(id) && typeof id.$eq === 'string')) return true;
-  return Array.isArray(filter.$and) && filter.$and.some((part) => isRecord(part) && pinsId(part));
+  if (typeof id === 'string' || (isJsonObject(id) && typeof id.$eq === 'string')) return true;
+  return Array.isArray(filter.$and) && filter.$and.some((part) => isJsonObject(part) && pinsId(part));
 }
 
 /**
@@ -71,7 +67,7 @@ function plain(value: unknown): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (Array.isArray(value)) return value.map(plain);
-  if (isRecord(value) && Object.getPrototypeOf(value) === Object.prototype) {
+  if (isJsonObject(value) && Object.getPrototypeOf(value) === Object.prototype) {
     const out: Record<string, unknown> = {};
     for (const [key, member] of Object.entries(value)) out[key] = plain(member);
     return out;

@@ -1,4 +1,5 @@
 import { presentPbehavior, type Pbehavior, type PbehaviorOutput } from '@vigie/pbehaviors';
+import { isJsonObject } from '@vigie/kernel';
 import type { Tile } from './tiles.js';
 import type { AlarmDoc, EntityDoc } from './weather-repository.js';
 
@@ -67,13 +68,9 @@ export interface DependencyEntry {
 
 const stepFields = ['_t', 't', 'a', 'm', 'val', 'role', 'initiator'] as const;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A step's known fields, or null when the alarm has no such step. */
 export function step(value: unknown, withData = false): StepOutput | null {
-  if (!isRecord(value)) return null;
+  if (!isJsonObject(value)) return null;
   const out: StepOutput = { val: value.val ?? null };
   for (const field of stepFields) if (value[field] !== undefined) (out as unknown as Record<string, unknown>)[field] = value[field];
   if (withData && value.data !== undefined) out.data = value.data;
@@ -83,9 +80,9 @@ export function step(value: unknown, withData = false): StepOutput | null {
 /** `{description, value}` of each info, as the spec shows them. */
 export function presentInfos(infos: unknown): Record<string, InfoOutput> {
   const out: Record<string, InfoOutput> = {};
-  if (!isRecord(infos)) return out;
+  if (!isJsonObject(infos)) return out;
   for (const [key, info] of Object.entries(infos)) {
-    out[key] = isRecord(info) ? { description: info.description ?? '', value: info.value ?? null } : { description: '', value: info };
+    out[key] = isJsonObject(info) ? { description: info.description ?? '', value: info.value ?? null } : { description: '', value: info };
   }
   return out;
 }
@@ -102,7 +99,7 @@ export function presentActive(pbehaviors: readonly Pbehavior[]): PbehaviorOutput
 /** The next automatic action on an alarm (`v.alarmfilter.next_run`), or null. */
 export function nextRun(alarm: AlarmDoc | undefined): number | null {
   const alarmFilter = alarm?.v?.alarmfilter;
-  return isRecord(alarmFilter) && typeof alarmFilter.next_run === 'number' ? alarmFilter.next_run : null;
+  return isJsonObject(alarmFilter) && typeof alarmFilter.next_run === 'number' ? alarmFilter.next_run : null;
 }
 
 const noAlarmState: StepOutput = { val: 0 };

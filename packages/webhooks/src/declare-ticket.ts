@@ -8,11 +8,12 @@ export const emptyResponseTicket = 'N/A';
 
 export type TicketOutcome = { ticket: string; data: Record<string, string> } | { error: string };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+// Not the kernel's isJsonObject: arrays pass too, so that their items flatten by index (`items.0.id`).
+const isObjectOrArray = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 /** Every scalar of a JSON value by its dotted path (`result.number`, `items.0.id`), in document order. */
 function flatten(value: unknown, prefix: string, into: Map<string, string>): void {
-  if (isRecord(value)) {
+  if (isObjectOrArray(value)) {
     for (const [key, child] of Object.entries(value)) flatten(child, prefix === '' ? key : `${prefix}.${key}`, into);
   } else if (value !== null && value !== undefined && prefix !== '') {
     into.set(prefix, String(value));

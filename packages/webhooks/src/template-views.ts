@@ -1,5 +1,6 @@
 import type { Alarm, AlarmStep } from '@vigie/alarms';
 import type { VigieEvent } from '@vigie/events';
+import { isJsonObject } from '@vigie/kernel';
 
 /**
  * What webhook templates see: the stored alarm, event and entity under the Go field names of the original's
@@ -99,8 +100,6 @@ const entityFields: Fields = {
   created: ['Created', 'time'],
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function time(value: unknown): unknown {
   return typeof value === 'number' && Number.isFinite(value) ? new Date(value * 1000) : value;
 }
@@ -133,7 +132,7 @@ export function alarmView(alarm: Alarm): Record<string, unknown> {
   mapped(alarm.v, alarmValueFields, value);
   for (const [key, goName] of Object.entries(alarmStepFields)) {
     const step = alarm.v[key];
-    if (isRecord(step)) value[goName] = stepView(step as unknown as AlarmStep);
+    if (isJsonObject(step)) value[goName] = stepView(step as unknown as AlarmStep);
   }
   value.Steps = alarm.v.steps.map(stepView);
   return { ID: alarm._id, Time: time(alarm.t), EntityID: alarm.d, Value: value };
@@ -170,9 +169,9 @@ export function entityView(entity: Record<string, unknown> | null | undefined): 
   const view: Record<string, unknown> = {};
   mapped(entity, entityFields, view);
   const infos: Record<string, unknown> = {};
-  if (isRecord(entity.infos)) {
+  if (isJsonObject(entity.infos)) {
     for (const [key, info] of Object.entries(entity.infos)) {
-      const fields = isRecord(info) ? info : { value: info };
+      const fields = isJsonObject(info) ? info : { value: info };
       infos[key] = { Name: fields.name ?? key, Description: fields.description ?? '', Value: fields.value };
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cloneJson, jsonEqual, maxStoredDepth } from './json.js';
+import { cloneJson, isJsonObject, jsonEqual, maxStoredDepth } from './json.js';
 
 const nested = (n: number): unknown => {
   let value: unknown = 1;
@@ -37,5 +37,12 @@ describe('cloneJson', () => {
     expect(() => cloneJson([1, undefined])).toThrow('field [1] holds a non-JSON value (undefined)');
     expect(() => cloneJson({ k: () => 1 }, 'base.path')).toThrow('field base.path.k holds a non-JSON value (function)');
     expect(cloneJson({ a: [1, { b: 'x' }], dropped: undefined })).toEqual({ a: [1, { b: 'x' }] });
+  });
+});
+
+describe('isJsonObject', () => {
+  it('takes objects, whatever their prototype, and refuses null, arrays and scalars', () => {
+    for (const value of [{}, { a: 1 }, Object.create(null) as object, new Date(0)]) expect(isJsonObject(value)).toBe(true);
+    for (const value of [null, undefined, [], [1], 'a', 1, true]) expect(isJsonObject(value)).toBe(false);
   });
 });

@@ -90,6 +90,11 @@ function notJson(path: string, what: string): VigieError {
   return new VigieError(ErrorCodes.StoreFailure, `${where} holds a non-JSON value (${what})`);
 }
 
+/** Whether a value is a JSON object: not null and not an array (its prototype is not checked). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Depth below which `jsonEqual` recurses (fast, no allocation); deeper parts are compared iteratively. */
 const recursiveDepth = 64;
 
