@@ -25,7 +25,7 @@ describeJobStoreConformance('sqlite', async () => {
 });
 
 describe('sqlite store durability', () => {
-  it('reopens with every document, index and collection, in insertion order', async () => {
+  it('reopens with every document (any text in it), index and collection, in insertion order', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vigie-sqlite-'));
     const path = join(dir, 'store.sqlite');
     try {
@@ -34,7 +34,7 @@ describe('sqlite store durability', () => {
       await things.createIndex({ keys: { code: 1 }, unique: true, name: 'code_unique' });
       await things.insertMany([
         { _id: 'z', code: 'A', nested: { list: [1, 2] } },
-        { _id: 'a', code: 'B' },
+        { _id: 'a', code: 'B', text: 'é ✓ 𝄞 \ud800 "quoted"' },
       ]);
       await things.updateOne({ _id: 'z' }, { $push: { 'nested.list': 3 } });
       await first.collection('empty').createIndex({ keys: { k: 1 } });
@@ -45,7 +45,7 @@ describe('sqlite store durability', () => {
       const second = new SqliteStore(path);
       expect(await second.collection('things').find({})).toEqual([
         { _id: 'z', code: 'A', nested: { list: [1, 2, 3] } },
-        { _id: 'a', code: 'B' },
+        { _id: 'a', code: 'B', text: 'é ✓ 𝄞 \ud800 "quoted"' },
       ]);
       expect(await second.listCollections()).toEqual(['empty', 'things']);
       await expect(second.collection('things').insertOne({ _id: 'c', code: 'A' })).rejects.toMatchObject({ code: 'DUPLICATE_KEY' });

@@ -8,13 +8,10 @@ type WriteRequest =
       id: number;
       kind: 'changes';
       created: readonly string[];
-      /** Each change's collection, id, and where its document's JSON text ends in `text` (-1: deleted). */
-      changes: { collection: string; id: string; end: number }[];
-      /**
-       * The documents' JSON texts one after the other, as UTF-8 (moved to the thread, not copied). JSON.stringify
-       * escapes lone surrogates, so the decoded text has the same length and `end` positions as the original.
-       */
-      text: Uint8Array;
+      /** Each change's collection, id, and where its document's JSON text lies in `chunks` (chunk -1: deleted). */
+      changes: { collection: string; id: string; chunk: number; start: number; end: number }[];
+      /** The documents' JSON texts as UTF-8, one after the other (moved to the thread, not copied). */
+      chunks: Uint8Array[];
     }
   | { id: number; kind: 'index'; collection: string; spec: ResolvedIndexSpec }
   | { id: number; kind: 'drop'; collection: string }
@@ -36,7 +33,6 @@ const { workerData, receiveMessageOnPort } = require('node:worker_threads');
 const Database = require(workerData.sqlite);
 const { port, path, synchronous, schema, opened } = workerData;
 const flag = new Int32Array(opened);
-const utf8 = new TextDecoder();
 function tell(reply, state) {
   port.postMessage(reply);
   Atomics.store(flag, 0, state);
@@ -61,7 +57,8 @@ try {
   db = undefined;
 }
 if (db) {
-  const upsert = db.prepare('INSERT INTO documents (collection, id, body) VALUES (?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body');
+  // The body arrives as UTF-8 bytes; CAST stores them as the text they are, without a JavaScript string between.
+  const upsert = db.prepare('INSERT INTO documents (collection, id, body) VALUES (?, ?, CAST(? AS TEXT)) ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body');
   const remove = db.prepare('DELETE FROM documents WHERE collection = ? AND id = ?');
   const addCollection = db.prepare('INSERT OR IGNORE INTO collections (name) VALUES (?)');
   const writeIndex = db.prepare('INSERT OR REPLACE INTO indexes (collection, name, spec) VALUES (?, ?, ?)');
@@ -72,15 +69,9 @@ if (db) {
     for (const request of requests) {
       if (request.kind === 'changes') {
         for (const name of request.created) addCollection.run(name);
-        const text = utf8.decode(request.text);
-        let start = 0;
         for (const change of request.changes) {
-          if (change.end < 0) {
-            remove.run(change.collection, change.id);
-            continue;
-          }
-          upsert.run(change.collection, change.id, text.slice(start, change.end));
-          start = change.end;
+          if (change.chunk < 0) remove.run(change.collection, change.id);
+          else upsert.run(change.collection, change.id, request.chunks[change.chunk].subarray(change.start, change.end));
         }
       } else if (request.kind === 'index') {
         addCollection.run(request.collection);
@@ -114,7 +105,8 @@ if (db) {
 }
 `;
 
-const utf8 = new TextEncoder();
+/** Buffers holding the texts of a commit are at most this large, unless one text is larger. */
+const chunkBytes = 1 << 20;
 
 /** How long an opener waits for the writer thread to open the file (its lock wait is 200 ms). */
 const openTimeoutMs = 30_000;
@@ -170,19 +162,27 @@ export class SqliteWriter implements EnginePersistence {
   }
 
   writeChanges(changes: readonly DocChange[], created: readonly string[]): Promise<void> {
-    // One UTF-8 buffer moved to the thread: copying the documents or their texts costs the main thread about as
-    // much as making the texts.
-    const texts: string[] = [];
-    let end = 0;
-    const rows = changes.map(({ collection, id, after }) => {
-      if (!after) return { collection, id, end: -1 };
+    // Each text is written into a buffer moved to the thread, then dropped: copying the documents or their texts to
+    // the thread costs the main thread about as much as making the texts, and holding every text of a large commit
+    // at once (an import) would double its memory.
+    const chunks: Buffer[] = [];
+    let chunk: Buffer | undefined;
+    let used = 0;
+    const rows = changes.map(({ collection, id, after }, index) => {
+      if (!after) return { collection, id, chunk: -1, start: 0, end: 0 };
       const text = JSON.stringify(after);
-      texts.push(text);
-      end += text.length;
-      return { collection, id, end };
+      const bytes = Buffer.byteLength(text);
+      if (!chunk || used + bytes > chunk.length) {
+        // Sized for the documents left, if they are like this one, up to `chunkBytes`.
+        chunk = Buffer.allocUnsafeSlow(Math.max(bytes, Math.min(chunkBytes, bytes * (changes.length - index))));
+        chunks.push(chunk);
+        used = 0;
+      }
+      const start = used;
+      used += chunk.write(text, used);
+      return { collection, id, chunk: chunks.length - 1, start, end: used };
     });
-    const text = utf8.encode(texts.join(''));
-    return this.#send({ kind: 'changes', created, changes: rows, text }, [text.buffer]);
+    return this.#send({ kind: 'changes', created, changes: rows, chunks }, chunks.map((c) => c.buffer as ArrayBuffer));
   }
 
   writeIndex(collection: string, spec: ResolvedIndexSpec): Promise<void> {
