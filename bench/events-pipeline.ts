@@ -194,6 +194,7 @@ async function brokerFloor(count: number): Promise<number> {
   await channel.assertQueue(queue, { durable: true, arguments: { 'x-single-active-consumer': true } });
   await channel.bindQueue(queue, floorExchange, '#');
   await channel.prefetch(1000);
+  const messages = Math.ceil(count / amqpBatch);
   let received = 0;
   let unacknowledged: ConsumeMessage | undefined;
   let flushTimer: NodeJS.Timeout | undefined;
@@ -210,7 +211,7 @@ async function brokerFloor(count: number): Promise<number> {
     unacknowledged = message;
     if (++received % 1000 === 0) acknowledge();
     else flushTimer ??= setTimeout(acknowledge, 5);
-    if (received >= count) consumed();
+    if (received >= messages) consumed();
   });
   const started = performance.now();
   const brokerBefore = brokerCpuSeconds();
@@ -220,7 +221,6 @@ async function brokerFloor(count: number): Promise<number> {
   const seconds = (performance.now() - started) / 1000;
   const brokerAfter = brokerCpuSeconds();
   const brokerCpu = brokerAfter === undefined || brokerBefore === undefined ? '' : `, broker ${(brokerAfter - brokerBefore).toFixed(1)} s`;
-  const messages = Math.ceil(count / amqpBatch);
   const rate = count / seconds;
   out(
     `  floor  ${messages.toLocaleString('en')} messages in ${seconds.toFixed(2)} s (CPU: sender ${senderCpu.toFixed(1)} s${brokerCpu}): ` +
