@@ -151,6 +151,12 @@ function brokerCpuSeconds(): number | undefined {
   return undefined;
 }
 
+/** `, broker N s` of CPU since `before` (a `brokerCpuSeconds()` reading), or nothing where it cannot be read. */
+function brokerCpuSince(before: number | undefined): string {
+  const after = before === undefined ? undefined : brokerCpuSeconds();
+  return after === undefined || before === undefined ? '' : `, broker ${(after - before).toFixed(1)} s`;
+}
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -167,8 +173,7 @@ async function measured(label: string, send: SenderRequest, count: number, broke
   await waitProcessed(target);
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
-  const brokerAfter = brokerBefore === undefined ? undefined : brokerCpuSeconds();
-  const brokerCpu = brokerAfter === undefined || brokerBefore === undefined ? '' : `, broker ${(brokerAfter - brokerBefore).toFixed(1)} s`;
+  const brokerCpu = brokerCpuSince(brokerBefore);
   const sorted = [...latencies].sort((a, b) => a - b);
   const rate = count / seconds;
   const p99 = percentile(sorted, 99);
@@ -219,8 +224,7 @@ async function brokerFloor(count: number): Promise<number> {
   await allConsumed;
   acknowledge();
   const seconds = (performance.now() - started) / 1000;
-  const brokerAfter = brokerCpuSeconds();
-  const brokerCpu = brokerAfter === undefined || brokerBefore === undefined ? '' : `, broker ${(brokerAfter - brokerBefore).toFixed(1)} s`;
+  const brokerCpu = brokerCpuSince(brokerBefore);
   const rate = count / seconds;
   out(
     `  floor  ${messages.toLocaleString('en')} messages in ${seconds.toFixed(2)} s (CPU: sender ${senderCpu.toFixed(1)} s${brokerCpu}): ` +

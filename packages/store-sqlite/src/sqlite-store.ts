@@ -34,7 +34,14 @@ const schema = `
   ) WITHOUT ROWID;
 `;
 
-const inUse = (path: string) => `the store ${path} is in use by another Vigie process (the embedded store has a single writer)`;
+/** Why the file could not be opened, as the store reports it. */
+function openFailure(path: string, err: unknown): VigieError {
+  const busy = (err as { code?: string }).code === 'SQLITE_BUSY';
+  const message = busy
+    ? `the store ${path} is in use by another Vigie process (the embedded store has a single writer)`
+    : `cannot open the store ${path}: ${(err as Error).message}`;
+  return new VigieError(ErrorCodes.StoreFailure, message, { cause: err });
+}
 
 /** Opens the file to read it at start (its tables made, its version checked), holding its lock meanwhile. */
 function openDatabase(path: string, synchronous: 'full' | 'normal'): Database.Database {
@@ -53,32 +60,28 @@ function openDatabase(path: string, synchronous: 'full' | 'normal'): Database.Da
     db.exec('COMMIT');
   } catch (err) {
     db.close();
-    const busy = (err as { code?: string }).code === 'SQLITE_BUSY';
-    throw new VigieError(
-      ErrorCodes.StoreFailure,
-      busy ? inUse(path) : `cannot open the store ${path}: ${(err as Error).message}`,
-      { cause: err },
-    );
+    throw openFailure(path, err);
   }
   return db;
 }
 
-/** Reads every collection into `engine`. */
-function load(db: Database.Database, engine: DocumentEngine): void {
+/** A collection as the file holds it. */
+interface StoredCollection {
+  name: string;
+  docs: Doc[];
+  indexes: ResolvedIndexSpec[];
+}
+
+/** Every collection of the file: documents in insertion order, and the indexes declared on them. */
+function readCollections(db: Database.Database): StoredCollection[] {
   const names = db.prepare<[], { name: string }>('SELECT name FROM collections ORDER BY name').all();
   const docsOf = db.prepare<[string], { body: string }>('SELECT body FROM documents WHERE collection = ? ORDER BY seq');
   const indexesOf = db.prepare<[string], { spec: string }>('SELECT spec FROM indexes WHERE collection = ?');
-  for (const { name } of names) {
-    const docs = docsOf.iterate(name);
-    const parsed = (function* (): Generator<Doc> {
-      for (const row of docs) yield JSON.parse(row.body) as Doc;
-    })();
-    engine.load(
-      name,
-      parsed,
-      indexesOf.all(name).map((row) => JSON.parse(row.spec) as ResolvedIndexSpec),
-    );
-  }
+  return names.map(({ name }) => ({
+    name,
+    docs: Array.from(docsOf.iterate(name), (row) => JSON.parse(row.body) as Doc),
+    indexes: indexesOf.all(name).map((row) => JSON.parse(row.spec) as ResolvedIndexSpec),
+  }));
 }
 
 /**
@@ -86,24 +89,21 @@ function load(db: Database.Database, engine: DocumentEngine): void {
  * memory and queries it with MongoDB semantics; SQLite only makes each commit durable and atomic.
  */
 function openEngine(path: string, synchronous: 'full' | 'normal'): { engine: DocumentEngine; writer: SqliteWriter } {
-  let writer: SqliteWriter | undefined;
-  const engine = new DocumentEngine({
-    writeChanges: (changes, created) => (writer as SqliteWriter).writeChanges(changes, created),
-    writeIndex: (collection, spec) => (writer as SqliteWriter).writeIndex(collection, spec),
-    dropCollection: (collection) => (writer as SqliteWriter).dropCollection(collection),
-  });
   const db = openDatabase(path, synchronous);
+  let stored: StoredCollection[];
   try {
-    load(db, engine);
+    stored = readCollections(db);
   } finally {
     db.close();
   }
+  let writer: SqliteWriter;
   try {
     writer = new SqliteWriter(path, synchronous, schema);
   } catch (err) {
-    const busy = (err as { code?: string }).code === 'SQLITE_BUSY';
-    throw new VigieError(ErrorCodes.StoreFailure, busy ? inUse(path) : `cannot open the store ${path}: ${(err as Error).message}`, { cause: err });
+    throw openFailure(path, err);
   }
+  const engine = new DocumentEngine(writer);
+  for (const { name, docs, indexes } of stored) engine.load(name, docs, indexes);
   return { engine, writer };
 }
 
