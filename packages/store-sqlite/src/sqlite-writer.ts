@@ -2,10 +2,9 @@ import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { DocChange, EnginePersistence, ResolvedIndexSpec } from '@vigie/documents';
 
-/** What the main thread asks the writer thread, in commit order (each message is a list of them). */
+/** What the main thread asks the writer thread, in commit order (each message is a list of them, numbered). */
 type WriteRequest =
   | {
-      id: number;
       kind: 'changes';
       created: readonly string[];
       /** Each change's collection, id, and where its document's JSON text lies in `chunks` (chunk -1: deleted). */
@@ -13,9 +12,9 @@ type WriteRequest =
       /** The documents' JSON texts as UTF-8, one after the other (moved to the thread, not copied). */
       chunks: Uint8Array[];
     }
-  | { id: number; kind: 'index'; collection: string; spec: ResolvedIndexSpec }
-  | { id: number; kind: 'drop'; collection: string }
-  | { id: number; kind: 'close' };
+  | { kind: 'index'; collection: string; spec: ResolvedIndexSpec }
+  | { kind: 'drop'; collection: string }
+  | { kind: 'close' };
 
 /** The writer thread's answer: the requests it committed, or those of a group that failed, with why. */
 type WriteReply = { done: number[] } | { failed: number[]; error: string };
@@ -126,7 +125,7 @@ export class SqliteWriter implements EnginePersistence {
   readonly #worker: Worker;
   readonly #port: MessagePort;
   readonly #waiting = new Map<number, Waiting>();
-  #outbox: WriteRequest[] = [];
+  #outbox: (WriteRequest & { id: number })[] = [];
   #outboxTransfer: ArrayBuffer[] = [];
   #nextId = 1;
   #failure: Error | undefined;
@@ -206,10 +205,10 @@ export class SqliteWriter implements EnginePersistence {
    * Queues a request for the thread; the requests of one turn of the event loop travel as one message (each message
    * costs the main thread a lock shared with the thread, and a wake-up).
    */
-  #send(request: DistributiveOmit<WriteRequest, 'id'>, transfer: ArrayBuffer[] = []): Promise<void> {
+  #send(request: WriteRequest, transfer: ArrayBuffer[] = []): Promise<void> {
     if (this.#failure) throw this.#failure;
     const id = this.#nextId++;
-    this.#outbox.push({ ...request, id } as WriteRequest);
+    this.#outbox.push({ ...request, id });
     this.#outboxTransfer.push(...transfer);
     if (this.#outbox.length === 1) queueMicrotask(() => this.#post());
     // Held while a write is on its way, so that the process does not exit before it is answered.
@@ -246,5 +245,3 @@ export class SqliteWriter implements EnginePersistence {
     this.#port.unref();
   }
 }
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
