@@ -1,3 +1,4 @@
+import { alarmListFilter } from '@vigie/alarms';
 import { defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { BroadcastFeed } from './broadcast-feed.js';
 import { alarmNoticeSelector, AlarmStreamHub, BroadcastStreamHub, StreamService } from './stream-service.js';
@@ -33,11 +34,13 @@ export const liveUpdateRoutes: RouteDefinition[] = [
     queryOptions: { singleValued: true },
     responses: { ...streamResponses('alarm changes'), 400: { description: 'Invalid query value or filter', schema: errorSchema } },
     handler: (ctx, { query }) => {
-      const select = alarmNoticeSelector(query);
+      // The filter is checked before the stream opens (a 400 then); streams with the same selection share one selector.
+      alarmListFilter(query);
+      const key = JSON.stringify(query);
       const streams = ctx.state.scope.resolve(StreamService);
       const hub = ctx.state.scope.resolve(AlarmStreamHub);
       const connection = streams.open(ctx);
-      const problem = hub.subscribe(connection, select, lastEventId(ctx));
+      const problem = hub.subscribe(connection, key, () => alarmNoticeSelector(query), lastEventId(ctx));
       if (problem) {
         streams.reload(
           connection,
@@ -60,8 +63,8 @@ export const liveUpdateRoutes: RouteDefinition[] = [
     handler: (ctx) => {
       const hub = ctx.state.scope.resolve(BroadcastStreamHub);
       const connection = ctx.state.scope.resolve(StreamService).open(ctx);
-      connection.write(sseFrame(hub.lastId, undefined, ctx.state.scope.resolve(BroadcastFeed).current));
-      hub.subscribe(connection, () => 0);
+      connection.write(sseFrame(hub.lastId, undefined, ctx.state.scope.resolve(BroadcastFeed).current), 1);
+      hub.subscribe(connection, 'all', () => () => 0);
     },
   },
 ];

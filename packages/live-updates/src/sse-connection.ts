@@ -17,7 +17,10 @@ export type CloseReason = 'ended' | 'dropped' | 'client';
  */
 export class SseConnection {
   readonly body: Readable;
-  readonly #queue: (string | null)[] = [];
+  readonly #queue: (string | Buffer | null)[] = [];
+  /** Messages in `#queue` (a chunk may hold several). */
+  readonly #queueCounts: number[] = [];
+  #queued = 0;
   readonly #queueLimit: number;
   readonly #response: ServerResponse;
   readonly #heartbeat: NodeJS.Timeout;
@@ -42,24 +45,30 @@ export class SseConnection {
     this.#closeListeners.push(listener);
   }
 
-  /** Queues text for the client; drops the connection when the queue is full. */
-  write(text: string): void {
+  /**
+   * Queues a chunk of `messages` messages (a comment counts none) for the client; drops the connection when more than
+   * `queueLimit` messages would wait.
+   */
+  write(chunk: string | Buffer, messages = 0): void {
     if (this.#closed) return;
     if (this.#wanting && this.#queue.length === 0) {
-      this.#wanting = this.body.push(text);
+      this.#wanting = this.body.push(chunk);
       return;
     }
-    if (this.#queue.length >= this.#queueLimit) {
+    if (this.#queued + messages > this.#queueLimit) {
       this.drop();
       return;
     }
-    this.#queue.push(text);
+    this.#queue.push(chunk);
+    this.#queueCounts.push(messages);
+    this.#queued += messages;
   }
 
   /** Ends the stream after what is queued (the server stops). */
   end(): void {
     if (this.#closed) return;
     this.#queue.push(null);
+    this.#queueCounts.push(0);
     this.#finish('ended');
     if (this.#wanting) this.#flush();
   }
@@ -68,13 +77,18 @@ export class SseConnection {
   drop(): void {
     if (this.#closed) return;
     this.#queue.length = 0;
+    this.#queueCounts.length = 0;
+    this.#queued = 0;
     this.#finish('dropped');
     this.#response.destroy();
   }
 
   #flush(): void {
     this.#wanting = true;
-    while (this.#wanting && this.#queue.length > 0) this.#wanting = this.body.push(this.#queue.shift());
+    while (this.#wanting && this.#queue.length > 0) {
+      this.#queued -= this.#queueCounts.shift() as number;
+      this.#wanting = this.body.push(this.#queue.shift());
+    }
   }
 
   #finish(reason: CloseReason): void {
