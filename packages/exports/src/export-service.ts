@@ -5,10 +5,11 @@ import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { stringify } from 'csv-stringify';
 import { injectable } from 'tsyringe';
-import { HttpError, injectRef, kernelRefs, type Clock, type Filter, type Scheduler, type Store, type Collection } from '@vigie/kernel';
+import { HttpError, durationSeconds, injectRef, kernelRefs, type Clock, type Filter, type Scheduler, type Store, type Collection } from '@vigie/kernel';
 import { assertSafeFilter } from '@vigie/filter-safety';
 import { alarmListFilter, alarmReaderRef, type AlarmReader } from '@vigie/alarms';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
+import type { ExportsConfig } from './config.js';
 import { exportTaskCollection, type ExportTask, type ExportType } from './export-task.js';
 import type { AlarmExportBody, Column, EntityExportBody } from './schemas.js';
 
@@ -72,6 +73,7 @@ function cell(doc: Record<string, unknown>, path: string): string | number | boo
 export class ExportService {
   readonly #tasks: Collection<ExportTask>;
   readonly #directory: string;
+  readonly #retentionSec: number;
 
   constructor(
     @injectRef(kernelRefs.store) store: Store,
@@ -80,9 +82,22 @@ export class ExportService {
     @injectRef(kernelRefs.dataDir) dataDir: string,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
+    @injectRef(kernelRefs.config) config: ExportsConfig,
   ) {
     this.#tasks = store.collection<ExportTask>(exportTaskCollection);
     this.#directory = join(dataDir, 'exports');
+    this.#retentionSec = durationSeconds(config.retention) ?? 0;
+  }
+
+  /** Deletes the exports created longer than `[exports] retention` ago, their files first. */
+  async sweep(): Promise<void> {
+    if (this.#retentionSec === 0) return;
+    const old = await this.#tasks.find({ created: { $lt: this.clock.nowSec() - this.#retentionSec } }, { projection: { _id: 1 } });
+    for (const { _id } of old) {
+      await rm(this.file(_id), { force: true });
+      await rm(`${this.file(_id)}.part`, { force: true });
+      await this.#tasks.deleteOne({ _id });
+    }
   }
 
   /** Where the finished file of an export is. */
@@ -112,6 +127,7 @@ export class ExportService {
   }
 
   async #start(type: ExportType, filter: Filter, columns: Column[], author: string): Promise<ExportStatusOutput> {
+    await this.sweep();
     const task: ExportTask = {
       _id: randomUUID(),
       type,

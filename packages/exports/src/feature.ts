@@ -1,14 +1,16 @@
 import { defineFeature } from '@vigie/kernel';
+import { exportsConfigSchema, type ExportsConfig } from './config.js';
 import { exportsBridge } from './di.js';
 import { ExportService, exportJobName } from './export-service.js';
 import { exportTaskCollection } from './export-task.js';
 import { exportsRoutes } from './routes.js';
 
 /** Exports: alarms and entities to CSV files, each written by a durable job (`/api/v2/alarm-export`, `/api/v2/entity-export`). */
-export const exportsFeature = defineFeature({
+export const exportsFeature = defineFeature<ExportsConfig>({
   id: 'exports',
   kernel: '^0.1.0',
   dependsOn: ['alarms', 'context-graph'],
+  config: { schema: exportsConfigSchema },
   register(f) {
     f.use(exportsBridge);
     f.collection(exportTaskCollection);
@@ -19,5 +21,6 @@ export const exportsFeature = defineFeature({
       lockLifetimeMs: 60_000,
       handler: (run) => run.scope.resolve(ExportService).run(run.data.exportId, () => run.touch()),
     });
+    f.onStart((c) => c.resolve(ExportService).sweep());
   },
 });

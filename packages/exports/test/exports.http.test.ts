@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vigie/kernel';
 import { alarmsFeature } from '@vigie/alarms';
@@ -8,11 +10,13 @@ import { startFeatureTest, waitFor, type TestKernel } from '@vigie/testkit';
 import { exportsFeature } from '../src/index.js';
 
 let t: TestKernel;
+let clock: ManualClock;
 
 afterEach(() => t?.stop());
 
 async function start(): Promise<TestKernel> {
-  t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, alarmsFeature, exportsFeature], clock: new ManualClock(Date.UTC(2025, 0, 1, 12)) });
+  clock = new ManualClock(Date.UTC(2025, 0, 1, 12));
+  t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, alarmsFeature, exportsFeature], clock, config: { 'webserver.conf': { exports: { retention: '1d' } } } });
   return t;
 }
 
@@ -82,7 +86,7 @@ describe('alarm export', () => {
     expect(file.text).not.toContain('plain');
   });
 
-  it('answers 404 for an unknown export, 409 before the file is written, and 400 for a bad body', async () => {
+  it('answers 404 for an unknown export and 400 (or 415) for a bad body', async () => {
     await start();
     const unknown = await t.get('/api/v2/alarm-export/nope');
     expect(unknown.status).toBe(404);
@@ -131,6 +135,21 @@ describe('alarm export', () => {
     console.warn(`alarm export of ${count}: RSS growth ${growthMb.toFixed(1)} MB, file ${(file.text.length / 2 ** 20).toFixed(1)} MB`);
     expect(growthMb).toBeLessThan(128);
   }, 240_000);
+});
+
+describe('retention', () => {
+  it('deletes the exports older than [exports] retention when a new one starts', async () => {
+    await start();
+    const first = ((await t.post('/api/v2/entity-export', { columns: ['_id'] })).body as ExportStatus)._id;
+    await finished(`/api/v2/entity-export/${first}`);
+    expect((await t.get(`/api/v2/entity-export/${first}/download`)).status).toBe(200);
+    clock.advance(2 * 86_400_000);
+    const second = ((await t.post('/api/v2/entity-export', { columns: ['_id'] })).body as ExportStatus)._id;
+    expect((await t.get(`/api/v2/entity-export/${first}`)).status).toBe(404);
+    expect((await t.get(`/api/v2/entity-export/${first}/download`)).status).toBe(404);
+    expect(existsSync(join(t.installDir, 'var', 'lib', 'exports', `${first}.csv`))).toBe(false);
+    expect((await t.get(`/api/v2/entity-export/${second}`)).status).toBe(200);
+  });
 });
 
 describe('entity export', () => {
