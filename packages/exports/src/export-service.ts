@@ -11,7 +11,7 @@ import { alarmListFilter, alarmReaderRef, type AlarmReader } from '@vigie/alarms
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import type { ExportsConfig } from './config.js';
 import { exportTaskCollection, type ExportTask, type ExportType } from './export-task.js';
-import type { AlarmExportBody, Column, EntityExportBody } from './schemas.js';
+import { separators, type AlarmExportBody, type Column, type EntityExportBody } from './schemas.js';
 
 export const exportJobName = 'exports.run';
 /** Documents read from the store at once: what bounds the job's memory, whatever the export's size. */
@@ -36,6 +36,10 @@ function statusOf(task: ExportTask): ExportStatusOutput {
 
 function columnsOf(columns: readonly (string | { name: string; label?: string } | undefined)[]): Column[] {
   return columns.flatMap((column) => (column === undefined ? [] : [column])).map((column) => (typeof column === 'string' ? { name: column, label: column } : { name: column.name, label: column.label ?? column.name }));
+}
+
+function separatorOf(name: string | undefined): string {
+  return separators[(name ?? 'comma') as keyof typeof separators];
 }
 
 function parseFilter(filter: string | Record<string, unknown> | undefined): Filter {
@@ -106,15 +110,15 @@ export class ExportService {
   }
 
   startAlarmExport(body: AlarmExportBody, author: string): Promise<ExportStatusOutput> {
-    const { columns, filter, ...selection } = body;
+    const { columns, filter, separator, ...selection } = body;
     const text = filter === undefined || typeof filter === 'string' ? filter : JSON.stringify(filter);
     // A selection of neither open nor resolved alarms selects nothing.
     const storeFilter = alarmListFilter({ ...selection, opened: selection.opened ?? true, resolved: selection.resolved ?? false, filter: text }) ?? { _id: { $in: [] } };
-    return this.#start('alarm', storeFilter, columnsOf(columns), author);
+    return this.#start('alarm', storeFilter, columnsOf(columns), separatorOf(separator), author);
   }
 
   startEntityExport(body: EntityExportBody, author: string): Promise<ExportStatusOutput> {
-    return this.#start('entity', parseFilter(body.filter), columnsOf(body.columns), author);
+    return this.#start('entity', parseFilter(body.filter), columnsOf(body.columns), separatorOf(body.separator), author);
   }
 
   async status(type: ExportType, id: string): Promise<ExportStatusOutput | null> {
@@ -126,7 +130,7 @@ export class ExportService {
     return this.#tasks.findOne({ _id: id, type });
   }
 
-  async #start(type: ExportType, filter: Filter, columns: Column[], author: string): Promise<ExportStatusOutput> {
+  async #start(type: ExportType, filter: Filter, columns: Column[], separator: string, author: string): Promise<ExportStatusOutput> {
     await this.sweep();
     const task: ExportTask = {
       _id: randomUUID(),
@@ -134,6 +138,7 @@ export class ExportService {
       status: 'pending',
       filter_json: JSON.stringify(filter),
       columns,
+      separator,
       rows_done: 0,
       total: null,
       created: this.clock.nowSec(),
@@ -166,7 +171,7 @@ export class ExportService {
     const partial = `${this.file(task._id)}.part`;
     const output = createWriteStream(partial);
     // RFC 4180 (CRLF, quotes doubled, fields quoted when needed), UTF-8; formula-looking cells get a leading '.
-    const csv = stringify({ header: true, columns: task.columns.map((c) => ({ key: c.name, header: c.label })), record_delimiter: 'windows', escape_formulas: true });
+    const csv = stringify({ header: true, columns: task.columns.map((c) => ({ key: c.name, header: c.label })), delimiter: task.separator, record_delimiter: 'windows', escape_formulas: true });
     csv.pipe(output);
     let after: string | null = null;
     let rows = 0;

@@ -11,6 +11,8 @@ export interface ExportTask extends Doc {
   /** The store filter, already checked, as JSON text (its `$` keys are no field names for the store). */
   filter_json: string;
   columns: Column[];
+  /** The field separator character. */
+  separator: string;
   rows_done: number;
   total: number | null;
   created: number;

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { HttpError, defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { ExportService } from './export-service.js';
 import type { ExportType } from './export-task.js';
-import { alarmExportBodySchema, entityExportBodySchema, errorSchema, exportStatusSchema, maxColumns } from './schemas.js';
+import { alarmExportBodySchema, columnsAlias, entityExportBodySchema, errorSchema, exportStatusSchema, maxColumns } from './schemas.js';
 
 const service = (ctx: VigieContext) => ctx.state.scope.resolve(ExportService);
 const author = (ctx: VigieContext) => ctx.state.user?.name ?? 'system';
@@ -71,10 +71,12 @@ export const exportsRoutes: RouteDefinition[] = [
     summary: 'Start an alarm export (CSV)',
     description:
       'The selection of `GET /alerts/get-alarms` (`opened`, `resolved`, `tstart`, `tstop`, `filter` as an object or JSON text, `search`) ' +
-      `and \`columns\` (1 to ${maxColumns}): field paths such as \`d\` or \`v.state.val\`, or \`{name, label}\`. A durable job writes the ` +
+      `and \`columns\` (1 to ${maxColumns}; \`fields\` is accepted for it, as the original named them): field paths such as \`d\` or ` +
+      '`v.state.val`, or `{name, label}`; `separator` `comma` (default), `semicolon`, `tab` or `space`. A durable job writes the ' +
       'file; follow it with `GET /api/v2/alarm-export/<id>` and fetch it from `…/download` once `status` is `done`.',
     tags: ['alarms'],
     body: { required: true },
+    prepareBody: columnsAlias,
     requestSchema: alarmExportBodySchema,
     responses: startResponses('alarm'),
     handler: (ctx, { body }) => service(ctx).startAlarmExport(body, author(ctx)),
@@ -89,6 +91,7 @@ export const exportsRoutes: RouteDefinition[] = [
       '`_id`, `type` or `infos.site.value`, or `{name, label}`. Followed and fetched as the alarm export.',
     tags: ['context-graph'],
     body: { required: true },
+    prepareBody: columnsAlias,
     requestSchema: entityExportBodySchema,
     responses: startResponses('entity'),
     handler: (ctx, { body }) => service(ctx).startEntityExport(body, author(ctx)),

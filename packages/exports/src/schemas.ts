@@ -37,6 +37,22 @@ const filterField = mixed<string | Record<string, unknown>>().test(
   (value) => value === undefined || (typeof value === 'string' ? value.length <= 65536 : typeof value === 'object' && value !== null && !Array.isArray(value)),
 );
 
+/** Field separators, by name (the original's export names them so). */
+export const separators = { comma: ',', semicolon: ';', tab: '\t', space: ' ' } as const;
+const separatorField = string()
+  .oneOf(Object.keys(separators), 'separator must be comma, semicolon, tab or space')
+  .meta({ jsonSchema: { description: 'Field separator: `comma` (default), `semicolon`, `tab` or `space`' } });
+
+/**
+ * The original's export named the columns `fields`: a body with `fields` and no `columns` means the same. Applied
+ * before the schema.
+ */
+export function columnsAlias(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !Object.hasOwn(body, 'fields') || Object.hasOwn(body, 'columns')) return body;
+  const { fields, ...rest } = body as Record<string, unknown>;
+  return { ...rest, columns: fields };
+}
+
 const epoch = (name: string) => number().integer(`${name} must be a number of epoch seconds`).min(0, `${name} must be a number of epoch seconds`);
 
 /** `POST /api/v2/alarm-export`: the selection of `GET /alerts/get-alarms` and the columns. */
@@ -48,12 +64,14 @@ export const alarmExportBodySchema = object({
   filter: filterField,
   search: string().max(256, 'search must be at most 256 characters'),
   columns: columnsField,
+  separator: separatorField,
 }).noUnknown('${path} has an unknown key: ${unknown}');
 
 /** `POST /api/v2/entity-export`: a filter on entities and the columns. */
 export const entityExportBodySchema = object({
   filter: filterField,
   columns: columnsField,
+  separator: separatorField,
 }).noUnknown('${path} has an unknown key: ${unknown}');
 
 export type AlarmExportBody = InferType<typeof alarmExportBodySchema>;

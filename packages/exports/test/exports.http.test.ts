@@ -92,7 +92,7 @@ describe('alarm export', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ name: 'not_found', description: 'no alarm export with id nope' });
     expect((await t.get('/api/v2/alarm-export/nope/download')).status).toBe(404);
-    for (const body of [{}, { columns: [] }, { columns: ['$where'] }, { columns: ['a'], extra: 1 }, { columns: [{ name: 'a', label: 5 }] }, { columns: ['a'], filter: 3 }]) {
+    for (const body of [{}, { columns: [] }, { columns: ['$where'] }, { columns: ['a'], extra: 1 }, { columns: [{ name: 'a', label: 5 }] }, { columns: ['a'], filter: 3 }, { columns: ['a'], separator: '|' }]) {
       const res = await t.post('/api/v2/alarm-export', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -156,11 +156,12 @@ describe('entity export', () => {
   it('writes the entities a filter selects', async () => {
     await start();
     await alarmsFrom([check({ resource: 'one', state: 2 }), check({ resource: 'two', state: 2 })], 2);
-    const res = await t.post('/api/v2/entity-export', { filter: '{"type": "resource"}', columns: ['_id', { name: 'type', label: 'Type' }] });
+    // `fields` as the original named the columns; a semicolon between cells.
+    const res = await t.post('/api/v2/entity-export', { filter: '{"type": "resource"}', fields: ['_id', { name: 'type', label: 'Type' }], separator: 'semicolon' });
     expect(res.status).toBe(200);
     const id = (res.body as ExportStatus)._id;
     expect(await finished(`/api/v2/entity-export/${id}`)).toMatchObject({ status: 'done', rows_done: 2, total: 2 });
     const file = await t.get(`/api/v2/entity-export/${id}/download`);
-    expect(file.text).toBe('_id,Type\r\none/host,resource\r\ntwo/host,resource\r\n');
+    expect(file.text).toBe('_id;Type\r\none/host;resource\r\ntwo/host;resource\r\n');
   });
 });

@@ -94,7 +94,7 @@ export class StreamService {
 
   /** Tells a resuming client its `Last-Event-ID` cannot be resumed from: it must read the list again. */
   reload(connection: SseConnection, lastId: string, reason: string): void {
-    connection.write(sseFrame(lastId, 'reload', JSON.stringify({ reason })), 1);
+    connection.write(sseFrame(lastId, 'reload', JSON.stringify({ type: 'reload', reason })), 1);
   }
 
   endAll(): void {

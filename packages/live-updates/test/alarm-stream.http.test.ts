@@ -77,7 +77,7 @@ describe('GET /api/v2/alarms/stream', () => {
     await resumed.until((c) => notices(c).length === 5, 'two more');
     const tooOld = await open('/api/v2/alarms/stream', { lastEventId: seen });
     await tooOld.until((c) => c.events.some((e) => e.event === 'reload'), 'the reload');
-    expect(JSON.parse(tooOld.events[0]!.data)).toEqual({ reason: 'the changes since Last-Event-ID are no longer kept' });
+    expect(JSON.parse(tooOld.events[0]!.data)).toEqual({ type: 'reload', reason: 'the changes since Last-Event-ID are no longer kept' });
     expect(notices(tooOld)).toEqual([]);
 
     const foreign = await open('/api/v2/alarms/stream', { lastEventId: 'another-node-12' });
