@@ -8,7 +8,7 @@ import { injectable } from 'tsyringe';
 import { HttpError, durationSeconds, injectRef, kernelRefs, type Clock, type Filter, type Scheduler, type Store, type Collection } from '@vigie/kernel';
 import { assertSafeFilter } from '@vigie/filter-safety';
 import { alarmListFilter, alarmReaderRef, type AlarmReader } from '@vigie/alarms';
-import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
+import { entityReaderRef, entityRepositoryRef, type EntityReader, type EntityRepository } from '@vigie/context-graph';
 import type { ExportsConfig } from './config.js';
 import { exportTaskCollection, type ExportTask, type ExportType } from './export-task.js';
 import { separators, type AlarmExportBody, type Column, type EntityExportBody } from './schemas.js';
@@ -37,6 +37,8 @@ function statusOf(task: ExportTask): ExportStatusOutput {
 function columnsOf(columns: readonly (string | { name: string; label?: string } | undefined)[]): Column[] {
   return columns.flatMap((column) => (column === undefined ? [] : [column])).map((column) => (typeof column === 'string' ? { name: column, label: column } : { name: column.name, label: column.label ?? column.name }));
 }
+
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function separatorOf(name: string | undefined): string {
   return separators[(name ?? 'comma') as keyof typeof separators];
@@ -70,8 +72,8 @@ function cell(doc: Record<string, unknown>, path: string): string | number | boo
 }
 
 /**
- * Alarm and entity exports: a durable job per export reads the selection page by page (in `_id` order, from the last
- * id written) and streams CSV rows to `<data dir>/exports/<id>.csv`, so memory stays bounded whatever the count.
+ * Alarm and entity exports: a durable job per export reads the ids of the selection, then the documents page by page,
+ * and streams CSV rows to `<data dir>/exports/<id>.csv`, so memory stays bounded whatever the count.
  */
 @injectable()
 export class ExportService {
@@ -86,6 +88,7 @@ export class ExportService {
     @injectRef(kernelRefs.dataDir) dataDir: string,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
+    @injectRef(entityReaderRef) private readonly entityReader: EntityReader,
     @injectRef(kernelRefs.config) config: ExportsConfig,
   ) {
     this.#tasks = store.collection<ExportTask>(exportTaskCollection);
@@ -173,10 +176,13 @@ export class ExportService {
     // RFC 4180 (CRLF, quotes doubled, fields quoted when needed), UTF-8; formula-looking cells get a leading '.
     const csv = stringify({ header: true, columns: task.columns.map((c) => ({ key: c.name, header: c.label })), delimiter: task.separator, record_delimiter: 'windows', escape_formulas: true });
     csv.pipe(output);
-    let after: string | null = null;
+    // The ids of the selection first (about 60 bytes each), then the documents a page of ids at a time: each page is a
+    // lookup by id in any store, where paging by `_id` order would sort the remaining selection again for every page
+    // in the embedded store.
+    const ids = await this.#ids(task.type, filter);
     let rows = 0;
-    for (;;) {
-      const page: Record<string, unknown>[] = await this.#page(task.type, filter, after);
+    for (let from = 0; from < ids.length; from += exportPageSize) {
+      const page = await this.#page(task.type, filter, ids.slice(from, from + exportPageSize));
       for (const doc of page) {
         const row: Record<string, string | number | boolean> = {};
         for (const column of task.columns) row[column.name] = cell(doc, column.name);
@@ -184,11 +190,8 @@ export class ExportService {
         if (!csv.write(row)) await once(csv, 'drain');
       }
       rows += page.length;
-      if (page.length === 0) break;
-      after = page[page.length - 1]!['_id'] as string;
       await this.#tasks.updateOne({ _id: task._id }, { $set: { rows_done: rows } });
       await touch();
-      if (page.length < exportPageSize) break;
     }
     csv.end();
     await once(output, 'close');
@@ -196,10 +199,19 @@ export class ExportService {
     await this.#tasks.updateOne({ _id: task._id }, { $set: { status: 'done', rows_done: rows, finished: this.clock.nowSec() } });
   }
 
-  #page(type: ExportType, filter: Filter, after: string | null): Promise<Record<string, unknown>[]> {
-    const paged: Filter = after === null ? filter : { $and: [filter, { _id: { $gt: after } }] };
-    if (type === 'alarm') return this.alarms.find(paged, { sort: { _id: 1 }, limit: exportPageSize, fields: { 'v.steps': 0 } }) as unknown as Promise<Record<string, unknown>[]>;
-    return this.entities.find({ filter: paged, sort: { _id: 1 }, limit: exportPageSize }) as unknown as Promise<Record<string, unknown>[]>;
+  /** The ids of the selection in `_id` order (the file's order). */
+  async #ids(type: ExportType, filter: Filter): Promise<string[]> {
+    const ids = type === 'entity' ? await this.entityReader.ids(filter) : (await this.alarms.find(filter, { fields: { _id: 1 } })).map((alarm) => alarm._id);
+    return ids.sort(byCodeUnits);
+  }
+
+  /** The documents of `ids` that still match the selection (one may have changed since the ids were read). */
+  async #page(type: ExportType, filter: Filter, ids: string[]): Promise<Record<string, unknown>[]> {
+    const byIds: Filter = Object.keys(filter).length === 0 ? { _id: { $in: ids } } : { _id: { $in: ids }, $and: [filter] };
+    const docs: Record<string, unknown>[] =
+      type === 'alarm' ? ((await this.alarms.find(byIds, { fields: { 'v.steps': 0 } })) as unknown as Record<string, unknown>[]) : await this.entityReader.find(byIds);
+    // A store answers `$in` in its own order.
+    return docs.sort((a, b) => byCodeUnits(a['_id'] as string, b['_id'] as string));
   }
 
   /** Size of a finished export's file, or null when it is gone. */

@@ -127,13 +127,15 @@ describe('alarm export', () => {
     }, 120_000, 'the export');
     clearInterval(sampler);
     expect(done).toMatchObject({ rows_done: count, total: count });
+    // Progress only grows.
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
     const file = await t.get(`/api/v2/alarm-export/${id}/download`);
     expect(file.text.split('\r\n').length).toBe(count + 2);
-    // About 5 MB of CSV: the job holds one page (1,000 alarms) at a time, not the file nor the selection; the bound
-    // leaves room for the garbage the pages leave behind until a collection (RSS does not shrink at once).
+    // About 5 MB of CSV: the job holds the ids and one page (1,000 alarms), not the file nor the rows (about 1.5 MB
+    // measured); the bound leaves room for garbage not yet collected on a busy machine.
     const growthMb = (peak - before) / 2 ** 20;
     console.warn(`alarm export of ${count}: RSS growth ${growthMb.toFixed(1)} MB, file ${(file.text.length / 2 ** 20).toFixed(1)} MB`);
-    expect(growthMb).toBeLessThan(128);
+    expect(growthMb).toBeLessThan(64);
   }, 240_000);
 });
 
