@@ -91,6 +91,7 @@ export type {
   Projection,
   SortSpec,
   Store,
+  StoreChanges,
   StoreAdapter,
   StoreFactory,
   StoreFactoryContext,
