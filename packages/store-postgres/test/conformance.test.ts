@@ -1,7 +1,7 @@
 import { createLogger } from '@vigie/kernel';
 import { describeJobStoreConformance, describeStoreConformance, describeWithService, tcpReachable } from '@vigie/kernel/testing';
 import { PostgresStore, postgresStoreFactory } from '../src/index.js';
-import { createTestDatabase } from './database.js';
+import { createTestDatabase } from '../src/testing.js';
 
 const available = await tcpReachable('127.0.0.1', 5432);
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { describeWithService, tcpReachable } from '@vigie/kernel/testing';
 import { PostgresStore } from '../src/index.js';
 import { prefilter } from '../src/prefilter.js';
-import { createTestDatabase, type TestDatabase } from './database.js';
+import { createTestDatabase, type TestDatabase } from '../src/testing.js';
 
 const available = await tcpReachable('127.0.0.1', 5432);
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** The shared test server: loopback, trust authentication (`.ci/run` makes sure it answers). */
+/** The test server (tests of any package): loopback, trust authentication (`.ci/run` makes sure it answers). */
 export const serverUrl = process.env.VIGIE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export interface TestDatabase {

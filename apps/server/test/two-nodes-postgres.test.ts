@@ -1,0 +1,114 @@
+// Two reference servers on one PostgreSQL database: a rule written through one node applies to the next events the
+// other processes, within 1 s (the store's LISTEN/NOTIFY), not after the engines' periodic refresh.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Kernel } from '@vigie/kernel';
+import { describeWithService, tcpReachable } from '@vigie/kernel/testing';
+import { createTestDatabase, type TestDatabase } from '@vigie/store-postgres/testing';
+import { createServerKernel } from '../src/index.js';
+
+const password = 'two nodes password';
+const authorization = `Basic ${Buffer.from(`root:${password}`).toString('base64')}`;
+
+interface Node {
+  kernel: Kernel;
+  url: string;
+  dir: string;
+}
+
+async function startNode(databaseUrl: string): Promise<Node> {
+  const dir = mkdtempSync(join(tmpdir(), 'vigie-two-nodes-'));
+  mkdirSync(join(dir, 'etc'));
+  // No `adapter`: the URL's scheme chooses the PostgreSQL store.
+  writeFileSync(join(dir, 'etc', 'webserver.conf'), `[store]\nurl = ${databaseUrl}\npool_size = 4\n\n[log]\nlevel = silent\n`);
+  const kernel = await createServerKernel({ installDir: dir, env: { VIGIE_ADMIN_PASSWORD: password }, port: 0 });
+  const { url } = await kernel.start();
+  return { kernel, url, dir };
+}
+
+async function call(node: Node, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read JSON answers freely
+  const res = await fetch(`${node.url}${path}`, {
+    method,
+    headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+const check = (resource: string) => ({ event_type: 'check', source_type: 'resource', connector: 'nagios', connector_name: 'nagios-1', component: 'host', resource, state: 2, output: 'disk full' });
+
+/** The open alarm of `host/<resource>` as `node` lists it, or undefined. */
+async function openAlarm(node: Node, resource: string): Promise<{ v: Record<string, unknown> } | undefined> {
+  const res = await call(node, 'GET', '/alerts/get-alarms?opened=true&limit=1000');
+  expect(res.status).toBe(200);
+  return (res.body.data[0].alarms as { d: string; v: Record<string, unknown> }[]).find((alarm) => alarm.d === `${resource}/host`);
+}
+
+async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const available = await tcpReachable('127.0.0.1', 5432);
+
+describeWithService('PostgreSQL', available, () => {
+  let database: TestDatabase;
+  let nodeA: Node;
+  let nodeB: Node;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // One after the other: the first makes the administrator account, the second finds it.
+    nodeA = await startNode(database.url);
+    nodeB = await startNode(database.url);
+  });
+
+  afterAll(async () => {
+    for (const node of [nodeA, nodeB]) {
+      await node?.kernel.stop();
+      if (node) rmSync(node.dir, { recursive: true, force: true });
+    }
+    await database?.drop();
+  });
+
+  it('an action written through node A applies to the events node B processes within 1 s', async () => {
+    // B processes an event first, so its engines hold the (empty) actions as they were.
+    expect((await call(nodeB, 'POST', '/api/v2/event', [check('before')])).status).toBe(200);
+    const before = await eventually(() => openAlarm(nodeB, 'before'), 10_000, 'the first alarm on node B');
+    expect(before.v.ack).toBeUndefined();
+
+    const written = await call(nodeA, 'POST', '/api/v2/actions', {
+      _id: 'ack-nagios',
+      type: 'ack',
+      hook: { triggers: ['create'], event_patterns: [{ connector: 'nagios' }] },
+      parameters: { author: 'robot', output: 'seen' },
+    });
+    expect(written.status, JSON.stringify(written.body)).toBe(200);
+    const writtenAt = Date.now();
+
+    // Events to B, one new alarm each, until one of them is acknowledged by the action: the first such event must
+    // have been sent within 1 s of the write (the engines' own refresh period is 10 s).
+    const sentAt = new Map<string, number>();
+    const acked = await eventually(
+      async () => {
+        const resource = `after-${sentAt.size}`;
+        sentAt.set(resource, Date.now());
+        expect((await call(nodeB, 'POST', '/api/v2/event', [check(resource)])).status).toBe(200);
+        await eventually(() => openAlarm(nodeB, resource), 10_000, `the alarm of ${resource}`);
+        for (const name of sentAt.keys()) if ((await openAlarm(nodeB, name))?.v.ack !== undefined) return name;
+        return undefined;
+      },
+      5_000,
+      'an alarm acknowledged by the action on node B',
+    );
+    expect((sentAt.get(acked) as number) - writtenAt).toBeLessThan(1000);
+    expect((await openAlarm(nodeB, acked))?.v.ack).toMatchObject({ a: 'robot', m: 'seen' });
+  });
+});
