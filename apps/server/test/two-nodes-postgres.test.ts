@@ -1,9 +1,11 @@
 // Two reference servers on one PostgreSQL database: a rule written through one node applies to the next events the
-// other processes, within 1 s (the store's LISTEN/NOTIFY), not after the engines' periodic refresh.
+// other processes, within 1 s (the store's LISTEN/NOTIFY), not after the engines' periodic refresh; sessions and
+// accounts are the same on both nodes.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { userAdministrationRef } from '@vigie/auth';
 import type { Kernel } from '@vigie/kernel';
 import { describeWithService, tcpReachable } from '@vigie/kernel/testing';
 import { createTestDatabase, type TestDatabase } from '@vigie/store-postgres/testing';
@@ -110,5 +112,30 @@ describeWithService('PostgreSQL', available, () => {
     );
     expect((sentAt.get(acked) as number) - writtenAt).toBeLessThan(1000);
     expect((await openAlarm(nodeB, acked))?.v.ack).toMatchObject({ a: 'robot', m: 'seen' });
+  });
+
+  it('a session opened on node A is valid on node B', async () => {
+    const login = await fetch(`${nodeA.url}/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'root', password }),
+    });
+    expect(login.status).toBe(200);
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    expect(cookie).toMatch(/^vigie_session=./);
+    const onB = await fetch(`${nodeB.url}/alerts/get-alarms?opened=true`, { headers: { cookie } });
+    expect(onB.status).toBe(200);
+  });
+
+  it('a user disabled through node A is refused by node B at once, though B had just accepted it', async () => {
+    await nodeA.kernel.scope('auth').resolve(userAdministrationRef).addUser({ name: 'bob', password: 'bob password long enough', role: 'admin' });
+    const bob = `Basic ${Buffer.from('bob:bob password long enough').toString('base64')}`;
+    const asBob = async (): Promise<number> => (await fetch(`${nodeB.url}/alerts/get-alarms?opened=true`, { headers: { authorization: bob } })).status;
+    // Node B remembers the verified credential ([auth] cache_ttl_seconds, 60 s by default).
+    expect(await asBob()).toBe(200);
+    await nodeA.kernel.scope('auth').resolve(userAdministrationRef).setEnabled('bob', false);
+    const disabledAt = Date.now();
+    await eventually(async () => ((await asBob()) === 401 ? true : undefined), 5_000, 'node B refusing bob');
+    expect(Date.now() - disabledAt).toBeLessThan(1000);
   });
 });
