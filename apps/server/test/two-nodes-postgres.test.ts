@@ -24,7 +24,7 @@ async function startNode(databaseUrl: string): Promise<Node> {
   const dir = mkdtempSync(join(tmpdir(), 'vigie-two-nodes-'));
   mkdirSync(join(dir, 'etc'));
   // No `adapter`: the URL's scheme chooses the PostgreSQL store.
-  writeFileSync(join(dir, 'etc', 'webserver.conf'), `[store]\nurl = ${databaseUrl}\npool_size = 4\n\n[log]\nlevel = silent\n`);
+  writeFileSync(join(dir, 'etc', 'webserver.conf'), `[store]\nurl = ${databaseUrl}\npool_size = 4\n\n[engine]\nbeat_interval = 1s\n\n[log]\nlevel = silent\n`);
   const kernel = await createServerKernel({ installDir: dir, env: { VIGIE_ADMIN_PASSWORD: password }, port: 0 });
   const { url } = await kernel.start();
   return { kernel, url, dir };
@@ -43,7 +43,7 @@ const check = (resource: string) => ({ event_type: 'check', source_type: 'resour
 
 /** The open alarm of `host/<resource>` as `node` lists it, or undefined. */
 async function openAlarm(node: Node, resource: string): Promise<{ v: Record<string, unknown> } | undefined> {
-  const res = await call(node, 'GET', '/alerts/get-alarms?opened=true&limit=1000');
+  const res = await call(node, 'GET', '/alerts/get-alarms?opened=true&with_steps=true&limit=1000');
   expect(res.status).toBe(200);
   return (res.body.data[0].alarms as { d: string; v: Record<string, unknown> }[]).find((alarm) => alarm.d === `${resource}/host`);
 }
@@ -137,5 +137,23 @@ describeWithService('PostgreSQL', available, () => {
     const disabledAt = Date.now();
     await eventually(async () => ((await asBob()) === 401 ? true : undefined), 5_000, 'node B refusing bob');
     expect(Date.now() - disabledAt).toBeLessThan(1000);
+  });
+
+  it('an idle rule acts once on an alarm though both nodes beat', async () => {
+    const written = await call(nodeA, 'POST', '/api/v2/idle-rule', {
+      name: 'quiet',
+      type: 'last_event',
+      duration: '1s',
+      operation: { type: 'assocticket', parameters: { ticket: 'IDLE-1' } },
+      alarm_patterns: [{ v: { resource: { regex_match: '^idle-target$' } } }],
+    });
+    expect(written.status, JSON.stringify(written.body)).toBe(200);
+    expect((await call(nodeB, 'POST', '/api/v2/event', [check('idle-target')])).status).toBe(200);
+    const tickets = async (): Promise<number> =>
+      ((await openAlarm(nodeA, 'idle-target'))?.v.steps as { _t: string }[] | undefined)?.filter((step) => step._t === 'assocticket').length ?? 0;
+    await eventually(async () => ((await tickets()) > 0 ? true : undefined), 15_000, 'the idle rule to act');
+    // Each node beats every second: over three more beats of each, the rule must not act again.
+    const watchUntil = Date.now() + 3_000;
+    while (Date.now() < watchUntil) expect(await tickets()).toBe(1);
   });
 });
