@@ -119,12 +119,12 @@ describe('the directory configuration route', () => {
     expect((await t.post(path, { ...withoutPassword, admin_passwd: '********' })).status).toBe(200);
   });
 
-  it('requires the administrator role to change it', async () => {
+  it('requires the right identity:write to change it', async () => {
     t = await start();
     await t.kernel.scope('auth').resolve(userAdministrationRef).addUser({ name: 'ada', password: 'ada password', role: 'operator' });
     const res = await t.post(path, record('ldap://ldap.example.org'), { auth: ['ada', 'ada password'] });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ name: '', description: 'Changing the directory configuration requires the admin role' });
+    expect(res.body).toEqual({ name: '', description: 'the right identity:write is required' });
     expect((await t.get(path, { auth: false })).status).toBe(401);
   });
 });

@@ -9,6 +9,12 @@ export interface ApiKeyRecord extends Doc {
   user: string;
   label: string;
   created: number;
+  /** The key's first characters, to tell keys apart in lists (the rest is never stored). */
+  prefix?: string;
+  /** Epoch seconds after which the key is refused; absent: never. */
+  expires?: number | null;
+  /** The rights the key may use (a subset of its owner's); absent: all of the owner's. */
+  rights?: string[];
 }
 
 export function digestKey(key: string): string {

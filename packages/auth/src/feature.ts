@@ -22,7 +22,7 @@ export function printGeneratedPassword(name: string, password: string): void {
  * Authentication: the provider chain named by `[auth] providers`, local users over HTTP Basic, API keys, login
  * sessions (`POST /auth`, `GET /logout`, the `/login` page), and the `auth.providers` extension point through
  * which LDAP, CAS and SAML2 add their providers. Exports `sessionsRef` (open one after a browser sign-on),
- * `userAdministrationRef` (`signOnExternal`), `adminPolicyRef` and `providerChainRef` to those packages.
+ * `userAdministrationRef` (`signOnExternal`) and `providerChainRef` to those packages.
  */
 export const authFeature = defineFeature<AuthConfig>({
   id: 'auth',
@@ -33,6 +33,7 @@ export const authFeature = defineFeature<AuthConfig>({
     f.collection('sessions');
     f.collection('api_keys');
     f.collection('users');
+    f.collection('roles');
     f.collection(identityRecordCollection);
     f.event(usersChangedEvent);
     f.extensionPoint(authProvidersPoint);

@@ -87,6 +87,7 @@ export const accountRoutes: RouteDefinition[] = [
     method: 'GET',
     // `/account/me` is the original's path; `/api/v2/account/me` the Vigie one. Both answer the same.
     path: ['/api/v2/account/me', '/account/me'],
+    right: 'account:own',
     summary: 'The authenticated user',
     tags,
     responses: { 200: { description: 'The user the request authenticated as', schema: accountSchema } },

@@ -6,7 +6,8 @@ import { hashPassword } from './password.js';
 import type { ProviderOutcome } from './provider.js';
 import { usersChangedEvent } from './refs.js';
 import { Sessions } from './sessions.js';
-import { publicUser, UserRepository, type PublicUser, type UserContact } from './user-repository.js';
+import { publicUser, roleFields, UserRepository, type PublicUser, type UserContact } from './user-repository.js';
+import { viewerRole } from './roles.js';
 
 const userNamePattern = /^[^\s:\p{Cc}][^:\p{Cc}]{0,254}$/u;
 export const minimumPasswordLength = 8;
@@ -31,7 +32,7 @@ export class UserAdministration {
     if (await this.users.get(input.name)) throw invalid(`user ${input.name} already exists`);
     const record = await this.users.create({
       _id: input.name,
-      role: input.role ?? 'user',
+      ...roleFields([input.role ?? viewerRole]),
       enabled: true,
       external: false,
       password: await hashPassword(input.password),
@@ -74,7 +75,7 @@ export class UserAdministration {
     if (user && !user.external) return { refused: `${input.name} is a local account; ${input.via} may not sign it on` };
     if (!user) {
       try {
-        user = await this.users.create({ _id: input.name, role: input.defaultRole, enabled: true, external: true, password: null, ...contact });
+        user = await this.users.create({ _id: input.name, ...roleFields([input.defaultRole]), enabled: true, external: true, password: null, ...contact });
       } catch (err) {
         // Two first logins at once: the other one created it.
         if ((err as { code?: string }).code !== ErrorCodes.DuplicateKey) throw err;
@@ -85,7 +86,7 @@ export class UserAdministration {
       await this.users.update(input.name, contact);
     }
     if (!user.enabled) return { refused: `account ${user._id} is disabled` };
-    return { user: { id: user._id, name: user._id, role: user.role, via: input.via } };
+    return { user: { id: user._id, name: user._id, via: input.via } };
   }
 
   /** Returns the key once: only its digest is stored. */
@@ -120,7 +121,7 @@ export class UserAdministration {
     const password = given || randomBytes(18).toString('base64url');
     const existing = await this.users.get(name);
     if (existing) {
-      await this.users.update(name, { role, enabled: true, ...(given ? { password: await hashPassword(given) } : {}) });
+      await this.users.update(name, { ...roleFields([role]), enabled: true, ...(given ? { password: await hashPassword(given) } : {}) });
       return { name, generatedPassword: null };
     }
     await this.addUser({ name, password, role });

@@ -5,7 +5,10 @@ import { DocumentRepository, injectRef, kernelRefs, type Clock, type Doc, type S
 export interface UserRecord extends Doc {
   /** The login name. */
   _id: string;
+  /** The first of `roles` (records older than multi-role users have only this one). */
   role: string;
+  /** Every role the user holds; their rights add up. */
+  roles?: string[];
   enabled: boolean;
   /** Authenticated elsewhere (LDAP, CAS, SAML2): no local password. */
   external: boolean;
@@ -17,6 +20,16 @@ export interface UserRecord extends Doc {
   mail?: string;
   firstname?: string;
   lastname?: string;
+}
+
+/** The roles of a user, records made before multi-role users included. */
+export function rolesOf(user: Pick<UserRecord, 'role' | 'roles'>): string[] {
+  return user.roles ?? (user.role ? [user.role] : []);
+}
+
+/** The stored form of a list of roles: `roles`, and `role` as its first for older readers. */
+export function roleFields(roles: readonly string[]): Pick<UserRecord, 'role' | 'roles'> {
+  return { role: roles[0] ?? '', roles: [...roles] };
 }
 
 /** What an identity provider tells about a user besides the name. */
@@ -41,17 +54,17 @@ export class UserRepository extends DocumentRepository<UserRecord> {
   }
 
   countWithRole(role: string): Promise<number> {
-    return this.documents.count({ role });
+    return this.documents.count({ $or: [{ roles: role }, { roles: { $exists: false }, role }] });
   }
 
   /** Stores a new user, created and updated now; a `DUPLICATE_KEY` error when the name is taken. */
-  create(user: Pick<UserRecord, '_id' | 'role' | 'enabled' | 'external' | 'password'> & UserContact): Promise<UserRecord> {
+  create(user: Pick<UserRecord, '_id' | 'role' | 'roles' | 'enabled' | 'external' | 'password'> & UserContact): Promise<UserRecord> {
     const now = this.clock.nowSec();
     return this.insert({ ...user, created: now, updated: now });
   }
 
   /** Sets the given fields and `updated`; false when no user has this name. */
-  async update(name: string, changes: Partial<Pick<UserRecord, 'role' | 'enabled' | 'password' | 'mail' | 'firstname' | 'lastname'>>): Promise<boolean> {
+  async update(name: string, changes: Partial<Pick<UserRecord, 'role' | 'roles' | 'enabled' | 'password' | 'mail' | 'firstname' | 'lastname'>>): Promise<boolean> {
     const result = await this.documents.updateOne({ _id: name }, { $set: { ...changes, updated: this.clock.nowSec() } });
     this.wrote();
     return result.matchedCount === 1;

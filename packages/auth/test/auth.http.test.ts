@@ -161,7 +161,10 @@ describe('provider selection', () => {
       },
     });
     t = await start({ features: [authFeature, tokenFeature], config: { providers: 'token,basic' } });
-    expect((await t.get('/api/v2/account/me', { auth: false, headers: { 'x-token': 'let-me-in' } })).body).toMatchObject({ name: 'svc', via: 'token' });
+    // The rights come from the account: a provider naming a user Vigie has no account for is refused.
+    expect((await t.get('/api/v2/account/me', { auth: false, headers: { 'x-token': 'let-me-in' } })).status).toBe(401);
+    await administration(t).signOnExternal({ name: 'svc', via: 'token', defaultRole: 'viewer', contact: {} });
+    expect((await t.get('/api/v2/account/me', { auth: false, headers: { 'x-token': 'let-me-in' } })).body).toMatchObject({ name: 'svc', role: 'viewer', via: 'token' });
     expect((await t.get('/api/v2/account/me', { auth: false, headers: { 'x-token': 'nope' } })).status).toBe(401);
     expect((await t.get('/api/v2/account/me')).status).toBe(200);
   });

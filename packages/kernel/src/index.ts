@@ -77,6 +77,7 @@ export {
   type AuthOutcome,
   type Authenticator,
 } from './auth.js';
+export { everyRight, holdsRight, missingRight, ownAccountRight, rightPattern, type Rights } from './rights.js';
 export type {
   BatchOperation,
   BatchResult,
