@@ -179,7 +179,7 @@ const commands: Record<string, Command> = {
     positionals: 1,
     run: async ({ values, positionals }, io) =>
       withAdministration(values, io, async (admin) => {
-        const { key } = await admin.createApiKey(positionals[0] as string, (values.label as string | undefined) ?? '');
+        const { key } = await admin.createApiKey(positionals[0] as string, { label: (values.label as string | undefined) ?? '' });
         io.out(`${key}\n`);
       }),
   },

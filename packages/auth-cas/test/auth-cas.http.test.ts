@@ -108,7 +108,7 @@ describe('CAS sign-on', () => {
     expect(landed.headers.get('location')).toBe('/login');
     expect(cas.validations.at(-1)).toEqual({ service, ticket: new URL(back).searchParams.get('ticket') });
     const cookie = /(vigie_session=[^;]+)/.exec(landed.headers.get('set-cookie') ?? '')?.[1] as string;
-    expect((await k.get('/account/me', { auth: false, headers: { cookie } })).body).toEqual({ id: 'marie', name: 'marie', role: 'viewer', via: 'cas' });
+    expect((await k.get('/account/me', { auth: false, headers: { cookie } })).body).toMatchObject({ id: 'marie', name: 'marie', role: 'viewer', roles: ['viewer'], via: 'cas' });
     expect(await k.kernel.store.collection('users').findOne({ _id: 'marie' })).toMatchObject({ external: true, role: 'viewer', mail: 'marie@example.org', firstname: 'Marie', lastname: 'Curie' });
   });
 

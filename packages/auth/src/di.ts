@@ -10,10 +10,11 @@ import { IdentityRecords } from './identity-record-store.js';
 import { identityRecordsRef, providerChainRef, sessionsRef, userAdministrationRef } from './refs.js';
 import { UserRepository } from './user-repository.js';
 import { RoleCatalog, RoleRepository } from './roles.js';
+import { RoleAdministration } from './role-administration.js';
 
 /** The auth feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const authBridge = defineBridge({
-  singletons: [IdentityRecords, UserRepository, ApiKeyRepository, RoleRepository, RoleCatalog, AccessResolver, Sessions, LocalUserProvider, ApiKeyProvider, ProviderChain, UserAdministration],
+  singletons: [IdentityRecords, UserRepository, ApiKeyRepository, RoleRepository, RoleCatalog, RoleAdministration, AccessResolver, Sessions, LocalUserProvider, ApiKeyProvider, ProviderChain, UserAdministration],
   exports: [
     provide(providerChainRef, ProviderChain),
     provide(userAdministrationRef, UserAdministration),

@@ -3,6 +3,7 @@ import { authConfigSchema, type AuthConfig } from './config.js';
 import { authBridge } from './di.js';
 import { ProviderChain } from './provider-chain.js';
 import { accountRoutes } from './routes.js';
+import { administrationRoutes } from './admin-routes.js';
 import { ApiKeyProvider } from './providers/api-keys.js';
 import { LocalUserProvider } from './providers/local-users.js';
 import { authProvidersPoint, usersChangedEvent } from './refs.js';
@@ -40,7 +41,7 @@ export const authFeature = defineFeature<AuthConfig>({
     f.extend(authProvidersPoint, (c) => c.resolve(LocalUserProvider));
     f.extend(authProvidersPoint, (c) => c.resolve(ApiKeyProvider));
     f.authenticator((c) => c.resolve(ProviderChain));
-    for (const route of accountRoutes) f.route(route);
+    for (const route of [...accountRoutes, ...administrationRoutes]) f.route(route);
 
     f.onInit(async (c) => {
       const chain = c.resolve(ProviderChain);

@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { DocumentRepository, injectRef, kernelRefs, type Clock, type Doc, type Store } from '@vigie/kernel';
+import { DocumentRepository, escapeRegExp, injectRef, kernelRefs, type Clock, type Doc, type Filter, type Store } from '@vigie/kernel';
 
 /** A local or external (directory, SSO) user as stored in `users`. */
 export interface UserRecord extends Doc {
@@ -20,6 +20,11 @@ export interface UserRecord extends Doc {
   mail?: string;
   firstname?: string;
   lastname?: string;
+}
+
+/** Users holding a role, records made before multi-role users included. */
+function holdingRole(role: string): Filter {
+  return { $or: [{ roles: role }, { roles: { $exists: false }, role }] };
 }
 
 /** The roles of a user, records made before multi-role users included. */
@@ -54,7 +59,20 @@ export class UserRepository extends DocumentRepository<UserRecord> {
   }
 
   countWithRole(role: string): Promise<number> {
-    return this.documents.count({ $or: [{ roles: role }, { roles: { $exists: false }, role }] });
+    return this.documents.count(holdingRole(role));
+  }
+
+  /** Enabled users holding `role`, but `except`. */
+  countEnabledWithRole(role: string, except: string): Promise<number> {
+    return this.documents.count({ _id: { $ne: except }, enabled: true, ...holdingRole(role) });
+  }
+
+  /** One page of the users whose name, first name, last name or mail contains `text` (any case), by name. */
+  async search(text: string | undefined, skip: number, limit: number): Promise<{ total: number; users: UserRecord[] }> {
+    const pattern = text ? { $regex: escapeRegExp(text), $options: 'i' } : undefined;
+    const filter: Filter = pattern ? { $or: ['_id', 'firstname', 'lastname', 'mail'].map((field) => ({ [field]: pattern })) } : {};
+    const [total, users] = await Promise.all([this.documents.count(filter), this.documents.find(filter, { sort: { _id: 1 }, skip, limit })]);
+    return { total, users };
   }
 
   /** Stores a new user, created and updated now; a `DUPLICATE_KEY` error when the name is taken. */

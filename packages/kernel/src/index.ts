@@ -105,3 +105,4 @@ export type { FeatureStore, StoreProbe } from './store/owned-store.js';
 export { cloneJson, isJsonObject, jsonEqual } from './store/json.js';
 export type { Scheduler, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
 export type { JobStorePort, StoredJob, JobQuery, JobSelection, JobSortField } from './scheduler/job-store.js';
+export { escapeRegExp } from './text.js';
