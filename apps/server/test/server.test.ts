@@ -68,7 +68,7 @@ describe('the vigie command line', () => {
     const { url } = await kernel.start();
     try {
       const byPassword = await fetch(`${url}/api/v2/account/me`, { headers: { authorization: basic('ada', 'ada password') } });
-      expect(await byPassword.json()).toEqual({ id: 'ada', name: 'ada', role: 'operator', via: 'basic' });
+      expect(await byPassword.json()).toMatchObject({ id: 'ada', name: 'ada', role: 'operator', roles: ['operator'], via: 'basic' });
       const byKey = await fetch(`${url}/api/v2/account/me`, { headers: { 'x-canopsis-authkey': apiKey } });
       expect(byKey.status).toBe(200);
     } finally {

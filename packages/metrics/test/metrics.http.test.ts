@@ -12,6 +12,7 @@ const sampleFeature = defineFeature({
     f.route({
       method: 'GET',
       path: '/api/v2/samples/:id',
+      right: 'samples:read',
       handler: async (ctx) => (await ctx.state.scope.resolve(kernelRefs.store).collection('samples').findOne({ _id: ctx.params.id })) ?? {},
     });
     f.job<{ fail: boolean }>({
