@@ -9,6 +9,7 @@ import { userAdministrationRef } from '@vigie/auth';
 import type { Kernel } from '@vigie/kernel';
 import { describeWithService, tcpReachable } from '@vigie/kernel/testing';
 import { createTestDatabase, type TestDatabase } from '@vigie/store-postgres/testing';
+import { waitFor } from '@vigie/testkit';
 import { createServerKernel } from '../src/index.js';
 
 const password = 'two nodes password';
@@ -48,16 +49,6 @@ async function openAlarm(node: Node, resource: string): Promise<{ v: Record<stri
   return (res.body.data[0].alarms as { d: string; v: Record<string, unknown> }[]).find((alarm) => alarm.d === `${resource}/host`);
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 const available = await tcpReachable('127.0.0.1', 5432);
 
 describeWithService('PostgreSQL', available, () => {
@@ -83,7 +74,7 @@ describeWithService('PostgreSQL', available, () => {
   it('an action written through node A applies to the events node B processes within 1 s', async () => {
     // B processes an event first, so its engines hold the (empty) actions as they were.
     expect((await call(nodeB, 'POST', '/api/v2/event', [check('before')])).status).toBe(200);
-    const before = await eventually(() => openAlarm(nodeB, 'before'), 10_000, 'the first alarm on node B');
+    const before = await waitFor(() => openAlarm(nodeB, 'before'), 'the first alarm on node B');
     expect(before.v.ack).toBeUndefined();
 
     const written = await call(nodeA, 'POST', '/api/v2/actions', {
@@ -98,17 +89,17 @@ describeWithService('PostgreSQL', available, () => {
     // Events to B, one new alarm each, until one of them is acknowledged by the action: the first such event must
     // have been sent within 1 s of the write (the engines' own refresh period is 10 s).
     const sentAt = new Map<string, number>();
-    const acked = await eventually(
+    const acked = await waitFor(
       async () => {
         const resource = `after-${sentAt.size}`;
         sentAt.set(resource, Date.now());
         expect((await call(nodeB, 'POST', '/api/v2/event', [check(resource)])).status).toBe(200);
-        await eventually(() => openAlarm(nodeB, resource), 10_000, `the alarm of ${resource}`);
+        await waitFor(() => openAlarm(nodeB, resource), `the alarm of ${resource}`);
         for (const name of sentAt.keys()) if ((await openAlarm(nodeB, name))?.v.ack !== undefined) return name;
         return undefined;
       },
-      5_000,
       'an alarm acknowledged by the action on node B',
+      5_000,
     );
     expect((sentAt.get(acked) as number) - writtenAt).toBeLessThan(1000);
     expect((await openAlarm(nodeB, acked))?.v.ack).toMatchObject({ a: 'robot', m: 'seen' });
@@ -135,7 +126,7 @@ describeWithService('PostgreSQL', available, () => {
     expect(await asBob()).toBe(200);
     await nodeA.kernel.scope('auth').resolve(userAdministrationRef).setEnabled('bob', false);
     const disabledAt = Date.now();
-    await eventually(async () => ((await asBob()) === 401 ? true : undefined), 5_000, 'node B refusing bob');
+    await waitFor(async () => (await asBob()) === 401, 'node B refusing bob', 5_000);
     expect(Date.now() - disabledAt).toBeLessThan(1000);
   });
 
@@ -151,7 +142,7 @@ describeWithService('PostgreSQL', available, () => {
     expect((await call(nodeB, 'POST', '/api/v2/event', [check('idle-target')])).status).toBe(200);
     const tickets = async (): Promise<number> =>
       ((await openAlarm(nodeA, 'idle-target'))?.v.steps as { _t: string }[] | undefined)?.filter((step) => step._t === 'assocticket').length ?? 0;
-    await eventually(async () => ((await tickets()) > 0 ? true : undefined), 15_000, 'the idle rule to act');
+    await waitFor(async () => (await tickets()) > 0, 'the idle rule to act');
     // Each node beats every second: over three more beats of each, the rule must not act again.
     const watchUntil = Date.now() + 3_000;
     while (Date.now() < watchUntil) expect(await tickets()).toBe(1);
