@@ -76,4 +76,23 @@ describeWithService('PostgreSQL', available, () => {
     }
     expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Bitmap Index Scan/);
   });
+
+  it('a lost LISTEN connection is made again, and listeners are told that anything may have changed', async () => {
+    const heard: string[] = [];
+    nodeB.changes.subscribe((collection) => heard.push(collection));
+    await nodeB.listening();
+    const listeners = async (): Promise<number[]> =>
+      (
+        await nodeA.pool.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %' AND pid <> pg_backend_pid()",
+        )
+      ).rows.map((row) => row.pid);
+    const [first] = await listeners();
+    expect(first).toBeDefined();
+    heard.length = 0;
+    await nodeA.pool.query('SELECT pg_terminate_backend($1)', [first]);
+    await vi.waitFor(() => expect(heard).toContain(''), { timeout: 10_000 });
+    await nodeA.collection('rules').insertOne({ _id: 'after-reconnect' });
+    await vi.waitFor(() => expect(heard).toContain('rules'), { timeout: 10_000 });
+  });
 });
