@@ -103,6 +103,7 @@ export class PostgresStore implements Store {
   readonly pool: pg.Pool;
   readonly changes: StoreChanges;
   readonly #known = new Set<string>();
+  readonly #creating = new Map<string, Promise<void>>();
   readonly #collections = new Map<string, PostgresCollection<Doc>>();
   readonly #listeners = new Set<(collection: string) => void>();
   #listener: pg.Client | undefined;
@@ -178,18 +179,28 @@ export class PostgresStore implements Store {
 
   /** Makes the collections' tables if this node has not seen them yet (outside the writes' transactions). */
   async ensureTables(collections: Iterable<string>): Promise<void> {
-    const missing = [...new Set(collections)].filter((c) => !this.#known.has(c));
-    if (missing.length === 0) return;
-    await this.#transaction(missing[0] as string, async (client) => {
-      await client.query(ddlLock);
-      for (const name of missing) {
-        checkCollectionName(name);
-        const table = quoteIdent(tableName(name));
-        await client.query(`CREATE TABLE IF NOT EXISTS ${table} (seq bigint GENERATED ALWAYS AS IDENTITY, id text PRIMARY KEY, doc jsonb NOT NULL)`);
-        await client.query('INSERT INTO vigie_collections (name, table_name) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, tableName(name)]);
+    const waits: Promise<void>[] = [];
+    for (const name of new Set(collections)) {
+      if (this.#known.has(name)) continue;
+      // One creation per collection at a time: the writes that arrive meanwhile wait for it.
+      let creating = this.#creating.get(name);
+      if (!creating) {
+        creating = this.#createTable(name).finally(() => this.#creating.delete(name));
+        this.#creating.set(name, creating);
       }
+      waits.push(creating);
+    }
+    await Promise.all(waits);
+  }
+
+  async #createTable(name: string): Promise<void> {
+    checkCollectionName(name);
+    await this.#transaction(name, async (client) => {
+      await client.query(ddlLock);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${quoteIdent(tableName(name))} (seq bigint GENERATED ALWAYS AS IDENTITY, id text PRIMARY KEY, doc jsonb NOT NULL)`);
+      await client.query('INSERT INTO vigie_collections (name, table_name) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, tableName(name)]);
     });
-    for (const name of missing) this.#known.add(name);
+    this.#known.add(name);
   }
 
   /**
