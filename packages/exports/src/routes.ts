@@ -7,6 +7,9 @@ import { alarmExportBodySchema, columnsAlias, entityExportBodySchema, errorSchem
 const service = (ctx: VigieContext) => ctx.state.scope.resolve(ExportService);
 const author = (ctx: VigieContext) => ctx.state.user?.name ?? 'system';
 
+/** Exporting reads everything a selection holds at once: a right of its own, besides reading. */
+const exportRight = { alarm: 'alarms:export', entity: 'entities:export' } as const;
+
 function notFound(type: ExportType, id: string): HttpError {
   return new HttpError(404, `no ${type} export with id ${id}`, { name: 'not_found' });
 }
@@ -14,10 +17,12 @@ function notFound(type: ExportType, id: string): HttpError {
 /** The status and download routes of one kind of export. */
 function exportRoutes(type: ExportType, base: string, what: string): RouteDefinition[] {
   const tags = [type === 'alarm' ? 'alarms' : 'context-graph'];
+  const right = exportRight[type];
   return [
     {
       method: 'GET',
       path: `${base}/:id`,
+      right,
       summary: `Progress of ${what} export`,
       tags,
       responses: {
@@ -34,6 +39,7 @@ function exportRoutes(type: ExportType, base: string, what: string): RouteDefini
     {
       method: 'GET',
       path: `${base}/:id/download`,
+      right,
       summary: `The CSV file of ${what} export`,
       description: 'RFC 4180 CSV in UTF-8 (CRLF line ends, a header line of the column labels); a cell starting with `=`, `+`, `-` (but a number), `@`, a tab or a carriage return is prefixed with `\'` so that spreadsheets do not run it as a formula.',
       tags,
@@ -68,6 +74,7 @@ export const exportsRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'POST',
     path: '/api/v2/alarm-export',
+    right: exportRight.alarm,
     summary: 'Start an alarm export (CSV)',
     description:
       'The selection of `GET /alerts/get-alarms` (`opened`, `resolved`, `tstart`, `tstop`, `filter` as an object or JSON text, `search`) ' +
@@ -85,6 +92,7 @@ export const exportsRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'POST',
     path: '/api/v2/entity-export',
+    right: exportRight.entity,
     summary: 'Start an entity export (CSV)',
     description:
       `A \`filter\` on entities (an object or JSON text; safe operators only) and \`columns\` (1 to ${maxColumns}): field paths such as ` +

@@ -20,6 +20,7 @@ export const liveUpdateRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'GET',
     path: '/api/v2/alarms/stream',
+    right: 'alarms:read',
     summary: 'Live alarm changes (server-sent events)',
     description:
       'Each creation, change and resolution of an alarm selected by the query (the selection of `GET /alerts/get-alarms`: ' +
@@ -53,6 +54,7 @@ export const liveUpdateRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v2/broadcast-message/stream',
+    right: 'broadcast:read',
     summary: 'Live active broadcast messages (server-sent events)',
     description:
       'The broadcast messages shown now (`GET /api/v2/broadcast-message` within their window), as one JSON list per message: ' +
