@@ -7,8 +7,12 @@ import { alarmExportBodySchema, columnsAlias, entityExportBodySchema, errorSchem
 const service = (ctx: VigieContext) => ctx.state.scope.resolve(ExportService);
 const author = (ctx: VigieContext) => ctx.state.user?.name ?? 'system';
 
-/** Exporting reads everything a selection holds at once: a right of its own, besides reading. */
+/**
+ * Starting an export reads a whole selection at once: a right of its own. Following one and fetching its file need only
+ * the reading right of what it holds (whoever may read the alarms may read them as CSV).
+ */
 const exportRight = { alarm: 'alarms:export', entity: 'entities:export' } as const;
+const readRight = { alarm: 'alarms:read', entity: 'entities:read' } as const;
 
 function notFound(type: ExportType, id: string): HttpError {
   return new HttpError(404, `no ${type} export with id ${id}`, { name: 'not_found' });
@@ -17,7 +21,7 @@ function notFound(type: ExportType, id: string): HttpError {
 /** The status and download routes of one kind of export. */
 function exportRoutes(type: ExportType, base: string, what: string): RouteDefinition[] {
   const tags = [type === 'alarm' ? 'alarms' : 'context-graph'];
-  const right = exportRight[type];
+  const right = readRight[type];
   return [
     {
       method: 'GET',
