@@ -1,6 +1,6 @@
 import { injectable } from 'tsyringe';
-import { HttpError, injectRef, kernelRefs, type AuthenticatedUser } from '@vigie/kernel';
-import type { AuthConfig } from './config.js';
+import { HttpError, injectRef, type AuthenticatedUser } from '@vigie/kernel';
+import { authConfig, type AuthConfig } from './config.js';
 
 /**
  * Who may change identity configuration (LDAP and CAS records): users with `[auth] admin_role`. Anyone able to
@@ -9,7 +9,7 @@ import type { AuthConfig } from './config.js';
  */
 @injectable()
 export class AdminPolicy {
-  constructor(@injectRef(kernelRefs.config) private readonly config: AuthConfig) {}
+  constructor(@injectRef(authConfig.ref) private readonly config: AuthConfig) {}
 
   /** Throws 403 unless the user has the administrator role. */
   assertAdministrator(user: AuthenticatedUser | undefined, action: string): void {

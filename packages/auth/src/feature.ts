@@ -1,5 +1,5 @@
 import { defineFeature, kernelRefs } from '@vigie/kernel';
-import { authConfigSchema, type AuthConfig } from './config.js';
+import { authConfig, type AuthConfig } from './config.js';
 import { authBridge } from './di.js';
 import { ProviderChain } from './provider-chain.js';
 import { accountRoutes } from './routes.js';
@@ -8,6 +8,9 @@ import { LocalUserProvider } from './providers/local-users.js';
 import { authProvidersPoint, usersChangedEvent } from './refs.js';
 import { UserAdministration } from './user-administration.js';
 import { identityRecordCollection } from './identity-record-store.js';
+import { sessionCollection } from './sessions.js';
+import { apiKeyCollection } from './api-key-repository.js';
+import { userCollection } from './user-repository.js';
 
 /** How the first administrator's generated password reaches the operator: printed once, never logged. */
 export function printGeneratedPassword(name: string, password: string): void {
@@ -27,12 +30,12 @@ export function printGeneratedPassword(name: string, password: string): void {
 export const authFeature = defineFeature<AuthConfig>({
   id: 'auth',
   kernel: '^0.1.0',
-  config: { schema: authConfigSchema },
+  config: authConfig,
   register(f) {
     f.use(authBridge);
-    f.collection('sessions');
-    f.collection('api_keys');
-    f.collection('users');
+    f.collection(sessionCollection);
+    f.collection(apiKeyCollection);
+    f.collection(userCollection);
     f.collection(identityRecordCollection);
     f.event(usersChangedEvent);
     f.extensionPoint(authProvidersPoint);
