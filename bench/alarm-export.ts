@@ -7,7 +7,7 @@
 import { statSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { alarmsFeature } from '../packages/alarms/dist/index.js';
+import { alarmCollection, alarmsFeature, type Alarm } from '../packages/alarms/dist/index.js';
 import { authFeature } from '../packages/auth/dist/index.js';
 import { contextGraphFeature } from '../packages/context-graph/dist/index.js';
 import { memoryStoreFactory } from '../packages/documents/dist/index.js';
@@ -61,10 +61,10 @@ function alarm(i: number): Record<string, unknown> {
 
 try {
   const { url } = await kernel.start();
-  const alarms = kernel.scope('alarms').resolve(kernelRefs.store).collection('periodical_alarm');
+  const alarms = kernel.scope('alarms').resolve(kernelRefs.store).collection(alarmCollection);
   const storing = performance.now();
   for (let from = 0; from < count; from += 10_000) {
-    await alarms.insertMany(Array.from({ length: Math.min(10_000, count - from) }, (_, k) => alarm(from + k) as { _id: string }));
+    await alarms.insertMany(Array.from({ length: Math.min(10_000, count - from) }, (_, k) => alarm(from + k) as unknown as Alarm));
   }
   out(`\nAlarm export: ${count.toLocaleString('en')} open alarms stored in ${((performance.now() - storing) / 1000).toFixed(1)} s (memory store)`);
   gc?.();

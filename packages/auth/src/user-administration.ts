@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { ErrorCodes, holdsRight, HttpError, injectRef, kernelRefs, ownAccountRight, VigieError, type Clock, type EventBus } from '@vigie/kernel';
 import { ApiKeyRepository, type ApiKeyRecord } from './api-key-repository.js';
-import type { AuthConfig } from './config.js';
+import { authConfig, type AuthConfig } from './config.js';
 import { hashPassword, verifyPassword } from './password.js';
 import type { ProviderOutcome } from './provider.js';
 import { usersChangedEvent } from './refs.js';
@@ -76,7 +76,7 @@ export class UserAdministration {
     @inject(Sessions) private readonly sessions: Sessions,
     @inject(RoleAdministration) private readonly roles: RoleAdministration,
     @inject(RoleCatalog) private readonly catalog: RoleCatalog,
-    @injectRef(kernelRefs.config) private readonly config: AuthConfig,
+    @injectRef(authConfig.ref) private readonly config: AuthConfig,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
 

@@ -1,5 +1,5 @@
 import { object, type InferType } from 'yup';
-import { durationSetting } from '@vigie/kernel';
+import { durationSetting, featureConfig } from '@vigie/kernel';
 
 /** `[exports]` of `etc/webserver.conf`. */
 export const exportsConfigSchema = object({
@@ -8,3 +8,5 @@ export const exportsConfigSchema = object({
 });
 
 export type ExportsConfig = InferType<typeof exportsConfigSchema>;
+
+export const exportsConfig = featureConfig(exportsConfigSchema);

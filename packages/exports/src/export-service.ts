@@ -5,11 +5,11 @@ import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { stringify } from 'csv-stringify';
 import { injectable } from 'tsyringe';
-import { HttpError, durationSeconds, injectRef, kernelRefs, type Clock, type Filter, type Scheduler, type Store, type Collection } from '@vigie/kernel';
+import { HttpError, durationSeconds, injectRef, kernelRefs, type Clock, type Filter, type Scheduler, type FeatureStore, type Collection } from '@vigie/kernel';
 import { assertSafeFilter } from '@vigie/filter-safety';
 import { alarmListFilter, alarmReaderRef, type AlarmReader } from '@vigie/alarms';
 import { entityReaderRef, entityRepositoryRef, type EntityReader, type EntityRepository } from '@vigie/context-graph';
-import type { ExportsConfig } from './config.js';
+import { exportsConfig, type ExportsConfig } from './config.js';
 import { exportTaskCollection, type ExportTask, type ExportType } from './export-task.js';
 import { separators, type AlarmExportBody, type Column, type EntityExportBody } from './schemas.js';
 
@@ -82,16 +82,16 @@ export class ExportService {
   readonly #retentionSec: number;
 
   constructor(
-    @injectRef(kernelRefs.store) store: Store,
+    @injectRef(kernelRefs.store) store: FeatureStore,
     @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.dataDir) dataDir: string,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
     @injectRef(entityReaderRef) private readonly entityReader: EntityReader,
-    @injectRef(kernelRefs.config) config: ExportsConfig,
+    @injectRef(exportsConfig.ref) config: ExportsConfig,
   ) {
-    this.#tasks = store.collection<ExportTask>(exportTaskCollection);
+    this.#tasks = store.collection(exportTaskCollection);
     this.#directory = join(dataDir, 'exports');
     this.#retentionSec = durationSeconds(config.retention) ?? 0;
   }

@@ -1,4 +1,4 @@
-import type { Doc } from '@vigie/kernel';
+import { collectionRef, type Doc } from '@vigie/kernel';
 import type { Column } from './schemas.js';
 
 export type ExportType = 'alarm' | 'entity';
@@ -21,4 +21,4 @@ export interface ExportTask extends Doc {
   author: string;
 }
 
-export const exportTaskCollection = 'export_tasks';
+export const exportTaskCollection = collectionRef<ExportTask>('export_tasks');

@@ -1,5 +1,5 @@
 import { defineFeature } from '@vigie/kernel';
-import { exportsConfigSchema, type ExportsConfig } from './config.js';
+import { exportsConfig, type ExportsConfig } from './config.js';
 import { exportsBridge } from './di.js';
 import { ExportService, exportJobName } from './export-service.js';
 import { exportTaskCollection } from './export-task.js';
@@ -10,7 +10,7 @@ export const exportsFeature = defineFeature<ExportsConfig>({
   id: 'exports',
   kernel: '^0.1.0',
   dependsOn: ['alarms', 'context-graph'],
-  config: { schema: exportsConfigSchema },
+  config: exportsConfig,
   register(f) {
     f.use(exportsBridge);
     f.collection(exportTaskCollection);
