@@ -16,6 +16,7 @@ export {
   objectEnvelope,
   objectEnvelopeSchema,
   maskedSecret,
+  baseUrlField,
   identityRecordRoutes,
   type IdentityRecordRoutesSpec,
   type IdentityRecordStore,

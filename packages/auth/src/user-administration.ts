@@ -66,23 +66,30 @@ export class UserAdministration {
    * Signs on a user an identity provider (LDAP, CAS, SAML2) has verified: created with `defaultRole` at first
    * login, its contact fields refreshed at every login. A local account of the same name is never taken over
    * (a directory entry named like the local administrator must not become it), and a disabled account stays out.
+   * `roles`, from a provider that maps roles (OpenID Connect), replaces the user's role at every login — the first
+   * one, while a user holds one role — so removing someone from a group at the provider takes effect at their next login.
    */
-  async signOnExternal(input: { name: string; via: string; defaultRole: string; contact: UserContact }): Promise<ProviderOutcome> {
+  async signOnExternal(input: { name: string; via: string; defaultRole: string; contact: UserContact; roles?: readonly string[] }): Promise<ProviderOutcome> {
     if (!userNamePattern.test(input.name)) return { refused: `${input.via} user name ${JSON.stringify(input.name)} is not a valid Vigie user name` };
     const contact = Object.fromEntries(Object.entries(input.contact).filter(([, value]) => typeof value === 'string')) as UserContact;
+    const grantedRole = input.roles?.[0];
+    const changes = grantedRole === undefined ? contact : { ...contact, role: grantedRole };
     let user = await this.users.get(input.name);
     if (user && !user.external) return { refused: `${input.name} is a local account; ${input.via} may not sign it on` };
     if (!user) {
       try {
-        user = await this.users.create({ _id: input.name, role: input.defaultRole, enabled: true, external: true, password: null, ...contact });
+        user = await this.users.create({ _id: input.name, role: grantedRole ?? input.defaultRole, enabled: true, external: true, password: null, ...contact });
       } catch (err) {
         // Two first logins at once: the other one created it.
         if ((err as { code?: string }).code !== ErrorCodes.DuplicateKey) throw err;
         user = await this.users.get(input.name);
         if (!user?.external) return { refused: `${input.name} is a local account; ${input.via} may not sign it on` };
       }
-    } else if (Object.keys(contact).length > 0) {
-      await this.users.update(input.name, contact);
+    } else if (Object.keys(changes).length > 0) {
+      await this.users.update(input.name, changes);
+      // Remembered credentials (the user's API keys) carry the role: a new one must be seen at once.
+      if (grantedRole !== undefined && grantedRole !== user.role) await this.events.emit(usersChangedEvent, { user: input.name });
+      user = { ...user, ...changes };
     }
     if (!user.enabled) return { refused: `account ${user._id} is disabled` };
     return { user: { id: user._id, name: user._id, role: user.role, via: input.via } };
