@@ -256,6 +256,13 @@ describe('OpenID Connect sign-on', () => {
     }
   });
 
+  it('signs on as a public client (no secret: the PKCE verifier alone proves the login)', async () => {
+    const k = await configured({ overrides: { client_id: idp.publicClientId, client_secret: '' } });
+    const { browser, landed } = await signIn(k, 'marie');
+    expect(landed.status).toBe(303);
+    expect(await me(k, browser)).toEqual({ id: 'marie', name: 'marie', role: 'operator', via: 'oidc' });
+  });
+
   it('carries a local next through the round trip, and never an outside one', async () => {
     const k = await configured();
     expect(location((await signIn(k, 'marie', '/api/v2/account/me')).landed)).toBe('/api/v2/account/me');

@@ -20,7 +20,9 @@ export interface TestIdp {
   issuer: string;
   clientId: string;
   clientSecret: string;
-  /** Registers Vigie (reached at `service`) as the client: its redirect URI and post-logout redirect URI. */
+  /** A public client (no secret: PKCE only). */
+  publicClientId: string;
+  /** Registers Vigie (reached at `service`) as the clients: their redirect URI and post-logout redirect URI. */
   register(service: string): Promise<void>;
   /** Rotates the signing key: a new key signs from now on, published first in the key set beside the old one. */
   rotateKeys(): Promise<void>;
@@ -69,6 +71,7 @@ function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 export async function startTestIdp(users: Record<string, IdpUser>, options: { autoLogin?: string } = {}): Promise<TestIdp> {
   const clientId = 'vigie';
   const clientSecret = 'vigie-client-secret-for-tests';
+  const publicClientId = 'vigie-public';
   let keys: SigningKey[] = [await newSigningKey('key-1')];
   let service: string | null = null;
   let tampering: IdTokenTampering | null = null;
@@ -100,6 +103,13 @@ export async function startTestIdp(users: Record<string, IdpUser>, options: { au
               response_types: ['code'],
               grant_types: ['authorization_code'],
               token_endpoint_auth_method: 'client_secret_basic',
+            },
+            {
+              client_id: publicClientId,
+              redirect_uris: [`${service}/auth/oidc/callback`],
+              response_types: ['code'],
+              grant_types: ['authorization_code'],
+              token_endpoint_auth_method: 'none',
             },
           ]
         : [],
@@ -181,6 +191,7 @@ export async function startTestIdp(users: Record<string, IdpUser>, options: { au
     issuer,
     clientId,
     clientSecret,
+    publicClientId,
     async register(url) {
       service = url;
       provider = build();
