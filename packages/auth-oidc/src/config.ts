@@ -4,8 +4,8 @@ import { decodeSecretKey } from '@vigie/kernel';
 /** `[auth-oidc]` of `etc/webserver.conf`: how Vigie talks to the OpenID provider (the record says which one). */
 export const oidcConfigSchema = object({
   /**
-   * AES-256-GCM key sealing the client secret at rest: base64 of 32 bytes. When absent, one is generated at first
-   * start into `<data dir>/auth-oidc-secret.key` (mode 0600) and reused.
+   * AES-256-GCM key sealing the client secret at rest and the logins under way in their cookie: base64 of 32 bytes.
+   * When absent, one is generated at first start into `<data dir>/auth-oidc-secret.key` (mode 0600) and reused.
    */
   secret_key: string()
     .optional()

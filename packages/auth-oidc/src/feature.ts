@@ -7,7 +7,7 @@ import { OidcProvider } from './oidc-provider.js';
 import { oidcSecretBoxRef } from './refs.js';
 import { oidcRoutes } from './routes.js';
 
-/** Where the generated key sealing the client secret lives when `[auth-oidc] secret_key` is not set. */
+/** Where the generated key sealing the client secret and login cookies lives when `[auth-oidc] secret_key` is not set. */
 export const oidcSecretKeyFileName = 'auth-oidc-secret.key';
 
 /**
@@ -25,12 +25,11 @@ export const authOidcFeature = defineFeature<OidcConfig>({
       oidcSecretBoxRef,
       (c) =>
         new SecretBox(
-          { key: f.config.secret_key, keyFile: join(c.resolve(kernelRefs.dataDir), oidcSecretKeyFileName), what: 'OpenID Connect client secret' },
+          { key: f.config.secret_key, keyFile: join(c.resolve(kernelRefs.dataDir), oidcSecretKeyFileName), what: 'OpenID Connect client secret and login cookie' },
           c.resolve(kernelRefs.logger),
         ),
     );
     f.use(oidcBridge);
-    f.collection('oidc_logins');
     f.consume(adminPolicyRef, sessionsRef);
     f.extend(authProvidersPoint, (c) => c.resolve(OidcProvider));
     for (const route of oidcRoutes) f.route(route);

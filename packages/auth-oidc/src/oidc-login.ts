@@ -1,27 +1,29 @@
-import { createHash } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import * as client from 'openid-client';
-import { injectRef, kernelRefs, type AuthenticatedUser, type Clock, type Collection, type Doc, type Logger, type Store } from '@vigie/kernel';
+import { injectRef, kernelRefs, type AuthenticatedUser, type Clock, type Logger, type SecretBox } from '@vigie/kernel';
 import { providerChainRef, userAdministrationRef, type ProviderChain, type UserAdministration } from '@vigie/auth';
 import { claimValue, OidcClient, OidcRefusal, type VerifiedClaims } from './oidc-client.js';
 import { OidcConfigRepository, type OidcSettings } from './oidc-config-repository.js';
+import { oidcSecretBoxRef } from './refs.js';
 
 export const oidcPaths = { login: '/auth/oidc/login', callback: '/auth/oidc/callback' } as const;
 
 /** Seconds a started login may take at the provider before its answer is refused. */
 export const loginTtlSec = 600;
 
-/** A login under way, by digest of its `state`: what the provider's answer must match. Used once. */
-interface PendingLogin extends Doc {
-  _id: string;
-  codeVerifier: string;
+/**
+ * A login under way, as sealed (AES-256-GCM, the feature's SecretBox) into a cookie of the browser that started it:
+ * what the provider's answer must match. Nothing is stored server-side for anonymous visitors, and any node holding
+ * the same key takes the answer.
+ */
+interface PendingLogin {
+  state: string;
   nonce: string;
+  codeVerifier: string;
   /** Where to go once signed on (a local path). */
   next: string;
   expires: number;
 }
-
-const digest = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The refusal and, for a valid answer, where the browser goes next. */
 export type SignOnResult = { refused: string } | { user: AuthenticatedUser; next: string };
@@ -48,19 +50,15 @@ export function grantedRoles(settings: OidcSettings, claims: Record<string, unkn
 /** The OpenID Connect sign-on: send the browser to the provider, then check what it comes back with. */
 @injectable()
 export class OidcLogin {
-  readonly #pending: Collection<PendingLogin>;
-
   constructor(
     @inject(OidcConfigRepository) private readonly records: OidcConfigRepository,
     @inject(OidcClient) private readonly client: OidcClient,
     @injectRef(userAdministrationRef) private readonly users: UserAdministration,
     @injectRef(providerChainRef) private readonly chain: ProviderChain,
-    @injectRef(kernelRefs.store) store: Store,
+    @injectRef(oidcSecretBoxRef) private readonly secrets: SecretBox,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
-  ) {
-    this.#pending = store.collection<PendingLogin>('oidc_logins');
-  }
+  ) {}
 
   /** The enabled settings, or null when `oidc` is not in `[auth] providers`, not configured, or disabled. */
   async enabledSettings(): Promise<OidcSettings | null> {
@@ -74,34 +72,39 @@ export class OidcLogin {
   }
 
   /**
-   * Starts a login: a fresh state, nonce and PKCE verifier kept in the store (so any node can take the answer), and
-   * the provider's authorization URL. Throws OidcRefusal when the provider cannot be reached.
+   * Starts a login: a fresh state, nonce and PKCE verifier, sealed into the value of the login cookie, and the
+   * provider's authorization URL. Throws OidcRefusal when the provider cannot be reached.
    */
-  async start(settings: OidcSettings, next: string): Promise<{ url: string; state: string }> {
-    const now = this.clock.nowSec();
-    const checks = { state: client.randomState(), nonce: client.randomNonce(), codeVerifier: client.randomPKCECodeVerifier() };
-    const url = await this.client.authorizationUrl(settings, this.redirectUri(settings), checks);
-    await this.#pending.deleteMany({ expires: { $lte: now } });
-    await this.#pending.insertOne({ _id: digest(checks.state), codeVerifier: checks.codeVerifier, nonce: checks.nonce, next, expires: now + loginTtlSec });
-    return { url, state: checks.state };
+  async start(settings: OidcSettings, next: string): Promise<{ url: string; cookie: string }> {
+    const pending: PendingLogin = {
+      state: client.randomState(),
+      nonce: client.randomNonce(),
+      codeVerifier: client.randomPKCECodeVerifier(),
+      next,
+      expires: this.clock.nowSec() + loginTtlSec,
+    };
+    const url = await this.client.authorizationUrl(settings, this.redirectUri(settings), pending);
+    return { url, cookie: this.secrets.seal(JSON.stringify(pending)) };
   }
 
   /**
-   * Takes the provider's answer (the callback's query) for the browser holding `browserState` (the state cookie set at
-   * `start`, so an answer cannot be planted in another browser), checks it, and signs its user on.
+   * Takes the provider's answer (the callback's query) with the login cookie of the browser it came to (`cookie`, set
+   * at `start`: an answer obtained by someone else cannot be planted in another browser), checks it, and signs its
+   * user on. The code itself is single use at the provider.
    */
-  async finish(settings: OidcSettings, query: URLSearchParams, browserState: string | null): Promise<SignOnResult> {
+  async finish(settings: OidcSettings, query: URLSearchParams, cookie: string | null): Promise<SignOnResult> {
     const refuse = (reason: string, details: Record<string, unknown> = {}): SignOnResult => {
       this.logger.warn({ issuer: settings.issuer, ...details }, `OpenID Connect sign-on refused: ${reason}`);
       return { refused: reason };
     };
-    const state = query.get('state');
-    if (state === null || state.length > 512) return refuse('the answer has no valid state');
-    if (browserState !== state) return refuse('the answer is for a login this browser did not start');
-    const id = digest(state);
-    const pending = await this.#pending.findOne({ _id: id });
-    // Deleting it first makes it single use, even when the same answer reaches two nodes at once.
-    if (!pending || (await this.#pending.deleteOne({ _id: id })).deletedCount !== 1) return refuse('unknown or already used login state');
+    if (cookie === null) return refuse('the answer is for a login this browser did not start (no login cookie)');
+    let pending: PendingLogin;
+    try {
+      pending = JSON.parse(this.secrets.open(cookie)) as PendingLogin;
+    } catch (err) {
+      return refuse(`the login cookie cannot be read: ${(err as Error).message}`);
+    }
+    if (query.get('state') !== pending.state) return refuse('the answer is for another login than this browser’s');
     if (pending.expires <= this.clock.nowSec()) return refuse(`the login was started more than ${loginTtlSec} seconds ago`);
     const callback = new URL(this.redirectUri(settings));
     callback.search = query.toString();
@@ -109,7 +112,7 @@ export class OidcLogin {
     let claims: VerifiedClaims;
     try {
       const wanted = [fields.name, fields.mail, fields.firstname, fields.lastname, fields.roles].filter((name) => name !== '');
-      claims = await this.client.signOn(settings, callback, { state, nonce: pending.nonce, codeVerifier: pending.codeVerifier }, wanted);
+      claims = await this.client.signOn(settings, callback, pending, wanted);
     } catch (err) {
       if (err instanceof OidcRefusal) return refuse(err.message);
       throw err;

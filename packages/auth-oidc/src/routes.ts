@@ -9,13 +9,13 @@ const tags = ['auth'];
 const login = (ctx: VigieContext) => ctx.state.scope.resolve(OidcLogin);
 
 /**
- * The cookie tying a provider's answer to the browser that started the login (its value is the login's `state`), so
- * an answer obtained by someone else cannot be replayed in a victim's browser to sign it into their account.
+ * The cookie holding the login under way (sealed), which ties the provider's answer to the browser that started the
+ * login: an answer obtained by someone else cannot be replayed in a victim's browser to sign it into their account.
  */
-const stateCookie = 'vigie_oidc_state';
+const loginCookie = 'vigie_oidc_login';
 
-function setStateCookie(ctx: VigieContext, settings: OidcSettings, value: string, maxAge: number): void {
-  const attributes = [`${stateCookie}=${value}`, `Path=${oidcPaths.callback}`, `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax'];
+function setLoginCookie(ctx: VigieContext, settings: OidcSettings, value: string, maxAge: number): void {
+  const attributes = [`${loginCookie}=${value}`, `Path=${oidcPaths.callback}`, `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax'];
   // The browser comes back through the service URL: Secure when that URL is https.
   if (settings.service.startsWith('https:')) attributes.push('Secure');
   ctx.append('Set-Cookie', attributes.join('; '));
@@ -57,7 +57,7 @@ export const oidcRoutes: RouteDefinition[] = [
     summary: 'OpenID Connect sign-on: go to the provider',
     description:
       'Redirects (302) to the provider’s authorization endpoint (authorization code flow, PKCE S256, state, nonce); `next` (a local ' +
-      'path) is where the browser goes once signed on. Sets a short-lived cookie tying the answer to this browser.',
+      'path) is where the browser goes once signed on. Sets a short-lived cookie holding the login (sealed), which ties the answer to this browser.',
     tags,
     responses: {
       302: { description: 'To the provider' },
@@ -67,7 +67,7 @@ export const oidcRoutes: RouteDefinition[] = [
     handler: (ctx) =>
       whenEnabled(ctx, async (settings) => {
         const flow = login(ctx);
-        let started: { url: string; state: string };
+        let started: { url: string; cookie: string };
         try {
           started = await flow.start(settings, localPath(ctx.query.next));
         } catch (err) {
@@ -75,7 +75,7 @@ export const oidcRoutes: RouteDefinition[] = [
           ctx.state.log.warn(`OpenID Connect sign-on unavailable: ${err.message}`);
           return answerLoginPage(ctx, 503, 'unavailable');
         }
-        setStateCookie(ctx, settings, started.state, loginTtlSec);
+        setLoginCookie(ctx, settings, started.cookie, loginTtlSec);
         ctx.redirect(started.url);
       }),
   },
@@ -85,7 +85,7 @@ export const oidcRoutes: RouteDefinition[] = [
     public: true,
     summary: 'OpenID Connect redirect URI: the provider’s answer',
     description:
-      'Checks the answer (state bound to this browser and used once, `iss`), exchanges the code with the PKCE verifier, checks the ' +
+      'Checks the answer (state equal to this browser’s login cookie, not older than 10 minutes, `iss`), exchanges the code with the PKCE verifier, checks the ' +
       'ID token (signature by the provider’s keys, issuer, audience, expiry, nonce), maps its claims to the user (created at first ' +
       'login) and its role, opens a session and redirects (303) to `next` or `/login`. A refused answer (or the provider’s error) ' +
       'answers 401 with the login page; the reason is logged.',
@@ -96,9 +96,9 @@ export const oidcRoutes: RouteDefinition[] = [
     },
     handler: (ctx) =>
       whenEnabled(ctx, async (settings) => {
-        const browserState = ctx.cookies.get(stateCookie) ?? null;
-        setStateCookie(ctx, settings, '', 0);
-        const result = await login(ctx).finish(settings, new URLSearchParams(ctx.querystring), browserState);
+        const cookie = ctx.cookies.get(loginCookie) ?? null;
+        setLoginCookie(ctx, settings, '', 0);
+        const result = await login(ctx).finish(settings, new URLSearchParams(ctx.querystring), cookie);
         if ('refused' in result) return answerLoginPage(ctx, 401, 'signon');
         await ctx.state.scope.resolve(sessionsRef).open(ctx, result.user);
         ctx.status = 303;

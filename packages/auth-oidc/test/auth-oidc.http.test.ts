@@ -227,8 +227,12 @@ describe('OpenID Connect sign-on', () => {
     });
     expect(q.get('code_challenge')).toMatch(/^[\w-]{43}$/);
     expect(q.get('nonce')).toMatch(/^[\w-]{43}$/);
-    const state = q.get('state') as string;
-    expect(res.headers.get('set-cookie')).toBe(`vigie_oidc_state=${state}; Path=/auth/oidc/callback; Max-Age=600; HttpOnly; SameSite=Lax`);
+    expect(q.get('state')).toMatch(/^[\w-]{43}$/);
+    // The login is sealed into the cookie (the state, nonce and verifier appear nowhere in clear).
+    const cookie = res.headers.get('set-cookie') as string;
+    expect(cookie).toMatch(/^vigie_oidc_login=aes-256-gcm:v1:[^;\s]+; Path=\/auth\/oidc\/callback; Max-Age=600; HttpOnly; SameSite=Lax$/);
+    expect(cookie).not.toContain(q.get('state') as string);
+    expect(cookie).not.toContain(q.get('nonce') as string);
   });
 
   it('exchanges the code, checks the ID token, maps claims and roles, and opens a session for a new user', async () => {
@@ -237,7 +241,7 @@ describe('OpenID Connect sign-on', () => {
     expect(landed.status).toBe(303);
     expect(location(landed)).toBe('/login');
     expect(browser.cookies.has('vigie_session')).toBe(true);
-    expect(browser.cookies.has('vigie_oidc_state')).toBe(false);
+    expect(browser.cookies.has('vigie_oidc_login')).toBe(false);
     expect(await me(k, browser)).toEqual({ id: 'marie', name: 'marie', role: 'operator', via: 'oidc' });
     // oidc-provider releases profile and email claims through userinfo, not in the ID token: they were fetched.
     expect(await k.kernel.store.collection('users').findOne({ _id: 'marie' })).toMatchObject({ external: true, role: 'operator', mail: 'marie@example.org', firstname: 'Marie', lastname: 'Curie' });
@@ -269,34 +273,50 @@ describe('OpenID Connect sign-on', () => {
     expect(location((await signIn(k, 'marie', 'https://evil.example.org/')).landed)).toBe('/login');
   });
 
-  it('refuses a replayed answer, an answer brought to another browser, a forged state and the provider’s error', async () => {
-    const k = await configured();
+  it('refuses an answer brought to another browser, a replayed one, another login’s, a forged cookie, an old one and the provider’s error', async () => {
+    const clock = new ManualClock(Date.now());
+    const k = await configured({ clock });
     const browser = new Browser();
     const back = await loginAtProvider(browser, k.url, 'marie', 'marie-password');
-    const stateCookie = browser.cookies.get('vigie_oidc_state') as string;
-    // Another browser (the attacker's answer planted in a victim's browser): no state cookie.
+    const loginCookie = browser.cookies.get('vigie_oidc_login') as string;
+    // Another browser (the attacker's answer planted in a victim's browser): no login cookie.
     const elsewhere = await new Browser().get(back);
     expect(elsewhere.status).toBe(401);
     expect(await elsewhere.text()).toContain('Sign-on failed');
     expect((await browser.get(back)).status).toBe(303);
-    // Replayed, even with the cookie put back.
-    browser.cookies.set('vigie_oidc_state', stateCookie);
+    // Replayed, even with the cookie put back: the provider takes a code once.
+    browser.cookies.set('vigie_oidc_login', loginCookie);
     const replayed = await browser.get(back);
     expect(replayed.status).toBe(401);
     expect(replayed.headers.getSetCookie().some((line) => line.startsWith('vigie_session='))).toBe(false);
 
+    // This browser's cookie with another login's answer.
+    const other = new Browser();
+    const otherBack = await loginAtProvider(other, k.url, 'marie', 'marie-password');
+    const mixed = new Browser();
+    await mixed.get(`${k.url}/auth/oidc/login`);
+    expect((await mixed.get(otherBack)).status).toBe(401);
+
     const forged = new Browser();
-    forged.cookies.set('vigie_oidc_state', 'forged');
-    expect((await forged.get(`${k.url}/auth/oidc/callback?code=abc&state=forged`)).status).toBe(401);
+    forged.cookies.set('vigie_oidc_login', 'aes-256-gcm:v1:0:AAAA:AAAA:AAAA');
+    expect((await forged.get(otherBack)).status).toBe(401);
+
+    const late = new Browser();
+    const lateBack = await loginAtProvider(late, k.url, 'marie', 'marie-password');
+    clock.advance(601_000);
+    expect((await late.get(lateBack)).status).toBe(401);
 
     const denied = new Browser();
-    await denied.get(`${k.url}/auth/oidc/login`);
-    const state = denied.cookies.get('vigie_oidc_state') as string;
+    const deniedStart = await denied.get(`${k.url}/auth/oidc/login`);
+    const state = new URL(location(deniedStart)).searchParams.get('state') as string;
     expect((await denied.get(`${k.url}/auth/oidc/callback?error=access_denied&state=${state}&iss=${encodeURIComponent(idp.issuer)}`)).status).toBe(401);
-    expect(refusals().map((line) => line.replace('OpenID Connect sign-on refused: ', ''))).toEqual([
-      'the answer is for a login this browser did not start',
-      'unknown or already used login state',
-      'unknown or already used login state',
+    const reasons = refusals().map((line) => line.replace('OpenID Connect sign-on refused: ', ''));
+    expect(reasons.slice(0, 2)).toEqual(['the answer is for a login this browser did not start (no login cookie)', expect.stringContaining("the provider's answer was refused")]);
+    expect(reasons[1]).toContain('invalid_grant');
+    expect(reasons.slice(2)).toEqual([
+      'the answer is for another login than this browser’s',
+      expect.stringContaining('the login cookie cannot be read'),
+      'the login was started more than 600 seconds ago',
       "the provider's answer was refused: authorization response from the server is an error (access_denied)",
     ]);
   });
