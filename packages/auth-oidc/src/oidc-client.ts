@@ -109,7 +109,7 @@ export class OidcClient {
    * the PKCE verifier, checks the ID token (claims, then signature) and returns its claims, completed by the userinfo
    * endpoint when `wanted` claims are missing. Throws OidcRefusal.
    */
-  async signOn(settings: OidcSettings, callbackUrl: URL, checks: LoginChecks, wanted: readonly string[]): Promise<VerifiedClaims> {
+  async signOn(settings: OidcSettings, callbackUrl: URL, checks: LoginChecks, wanted: readonly string[]): Promise<{ claims: VerifiedClaims; idToken: string }> {
     const server = await this.server(settings.issuer);
     const configuration = this.#configuration(settings, server);
     let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
@@ -126,23 +126,23 @@ export class OidcClient {
     const idToken = tokens.id_token as string;
     await this.#verifySignature(server, idToken, settings.signing_alg);
     const claims = tokens.claims() as VerifiedClaims;
-    if (server.userinfo_endpoint === undefined || wanted.every((name) => claimValue(claims, name) !== undefined)) return claims;
+    if (server.userinfo_endpoint === undefined || wanted.every((name) => claimValue(claims, name) !== undefined)) return { claims, idToken };
     try {
       const userinfo = await client.fetchUserInfo(configuration, tokens.access_token, claims.sub);
       // The ID token's own claims win: they are the ones the signature covers.
-      return { ...userinfo, ...claims };
+      return { claims: { ...userinfo, ...claims }, idToken };
     } catch (err) {
       throw new OidcRefusal(`the userinfo request failed: ${reason(err)}`);
     }
   }
 
   /** The provider's end-session URL (RP-initiated logout), or null when it advertises none. */
-  async endSessionUrl(settings: OidcSettings, postLogoutRedirectUri: string): Promise<string | null> {
+  async endSessionUrl(settings: OidcSettings, postLogoutRedirectUri: string, idTokenHint: string | null): Promise<string | null> {
     const server = await this.server(settings.issuer);
     if (server.end_session_endpoint === undefined) return null;
-    return client
-      .buildEndSessionUrl(this.#configuration(settings, server), { client_id: settings.client_id, post_logout_redirect_uri: postLogoutRedirectUri })
-      .toString();
+    const parameters: Record<string, string> = { client_id: settings.client_id, post_logout_redirect_uri: postLogoutRedirectUri };
+    if (idTokenHint !== null) parameters.id_token_hint = idTokenHint;
+    return client.buildEndSessionUrl(this.#configuration(settings, server), parameters).toString();
   }
 
   /** A configuration per request: the kernel clock's offset from the system clock goes into openid-client's checks. */

@@ -1,15 +1,20 @@
 import { inject, injectable } from 'tsyringe';
 import * as client from 'openid-client';
-import { injectRef, kernelRefs, type AuthenticatedUser, type Clock, type Logger, type SecretBox } from '@vigie/kernel';
+import { injectRef, kernelRefs, type AuthenticatedUser, type Clock, type HttpContext, type Logger, type SecretBox } from '@vigie/kernel';
 import { providerChainRef, userAdministrationRef, type ProviderChain, type UserAdministration } from '@vigie/auth';
 import { claimValue, OidcClient, OidcRefusal, type VerifiedClaims } from './oidc-client.js';
 import { OidcConfigRepository, type OidcSettings } from './oidc-config-repository.js';
+import { logoutCookie, setCookie } from './cookies.js';
 import { oidcSecretBoxRef } from './refs.js';
 
 export const oidcPaths = { login: '/auth/oidc/login', callback: '/auth/oidc/callback' } as const;
 
 /** Seconds a started login may take at the provider before its answer is refused. */
 export const loginTtlSec = 600;
+/** The logout cookie lasts as long as the longest session `[auth] session_ttl_seconds` allows; it is read only at logout. */
+export const logoutHintMaxAgeSec = 31_536_000;
+/** Browsers keep cookies up to about 4 KiB: a larger sealed ID token is not kept (logout then goes without the hint). */
+const maxCookieValue = 3800;
 
 /**
  * A login under way, as sealed (AES-256-GCM, the feature's SecretBox) into a cookie of the browser that started it:
@@ -26,7 +31,7 @@ interface PendingLogin {
 }
 
 /** The refusal and, for a valid answer, where the browser goes next. */
-export type SignOnResult = { refused: string } | { user: AuthenticatedUser; next: string };
+export type SignOnResult = { refused: string } | { user: AuthenticatedUser; next: string; idToken: string };
 
 /** The user fields read from the claims. */
 function text(claims: VerifiedClaims, name: string): string | undefined {
@@ -110,9 +115,10 @@ export class OidcLogin {
     callback.search = query.toString();
     const fields = settings.claims;
     let claims: VerifiedClaims;
+    let idToken: string;
     try {
       const wanted = [fields.name, fields.mail, fields.firstname, fields.lastname, fields.roles].filter((name) => name !== '');
-      claims = await this.client.signOn(settings, callback, pending, wanted);
+      ({ claims, idToken } = await this.client.signOn(settings, callback, pending, wanted));
     } catch (err) {
       if (err instanceof OidcRefusal) return refuse(err.message);
       throw err;
@@ -128,15 +134,34 @@ export class OidcLogin {
       ...(roles === null ? {} : { roles }),
     });
     if (!outcome || 'refused' in outcome) return refuse(outcome?.refused ?? 'not signed on', { user: name });
-    return { user: outcome.user, next: pending.next };
+    return { user: outcome.user, next: pending.next, idToken };
   }
 
-  /** The provider's sign-out for a session this feature opened, or null (not advertised, not reachable, disabled). */
-  async signOutUrl(): Promise<string | null> {
+  /** The session's ID token sealed for the logout cookie, or null when it would not fit in a cookie. */
+  sealLogoutHint(idToken: string): string | null {
+    const sealed = this.secrets.seal(idToken);
+    return sealed.length <= maxCookieValue ? sealed : null;
+  }
+
+  /**
+   * The provider's sign-out for a session this feature opened, with the session's ID token as `id_token_hint` when the
+   * logout cookie holds it (the cookie is cleared); null when not advertised, not reachable, or disabled.
+   */
+  async signOutUrl(ctx: HttpContext): Promise<string | null> {
     const settings = await this.enabledSettings();
     if (!settings) return null;
+    const sealed = ctx.cookies.get(logoutCookie.name);
+    let idTokenHint: string | null = null;
+    if (sealed) {
+      setCookie(ctx, settings, logoutCookie, '', 0);
+      try {
+        idTokenHint = this.secrets.open(sealed);
+      } catch {
+        // Sealed under a key since replaced, or altered: the sign-out goes without the hint.
+      }
+    }
     try {
-      return await this.client.endSessionUrl(settings, `${settings.service}/login`);
+      return await this.client.endSessionUrl(settings, `${settings.service}/login`, idTokenHint);
     } catch (err) {
       this.logger.warn({ issuer: settings.issuer }, `OpenID Connect sign-out skipped: ${(err as Error).message}`);
       return null;

@@ -20,7 +20,7 @@ export class OidcProvider implements AuthProvider {
         const record = await records.get();
         return record?.enable ? record.title : null;
       },
-      signOutUrl: () => login.signOutUrl(),
+      signOutUrl: (ctx) => login.signOutUrl(ctx),
     };
   }
 

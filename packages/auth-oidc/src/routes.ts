@@ -2,24 +2,12 @@ import type { RouteDefinition, VigieContext } from '@vigie/kernel';
 import { answerLoginPage, identityRecordRoutes, localPath, sessionsRef } from '@vigie/auth';
 import { OidcRefusal } from './oidc-client.js';
 import { OidcConfigRepository, type OidcSettings } from './oidc-config-repository.js';
-import { loginTtlSec, OidcLogin, oidcPaths } from './oidc-login.js';
+import { loginCookie, logoutCookie, setCookie } from './cookies.js';
+import { loginTtlSec, logoutHintMaxAgeSec, OidcLogin, oidcPaths } from './oidc-login.js';
 import { oidcRecordInputSchema, oidcRecordSchema } from './schemas.js';
 
 const tags = ['auth'];
 const login = (ctx: VigieContext) => ctx.state.scope.resolve(OidcLogin);
-
-/**
- * The cookie holding the login under way (sealed), which ties the provider's answer to the browser that started the
- * login: an answer obtained by someone else cannot be replayed in a victim's browser to sign it into their account.
- */
-const loginCookie = 'vigie_oidc_login';
-
-function setLoginCookie(ctx: VigieContext, settings: OidcSettings, value: string, maxAge: number): void {
-  const attributes = [`${loginCookie}=${value}`, `Path=${oidcPaths.callback}`, `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax'];
-  // The browser comes back through the service URL: Secure when that URL is https.
-  if (settings.service.startsWith('https:')) attributes.push('Secure');
-  ctx.append('Set-Cookie', attributes.join('; '));
-}
 
 async function whenEnabled(ctx: VigieContext, work: (settings: OidcSettings) => Promise<void>): Promise<void> {
   const settings = await login(ctx).enabledSettings();
@@ -75,7 +63,7 @@ export const oidcRoutes: RouteDefinition[] = [
           ctx.state.log.warn(`OpenID Connect sign-on unavailable: ${err.message}`);
           return answerLoginPage(ctx, 503, 'unavailable');
         }
-        setLoginCookie(ctx, settings, started.cookie, loginTtlSec);
+        setCookie(ctx, settings, loginCookie, started.cookie, loginTtlSec);
         ctx.redirect(started.url);
       }),
   },
@@ -96,11 +84,14 @@ export const oidcRoutes: RouteDefinition[] = [
     },
     handler: (ctx) =>
       whenEnabled(ctx, async (settings) => {
-        const cookie = ctx.cookies.get(loginCookie) ?? null;
-        setLoginCookie(ctx, settings, '', 0);
-        const result = await login(ctx).finish(settings, new URLSearchParams(ctx.querystring), cookie);
+        const flow = login(ctx);
+        const cookie = ctx.cookies.get(loginCookie.name) ?? null;
+        setCookie(ctx, settings, loginCookie, '', 0);
+        const result = await flow.finish(settings, new URLSearchParams(ctx.querystring), cookie);
         if ('refused' in result) return answerLoginPage(ctx, 401, 'signon');
         await ctx.state.scope.resolve(sessionsRef).open(ctx, result.user);
+        const hint = flow.sealLogoutHint(result.idToken);
+        if (hint !== null) setCookie(ctx, settings, logoutCookie, hint, logoutHintMaxAgeSec);
         ctx.status = 303;
         ctx.redirect(result.next);
       }),

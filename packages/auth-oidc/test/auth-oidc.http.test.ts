@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { userAdministrationRef } from '@vigie/auth';
 import { createLogger } from '@vigie/kernel';
@@ -342,13 +343,22 @@ describe('OpenID Connect sign-on', () => {
 
   it('sends the browser to the provider’s end-session endpoint at logout, and back to the login page', async () => {
     const k = await configured();
-    const { browser } = await signIn(k, 'marie');
+    const { browser, landed } = await signIn(k, 'marie');
+    expect(landed.headers.getSetCookie().find((line) => line.startsWith('vigie_oidc_logout='))).toMatch(/^vigie_oidc_logout=aes-256-gcm:v1:[^;\s]+; Path=\/logout; Max-Age=31536000; HttpOnly; SameSite=Lax$/);
     const out = await browser.get(`${k.url}/logout`);
     expect(out.status).toBe(303);
     const target = new URL(location(out));
     expect(`${target.origin}${target.pathname}`).toBe(`${idp.issuer}/session/end`);
-    expect(Object.fromEntries(target.searchParams)).toEqual({ client_id: 'vigie', post_logout_redirect_uri: `${k.url}/login` });
+    const { id_token_hint: hint, ...rest } = Object.fromEntries(target.searchParams);
+    expect(rest).toEqual({ client_id: 'vigie', post_logout_redirect_uri: `${k.url}/login` });
+    // The session's own ID token, kept sealed in the logout cookie, which logout clears.
+    expect(decodeJwt(hint as string)).toMatchObject({ iss: idp.issuer, aud: 'vigie', sub: 'marie' });
+    expect(browser.cookies.has('vigie_oidc_logout')).toBe(false);
     expect((await browser.get(`${k.url}/api/v2/account/me`)).status).toBe(401);
+    // The provider accepts it: the confirmation page, not an error.
+    const confirmation = await browser.get(target.toString());
+    expect(confirmation.status).toBe(200);
+    expect(await confirmation.text()).toContain('Sign out of the provider');
     // A local user's logout stays local.
     const local = await fetch(`${k.url}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'root', password: 'root-password' }) });
     const cookie = /(vigie_session=[^;]+)/.exec(local.headers.get('set-cookie') ?? '')?.[1] as string;

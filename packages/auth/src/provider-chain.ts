@@ -157,9 +157,9 @@ export class ProviderChain implements Authenticator {
   }
 
   /** Where to send the browser after closing a session opened through `via`: the provider's sign-out, or null. */
-  async signOutUrl(via: string): Promise<string | null> {
+  async signOutUrl(via: string, ctx: HttpContext): Promise<string | null> {
     const provider = this.providers().find((candidate) => candidate.name === via);
-    return (await provider?.signOn?.signOutUrl?.()) ?? null;
+    return (await provider?.signOn?.signOutUrl?.(ctx)) ?? null;
   }
 
   private verify(provider: AuthProvider, request: AuthRequest, cacheKey: string | null): Promise<ProviderOutcome> {

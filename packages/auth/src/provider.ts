@@ -27,9 +27,10 @@ export interface SignOn {
   label(): Promise<string | null>;
   /**
    * Where `GET /logout` sends the browser once a session this provider opened is closed, to end the user's session
-   * at the identity provider too (OpenID Connect RP-initiated logout); null or absent: the login page.
+   * at the identity provider too (OpenID Connect RP-initiated logout); null or absent: the login page. It may read
+   * the request (a cookie the sign-on set) and change the answer (clear that cookie).
    */
-  signOutUrl?(): Promise<string | null>;
+  signOutUrl?(ctx: HttpContext): Promise<string | null>;
 }
 
 /** A way to authenticate, contributed to the `auth.providers` extension point. */

@@ -131,7 +131,7 @@ export const accountRoutes: RouteDefinition[] = [
     handler: async (ctx) => {
       const session = await sessions(ctx).find(ctx);
       await sessions(ctx).close(ctx);
-      const elsewhere = session ? await chain(ctx).signOutUrl(session.via) : null;
+      const elsewhere = session ? await chain(ctx).signOutUrl(session.via, ctx) : null;
       ctx.status = 303;
       ctx.redirect(elsewhere ?? '/login');
     },
