@@ -106,10 +106,15 @@ export class OidcClient {
 
   /**
    * Checks the provider's answer (state, `iss` when the provider sends it, its error if any), exchanges the code with
-   * the PKCE verifier, checks the ID token (claims, then signature) and returns its claims, completed by the userinfo
-   * endpoint when `wanted` claims are missing. Throws OidcRefusal.
+   * the PKCE verifier, checks the ID token (claims, then signature) and returns it with its claims, completed by the
+   * userinfo endpoint unless they are `sufficient`. Throws OidcRefusal.
    */
-  async signOn(settings: OidcSettings, callbackUrl: URL, checks: LoginChecks, wanted: readonly string[]): Promise<{ claims: VerifiedClaims; idToken: string }> {
+  async signOn(
+    settings: OidcSettings,
+    callbackUrl: URL,
+    checks: LoginChecks,
+    sufficient: (claims: VerifiedClaims) => boolean,
+  ): Promise<{ claims: VerifiedClaims; idToken: string }> {
     const server = await this.server(settings.issuer);
     const configuration = this.#configuration(settings, server);
     let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
@@ -126,7 +131,7 @@ export class OidcClient {
     const idToken = tokens.id_token as string;
     await this.#verifySignature(server, idToken, settings.signing_alg);
     const claims = tokens.claims() as VerifiedClaims;
-    if (server.userinfo_endpoint === undefined || wanted.every((name) => claimValue(claims, name) !== undefined)) return { claims, idToken };
+    if (server.userinfo_endpoint === undefined || sufficient(claims)) return { claims, idToken };
     try {
       const userinfo = await client.fetchUserInfo(configuration, tokens.access_token, claims.sub);
       // The ID token's own claims win: they are the ones the signature covers.

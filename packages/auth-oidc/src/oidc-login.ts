@@ -52,6 +52,19 @@ export function grantedRoles(settings: OidcSettings, claims: Record<string, unkn
   return mapped.length > 0 ? mapped : [settings.default_role];
 }
 
+/**
+ * Whether the ID token's claims are enough, or the userinfo endpoint must complete them: they must hold the user name
+ * and the roles (when read), and at least one of the contact fields mapped — a token without any is one from a
+ * provider that releases profile claims through userinfo only, while a user merely lacking a last name is not a reason
+ * to ask the provider again at every login.
+ */
+function sufficientClaims(settings: OidcSettings, claims: Record<string, unknown>): boolean {
+  const { name, roles, mail, firstname, lastname } = settings.claims;
+  const has = (claim: string) => claimValue(claims, claim) !== undefined;
+  const contact = [mail, firstname, lastname].filter((claim) => claim !== '');
+  return has(name) && (roles === '' || has(roles)) && (contact.length === 0 || contact.some(has));
+}
+
 /** The OpenID Connect sign-on: send the browser to the provider, then check what it comes back with. */
 @injectable()
 export class OidcLogin {
@@ -117,8 +130,7 @@ export class OidcLogin {
     let claims: VerifiedClaims;
     let idToken: string;
     try {
-      const wanted = [fields.name, fields.mail, fields.firstname, fields.lastname, fields.roles].filter((name) => name !== '');
-      ({ claims, idToken } = await this.client.signOn(settings, callback, pending, wanted));
+      ({ claims, idToken } = await this.client.signOn(settings, callback, pending, (given) => sufficientClaims(settings, given)));
     } catch (err) {
       if (err instanceof OidcRefusal) return refuse(err.message);
       throw err;

@@ -49,7 +49,7 @@ export const oidcRecordInputSchema = object({
   default_role: string().required('default_role is required').max(255),
   title: string().optional().max(255),
   claims: object({
-    name: claimName('name'),
+    name: claimName('name').min(1, 'claims.name must name a claim (the user name comes from it)'),
     mail: claimName('mail'),
     firstname: claimName('firstname'),
     lastname: claimName('lastname'),

@@ -181,6 +181,7 @@ describe('the OpenID Connect configuration route', () => {
       [{ scopes: 'profile email' }, 'scopes must include openid'],
       [{ scopes: 'openid  email' }, 'scopes must be scope names separated by single spaces'],
       [{ claims: { name: 'sub', group: 'x' } }, 'claims maps only name, mail, firstname, lastname and roles'],
+      [{ claims: { name: '' } }, 'claims.name must name a claim (the user name comes from it)'],
       [{ role_map: Array.from({ length: 101 }, (_, i) => ({ value: `g${i}`, role: 'viewer' })) }, 'role_map has at most 100 entries'],
       [{ signing_alg: 'HS256' }, 'signing_alg must be one of RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA, Ed25519'],
       [{ client_secret: '********' }, 'client_secret is masked but no secret is stored: send the secret'],
@@ -266,6 +267,28 @@ describe('OpenID Connect sign-on', () => {
     const { browser, landed } = await signIn(k, 'marie');
     expect(landed.status).toBe(303);
     expect(await me(k, browser)).toEqual({ id: 'marie', name: 'marie', role: 'operator', via: 'oidc' });
+  });
+
+  it('reads claims from the ID token when it has them (no userinfo request), nested roles by dotted path', async () => {
+    const keycloakLike = await startTestIdp({ anna: { password: 'anna-password', claims: { preferred_username: 'anna', email: 'anna@example.org', realm_access: { roles: ['offline_access', 'vigie-admins'] } } } }, { claimsInIdToken: true });
+    try {
+      t = await start();
+      await keycloakLike.register(t.url);
+      expect((await t.post(path, { ...record(t, { issuer: keycloakLike.issuer, claims: { roles: 'realm_access.roles' } }), client_secret: keycloakLike.clientSecret })).status).toBe(200);
+      const browser = new Browser();
+      const start1 = await browser.get(`${t.url}/auth/oidc/login`);
+      const interaction = await browser.get(location(start1));
+      const form = absolute(keycloakLike.issuer, location(interaction));
+      const loggedIn = await browser.postForm(form, { username: 'anna', password: 'anna-password' });
+      const back = await browser.get(absolute(keycloakLike.issuer, location(loggedIn)));
+      const landed = await browser.get(location(back));
+      expect(landed.status).toBe(303);
+      expect(await me(t, browser)).toEqual({ id: 'anna', name: 'anna', role: 'admin', via: 'oidc' });
+      expect(await t.kernel.store.collection('users').findOne({ _id: 'anna' })).toMatchObject({ mail: 'anna@example.org' });
+      expect(keycloakLike.userinfoRequests).toBe(0);
+    } finally {
+      await keycloakLike.close();
+    }
   });
 
   it('carries a local next through the round trip, and never an outside one', async () => {

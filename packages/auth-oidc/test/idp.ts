@@ -30,6 +30,8 @@ export interface TestIdp {
   tamper(change: IdTokenTampering | null): void;
   /** Key-set requests received (`/jwks`). */
   readonly jwksRequests: number;
+  /** Userinfo requests received (`/me`). */
+  readonly userinfoRequests: number;
   /** Login forms shown (a browser with a live provider session is not shown one). */
   readonly loginForms: number;
   /** Query of each end-session request received. */
@@ -68,7 +70,7 @@ function readForm(req: IncomingMessage): Promise<URLSearchParams> {
  * grants every requested scope (no consent page). The provider is rebuilt on `register` and `rotateKeys`; its grants
  * and codes live in oidc-provider's in-memory store, which outlives the rebuild.
  */
-export async function startTestIdp(users: Record<string, IdpUser>, options: { autoLogin?: string } = {}): Promise<TestIdp> {
+export async function startTestIdp(users: Record<string, IdpUser>, options: { autoLogin?: string; claimsInIdToken?: boolean } = {}): Promise<TestIdp> {
   const clientId = 'vigie';
   const clientSecret = 'vigie-client-secret-for-tests';
   const publicClientId = 'vigie-public';
@@ -77,6 +79,7 @@ export async function startTestIdp(users: Record<string, IdpUser>, options: { au
   let tampering: IdTokenTampering | null = null;
   let jwksRequests = 0;
   let loginForms = 0;
+  let userinfoRequests = 0;
   const endSessions: URLSearchParams[] = [];
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -115,7 +118,9 @@ export async function startTestIdp(users: Record<string, IdpUser>, options: { au
         : [],
       jwks: { keys: keys.map((key) => key.privateJwk) },
       cookies: { keys: ['test-provider-cookie-key'] },
-      claims: { openid: ['sub'], profile: ['preferred_username', 'given_name', 'family_name', 'name'], email: ['email'], groups: ['groups'] },
+      claims: { openid: ['sub'], profile: ['preferred_username', 'given_name', 'family_name', 'name'], email: ['email'], groups: ['groups', 'realm_access'] },
+      // oidc-provider's default releases scope claims through userinfo only; `claimsInIdToken` puts them in the ID token.
+      conformIdTokenClaims: options.claimsInIdToken !== true,
       scopes: ['openid', 'profile', 'email', 'groups'],
       pkce: { required: () => true },
       // Explicit lifetimes (oidc-provider's own defaults), which keeps it from printing a notice for each.
@@ -141,6 +146,7 @@ export async function startTestIdp(users: Record<string, IdpUser>, options: { au
     const built = new Provider(issuer, configuration);
     built.use(async (ctx, next) => {
       if (ctx.path === '/jwks') jwksRequests += 1;
+      if (ctx.path === '/me') userinfoRequests += 1;
       if (ctx.path === '/session/end' && ctx.method === 'GET') endSessions.push(new URLSearchParams(ctx.querystring));
       const interaction = /^\/interaction\/([\w-]+)$/.exec(ctx.path);
       if (interaction && ctx.method === 'GET') {
@@ -205,6 +211,9 @@ export async function startTestIdp(users: Record<string, IdpUser>, options: { au
     },
     get jwksRequests() {
       return jwksRequests;
+    },
+    get userinfoRequests() {
+      return userinfoRequests;
     },
     get loginForms() {
       return loginForms;
