@@ -33,7 +33,7 @@ interface PendingLogin {
 /** The refusal and, for a valid answer, where the browser goes next. */
 export type SignOnResult = { refused: string } | { user: AuthenticatedUser; next: string; idToken: string };
 
-/** The user fields read from the claims. */
+/** A claim as a user field: a non-empty string, trimmed. */
 function text(claims: VerifiedClaims, name: string): string | undefined {
   const value = claimValue(claims, name);
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
@@ -44,7 +44,7 @@ function text(claims: VerifiedClaims, name: string): string | undefined {
  * map's order; `default_role` when none is. Null when the record maps no roles claim (the role is then Vigie's to
  * manage, as with CAS).
  */
-export function grantedRoles(settings: OidcSettings, claims: Record<string, unknown>): string[] | null {
+function grantedRoles(settings: OidcSettings, claims: Record<string, unknown>): string[] | null {
   if (settings.claims.roles === '') return null;
   const value = claimValue(claims, settings.claims.roles);
   const held = new Set((Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string'));
