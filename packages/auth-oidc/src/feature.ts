@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { defineFeature, kernelRefs, SecretBox } from '@vigie/kernel';
-import { adminPolicyRef, authProvidersPoint, sessionsRef } from '@vigie/auth';
+import { authProvidersPoint, sessionsRef } from '@vigie/auth';
 import { oidcConfigSchema, type OidcConfig } from './config.js';
 import { oidcBridge } from './di.js';
 import { OidcProvider } from './oidc-provider.js';
@@ -12,7 +12,7 @@ export const oidcSecretKeyFileName = 'auth-oidc-secret.key';
 
 /**
  * OpenID Connect sign-on (`oidc` in `[auth] providers`): the authorization code flow with PKCE through
- * openid-client, ID tokens checked against the provider's keys, claims mapped to the user and its role, a button
+ * openid-client, ID tokens checked against the provider's keys, claims mapped to the user and its roles, a button
  * on the login page, RP-initiated logout, and the `/rest/object/oidcconfig` route that configures it.
  */
 export const authOidcFeature = defineFeature<OidcConfig>({
@@ -30,7 +30,7 @@ export const authOidcFeature = defineFeature<OidcConfig>({
         ),
     );
     f.use(oidcBridge);
-    f.consume(adminPolicyRef, sessionsRef);
+    f.consume(sessionsRef);
     f.extend(authProvidersPoint, (c) => c.resolve(OidcProvider));
     for (const route of oidcRoutes) f.route(route);
     f.onInit((c) => c.resolve(oidcSecretBoxRef).load());

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import * as client from 'openid-client';
-import { injectRef, kernelRefs, type AuthenticatedUser, type Clock, type HttpContext, type Logger, type SecretBox } from '@vigie/kernel';
-import { providerChainRef, userAdministrationRef, type ProviderChain, type UserAdministration } from '@vigie/auth';
+import { injectRef, kernelRefs, type Clock, type HttpContext, type Logger, type SecretBox } from '@vigie/kernel';
+import { providerChainRef, userAdministrationRef, type Identity, type ProviderChain, type UserAdministration } from '@vigie/auth';
 import { claimValue, OidcClient, OidcRefusal, type VerifiedClaims } from './oidc-client.js';
 import { OidcConfigRepository, type OidcSettings } from './oidc-config-repository.js';
 import { logoutCookie, setCookie } from './cookies.js';
@@ -31,7 +31,7 @@ interface PendingLogin {
 }
 
 /** The refusal and, for a valid answer, where the browser goes next. */
-export type SignOnResult = { refused: string } | { user: AuthenticatedUser; next: string; idToken: string };
+export type SignOnResult = { refused: string } | { user: Identity; next: string; idToken: string };
 
 /** A claim as a user field: a non-empty string, trimmed. */
 function text(claims: VerifiedClaims, name: string): string | undefined {

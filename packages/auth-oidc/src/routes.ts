@@ -27,7 +27,7 @@ export const oidcRoutes: RouteDefinition[] = [
       description:
         'Replaces the `cservice.oidcconfig` record: `issuer`, `client_id`, `client_secret` (stored encrypted, answered masked; leave ' +
         'it out or send it masked to keep the stored one, empty for a public client), `service` (Vigie’s external base URL), ' +
-        '`scopes`, `claims`, `role_map`, `default_role`, `title`, `signing_alg`, `enable`. Requires the administrator role (`[auth] admin_role`).',
+        '`scopes`, `claims`, `role_map`, `default_role`, `title`, `signing_alg`, `enable`. Requires the right `identity:write` (the built-in administrator role has it).',
       answer: 'The stored record, secret masked',
     },
     get: {
@@ -75,7 +75,7 @@ export const oidcRoutes: RouteDefinition[] = [
     description:
       'Checks the answer (state equal to this browser’s login cookie, not older than 10 minutes, `iss`), exchanges the code with the PKCE verifier, checks the ' +
       'ID token (signature by the provider’s keys, issuer, audience, expiry, nonce), maps its claims to the user (created at first ' +
-      'login) and its role, opens a session and redirects (303) to `next` or `/login`. A refused answer (or the provider’s error) ' +
+      'login) and its roles, opens a session and redirects (303) to `next` or `/login`. A refused answer (or the provider’s error) ' +
       'answers 401 with the login page; the reason is logged.',
     tags,
     responses: {

@@ -45,7 +45,7 @@ describeWithService('Chromium (Debian package chromium)', chromiumInstalled, () 
     await page.waitForURL(`${t.url}/login`);
     expect(await page.locator('#signed-in').textContent({ timeout: 10_000 })).toBe('You are signed in as marie.');
     const me = await page.goto(`${t.url}/account/me`);
-    expect(await me?.json()).toEqual({ id: 'marie', name: 'marie', role: 'operator', via: 'oidc' });
+    expect(await me?.json()).toMatchObject({ id: 'marie', name: 'marie', roles: ['operator'], via: 'oidc' });
 
     await page.goto(`${t.url}/login`);
     await page.getByRole('link', { name: 'Sign out' }).click();
