@@ -161,6 +161,12 @@ export class ProviderChain implements Authenticator {
     return methods;
   }
 
+  /** Where to send the browser after closing a session opened through `via`: the provider's sign-out, or null. */
+  async signOutUrl(via: string, ctx: HttpContext): Promise<string | null> {
+    const provider = this.providers().find((candidate) => candidate.name === via);
+    return (await provider?.signOn?.signOutUrl?.(ctx)) ?? null;
+  }
+
   private verify(provider: AuthProvider, request: AuthRequest, cacheKey: string | null): Promise<ProviderOutcome> {
     if (cacheKey === null) return provider.authenticate(request);
     let pending = this.#pending.get(cacheKey);
