@@ -40,6 +40,7 @@ function templates(id: string, mode: ScaffoldResult['mode']): Record<string, str
   const kernelRange = `^${KERNEL_VERSION}`;
   const workspace = mode === 'workspace';
 
+  const shared = { '@vigie/kernel': workspace ? 'workspace:^' : kernelRange, tsyringe: '^4.10.0', yup: '^1.7.1' };
   const manifest = {
     name: packageName,
     version: '0.1.0',
@@ -50,10 +51,11 @@ function templates(id: string, mode: ScaffoldResult['mode']): Record<string, str
     files: ['dist', 'src', '!src/**/*.test.ts'],
     engines: { node: '>=20.19' },
     ...(workspace ? {} : { scripts: { build: 'tsc -p tsconfig.json', test: 'vitest run' } }),
-    dependencies: { '@vigie/kernel': workspace ? 'workspace:^' : kernelRange, tsyringe: '^4.10.0', yup: '^1.7.1' },
+    // The host's copies, never the package's own: one kernel (and one tsyringe, one yup) in any program.
+    peerDependencies: shared,
     devDependencies: workspace
-      ? { '@vigie/testkit': 'workspace:^', vitest: '~4.1.12' }
-      : { '@types/node': '^20.19.0', '@vigie/documents': kernelRange, typescript: '~5.9.3', vitest: '~4.1.12' },
+      ? { ...shared, '@vigie/testkit': 'workspace:^', vitest: '~4.1.12' }
+      : { ...shared, '@types/node': '^20.19.0', '@vigie/documents': kernelRange, typescript: '~5.9.3', vitest: '~4.1.12' },
   };
 
   const tsconfig = workspace

@@ -15,6 +15,7 @@ import { ErrorCodes, VigieError } from './errors.js';
 import { EventBus } from './event-bus.js';
 import { configServiceId, kernelRefs, kernelServiceIds } from './kernel-refs.js';
 import type { AnyEventRef, AnyServiceRef, ExtensionPointRef, FeatureScope } from './refs.js';
+import { definedByAnotherKernel } from './feature.js';
 import type {
   AnyFeature,
   Extensions,
@@ -192,6 +193,9 @@ export class Kernel {
     const byId = new Map<string, AnyFeature>();
     for (const feature of features) {
       if (byId.has(feature.id)) problems.push(`feature ${feature.id} is composed twice`);
+      if (definedByAnotherKernel(feature)) {
+        problems.push(`feature ${feature.id} was defined with another copy of @vigie/kernel (a plugin takes @vigie/kernel as a peer dependency)`);
+      }
       byId.set(feature.id, feature);
       if (!semver.validRange(feature.kernel)) problems.push(`feature ${feature.id}: invalid kernel range ${JSON.stringify(feature.kernel)}`);
       else if (!semver.satisfies(KERNEL_VERSION, feature.kernel)) {

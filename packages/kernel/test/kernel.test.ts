@@ -74,6 +74,14 @@ describe('composition checks', () => {
     expect(text).toMatch(/\[server\].*port must be a `number`/);
   });
 
+  it('refuses a feature another copy of the kernel defined (a plugin that did not take @vigie/kernel as a peer)', () => {
+    // What another copy's defineFeature returns: the same shape, marked with that copy's token.
+    const foreign = Object.freeze({ ...sampleFeature, [Symbol.for('@vigie/kernel: defined by')]: Symbol('another copy') });
+    expect(compose([foreign]).details).toEqual([
+      "feature sample was defined with another copy of @vigie/kernel (a plugin takes @vigie/kernel as a peer dependency)",
+    ]);
+  });
+
   it('refuses contributions to undeclared extension points and two authenticators', () => {
     const auth = (id: string) =>
       defineFeature({
