@@ -47,7 +47,7 @@ function templates(id: string, mode: ScaffoldResult['mode']): Record<string, str
     description: `Vigie feature ${id}`,
     license: 'Apache-2.0',
     type: 'module',
-    exports: { '.': workspace ? { types: './dist/index.d.ts', 'vigie-source': './src/index.ts', default: './dist/index.js' } : { types: './dist/index.d.ts', default: './dist/index.js' } },
+    exports: { '.': workspace ? { 'vigie-source': './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' } : { types: './dist/index.d.ts', default: './dist/index.js' } },
     files: ['dist', 'src', '!src/**/*.test.ts'],
     engines: { node: '>=20.19' },
     ...(workspace ? {} : { scripts: { build: 'tsc -p tsconfig.json', test: 'vitest run' } }),
@@ -55,7 +55,7 @@ function templates(id: string, mode: ScaffoldResult['mode']): Record<string, str
     peerDependencies: shared,
     devDependencies: workspace
       ? { ...shared, '@vigie/testkit': 'workspace:^', vitest: '~4.1.12' }
-      : { ...shared, '@types/node': '^20.19.0', '@vigie/documents': kernelRange, typescript: '~5.9.3', vitest: '~4.1.12' },
+      : { ...shared, '@types/node': '^20.19.0', '@vigie/documents': kernelRange, '@vigie/kernel-testing': kernelRange, typescript: '~5.9.3', vitest: '~4.1.12' },
   };
 
   const tsconfig = workspace
@@ -90,7 +90,7 @@ function templates(id: string, mode: ScaffoldResult['mode']): Record<string, str
 
   const testImports = workspace
     ? `import { startFeatureTest, type TestKernel } from '@vigie/testkit';\n`
-    : `import { memoryStoreFactory } from '@vigie/documents';\nimport { startTestKernel, type TestKernel } from '@vigie/kernel/testing';\n`;
+    : `import { memoryStoreFactory } from '@vigie/documents';\nimport { startTestKernel, type TestKernel } from '@vigie/kernel-testing';\n`;
   const start = workspace
     ? `startFeatureTest({ features: [${c}Feature], config: { 'webserver.conf': { '${id}': { max_items: '2' } } } })`
     : `startTestKernel({ store: memoryStoreFactory(), features: [${c}Feature], config: { 'webserver.conf': { '${id}': { max_items: '2' } } } })`;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repositoryRoot as root } from '@vigie/kernel/testing';
+import { repositoryRoot as root } from '@vigie/kernel-testing';
 
 const exec = promisify(execFile);
 const minutes = (n: number) => n * 60_000;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repositoryRoot } from '@vigie/kernel/testing';
+import { repositoryRoot } from '@vigie/kernel-testing';
 import { runCli, type CliIo } from '../src/index.js';
 
 const run = promisify(execFile);
