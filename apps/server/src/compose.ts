@@ -4,7 +4,7 @@ import { ConfigFiles, ErrorCodes, hasCode, Kernel, VigieError, type AnyFeature }
 import { agendaSchedulerFactory } from '@vigie/scheduler-agenda';
 import { availableFeatures, defaultFeatureIds } from './features.js';
 import { loadPlugins } from './plugins.js';
-import { availableStores, defaultStore } from './stores.js';
+import { availableStores, defaultStore, storeForUrl } from './stores.js';
 
 export interface ServerOptions {
   /** `--install-dir`, else `$VIGIE_HOME`, else `./.vigie`. */
@@ -40,7 +40,8 @@ export async function createServerKernel(options: ServerOptions = {}): Promise<K
   }
   const features = await Promise.all(listed.map((id) => (availableFeatures[id] as () => Promise<AnyFeature>)()));
   const plugins = await loadPlugins(list(server.plugins) ?? [], installDir);
-  const adapter = files.section('webserver.conf', 'store').adapter ?? defaultStore;
+  const storeSection = files.section('webserver.conf', 'store');
+  const adapter = storeSection.adapter ?? storeForUrl(storeSection.url) ?? defaultStore;
   const loadStore = availableStores[adapter];
   if (!loadStore) throw new Error(`[store] adapter ${adapter} is unknown (available: ${Object.keys(availableStores).join(', ')})`);
   const overrides: Record<string, string | number> = {};

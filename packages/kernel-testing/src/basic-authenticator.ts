@@ -1,7 +1,9 @@
-import { parseBasicAuthorization, secretsEqual, type Authenticator, type AuthOutcome, type HttpContext } from '@vigie/kernel';
+import { everyRight, parseBasicAuthorization, secretsEqual, type Authenticator, type AuthOutcome, type HttpContext, type Rights } from '@vigie/kernel';
+
+const allRights: Rights = new Set([everyRight]);
 
 /**
- * HTTP Basic against a fixed list of users: what `startTestKernel` uses when no auth feature is composed
+ * HTTP Basic against a fixed list of users, each holding every right: what `startTestKernel` uses when no auth feature is composed
  * (production deployments use `@vigie/auth`).
  */
 export class StaticBasicAuthenticator implements Authenticator {
@@ -17,7 +19,7 @@ export class StaticBasicAuthenticator implements Authenticator {
     const creds = parseBasicAuthorization(header);
     const expected = creds ? this.#users.get(creds.user) : undefined;
     if (!creds || expected === undefined || !secretsEqual(creds.password, expected)) return { ok: false, reason: 'invalid' };
-    return { ok: true, user: { id: creds.user, name: creds.user, via: 'basic' } };
+    return { ok: true, user: { id: creds.user, name: creds.user, via: 'basic', rights: allRights } };
   }
 
   challenge(): string {

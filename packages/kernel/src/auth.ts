@@ -1,11 +1,17 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Context } from 'koa';
+import type { Rights } from './rights.js';
 
 /** Who made a request. `name` is what `author` fields record. */
 export interface AuthenticatedUser {
   id: string;
   name: string;
+  /** The first of `roles`: what events record as the sender's role and `account/me` shows. */
   role?: string;
+  /** Every role the user holds. */
+  roles?: readonly string[];
+  /** What the user may do: the union of their roles' rights (an API key's: a subset of its owner's). */
+  rights: Rights;
   /** The provider that recognised the user (`basic`, `authkey`, `ldap`, …). */
   via: string;
 }

@@ -66,7 +66,7 @@ describe('declarationProblems', () => {
   });
 
   it('reports duplicate routes, jobs, health checks, collections and authenticators with the features involved', () => {
-    const route = { method: 'GET' as const, path: '/api/v2/thing/:id', handler: () => null };
+    const route = { method: 'GET' as const, path: '/api/v2/thing/:id', right: 'thing:read', handler: () => null };
     const shared = { routes: [route], jobs: [{ name: 'sweep', handler: async () => undefined }], healthChecks: [{ name: 'db', check: async () => ({ ok: true, message: 'up' }) }] };
     expect(
       problemsOf([

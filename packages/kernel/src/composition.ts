@@ -8,6 +8,7 @@ import { definedByAnotherKernel, type AnyFeature, type HealthCheckDefinition, ty
 import { RouteTable } from './http/route-table.js';
 import { routerRoutes } from './http/routers.js';
 import { kernelServiceIds } from './kernel-refs.js';
+import { rightProblem } from './rights.js';
 import type { AnyEventRef, AnyServiceRef, ExtensionPointRef } from './refs.js';
 import type { CollectionOwners } from './store/owned-store.js';
 import type { IndexSpec } from './store/port.js';
@@ -129,6 +130,8 @@ export function declarationProblems(records: readonly FeatureDeclarations[], pro
     const id = record.feature.id;
     for (const route of record.routes) {
       const paths = typeof route.path === 'string' ? [route.path] : route.path;
+      const rightIssue = route.public === true ? (route.right === undefined ? null : 'is public, so it cannot require a right') : rightProblem(route.right);
+      if (rightIssue !== null) problems.push(`feature ${id}: route ${route.method} ${paths.join(', ')} ${rightIssue}`);
       for (const path of paths) {
         if (!path.startsWith('/')) problems.push(`feature ${id}: route path ${path} must be absolute`);
         const key = `${route.method} ${RouteTable.shape(path)}`;
@@ -139,6 +142,8 @@ export function declarationProblems(records: readonly FeatureDeclarations[], pro
     }
     for (const entry of routerEntries(record)) {
       if (!entry.path.startsWith('/')) problems.push(`feature ${id}: router path ${entry.path} must be absolute`);
+      const routerRightIssue = rightProblem(entry.right);
+      if (routerRightIssue !== null) problems.push(`feature ${id}: router route ${entry.method} ${entry.path} ${routerRightIssue}`);
       const owner = routes.get(`${entry.method} ${RouteTable.shape(entry.path)}`);
       if (owner !== undefined) problems.push(`router route ${entry.method} ${entry.path} of feature ${id} is hidden by a declared route of feature ${owner}`);
     }

@@ -67,6 +67,7 @@ export { systemClock, ManualClock, type Clock } from './clock.js';
 export { SerialQueues } from './serial-queues.js';
 export { EventBus } from './event-bus.js';
 export { DocumentRepository, documentRepositoryClass } from './document-repository.js';
+export { RuleCache, type RuleCacheOptions, type RuleSource } from './rule-cache.js';
 export { Observations, type HttpObservation, type StoreObservation, type JobObservation, type PipelineObservation } from './observation.js';
 export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';
 export { SecretBox, decodeSecretKey, type SecretBoxOptions } from './secret-box.js';
@@ -80,6 +81,7 @@ export {
   type AuthOutcome,
   type Authenticator,
 } from './auth.js';
+export { everyRight, holdsRight, missingRight, ownAccountRight, rightPattern, type Rights } from './rights.js';
 export type {
   BatchOperation,
   BatchResult,
@@ -94,6 +96,7 @@ export type {
   Projection,
   SortSpec,
   Store,
+  StoreChanges,
   StoreAdapter,
   StoreFactory,
   StoreFactoryContext,
@@ -107,3 +110,4 @@ export type { FeatureStore, StoreProbe } from './store/owned-store.js';
 export { cloneJson, isJsonObject, jsonEqual } from './store/json.js';
 export type { Scheduler, SchedulerEngine, SchedulerFactory, SchedulerFactoryContext, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
 export type { JobStorePort, StoredJob, JobQuery, JobSelection, JobSortField } from './scheduler/job-store.js';
+export { escapeRegExp } from './text.js';

@@ -291,6 +291,14 @@ export class Kernel {
     return this.#records.flatMap((r) => r.routes.map((route) => ({ featureId: r.feature.id, route })));
   }
 
+  /** Every right a route or router route needs, sorted. */
+  rights(): string[] {
+    const rights = new Set<string>();
+    for (const { route } of this.routes()) if (route.right !== undefined) rights.add(route.right);
+    for (const entry of this.routerRoutes()) if (entry.right !== undefined) rights.add(entry.right);
+    return [...rights].sort();
+  }
+
   /** The routes of every feature's `@koa/router` routers, for documentation (OpenAPI). */
   routerRoutes(): RouterRouteEntry[] {
     return this.#records.flatMap((r) => routerEntries(r));
@@ -349,7 +357,7 @@ export class Kernel {
       [kernelRefs.installDir.id]: this.installDir,
       [kernelRefs.dataDir.id]: this.dataDir,
       [kernelRefs.env.id]: this.#options.env ?? process.env,
-      [kernelRefs.routeCatalog.id]: { list: () => this.routes(), routers: () => this.routerRoutes() },
+      [kernelRefs.routeCatalog.id]: { list: () => this.routes(), routers: () => this.routerRoutes(), rights: () => this.rights() },
       [kernelRefs.observations.id]: this.observations,
       [kernelRefs.inputLimits.id]: { jsonMaxDepth: this.serverConfig.json_max_depth } satisfies InputLimits,
     };

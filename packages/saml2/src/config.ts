@@ -7,7 +7,7 @@ import { featureConfig } from '@vigie/kernel';
  */
 export const saml2ConfigSchema = object({
   saml2: boolean().default(false),
-  saml2_default_role: string().default('user'),
+  saml2_default_role: string().default('viewer'),
 });
 
 export type Saml2Config = InferType<typeof saml2ConfigSchema>;

@@ -1,5 +1,5 @@
 import type { CollectionRef } from '../refs.js';
-import type { BatchOperation, BatchResult, Collection, Doc, Store } from './port.js';
+import type { BatchOperation, BatchResult, Collection, Doc, Store, StoreChanges } from './port.js';
 
 /** Who owns which collection: features by id, and the kernel's own (jobs). */
 export type CollectionOwners = ReadonlyMap<string, string>;
@@ -36,6 +36,18 @@ export class OwnedStore implements FeatureStore {
       `feature ${this.featureId} uses collection ${name}, which it does not own` +
         (owner === undefined ? ' (declare it with f.collection)' : ` (${owner === 'kernel' ? 'the kernel' : `feature ${owner}`} does; use its services)`),
     );
+  }
+
+  /** The store's change notifications, for this feature's collections only. */
+  get changes(): StoreChanges | undefined {
+    const changes = this.store.changes;
+    if (!changes) return undefined;
+    return {
+      subscribe: (listener) =>
+        changes.subscribe((collection) => {
+          if (collection === '' || this.owned.has(collection)) listener(collection);
+        }),
+    };
   }
 
   collection<T extends Doc>({ name }: CollectionRef<T>): Collection<T> {
