@@ -19,7 +19,7 @@ export const authConfigSchema = object({
     .default('vigie_session'),
   /**
    * When the session cookie carries `Secure`: `auto` when the request came over HTTPS (directly, or through a
-   * proxy sending `X-Forwarded-Proto: https`), `always`, or `never`.
+   * proxy of `[server] trusted_proxies` sending `X-Forwarded-Proto: https`), `always`, or `never`.
    */
   secure_cookie: mixed<'auto' | 'always' | 'never'>().oneOf(['auto', 'always', 'never']).default('auto'),
 });

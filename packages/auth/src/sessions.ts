@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type AuthenticatedUser, type Clock, type Collection, type Doc, type HttpContext, type Store } from '@vigie/kernel';
+import { injectRef, kernelRefs, type AuthenticatedUser, type Clock, type Collection, type Doc, type HttpContext, type Store, type VigieState } from '@vigie/kernel';
 import type { AuthConfig } from './config.js';
 
 /** A login session as stored in `sessions`: keyed by a digest of the cookie value, never the value itself. */
@@ -82,9 +82,8 @@ export class Sessions {
   }
 
   #setCookie(ctx: HttpContext, value: string, maxAge: number): void {
-    const secure =
-      this.config.secure_cookie === 'always' ||
-      (this.config.secure_cookie === 'auto' && (ctx.protocol === 'https' || ctx.get('x-forwarded-proto').split(',')[0]?.trim() === 'https'));
+    // Behind a proxy, only a trusted one (`[server] trusted_proxies`) can say the client used HTTPS.
+    const secure = this.config.secure_cookie === 'always' || (this.config.secure_cookie === 'auto' && (ctx.state as VigieState).client.secure);
     const attributes = [`${this.config.session_cookie}=${value}`, 'Path=/', `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax'];
     if (secure) attributes.push('Secure');
     ctx.append('Set-Cookie', attributes.join('; '));

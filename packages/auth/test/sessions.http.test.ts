@@ -10,14 +10,14 @@ afterEach(async () => {
   t = undefined;
 });
 
-function start(options: { clock?: ManualClock; config?: Record<string, string | number> } = {}) {
+function start(options: { clock?: ManualClock; config?: Record<string, string | number>; server?: Record<string, string> } = {}) {
   return startTestKernel({
     features: [authFeature],
     env: { VIGIE_ADMIN_USER: 'root', VIGIE_ADMIN_PASSWORD: 'correct horse' },
     users: { root: 'correct horse' },
     store: sqliteStoreFactory(),
     clock: options.clock,
-    config: { 'webserver.conf': { auth: options.config ?? {} } },
+    config: { 'webserver.conf': { auth: options.config ?? {}, ...(options.server ? { server: options.server } : {}) } },
   });
 }
 
@@ -98,9 +98,15 @@ describe('login sessions', () => {
     expect(bad.headers.get('set-cookie')).toBeNull();
   });
 
-  it('marks the cookie Secure behind HTTPS (X-Forwarded-Proto) or when configured', async () => {
+  it('marks the cookie Secure behind HTTPS (X-Forwarded-Proto of a trusted proxy only) or when configured', async () => {
+    const viaProxy = { auth: false as const, headers: { 'x-forwarded-proto': 'https' } };
     t = await start();
-    const proxied = await t.post('/auth', { username: 'root', password: 'correct horse' }, { auth: false, headers: { 'x-forwarded-proto': 'https' } });
+    // Nobody is trusted by default: a client cannot claim HTTPS.
+    const untrusted = await t.post('/auth', { username: 'root', password: 'correct horse' }, viaProxy);
+    expect(untrusted.headers.get('set-cookie')).not.toMatch(/; Secure/);
+    await t.stop();
+    t = await start({ server: { trusted_proxies: 'loopback' } });
+    const proxied = await t.post('/auth', { username: 'root', password: 'correct horse' }, viaProxy);
     expect(proxied.headers.get('set-cookie')).toMatch(/; Secure/);
     await t.stop();
     t = await start({ config: { secure_cookie: 'always', session_cookie: 'sid' } });

@@ -14,6 +14,8 @@ export interface AuthenticatedUser {
   rights: Rights;
   /** The provider that recognised the user (`basic`, `authkey`, `ldap`, …). */
   via: string;
+  /** The first characters of the API key the request presented, if any (what audit records show of it). */
+  apiKey?: string;
 }
 
 /** The outcome of an authentication attempt. */

@@ -6,6 +6,8 @@ import { asFunction, asValue, createContainer, InjectionMode, type AwilixContain
 import semver from 'semver';
 import { ObjectSchema, type Schema } from 'yup';
 import type { Authenticator } from './auth.js';
+import type { AuditTrail } from './audit.js';
+import { clientOriginReader } from './http/client-origin.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigFiles, type ConfigOverrides } from './config/ini.js';
 import { logConfigSchema, serverConfigSchema, type ServerConfig } from './config/kernel-config.js';
@@ -88,6 +90,7 @@ interface FeatureRecord {
   extensionPoints: Set<string>;
   contributions: { point: ExtensionPointRef<unknown>; factory: (scope: FeatureScope) => unknown }[];
   authenticator: ((scope: FeatureScope) => Authenticator) | undefined;
+  auditTrail: ((scope: FeatureScope) => AuditTrail) | undefined;
   hooks: { init: LifecycleHook[]; start: LifecycleHook[]; beforeShutdown: LifecycleHook[]; shutdown: LifecycleHook[] };
   container?: AwilixContainer;
   scope?: ContainerScope;
@@ -147,6 +150,7 @@ export class Kernel {
   #adapter?: StoreAdapter;
   #scheduler?: AgendaScheduler;
   #authenticator?: Authenticator;
+  #auditTrail?: AuditTrail;
   #server?: Server;
   #address?: ListeningAddress;
   #initPromise?: Promise<void>;
@@ -263,6 +267,7 @@ export class Kernel {
       extensionPoints: new Set(),
       contributions: [],
       authenticator: undefined,
+      auditTrail: undefined,
       hooks: { init: [], start: [], beforeShutdown: [], shutdown: [] },
     };
   }
@@ -321,6 +326,9 @@ export class Kernel {
       authenticator: (factory) => {
         record.authenticator = factory;
       },
+      auditTrail: (factory) => {
+        record.auditTrail = factory;
+      },
       onInit: (hook) => void record.hooks.init.push(hook),
       onStart: (hook) => void record.hooks.start.push(hook),
       onBeforeShutdown: (hook) => void record.hooks.beforeShutdown.push(hook),
@@ -365,6 +373,8 @@ export class Kernel {
     for (const record of this.#records) this.#checkConsumed(record, services, events, problems);
     const authenticators = this.#records.filter((r) => r.authenticator).map((r) => r.feature.id);
     if (authenticators.length > 1) problems.push(`several features provide the authenticator: ${authenticators.join(', ')}`);
+    const auditTrails = this.#records.filter((r) => r.auditTrail).map((r) => r.feature.id);
+    if (auditTrails.length > 1) problems.push(`several features provide the audit trail: ${auditTrails.join(', ')}`);
     for (const record of this.#records) {
       const id = record.feature.id;
       for (const route of record.routes) {
@@ -561,6 +571,7 @@ export class Kernel {
       }
       for (const job of record.jobs) this.#scheduler.define(observedJob(job, this.observations), scope);
       if (record.authenticator) this.#authenticator = record.authenticator(scope);
+      if (record.auditTrail) this.#auditTrail = record.auditTrail(scope);
     }
     this.#authenticator ??= this.#options.authenticator;
     for (const record of this.#records) {
@@ -601,6 +612,8 @@ export class Kernel {
         routers,
         observations: this.observations,
         authenticator: () => this.#authenticator,
+        ...(this.#records.some((r) => r.auditTrail) ? { auditTrail: () => this.#auditTrail } : {}),
+        clientOrigin: clientOriginReader(this.serverConfig.trusted_proxies),
         logger: this.logger,
         bodyDefaults: { limit: parseByteSize(this.serverConfig.body_limit), jsonMaxDepth: this.serverConfig.json_max_depth },
         accessLog: this.#accessLog,
