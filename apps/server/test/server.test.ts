@@ -209,5 +209,5 @@ describe('graceful shutdown', () => {
     const store = new SqliteStore(join(installDir, 'var', 'lib', 'vigie.sqlite'));
     expect(await store.collection('slow').findOne({ _id: 'job-done' })).toEqual({ _id: 'job-done' });
     await store.close();
-  }, 60_000);
+  });
 });
