@@ -37,6 +37,7 @@ export const authFeature = defineFeature<AuthConfig>({
     f.collection('api_keys');
     f.collection('users');
     f.collection('roles');
+    f.collection('login_failures');
     f.collection(identityRecordCollection);
     f.event(usersChangedEvent);
     f.extensionPoint(authProvidersPoint);

@@ -158,6 +158,11 @@ class RequestState implements VigieState {
   }
 }
 
+/** The answer to a client that failed to log in too often: 429 with `Retry-After`. */
+export function tooManyLogins(retryAfterSeconds: number): HttpError {
+  return new HttpError(429, `Too many failed logins: retry in ${retryAfterSeconds} s`, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+}
+
 /** Methods that change nothing, whose requests are not recorded in the audit trail. */
 const readMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -280,6 +285,9 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
   const observations = options.observations;
 
   const admit = (ctx: Context, authenticator: Authenticator, outcome: AuthOutcome): void => {
+    if (!outcome.ok && outcome.retryAfterSeconds !== undefined) {
+      throw tooManyLogins(outcome.retryAfterSeconds);
+    }
     if (!outcome.ok) {
       const description = outcome.message ?? (outcome.reason === 'missing' ? 'Authentication required' : 'Invalid credentials');
       throw new HttpError(401, description, { headers: { 'WWW-Authenticate': authenticator.challenge() } });
