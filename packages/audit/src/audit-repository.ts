@@ -1,7 +1,5 @@
 import { injectable } from 'tsyringe';
-import { DocumentRepository, injectRef, kernelRefs, type AuditEntry, type Doc, type Filter, type Store } from '@vigie/kernel';
-
-export const auditCollection = 'audit_log';
+import { collectionRef, DocumentRepository, injectRef, kernelRefs, type AuditEntry, type Doc, type FeatureStore, type Filter } from '@vigie/kernel';
 
 /**
  * One change asked through the API. `outcome` is `pending` from the moment the record is durable until the
@@ -18,10 +16,12 @@ export interface AuditRecord extends Doc, Omit<AuditEntry, 'at'> {
   ended: number | null;
 }
 
+export const auditCollection = collectionRef<AuditRecord>('audit_log');
+
 /** The records of `audit_log`, newest first. */
 @injectable()
 export class AuditRepository extends DocumentRepository<AuditRecord> {
-  constructor(@injectRef(kernelRefs.store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
     super(store, auditCollection, { order: { at: -1, _id: 1 } });
   }
 

@@ -1,5 +1,5 @@
 import { object, type InferType } from 'yup';
-import { defineFeature, durationSeconds, durationSetting, kernelRefs } from '@vigie/kernel';
+import { defineFeature, durationSeconds, durationSetting, featureConfig, kernelRefs } from '@vigie/kernel';
 import { auditBridge } from './di.js';
 import { AuditLog } from './audit-log.js';
 import { auditCollection, AuditRepository } from './audit-repository.js';
@@ -13,6 +13,8 @@ export const auditConfigSchema = object({
 
 export type AuditConfig = InferType<typeof auditConfigSchema>;
 
+export const auditConfig = featureConfig(auditConfigSchema);
+
 /**
  * The audit log: the kernel hands every change asked through the API (every non-GET route that is not public) to
  * this feature's trail before the handler runs; `GET /api/v2/audit` reads it; an hourly job drops records older
@@ -21,7 +23,7 @@ export type AuditConfig = InferType<typeof auditConfigSchema>;
 export const auditFeature = defineFeature<AuditConfig>({
   id: 'audit',
   kernel: '^0.1.0',
-  config: { schema: auditConfigSchema },
+  config: auditConfig,
   register(f) {
     f.use(auditBridge);
     f.collection(auditCollection, { indexes: [{ keys: { at: -1 } }] });

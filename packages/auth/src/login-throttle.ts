@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Clock, type Collection, type Doc, type Store } from '@vigie/kernel';
-import type { AuthConfig } from './config.js';
+import { collectionRef, injectRef, kernelRefs, type Clock, type Collection, type Doc, type FeatureStore } from '@vigie/kernel';
+import { authConfig, type AuthConfig } from './config.js';
 
 /** Failed logins of one key (an account from one address, or one address), as stored in `login_failures`. */
 interface FailureRecord extends Doc {
@@ -12,6 +12,8 @@ interface FailureRecord extends Doc {
   /** Epoch ms of the last failure: a quiet key starts afresh after `[auth] login_block_max_seconds`. */
   last: number;
 }
+
+export const loginFailureCollection = collectionRef<FailureRecord>('login_failures');
 
 /** Failures allowed before waiting: per account and address, and per address whatever the account. */
 const freePerAccount = 5;
@@ -32,11 +34,11 @@ export class LoginThrottle {
   readonly #failures: Collection<FailureRecord>;
 
   constructor(
-    @injectRef(kernelRefs.store) store: Store,
+    @injectRef(kernelRefs.store) store: FeatureStore,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
-    @injectRef(kernelRefs.config) private readonly config: AuthConfig,
+    @injectRef(authConfig.ref) private readonly config: AuthConfig,
   ) {
-    this.#failures = store.collection<FailureRecord>('login_failures');
+    this.#failures = store.collection(loginFailureCollection);
   }
 
   /** Seconds to wait before this account may try again from this address; 0 when it may now. */
