@@ -6,6 +6,7 @@ import type { AnyFeature } from '@vigie/kernel';
  */
 export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature>>> = {
   auth: async () => (await import('@vigie/auth')).authFeature,
+  audit: async () => (await import('@vigie/audit')).auditFeature,
   'auth-ldap': async () => (await import('@vigie/auth-ldap')).authLdapFeature,
   'auth-cas': async () => (await import('@vigie/auth-cas')).authCasFeature,
   'auth-oidc': async () => (await import('@vigie/auth-oidc')).authOidcFeature,

@@ -10,7 +10,8 @@ import { createServerKernel } from '../src/index.js';
 /**
  * Sends every class of hostile input to every route of the composed server, as its OpenAPI document lists them
  * (routes added later are covered without editing this file), and checks that each answer is a 4xx (or a status
- * the spec lists), comes quickly, and leaves the server healthy.
+ * the spec lists), comes quickly, and leaves the server healthy, and that every change the walk made is in the
+ * audit log.
  */
 
 type JsonSchema = {
@@ -29,6 +30,8 @@ interface Operation {
   queryParams: { name: string; schema: JsonSchema }[];
   bodySchema?: JsonSchema;
   media: string[];
+  /** Public routes (logins, identity-provider callbacks) have no user to record. */
+  isPublic: boolean;
 }
 
 interface Probe {
@@ -61,7 +64,7 @@ beforeAll(async () => {
   kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: password }, port: 0 });
   url = (await kernel.start()).url;
   const doc = (await (await fetch(`${url}/api/v2/openapi.json`, { headers: { authorization: auth } })).json()) as {
-    paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: JsonSchema }[]; requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
+    paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: JsonSchema }[]; requestBody?: { content: Record<string, { schema: JsonSchema }> }; security?: unknown[] }>>;
   };
   operations = Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, op]) => ({
@@ -71,6 +74,7 @@ beforeAll(async () => {
       queryParams: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema })),
       bodySchema: op.requestBody?.content['application/json']?.schema,
       media: Object.keys(op.requestBody?.content ?? {}),
+      isPublic: Array.isArray(op.security) && op.security.length === 0,
     })),
   );
 });
@@ -278,7 +282,7 @@ function toBodyInit(body: string | Buffer | undefined): string | Uint8Array<Arra
   return typeof body === 'string' || body === undefined ? body : new Uint8Array(body);
 }
 
-async function send(op: Operation, probe: Probe): Promise<{ status: number; type: string; ms: number; text: string }> {
+async function send(op: Operation, probe: Probe): Promise<{ status: number; type: string; ms: number; text: string; requestId: string }> {
   const started = Date.now();
   const headers: Record<string, string> = { authorization: auth };
   if (probe.contentType) headers['content-type'] = probe.contentType;
@@ -288,16 +292,28 @@ async function send(op: Operation, probe: Probe): Promise<{ status: number; type
   // A stream (server-sent events) never ends: its answer is its status and headers.
   if (type.startsWith('text/event-stream')) {
     await res.body?.cancel();
-    return { status: res.status, type, ms: Date.now() - started, text: '' };
+    return { status: res.status, type, ms: Date.now() - started, text: '', requestId: res.headers.get('x-request-id') ?? '' };
   }
   const text = await res.text();
-  return { status: res.status, type, ms: Date.now() - started, text };
+  return { status: res.status, type, ms: Date.now() - started, text, requestId: res.headers.get('x-request-id') ?? '' };
+}
+
+/** The request ids of every record of the audit log. */
+async function auditedRequests(): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (let page = 1; ; page += 1) {
+    const res = (await (await fetch(`${url}/api/v2/audit?limit=1000&page=${page}`, { headers: { authorization: auth } })).json()) as { data: { requestId: string }[] };
+    for (const record of res.data) ids.add(record.requestId);
+    if (res.data.length < 1000) return ids;
+  }
 }
 
 describe('hostile input on every route of the composed server', () => {
   it('answers every probe with a 4xx or a listed status, in time, and stays healthy', async () => {
     expect(operations.length).toBeGreaterThan(50);
     const problems: string[] = [];
+    /** The changes the walk made (a write answered below 400): each must be in the audit log. */
+    const changes: string[] = [];
     for (const op of operations) {
       for (const probe of probes(op)) {
         let answer;
@@ -312,6 +328,7 @@ describe('hostile input on every route of the composed server', () => {
         }
         if (probe.refused && answer.status < 400 && !(probe.field !== undefined && boundedEvents(answer.text, probe.field)) && !submittedForLater(op)) problems.push(`${op.method} ${op.path} [${probe.what}]: accepted (${answer.status})`);
         if (answer.ms > answerBoundMs) problems.push(`${op.method} ${op.path} [${probe.what}]: answered in ${answer.ms} ms`);
+        if (op.method !== 'GET' && answer.status < 400 && !op.isPublic) changes.push(answer.requestId);
       }
       if (op.pathParams.length > 0) {
         const [before, after] = op.path.split(/\{[^}]+\}/, 2) as [string, string | undefined];
@@ -336,6 +353,9 @@ describe('hostile input on every route of the composed server', () => {
       if (health.status !== 200) problems.push(`${op.method} ${op.path}: server unhealthy afterwards (${health.status})`);
     }
     expect(problems).toEqual([]);
+    const audited = await auditedRequests();
+    expect(changes.length).toBeGreaterThan(20);
+    expect(changes.filter((id) => !audited.has(id))).toEqual([]);
   }, 600_000);
 });
 

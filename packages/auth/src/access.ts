@@ -40,16 +40,18 @@ export class AccessResolver {
     if (!account.enabled) return { refused: `account ${identity.id} is disabled` };
     const roles = rolesOf(account);
     let rights = await this.roles.rightsOf(roles);
+    let keyPrefix: string | undefined;
     if (identity.apiKey !== undefined) {
       const key = await this.keys.get(identity.apiKey);
       if (!key || key.user !== account._id) return { refused: 'API key revoked' };
       if (key.expires !== undefined && key.expires !== null && key.expires <= this.clock.nowSec()) return { refused: 'API key expired' };
       if (key.rights) rights = intersect(rights, key.rights);
+      keyPrefix = key.prefix ?? identity.apiKey.slice(0, 10);
     }
     // Whatever their roles (or key), users may read and change their own account.
     rights = new Set([...rights, ownAccountRight]);
     return {
-      user: { id: identity.id, name: identity.name, via: identity.via, ...(roles[0] !== undefined ? { role: roles[0] } : {}), roles, rights },
+      user: { id: identity.id, name: identity.name, via: identity.via, ...(roles[0] !== undefined ? { role: roles[0] } : {}), roles, rights, ...(keyPrefix !== undefined ? { apiKey: keyPrefix } : {}) },
     };
   }
 }

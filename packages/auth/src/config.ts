@@ -12,6 +12,11 @@ export const authConfigSchema = object({
   cache_ttl_seconds: number().integer().min(0).max(3600).default(60),
   /** Role of the first administrator account; also the role allowed to change identity configuration (LDAP, CAS). */
   admin_role: string().default('admin'),
+  /**
+   * The longest wait after failed logins (seconds): after 5 failures of one account from one address (50 from one
+   * address), each further one doubles the wait, from 1 s up to this.
+   */
+  login_block_max_seconds: number().integer().min(1).max(86_400).default(900),
   /** How long a login session lasts, from the login (seconds; 8 hours by default). */
   session_ttl_seconds: number().integer().min(60).max(31_536_000).default(28_800),
   /** Name of the session cookie. */
@@ -20,7 +25,7 @@ export const authConfigSchema = object({
     .default('vigie_session'),
   /**
    * When the session cookie carries `Secure`: `auto` when the request came over HTTPS (directly, or through a
-   * proxy sending `X-Forwarded-Proto: https`), `always`, or `never`.
+   * proxy of `[server] trusted_proxies` sending `X-Forwarded-Proto: https`), `always`, or `never`.
    */
   secure_cookie: mixed<'auto' | 'always' | 'never'>().oneOf(['auto', 'always', 'never']).default('auto'),
 });

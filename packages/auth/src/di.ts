@@ -1,5 +1,6 @@
 import { defineBridge, provide } from '@vigie/kernel';
 import { AccessResolver } from './access.js';
+import { LoginThrottle } from './login-throttle.js';
 import { ApiKeyRepository } from './api-key-repository.js';
 import { ProviderChain } from './provider-chain.js';
 import { ApiKeyProvider } from './providers/api-keys.js';
@@ -14,7 +15,7 @@ import { RoleAdministration } from './role-administration.js';
 
 /** The auth feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const authBridge = defineBridge({
-  singletons: [IdentityRecords, UserRepository, ApiKeyRepository, RoleRepository, RoleCatalog, RoleAdministration, AccessResolver, Sessions, LocalUserProvider, ApiKeyProvider, ProviderChain, UserAdministration],
+  singletons: [IdentityRecords, UserRepository, ApiKeyRepository, RoleRepository, RoleCatalog, RoleAdministration, AccessResolver, LoginThrottle, Sessions, LocalUserProvider, ApiKeyProvider, ProviderChain, UserAdministration],
   exports: [
     provide(providerChainRef, ProviderChain),
     provide(userAdministrationRef, UserAdministration),

@@ -1,6 +1,7 @@
 import { defineFeature, kernelRefs } from '@vigie/kernel';
 import { authConfig, type AuthConfig } from './config.js';
 import { authBridge } from './di.js';
+import { loginFailureCollection } from './login-throttle.js';
 import { ProviderChain } from './provider-chain.js';
 import { accountRoutes } from './routes.js';
 import { administrationRoutes } from './admin-routes.js';
@@ -41,6 +42,7 @@ export const authFeature = defineFeature<AuthConfig>({
     f.collection(apiKeyCollection);
     f.collection(userCollection);
     f.collection(roleCollection);
+    f.collection(loginFailureCollection);
     f.collection(identityRecordCollection);
     f.event(usersChangedEvent);
     f.extensionPoint(authProvidersPoint);

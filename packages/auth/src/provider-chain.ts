@@ -1,13 +1,16 @@
 import { hash, randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type AuthenticatedUser, type Authenticator, type AuthOutcome, type Clock, type Extensions, type HttpContext, type Logger, parseBasicAuthorization } from '@vigie/kernel';
+import { HttpError, injectRef, kernelRefs, secretsEqual, tooManyLogins, type AuthenticatedUser, type Authenticator, type AuthOutcome, type Clock, type Extensions, type HttpContext, type Logger, parseBasicAuthorization } from '@vigie/kernel';
 import { AccessResolver, type Identity } from './access.js';
+import { LoginThrottle } from './login-throttle.js';
 import { authConfig, providerNames, type AuthConfig } from './config.js';
 import type { AuthProvider, AuthRequest, ProviderOutcome } from './provider.js';
-import { Sessions } from './sessions.js';
+import { csrfHeader, Sessions } from './sessions.js';
 import { authProvidersPoint } from './refs.js';
 
 const maxCachedCredentials = 10_000;
+/** Methods that change nothing: no CSRF token needed. */
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The provider of local users over HTTP Basic, always in the chain. */
 const localBasicProvider = 'basic';
 
@@ -57,6 +60,7 @@ export class ProviderChain implements Authenticator {
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
     @inject(Sessions) private readonly sessions: Sessions,
     @inject(AccessResolver) private readonly access: AccessResolver,
+    @inject(LoginThrottle) private readonly throttle: LoginThrottle,
   ) {}
 
   /** The configured providers, in order, then those switched on by their own configuration; fails with every unknown name listed. */
@@ -83,10 +87,19 @@ export class ProviderChain implements Authenticator {
    */
   async authenticate(ctx: HttpContext): Promise<AuthOutcome> {
     if (this.sessions.hasCookie(ctx)) {
-      const user = await this.sessionUser(ctx);
-      if (user) return { ok: true, user };
+      const session = await this.sessions.find(ctx);
+      const user = session ? await this.#granted(session.user, session.via) : null;
+      if (session && user) {
+        // A browser sends the cookie with any request, whoever's page made it: a change must also prove it read the
+        // token, which only this site's pages can. Requests with Basic credentials or keys carry no cookie to ride on.
+        if (!safeMethods.has(ctx.method) && (!session.csrf || !secretsEqual(ctx.get(csrfHeader), session.csrf))) {
+          throw new HttpError(403, `the ${csrfHeader} header must carry the session's CSRF token (GET /api/v2/account/me gives it)`);
+        }
+        return { ok: true, user: { ...user, ...(session.csrf ? { csrfToken: session.csrf } : {}) } };
+      }
     }
     const found = await this.#askProviders(new HttpAuthRequest(ctx), 0, this.sessions.hasCookie(ctx));
+    if ('retryAfterSeconds' in found) return { ok: false, reason: 'invalid', retryAfterSeconds: found.retryAfterSeconds };
     if ('reason' in found) return { ok: false, reason: found.reason };
     const granted = await this.access.grant(found);
     if ('refused' in granted) {
@@ -97,8 +110,11 @@ export class ProviderChain implements Authenticator {
   }
 
   /** Asks the providers from `start` on; a remembered credential spares its provider the check. */
-  async #askProviders(request: HttpAuthRequest, start: number, refused: boolean): Promise<Identity | { reason: 'missing' | 'invalid' }> {
+  async #askProviders(request: HttpAuthRequest, start: number, refused: boolean): Promise<Identity | { reason: 'missing' | 'invalid' } | { retryAfterSeconds: number }> {
     const providers = this.providers();
+    // Passwords sent with Basic (local users, LDAP) are throttled per account and client address; remembered
+    // credentials never reach this point.
+    let guessed: { account: string; address: string } | undefined;
     for (let index = start; index < providers.length; index += 1) {
       const provider = providers[index] as AuthProvider;
       const credential = provider.credential?.(request) ?? null;
@@ -106,6 +122,11 @@ export class ProviderChain implements Authenticator {
       const cached = cacheKey === null ? undefined : this.#cache.get(cacheKey);
       const now = this.clock.nowMs();
       if (cached && cached.expires > now) return cached.identity;
+      if (guessed === undefined && request.basic && credential !== null && /^basic /i.test(credential)) {
+        guessed = { account: request.basic.user, address: request.ctx.state.client.address };
+        const wait = await this.throttle.waitSeconds(guessed.account, guessed.address);
+        if (wait > 0) return { retryAfterSeconds: wait };
+      }
       const outcome = await this.verify(provider, request, cacheKey);
       if (outcome === null) continue;
       if ('refused' in outcome) {
@@ -114,16 +135,21 @@ export class ProviderChain implements Authenticator {
         continue;
       }
       if (cacheKey !== null) this.remember(cacheKey, outcome.user, now);
+      if (guessed) await this.throttle.succeeded(guessed.account, guessed.address);
       return outcome.user;
     }
+    if (guessed) await this.throttle.failed(guessed.account, guessed.address);
     return { reason: refused ? 'invalid' : 'missing' };
   }
 
   /** The user of the request's live session, or null (no session, expired, or the account is gone or disabled). */
   async sessionUser(ctx: HttpContext): Promise<AuthenticatedUser | null> {
     const session = await this.sessions.find(ctx);
-    if (!session) return null;
-    const granted = await this.access.grant({ id: session.user, name: session.user, via: session.via });
+    return session ? this.#granted(session.user, session.via) : null;
+  }
+
+  async #granted(account: string, via: string): Promise<AuthenticatedUser | null> {
+    const granted = await this.access.grant({ id: account, name: account, via });
     return 'user' in granted ? granted.user : null;
   }
 
@@ -131,7 +157,16 @@ export class ProviderChain implements Authenticator {
    * Checks a user name and password from the login form with each configured provider that takes passwords
    * (local users, LDAP), in order; the first that accepts wins.
    */
-  async login(username: string, password: string, requestId: string): Promise<AuthenticatedUser | null> {
+  async login(username: string, password: string, requestId: string, address: string): Promise<AuthenticatedUser | null> {
+    const wait = await this.throttle.waitSeconds(username, address);
+    if (wait > 0) throw tooManyLogins(wait);
+    const user = await this.#login(username, password, requestId);
+    if (user) await this.throttle.succeeded(username, address);
+    else await this.throttle.failed(username, address);
+    return user;
+  }
+
+  async #login(username: string, password: string, requestId: string): Promise<AuthenticatedUser | null> {
     for (const provider of this.providers()) {
       if (!provider.login) continue;
       const outcome = await provider.login(username, password);

@@ -11,6 +11,7 @@ const accountSchema = object({
   roles: array(string().required()).required(),
   rights: array(string().required()).required().meta({ description: 'What the user may do; `*` stands for every right' }),
   via: string().required(),
+  csrf_token: string().meta({ description: 'With a login session: send it in `X-CSRF-Token` with every POST, PUT, PATCH and DELETE (also in the `vigie_csrf` cookie)' }),
 });
 const errorSchema = object({ name: string().required(), description: string().required() });
 const loginSchema = object({
@@ -26,7 +27,15 @@ const sessions = (ctx: VigieContext) => ctx.state.scope.resolve(sessionsRef);
 
 /** The account as `GET /api/v2/account/me` and a JSON login answer it. */
 function account(user: AuthenticatedUser): Record<string, unknown> {
-  return { id: user.id, name: user.name, role: user.role ?? null, roles: [...(user.roles ?? [])], rights: [...user.rights].sort(), via: user.via };
+  return {
+    id: user.id,
+    name: user.name,
+    role: user.role ?? null,
+    roles: [...(user.roles ?? [])],
+    rights: [...user.rights].sort(),
+    via: user.via,
+    ...(user.csrfToken ? { csrf_token: user.csrfToken } : {}),
+  };
 }
 
 /** A path of this server to go to after login; anything else (other sites, `//host`, `/\host`) becomes `/login`. */
@@ -71,7 +80,7 @@ async function login(ctx: VigieContext): Promise<unknown> {
     if (fromForm) return loginPage(ctx, 400, loginErrors.missing as string, next, username ?? '');
     throw new HttpError(400, 'username and password are required');
   }
-  const user = await chain(ctx).login(username, password, ctx.state.requestId);
+  const user = await chain(ctx).login(username, password, ctx.state.requestId, ctx.state.client.address);
   if (user) {
     await sessions(ctx).open(ctx, user);
     if (!fromForm) return account(user);
@@ -124,6 +133,7 @@ export const accountRoutes: RouteDefinition[] = [
       303: { description: 'Form login: redirect to `next` (success) or to the browser sign-on (user unknown locally)' },
       400: { description: 'User name or password missing', schema: errorSchema },
       401: { description: 'Wrong credentials (JSON login: `Invalid credentials`; form login: the login page with an error)', schema: errorSchema },
+      429: { description: 'Too many failed logins of this account from this address (or from this address): `Retry-After` says when to try again', schema: errorSchema },
     },
     handler: login,
   },

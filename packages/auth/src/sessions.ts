@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { injectable } from 'tsyringe';
-import { collectionRef, injectRef, kernelRefs, type AuthenticatedUser, type Clock, type Collection, type Doc, type HttpContext, type FeatureStore } from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type AuthenticatedUser, type Clock, type Collection, type Doc, type HttpContext, type FeatureStore, type VigieState } from '@vigie/kernel';
 import { authConfig, type AuthConfig } from './config.js';
 
 /** A login session as stored in `sessions`: keyed by a digest of the cookie value, never the value itself. */
@@ -15,7 +15,14 @@ export interface SessionRecord extends Doc {
   created: number;
   /** Epoch seconds after which the session is refused. */
   expires: number;
+  /** The token a state-changing request made with this session must echo in `X-CSRF-Token`. */
+  csrf?: string;
 }
+
+/** The cookie holding the CSRF token, readable by the page's scripts (the session cookie is not). */
+export const csrfCookie = 'vigie_csrf';
+/** The header a state-changing request made with the session cookie must carry, equal to the session's token. */
+export const csrfHeader = 'x-csrf-token';
 
 function digest(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -54,8 +61,10 @@ export class Sessions {
     const now = this.clock.nowSec();
     await this.#sessions.deleteMany({ expires: { $lte: now } });
     const token = randomBytes(32).toString('base64url');
-    await this.#sessions.insertOne({ _id: digest(token), user: user.id, via: user.via, created: now, expires: now + this.config.session_ttl_seconds });
+    const csrf = randomBytes(24).toString('base64url');
+    await this.#sessions.insertOne({ _id: digest(token), user: user.id, via: user.via, created: now, expires: now + this.config.session_ttl_seconds, csrf });
     this.#setCookie(ctx, token, this.config.session_ttl_seconds);
+    ctx.append('Set-Cookie', this.#cookie(csrfCookie, csrf, this.config.session_ttl_seconds, ctx, false));
   }
 
   /** The live session the request's cookie names, or null (no cookie, unknown or expired session). */
@@ -84,11 +93,14 @@ export class Sessions {
   }
 
   #setCookie(ctx: HttpContext, value: string, maxAge: number): void {
-    const secure =
-      this.config.secure_cookie === 'always' ||
-      (this.config.secure_cookie === 'auto' && (ctx.protocol === 'https' || ctx.get('x-forwarded-proto').split(',')[0]?.trim() === 'https'));
-    const attributes = [`${this.config.session_cookie}=${value}`, 'Path=/', `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax'];
+    ctx.append('Set-Cookie', this.#cookie(this.config.session_cookie, value, maxAge, ctx, true));
+  }
+
+  #cookie(name: string, value: string, maxAge: number, ctx: HttpContext, httpOnly: boolean): string {
+    // Behind a proxy, only a trusted one (`[server] trusted_proxies`) can say the client used HTTPS.
+    const secure = this.config.secure_cookie === 'always' || (this.config.secure_cookie === 'auto' && (ctx.state as VigieState).client.secure);
+    const attributes = [`${name}=${value}`, 'Path=/', `Max-Age=${maxAge}`, ...(httpOnly ? ['HttpOnly'] : []), 'SameSite=Lax'];
     if (secure) attributes.push('Secure');
-    ctx.append('Set-Cookie', attributes.join('; '));
+    return attributes.join('; ');
   }
 }

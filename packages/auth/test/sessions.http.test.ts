@@ -10,14 +10,14 @@ afterEach(async () => {
   t = undefined;
 });
 
-function start(options: { clock?: ManualClock; config?: Record<string, string | number> } = {}) {
+function start(options: { clock?: ManualClock; config?: Record<string, string | number>; server?: Record<string, string> } = {}) {
   return startTestKernel({
     features: [authFeature],
     env: { VIGIE_ADMIN_USER: 'root', VIGIE_ADMIN_PASSWORD: 'correct horse' },
     users: { root: 'correct horse' },
     store: sqliteStoreFactory(),
     clock: options.clock,
-    config: { 'webserver.conf': { auth: options.config ?? {} } },
+    config: { 'webserver.conf': { auth: options.config ?? {}, ...(options.server ? { server: options.server } : {}) } },
   });
 }
 
@@ -98,9 +98,15 @@ describe('login sessions', () => {
     expect(bad.headers.get('set-cookie')).toBeNull();
   });
 
-  it('marks the cookie Secure behind HTTPS (X-Forwarded-Proto) or when configured', async () => {
+  it('marks the cookie Secure behind HTTPS (X-Forwarded-Proto of a trusted proxy only) or when configured', async () => {
+    const viaProxy = { auth: false as const, headers: { 'x-forwarded-proto': 'https' } };
     t = await start();
-    const proxied = await t.post('/auth', { username: 'root', password: 'correct horse' }, { auth: false, headers: { 'x-forwarded-proto': 'https' } });
+    // Nobody is trusted by default: a client cannot claim HTTPS.
+    const untrusted = await t.post('/auth', { username: 'root', password: 'correct horse' }, viaProxy);
+    expect(untrusted.headers.get('set-cookie')).not.toMatch(/; Secure/);
+    await t.stop();
+    t = await start({ server: { trusted_proxies: 'loopback' } });
+    const proxied = await t.post('/auth', { username: 'root', password: 'correct horse' }, viaProxy);
     expect(proxied.headers.get('set-cookie')).toMatch(/; Secure/);
     await t.stop();
     t = await start({ config: { secure_cookie: 'always', session_cookie: 'sid' } });
@@ -163,5 +169,56 @@ describe('the login page', () => {
     const other = await t.get('/login?error=%3Cb%3Ehi', { auth: false });
     expect(other.text).not.toContain('role="alert"');
     expect(other.text).not.toContain('<b>hi');
+  });
+});
+
+describe('login throttling', () => {
+  const basic = (user: string, password: string, address: string) => ({
+    auth: false as const,
+    headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`, 'x-forwarded-for': address },
+  });
+
+  it('answers 429 with Retry-After after repeated failures of an account from one address, without locking it out elsewhere', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    t = await start({ clock, server: { trusted_proxies: 'loopback' } });
+    for (let i = 0; i < 5; i += 1) expect((await t.get('/api/v2/account/me', basic('root', `wrong ${i}`, '198.51.100.1'))).status).toBe(401);
+    const sixth = await t.get('/api/v2/account/me', basic('root', 'wrong again', '198.51.100.1'));
+    expect(sixth.status).toBe(401);
+    const blocked = await t.get('/api/v2/account/me', basic('root', 'correct horse', '198.51.100.1'));
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('retry-after')).toBe('1');
+    expect(blocked.body).toEqual({ name: '', description: 'Too many failed logins: retry in 1 s' });
+    // The login form counts the same failures.
+    expect((await t.post('/auth', { username: 'root', password: 'correct horse' }, basic('x', 'x', '198.51.100.1'))).status).toBe(429);
+    // The real user, elsewhere, is not locked out.
+    expect((await t.get('/api/v2/account/me', basic('root', 'correct horse', '203.0.113.9'))).status).toBe(200);
+    clock.advance(1000);
+    // Each further failure doubles the wait.
+    expect((await t.get('/api/v2/account/me', basic('root', 'wrong', '198.51.100.1'))).status).toBe(401);
+    expect((await t.get('/api/v2/account/me', basic('root', 'still wrong', '198.51.100.1'))).headers.get('retry-after')).toBe('2');
+    clock.advance(2000);
+    expect((await t.get('/api/v2/account/me', basic('root', 'still wrong', '198.51.100.1'))).status).toBe(401);
+  });
+});
+
+describe('CSRF token of login sessions', () => {
+  it('refuses a change made with the session cookie unless X-CSRF-Token carries the session token; Basic clients are unaffected', async () => {
+    t = await start();
+    const login = await t.post('/auth', { username: 'root', password: 'correct horse' }, { auth: false });
+    const cookies = login.headers.getSetCookie();
+    const session = (cookies.find((c) => c.startsWith('vigie_session=')) ?? '').split(';')[0] as string;
+    const csrfCookie = cookies.find((c) => c.startsWith('vigie_csrf=')) ?? '';
+    expect(csrfCookie).not.toContain('HttpOnly');
+    const me = (await t.get('/api/v2/account/me', { auth: false, headers: { cookie: session } })).body as { csrf_token: string };
+    expect(csrfCookie.split(';')[0]).toBe(`vigie_csrf=${me.csrf_token}`);
+
+    const forged = await t.post('/api/v2/api-keys', { label: 'forged' }, { auth: false, headers: { cookie: session } });
+    expect(forged.status).toBe(403);
+    expect((forged.body as { description: string }).description).toMatch(/^the x-csrf-token header must carry the session's CSRF token/);
+    expect((await t.post('/api/v2/api-keys', { label: 'wrong' }, { auth: false, headers: { cookie: session, 'x-csrf-token': 'guess' } })).status).toBe(403);
+    const made = await t.post('/api/v2/api-keys', { label: 'page' }, { auth: false, headers: { cookie: session, 'x-csrf-token': me.csrf_token } });
+    expect(made.status).toBe(200);
+    // Basic (and API keys) carry no ambient credential: no token needed.
+    expect((await t.post('/api/v2/api-keys', { label: 'script' })).status).toBe(200);
   });
 });

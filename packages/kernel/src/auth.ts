@@ -14,13 +14,20 @@ export interface AuthenticatedUser {
   rights: Rights;
   /** The provider that recognised the user (`basic`, `authkey`, `ldap`, …). */
   via: string;
+  /** The first characters of the API key the request presented, if any (what audit records show of it). */
+  apiKey?: string;
+  /** With a login session: the token its state-changing requests must echo (`X-CSRF-Token`). */
+  csrfToken?: string;
 }
 
 /** The outcome of an authentication attempt. */
 export type AuthOutcome =
   | { ok: true; user: AuthenticatedUser }
-  /** `missing`: no credentials at all; `invalid`: credentials were given and refused. */
-  | { ok: false; reason: 'missing' | 'invalid'; message?: string };
+  /**
+   * `missing`: no credentials at all; `invalid`: credentials were given and refused. With `retryAfterSeconds`, too
+   * many failed logins: the kernel answers 429 with `Retry-After`.
+   */
+  | { ok: false; reason: 'missing' | 'invalid'; message?: string; retryAfterSeconds?: number };
 
 /**
  * The kernel asks its authenticator about every non-public request; without one, every such request is

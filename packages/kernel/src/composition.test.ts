@@ -21,6 +21,7 @@ function declared(of: AnyFeature, over: Partial<FeatureDeclarations> = {}): Feat
     extensionPoints: new Set(),
     contributions: [],
     authenticator: undefined,
+    auditTrail: undefined,
     ...over,
   };
 }

@@ -37,6 +37,7 @@ export interface FeatureDeclarations {
   extensionPoints: ReadonlySet<string>;
   contributions: readonly { point: ExtensionPointRef<unknown> }[];
   authenticator: unknown;
+  auditTrail: unknown;
 }
 
 /** Ids of the services a feature exports: its bridges' exports and its exported services. */
@@ -126,6 +127,8 @@ export function declarationProblems(records: readonly FeatureDeclarations[], pro
   for (const record of records) checkConsumed(record, services, events, problems);
   const authenticators = records.filter((r) => r.authenticator).map((r) => r.feature.id);
   if (authenticators.length > 1) problems.push(`several features provide the authenticator: ${authenticators.join(', ')}`);
+  const auditTrails = records.filter((r) => r.auditTrail).map((r) => r.feature.id);
+  if (auditTrails.length > 1) problems.push(`several features provide the audit trail: ${auditTrails.join(', ')}`);
   for (const record of records) {
     const id = record.feature.id;
     for (const route of record.routes) {

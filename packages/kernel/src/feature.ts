@@ -4,6 +4,8 @@ import type { Logger } from './log.js';
 import type { HealthResult } from './health.js';
 import type { AuthenticatedUser, Authenticator } from './auth.js';
 import type { DiBridge } from './di/bridge.js';
+import type { AuditTrail } from './audit.js';
+import type { ClientOrigin } from './http/client-origin.js';
 import type { ErrorWording } from './http/error-wording.js';
 import type { BodyOptions } from './http/body.js';
 import type { JobRun, JobOptions } from './scheduler/port.js';
@@ -20,6 +22,8 @@ export interface VigieState {
   user?: AuthenticatedUser;
   /** The scope of the feature that owns the route: `ctx.state.scope.resolve(ref)`. */
   scope: FeatureScope;
+  /** The client's address and whether it used HTTPS, honouring `[server] trusted_proxies` only. */
+  readonly client: ClientOrigin;
 }
 
 /** The Koa context of a route handler: `params` holds the decoded path parameters. */
@@ -235,6 +239,8 @@ export interface FeatureRegistrar<C> {
   extend<T>(point: ExtensionPointRef<T>, contribution: (scope: FeatureScope) => T): void;
   /** Makes this feature the kernel's authenticator (exactly one feature may). */
   authenticator(factory: (scope: FeatureScope) => Authenticator): void;
+  /** Makes this feature the kernel's audit trail, which records every change made through the API (at most one feature may). */
+  auditTrail(factory: (scope: FeatureScope) => AuditTrail): void;
   onInit(hook: LifecycleHook): void;
   onStart(hook: LifecycleHook): void;
   onBeforeShutdown(hook: LifecycleHook): void;

@@ -112,3 +112,6 @@ export { cloneJson, isJsonObject, jsonEqual } from './store/json.js';
 export type { Scheduler, SchedulerEngine, SchedulerFactory, SchedulerFactoryContext, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
 export type { JobStorePort, StoredJob, JobQuery, JobSelection, JobSortField } from './scheduler/job-store.js';
 export { escapeRegExp } from './text.js';
+export { tooManyLogins } from './http/app.js';
+export { maskSecrets, maskedValue, type AuditEntry, type AuditOutcome, type AuditTrail } from './audit.js';
+export type { ClientOrigin } from './http/client-origin.js';

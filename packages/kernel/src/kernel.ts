@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path';
 import { asFunction, asValue, createContainer, InjectionMode, type AwilixContainer } from 'awilix';
 import { ObjectSchema, type Schema } from 'yup';
 import type { Authenticator } from './auth.js';
+import type { AuditTrail } from './audit.js';
+import { clientOriginReader } from './http/client-origin.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigFiles, type ConfigOverrides } from './config/ini.js';
 import { logConfigSchema, serverConfigSchema, type ServerConfig } from './config/kernel-config.js';
@@ -80,6 +82,7 @@ interface FeatureRecord extends FeatureDeclarations {
   extensionPoints: Set<string>;
   contributions: { point: ExtensionPointRef<unknown>; factory: (scope: FeatureScope) => unknown }[];
   authenticator: ((scope: FeatureScope) => Authenticator) | undefined;
+  auditTrail: ((scope: FeatureScope) => AuditTrail) | undefined;
   hooks: { init: LifecycleHook[]; start: LifecycleHook[]; beforeShutdown: LifecycleHook[]; shutdown: LifecycleHook[] };
   container?: AwilixContainer;
   scope?: ContainerScope;
@@ -139,6 +142,7 @@ export class Kernel {
   #adapter?: StoreAdapter;
   #scheduler?: SchedulerEngine;
   #authenticator?: Authenticator;
+  #auditTrail?: AuditTrail;
   #server?: Server;
   #address?: ListeningAddress;
   #initPromise?: Promise<void>;
@@ -217,6 +221,7 @@ export class Kernel {
       extensionPoints: new Set(),
       contributions: [],
       authenticator: undefined,
+      auditTrail: undefined,
       hooks: { init: [], start: [], beforeShutdown: [], shutdown: [] },
     };
   }
@@ -274,6 +279,9 @@ export class Kernel {
       },
       authenticator: (factory) => {
         record.authenticator = factory;
+      },
+      auditTrail: (factory) => {
+        record.auditTrail = factory;
       },
       onInit: (hook) => void record.hooks.init.push(hook),
       onStart: (hook) => void record.hooks.start.push(hook),
@@ -417,6 +425,7 @@ export class Kernel {
       }
       for (const job of record.jobs) this.#scheduler.define(observedJob(job, this.observations), scope);
       if (record.authenticator) this.#authenticator = record.authenticator(scope);
+      if (record.auditTrail) this.#auditTrail = record.auditTrail(scope);
     }
     this.#authenticator ??= this.#options.authenticator;
     // Every feature is initialised, except those whose dependencies failed, so that one boot names every failure.
@@ -465,6 +474,8 @@ export class Kernel {
         routers,
         observations: this.observations,
         authenticator: () => this.#authenticator,
+        ...(this.#records.some((r) => r.auditTrail) ? { auditTrail: () => this.#auditTrail } : {}),
+        clientOrigin: clientOriginReader(this.serverConfig.trusted_proxies),
         logger: this.logger,
         bodyDefaults: { limit: parseByteSize(this.serverConfig.body_limit), jsonMaxDepth: this.serverConfig.json_max_depth },
         accessLog: this.#accessLog,

@@ -1,6 +1,7 @@
 import { boolean, number, object, string, type InferType } from 'yup';
 import { defaultJsonMaxDepth } from '../http/json-depth.js';
 import { inputBounds } from '../input-bounds.js';
+import { trustedProxiesProblem } from '../http/client-origin.js';
 
 /** `[server]` of `etc/webserver.conf`: what the kernel itself needs. */
 export const serverConfigSchema = object({
@@ -49,6 +50,14 @@ export const serverConfigSchema = object({
   phase_timeout_ms: number().integer().positive().default(60000),
   /** How often the scheduler polls the store for due jobs. */
   jobs_poll_ms: number().integer().positive().default(5000),
+  /**
+   * Comma-separated addresses or CIDR ranges (or `loopback`, `linklocal`, `uniquelocal`) of the reverse proxies
+   * whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed: the client address audit records and login
+   * throttling use, and whether the session cookie is `Secure`. Empty: no proxy is trusted.
+   */
+  trusted_proxies: string()
+    .default('')
+    .test('trusted-proxies', '${path} must list addresses or CIDR ranges', (value) => trustedProxiesProblem(value ?? '') === null),
   /** Comma-separated feature ids a composing host (the reference server) should load. */
   features: string().optional(),
   /** Comma-separated npm packages, each exporting a feature, that the reference server loads from the installation directory. */

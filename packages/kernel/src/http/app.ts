@@ -12,6 +12,9 @@ import { MalformedPathError, RouteTable } from './route-table.js';
 import { RouterSet, type MountedRouter } from './routers.js';
 import type { Observations } from '../observation.js';
 import { holdsRight, missingRight } from '../rights.js';
+import { maskSecrets, type AuditEntry, type AuditTrail } from '../audit.js';
+import type { ClientOrigin } from './client-origin.js';
+import { requestBody } from './context.js';
 import type { FeatureScope } from '../refs.js';
 
 /** A route as the kernel mounts it: the definition plus the feature it belongs to. */
@@ -30,6 +33,10 @@ export interface HttpAppOptions {
   observations?: Observations;
   /** Resolved lazily: the authenticating feature builds it at init. */
   authenticator: () => Authenticator | undefined;
+  /** Where changes are recorded before their handler runs (resolved lazily; none: nothing is recorded). */
+  auditTrail?: () => AuditTrail | undefined;
+  /** The client's address and scheme, honouring `[server] trusted_proxies`. */
+  clientOrigin: (req: Context['req']) => ClientOrigin;
   logger: Logger;
   /** `[server] body_limit` and `json_max_depth`: what routes read bodies with unless they set their own limit. */
   bodyDefaults: BodyDefaults;
@@ -122,11 +129,18 @@ class RequestState implements VigieState {
   user?: VigieState['user'];
   #log: Logger | undefined;
   #scope: FeatureScope | undefined;
+  #client: ClientOrigin | undefined;
 
   constructor(
     readonly requestId: string,
     private readonly rootLogger: Logger,
+    private readonly readClient: () => ClientOrigin,
   ) {}
+
+  get client(): ClientOrigin {
+    this.#client ??= this.readClient();
+    return this.#client;
+  }
 
   get log(): Logger {
     this.#log ??= this.rootLogger.child({ requestId: this.requestId });
@@ -144,11 +158,65 @@ class RequestState implements VigieState {
   }
 }
 
-/** Runs a router's middleware for a request it has a route for, in the scope of the router's feature. */
-async function runRouter(ctx: VigieContext, mounted: MountedRouter, middleware: (ctx: VigieContext, next: () => Promise<void>) => unknown): Promise<void> {
-  (ctx.state as unknown as RequestState).useScope(mounted.scope);
+/** The answer to a client that failed to log in too often: 429 with `Retry-After`. */
+export function tooManyLogins(retryAfterSeconds: number): HttpError {
+  return new HttpError(429, `Too many failed logins: retry in ${retryAfterSeconds} s`, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+}
+
+/** Methods that change nothing, whose requests are not recorded in the audit trail. */
+const readMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The status an error will be answered with. */
+function statusOf(err: unknown): number {
+  return isHttpError(err) ? err.status : 500;
+}
+
+/**
+ * Records the change a request asks for before `work` runs, and its outcome after: the record is durable before
+ * anything changes (a failure to record refuses the request), so a crash can leave a record without its change,
+ * never a change without its record.
+ */
+async function audited(ctx: VigieContext, options: HttpAppOptions, what: Pick<AuditEntry, 'route' | 'right' | 'body'>, work: () => Promise<void>): Promise<void> {
+  const trail = readMethods.has(ctx.req.method ?? 'GET') ? undefined : options.auditTrail?.();
+  if (!trail || !ctx.state.user) return work();
+  const { id, name, via, apiKey } = ctx.state.user;
+  const entry: AuditEntry = {
+    requestId: ctx.state.requestId,
+    at: Date.now(),
+    user: { id, name, via, ...(apiKey !== undefined ? { apiKey } : {}) },
+    method: ctx.req.method ?? '',
+    path: ctx.path,
+    params: { ...ctx.params },
+    clientAddress: ctx.state.client.address,
+    ...what,
+  };
+  const recordId = await trail.begin(entry);
+  let status = 500;
   try {
-    await middleware(ctx, () => Promise.resolve());
+    await work();
+    status = ctx.status;
+  } catch (err) {
+    status = statusOf(err);
+    throw err;
+  } finally {
+    await trail.end(recordId, { status, at: Date.now() }).catch((err: unknown) => ctx.state.log.error({ err, recordId }, 'could not record the outcome of an audited request'));
+  }
+}
+
+/** Runs a router's middleware for a request it has a route for, in the scope of the router's feature. */
+async function runRouter(
+  ctx: VigieContext,
+  options: HttpAppOptions,
+  routed: { mounted: MountedRouter; middleware: (ctx: VigieContext, next: () => Promise<void>) => unknown; template: string; right: string | undefined },
+): Promise<void> {
+  const { mounted, middleware } = routed;
+  (ctx.state as unknown as RequestState).useScope(mounted.scope);
+  if (ctx.params === undefined) ctx.params = {};
+  try {
+    // The kernel reads no body for router routes: none is recorded.
+    await audited(ctx, options, { route: routed.template, right: routed.right, body: null }, async () => {
+      await middleware(ctx, () => Promise.resolve());
+    });
   } catch (err) {
     throw wordError(err, ctx, [undefined, mounted.wording]);
   }
@@ -160,7 +228,27 @@ function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
   // Built once per route: a route without schemas reads no input, and the response check exists only in tests.
   const readInput = inputReader(route);
   const checkResponse = options.onResponseMismatch ? responseChecker(mounted, options.onResponseMismatch) : undefined;
-  return async (ctx: VigieContext): Promise<void> => {
+  const recorded = !route.public && !readMethods.has(route.method) && options.auditTrail !== undefined;
+  const respond = async (ctx: VigieContext, input: ReturnType<NonNullable<typeof readInput>> | typeof noInput): Promise<void> => {
+    // Awaited only when it is a promise: a synchronous handler spends no microtask.
+    let result: unknown = route.handler(ctx, input);
+    if (isThenable(result)) result = await result;
+    if (result !== undefined && ctx.body === undefined) {
+      // Koa answers a null body with 204; a handler returning null means the JSON value null (the spec has some).
+      if (result === null) {
+        ctx.type = 'application/json';
+        ctx.body = 'null';
+      } else if (isPlainJson(result) && !ctx.res.hasHeader('content-type')) {
+        // Serialised here with the header set directly: Koa would look the JSON type up on every answer.
+        ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        ctx.body = JSON.stringify(result);
+      } else {
+        ctx.body = result;
+      }
+    }
+    if (checkResponse) checkResponse(ctx, result);
+  };
+  return async (ctx: VigieContext, template: string): Promise<void> => {
     (ctx.state as unknown as RequestState).useScope(scope);
     try {
       if (route.body !== false && bodyMethods.has(ctx.req.method ?? '')) {
@@ -170,23 +258,13 @@ function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
         const checked = route.preValidation(ctx);
         if (isThenable(checked)) await checked;
       }
-      // Awaited only when it is a promise: a synchronous handler spends no microtask.
-      let result: unknown = route.handler(ctx, readInput ? readInput(ctx) : noInput);
-      if (isThenable(result)) result = await result;
-      if (result !== undefined && ctx.body === undefined) {
-        // Koa answers a null body with 204; a handler returning null means the JSON value null (the spec has some).
-        if (result === null) {
-          ctx.type = 'application/json';
-          ctx.body = 'null';
-        } else if (isPlainJson(result) && !ctx.res.hasHeader('content-type')) {
-          // Serialised here with the header set directly: Koa would look the JSON type up on every answer.
-          ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8');
-          ctx.body = JSON.stringify(result);
-        } else {
-          ctx.body = result;
-        }
+      const input = readInput ? readInput(ctx) : noInput;
+      if (recorded) {
+        const body = route.body === false ? null : maskSecrets(requestBody(ctx) ?? null);
+        await audited(ctx, options, { route: template, right: route.right, body }, () => respond(ctx, input));
+      } else {
+        await respond(ctx, input);
       }
-      if (checkResponse) checkResponse(ctx, result);
     } catch (err) {
       throw wordError(err, ctx, [route.errors, wording]);
     }
@@ -197,7 +275,7 @@ function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
 export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<VigieState> {
   const app = new Koa<VigieState>();
   app.silent = true;
-  const table = new RouteTable<{ mounted: MountedRoute; path: string; run: (ctx: VigieContext) => Promise<void> }>();
+  const table = new RouteTable<{ mounted: MountedRoute; path: string; run: (ctx: VigieContext, template: string) => Promise<void> }>();
   for (const mounted of options.routes) {
     const run = routeMiddleware(mounted, options);
     const paths = typeof mounted.route.path === 'string' ? [mounted.route.path] : mounted.route.path;
@@ -207,6 +285,9 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
   const observations = options.observations;
 
   const admit = (ctx: Context, authenticator: Authenticator, outcome: AuthOutcome): void => {
+    if (!outcome.ok && outcome.retryAfterSeconds !== undefined) {
+      throw tooManyLogins(outcome.retryAfterSeconds);
+    }
     if (!outcome.ok) {
       const description = outcome.message ?? (outcome.reason === 'missing' ? 'Authentication required' : 'Invalid credentials');
       throw new HttpError(401, description, { headers: { 'WWW-Authenticate': authenticator.challenge() } });
@@ -229,7 +310,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
     // Node's own header map and setHeader: Koa's delegating getters cost more than the work on this path.
     const given = ctx.req.headers['x-request-id'];
     const requestId = typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
-    ctx.state = new RequestState(requestId, options.logger);
+    ctx.state = new RequestState(requestId, options.logger, () => options.clientOrigin(ctx.req));
     ctx.res.setHeader('X-Request-Id', requestId);
     const observed = observations?.listens('http') === true;
     const started = options.accessLog || observed ? performance.now() : 0;
@@ -259,7 +340,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
           if (routed.found) {
             // The boot check gave every router route a right; one it could not see (a layer added later) is refused.
             if (routed.right === undefined || !holdsRight(ctx.state.user?.rights, routed.right)) throw missingRight(routed.right ?? 'of an undeclared route');
-            await runRouter(ctx as VigieContext, routed.mounted, routed.middleware);
+            await runRouter(ctx as VigieContext, options, routed);
             return;
           }
           allowed = [...new Set([...allowed, ...routed.allowed])];
@@ -275,7 +356,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
       const { right } = match.target.mounted.route;
       if (right !== undefined && !holdsRight(ctx.state.user?.rights, right)) throw missingRight(right);
       (ctx as VigieContext).params = match.params;
-      await match.target.run(ctx as VigieContext);
+      await match.target.run(ctx as VigieContext, match.target.path);
     } catch (err) {
       render(ctx, err, ctx.state.log);
     } finally {

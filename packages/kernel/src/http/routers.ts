@@ -13,7 +13,7 @@ export interface MountedRouter {
 
 /** The routers' answer to a request the route table did not match; `right` is what the matched route needs. */
 export type RouterMatch =
-  | { found: true; mounted: MountedRouter; middleware: ReturnType<KoaRouterLike['routes']>; right: string | undefined }
+  | { found: true; mounted: MountedRouter; middleware: ReturnType<KoaRouterLike['routes']>; template: string; right: string | undefined }
   | { found: false; allowed: string[] };
 
 interface RouterEntry {
@@ -48,7 +48,7 @@ export class RouterSet {
         const asked = method === 'HEAD' ? 'GET' : method;
         const layer = matched.pathAndMethod.find((l) => l.methods.includes(asked) && typeof l.path === 'string');
         const right = layer ? entry.rights.get(`${asked} ${String(layer.path)}`) : undefined;
-        return { found: true, mounted: entry.mounted, middleware: entry.middleware, right };
+        return { found: true, mounted: entry.mounted, middleware: entry.middleware, template: layer ? String(layer.path) : path, right };
       }
       for (const layer of matched.path) for (const m of layer.methods) allowed.add(m);
     }

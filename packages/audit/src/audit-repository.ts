@@ -1,0 +1,44 @@
+import { injectable } from 'tsyringe';
+import { collectionRef, DocumentRepository, injectRef, kernelRefs, type AuditEntry, type Doc, type FeatureStore, type Filter } from '@vigie/kernel';
+
+/**
+ * One change asked through the API. `outcome` is `pending` from the moment the record is durable until the
+ * handler has answered (`done` below 400, else `failed`); a record still `pending` after its server stopped means
+ * the process died while handling it: the change may or may not have been made.
+ */
+export interface AuditRecord extends Doc, Omit<AuditEntry, 'at'> {
+  _id: string;
+  /** Epoch milliseconds at which the request was recorded. */
+  at: number;
+  outcome: 'pending' | 'done' | 'failed';
+  status: number | null;
+  /** Epoch milliseconds at which the handler answered. */
+  ended: number | null;
+}
+
+export const auditCollection = collectionRef<AuditRecord>('audit_log');
+
+/** The records of `audit_log`, newest first. */
+@injectable()
+export class AuditRepository extends DocumentRepository<AuditRecord> {
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
+    super(store, auditCollection, { order: { at: -1, _id: 1 } });
+  }
+
+  async end(id: string, changes: Pick<AuditRecord, 'outcome' | 'status' | 'ended'>): Promise<void> {
+    await this.documents.updateOne({ _id: id }, { $set: changes });
+    this.wrote();
+  }
+
+  async search(filter: Filter, skip: number, limit: number): Promise<{ total: number; records: AuditRecord[] }> {
+    const [total, records] = await Promise.all([this.documents.count(filter), this.documents.find(filter, { sort: { at: -1, _id: 1 }, skip, limit })]);
+    return { total, records };
+  }
+
+  /** Deletes the records made before `cutoff` (epoch milliseconds); answers how many went. */
+  async purgeBefore(cutoff: number): Promise<number> {
+    const { deletedCount } = await this.documents.deleteMany({ at: { $lt: cutoff } });
+    this.wrote();
+    return deletedCount;
+  }
+}

@@ -1,0 +1,41 @@
+import { array, mixed, number, object, string, type InferType } from 'yup';
+import { idField, nameField } from '@vigie/kernel';
+
+export const auditQuerySchema = object({
+  user: idField(string()),
+  via: idField(string()),
+  method: string().oneOf(['POST', 'PUT', 'PATCH', 'DELETE', 'post', 'put', 'patch', 'delete']),
+  route: nameField(string()).meta({ description: 'Route templates starting with this text (`/api/v2/idle-rule`)' }),
+  resource: nameField(string()).meta({ description: 'Paths containing this text (a resource id)' }),
+  right: idField(string()),
+  outcome: string().oneOf(['pending', 'done', 'failed']),
+  client: idField(string()).meta({ description: 'Client address' }),
+  from: number().integer().min(0).meta({ description: 'Epoch seconds, inclusive' }),
+  to: number().integer().min(0).meta({ description: 'Epoch seconds, exclusive' }),
+  page: number().integer().min(1).max(1_000_000).default(1),
+  limit: number().integer().min(1).max(1000).default(50),
+});
+
+export type AuditQuery = InferType<typeof auditQuerySchema>;
+
+export const auditRecordSchema = object({
+  _id: string().required(),
+  requestId: string().required(),
+  at: number().required(),
+  user: object({ id: string().required(), name: string().required(), via: string().required(), apiKey: string() }).required(),
+  method: string().required(),
+  route: string().required(),
+  path: string().required(),
+  params: object().required(),
+  right: string(),
+  clientAddress: string().defined(),
+  body: mixed().nullable().meta({ description: 'The request body, secrets masked; null when streamed or absent' }),
+  outcome: string().oneOf(['pending', 'done', 'failed']).required(),
+  status: number().nullable().defined(),
+  ended: number().nullable().defined(),
+});
+
+export const auditPageSchema = object({
+  data: array(auditRecordSchema).required(),
+  meta: object({ page: number().required(), per_page: number().required(), page_count: number().required(), total_count: number().required() }).required(),
+});

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '@vigie/kernel-testing';
+import { expectError, startFeatureTest, testAdmin, type TestKernel } from '@vigie/testkit';
+import { auditFeature, type AuditRecord } from '../src/index.js';
+
+let t: TestKernel | undefined;
+afterEach(async () => {
+  await t?.stop();
+  t = undefined;
+});
+
+type Page = { data: AuditRecord[]; meta: { total_count: number; page_count: number } };
+const audit = async (query = ''): Promise<Page> => (await (t as TestKernel).get(`/api/v2/audit${query}`)).body as Page;
+
+describe('the audit log', () => {
+  it('records every change through the API: who, what, when, from where, the body with secrets masked, the outcome', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
+    t = await startFeatureTest({ features: [auditFeature], clock });
+    expect((await t.post('/api/v2/users', { name: 'ada', password: 'ada password', roles: ['viewer'] })).status).toBe(200);
+    clock.advance(1000);
+    expect((await t.post('/api/v2/users', { name: 'ada', password: 'ada password', roles: ['viewer'] })).status).toBe(409);
+    clock.advance(1000);
+    expect((await t.put('/api/v2/users/ada', { enabled: false })).status).toBe(200);
+    // Reads are not changes; refused input never reached a handler.
+    await t.get('/api/v2/users');
+    expect((await t.post('/api/v2/users', { name: 'bob' })).status).toBe(400);
+
+    const page = await audit();
+    expect(page.meta.total_count).toBe(3);
+    const [disabled, duplicate, created] = page.data;
+    expect(created).toMatchObject({
+      at: Date.UTC(2026, 5, 1, 12),
+      user: { id: testAdmin.user, name: testAdmin.user, via: 'basic' },
+      method: 'POST',
+      route: '/api/v2/users',
+      path: '/api/v2/users',
+      right: 'users:admin',
+      clientAddress: expect.stringMatching(/127\.0\.0\.1$/),
+      body: { name: 'ada', password: '********', roles: ['viewer'] },
+      outcome: 'done',
+      status: 200,
+    });
+    expect(JSON.stringify(page)).not.toContain('ada password');
+    expect(duplicate).toMatchObject({ outcome: 'failed', status: 409 });
+    expect(disabled).toMatchObject({ method: 'PUT', route: '/api/v2/users/:name', params: { name: 'ada' }, body: { enabled: false }, outcome: 'done' });
+
+    // Filters and paging.
+    expect((await audit('?method=PUT')).data.map((r) => r.path)).toEqual(['/api/v2/users/ada']);
+    expect((await audit('?outcome=failed')).meta.total_count).toBe(1);
+    expect((await audit('?resource=ada')).meta.total_count).toBe(1);
+    expect((await audit(`?route=/api/v2/users&user=${testAdmin.user}&limit=2&page=2`)).data).toEqual([created]);
+    expect((await audit(`?from=${Date.UTC(2026, 5, 1, 12) / 1000 + 1}`)).meta.total_count).toBe(2);
+    expect((await audit('?user=nobody')).meta.total_count).toBe(0);
+  });
+
+  it('names the API key a change came through, and needs audit:read', async () => {
+    t = await startFeatureTest({ features: [auditFeature] });
+    expect((await t.post('/api/v2/users', { name: 'ada', password: 'ada password', roles: ['operator'] })).status).toBe(200);
+    const key = (await t.post('/api/v2/api-keys', { label: 'ci' }, { auth: ['ada', 'ada password'] })).body as { key: string; prefix: string };
+    expect((await t.delete('/api/v2/api-keys/unknown', { auth: false, headers: { 'x-canopsis-authkey': key.key } })).status).toBe(404);
+    const [byKey, created] = (await audit('?user=ada')).data;
+    expect(byKey).toMatchObject({ user: { name: 'ada', via: 'authkey', apiKey: key.prefix }, method: 'DELETE', outcome: 'failed' });
+    // The key's secret is never recorded, even in the creation's answer.
+    expect(created).toMatchObject({ route: '/api/v2/api-keys', body: { label: 'ci' } });
+    expect(JSON.stringify(await audit())).not.toContain(key.key);
+    await expectError(t.get('/api/v2/audit', { auth: ['ada', 'ada password'] }), 403, 'the right audit:read is required');
+  });
+
+  it('records the address a trusted proxy forwards, and only a trusted one', async () => {
+    const forwarded = { headers: { 'x-forwarded-for': '203.0.113.7' } };
+    t = await startFeatureTest({ features: [auditFeature] });
+    await t.post('/api/v2/roles', { name: 'one', rights: [] }, forwarded);
+    expect((await audit()).data[0]?.clientAddress).toMatch(/127\.0\.0\.1$/);
+    await t.stop();
+    t = await startFeatureTest({ features: [auditFeature], config: { 'webserver.conf': { server: { trusted_proxies: 'loopback' } } } });
+    await t.post('/api/v2/roles', { name: 'two', rights: [] }, forwarded);
+    expect((await audit()).data[0]?.clientAddress).toBe('203.0.113.7');
+  });
+});
