@@ -135,7 +135,10 @@ const benchmarks = {
   import: () => sourceBenchmark('context-graph-import.ts'),
   weather: () => sourceBenchmark('weather-pbehaviors.ts'),
   events: () => sourceBenchmark('events-pipeline.ts', { compiled: true }),
-  console: consoleBudget,
+  console: async () => {
+    consoleBudget();
+    await sourceBenchmark('console-list.ts');
+  },
 };
 
 const wanted = process.argv[2] ?? 'all';

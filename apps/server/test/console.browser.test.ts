@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import axe from 'axe-core';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Kernel } from '@vigie/kernel';
+import { defineFeature, type Kernel } from '@vigie/kernel';
+import { consoleExtensionsPoint } from '@vigie/console';
 import { describeWithService } from '@vigie/kernel/testing';
 import { createServerKernel } from '../src/index.js';
 
@@ -25,6 +26,40 @@ const check = (component: string, resource: string, state: number, output: strin
   resource,
   state,
   output,
+});
+
+/** A plugin as a deployer composes one: a page, an alarm-list column and action, from a module it serves. */
+const pluginModule = `export default {
+  pages: { hello: (element, host) => { host.api('/api/v2/account/me').then((me) => { element.textContent = 'Hello ' + me.name; }); } },
+  alarmColumns: { shout: (alarm) => alarm.v.component.toUpperCase() },
+  alarmActions: { count: (alarms) => alarms.length + ' alarms counted' },
+};
+`;
+const pluginFeature = defineFeature({
+  id: 'console-plugin',
+  kernel: '^0.1.0',
+  dependsOn: ['console'],
+  register(f) {
+    f.route({
+      method: 'GET',
+      path: '/api/v2/console-plugin/module.js',
+      summary: 'The console module of the test plugin',
+      responses: { 200: { description: 'JavaScript' } },
+      handler: (ctx) => {
+        ctx.type = 'text/javascript';
+        return pluginModule;
+      },
+    });
+    f.extend(consoleExtensionsPoint, () => ({
+      id: 'console-plugin',
+      module: '/api/v2/console-plugin/module.js',
+      pages: [{ path: 'hello', title: 'Hello plugin' }],
+      alarmColumns: [{ id: 'shout', label: 'Shout' }],
+      alarmActions: [{ id: 'count', label: 'Count' }],
+    }));
+    // A plugin whose module is missing: the console goes on without it.
+    f.extend(consoleExtensionsPoint, () => ({ id: 'broken-plugin', module: '/api/v2/console-plugin/missing.js', pages: [{ path: 'broken', title: 'Broken' }] }));
+  },
 });
 
 /** The operators' console on the reference server as deployers run it, driven by Chromium with real events. */
@@ -65,7 +100,7 @@ describeWithService('chromium', existsSync(executablePath), () => {
     installDir = mkdtempSync(join(tmpdir(), 'vigie-console-'));
     mkdirSync(join(installDir, 'etc'));
     writeFileSync(join(installDir, 'etc', 'webserver.conf'), '[log]\nlevel = silent\n');
-    kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: password }, port: 0 });
+    kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: password }, port: 0, extraFeatures: [pluginFeature] });
     url = (await kernel.start()).url;
     await send([
       check('db-paris-1', 'disk', 3, 'disk /var is 98% full'),
@@ -175,9 +210,26 @@ describeWithService('chromium', existsSync(executablePath), () => {
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expectAccessible('alarm list, phone, dark');
     await shoot('alarm-list-phone-dark');
+    // On a phone the filters fold behind a button.
+    expect(await page.getByRole('group', { name: 'State' }).isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Filters' }).click();
+    expect(await page.getByRole('group', { name: 'State' }).isVisible()).toBe(true);
     await setTheme('light');
     await shoot('alarm-list-phone-light');
     await page.setViewportSize({ width: 1280, height: 720 });
+  }, 60_000);
+
+  it('shows the page, column and action of a plugin, and goes on without a plugin whose module is missing', async () => {
+    await page.goto(`${url}/?q=checkout`);
+    await page.getByRole('link', { name: 'Hello plugin' }).click();
+    await expect.poll(() => page.locator('main').innerText(), { timeout: 15_000 }).toContain('Hello root');
+    expect(await page.getByRole('link', { name: 'Broken' }).count()).toBe(0);
+
+    await page.goto(`${url}/?q=checkout&columns=state,component,console-plugin:shout`);
+    await expect.poll(() => page.locator('tbody tr.row td.col-console-plugin\\:shout').allInnerTexts(), { timeout: 15_000 }).toEqual(['WEB-PARIS-3']);
+    await page.getByRole('checkbox', { name: 'Select http/web-paris-3' }).check();
+    await page.getByRole('button', { name: 'Count' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toBe('1 alarms counted');
   }, 60_000);
 
   it('says so when the session ends, and signs in again to the same page', async () => {

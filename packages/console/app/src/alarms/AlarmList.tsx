@@ -21,7 +21,7 @@ function toggle<T>(list: readonly T[], item: T): T[] {
   return list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
 }
 
-function Filters({ view, update }: { view: AlarmView; update: (change: Partial<AlarmView>) => void }) {
+function Filters({ view, update, open }: { view: AlarmView; update: (change: Partial<AlarmView>) => void; open: boolean }) {
   const [search, setSearch] = useState(view.search);
   useEffect(() => setSearch(view.search), [view.search]);
   const submit = (event: FormEvent) => {
@@ -29,7 +29,7 @@ function Filters({ view, update }: { view: AlarmView; update: (change: Partial<A
     update({ search: search.trim() });
   };
   return (
-    <form className="filters" onSubmit={submit} aria-label="Alarm filters">
+    <form id="alarm-filters" className={`filters${open ? ' open' : ''}`} onSubmit={submit} aria-label="Alarm filters">
       <fieldset>
         <legend>State</legend>
         {stateNames.map((name, value) => (
@@ -129,6 +129,9 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
   const shown = view.columns.flatMap((id) => allColumns.find((c) => c.id === id) ?? []);
 
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  // On a phone the filters fold away behind a button (CSS shows the button only there).
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const activeFilters = view.states.length + view.statuses.length + (view.acked ? 1 : 0) + (view.search ? 1 : 0) + (view.from ? 1 : 0) + (view.to ? 1 : 0);
   const [notice, setNotice] = useState('');
   const selectedAlarms = alarms.filter((a) => selected.has(a._id));
 
@@ -160,7 +163,10 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
     <div className={`alarms${view.open ? ' with-details' : ''}`}>
       <main id="main" className="alarm-main">
         <h1 className="visually-hidden">Alarms</h1>
-        <Filters view={view} update={update} />
+        <button type="button" className="filters-toggle" aria-expanded={filtersOpen} aria-controls="alarm-filters" onClick={() => setFiltersOpen((o) => !o)}>
+          Filters{activeFilters > 0 ? ` (${activeFilters})` : ''}
+        </button>
+        <Filters view={view} update={update} open={filtersOpen} />
         <div className="toolbar">
           <ColumnChooser view={view} columns={allColumns} update={update} />
           <p className="count" aria-live="polite">
