@@ -43,6 +43,7 @@ const pluginFeature = defineFeature({
     f.route({
       method: 'GET',
       path: '/api/v2/console-plugin/module.js',
+      right: 'console:read',
       summary: 'The console module of the test plugin',
       responses: { 200: { description: 'JavaScript' } },
       handler: (ctx) => {

@@ -11,6 +11,7 @@ export const helloRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v2/hello',
+    right: 'hello:read',
     summary: 'Greets the caller, with the plugin counters',
     tags,
     responses: { 200: { description: 'Greeting and counters', schema: helloSchema } },
@@ -19,6 +20,7 @@ export const helloRoutes: RouteDefinition[] = [
   {
     method: 'POST',
     path: '/api/v2/hello/visits',
+    right: 'hello:write',
     summary: 'Records a visit',
     tags,
     body: { required: true },
@@ -29,6 +31,7 @@ export const helloRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: consoleModulePath,
+    right: 'hello:read',
     summary: 'The console module of the hello plugin (a page, an alarm-list column and action)',
     tags,
     responses: { 200: { description: 'An ES module', contentType: 'text/javascript' } },

@@ -58,6 +58,7 @@ export const consoleRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: consolePaths.assets,
+    right: 'console:read',
     summary: 'Built files of the console (scripts, styles), authenticated like the page',
     tags,
     responses: { 200: { description: 'A script or stylesheet with a content-hashed name' }, 404: { description: '`No console asset <name>`', schema: errorSchema } },
@@ -76,6 +77,7 @@ export const consoleRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: consolePaths.extensions,
+    right: 'console:read',
     summary: 'Console extensions of the composed features (pages, alarm-list columns and actions)',
     tags,
     responses: { 200: { description: '`{extensions: [{id, module, pages, alarmColumns, alarmActions}]}`', schema: extensionListSchema } },
