@@ -110,6 +110,12 @@ describeWithService('chromium', existsSync(executablePath), () => {
       check('web-paris-3', 'http', 3, 'HTTP 503 on /checkout'),
       check('mq-lyon-1', 'queue', 2, '12,000 messages waiting'),
     ]);
+    const viewer = await fetch(`${url}/api/v2/users`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'watch-only', password: 'viewer password', roles: ['viewer'] }),
+    });
+    expect(viewer.status).toBe(200);
     profile = mkdtempSync(join(tmpdir(), 'vigie-chromium-'));
     context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: flags, viewport: { width: 1280, height: 720 } });
     page = context.pages()[0] ?? (await context.newPage());
@@ -246,7 +252,25 @@ describeWithService('chromium', existsSync(executablePath), () => {
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${url}/weather`);
+    await page.getByRole('link', { name: 'Access' }).click();
+    await expect.poll(() => page.locator('section table tbody th').allInnerTexts(), { timeout: 15_000 }).toEqual(expect.arrayContaining(['root', 'watch-only', 'viewer (built in)']));
+    await expectAccessible('access');
     await page.getByRole('link', { name: 'Sign out' }).click();
     await page.waitForURL(`${url}/login`);
+  }, 60_000);
+
+  it('shows a viewer no administration, and the server refuses it if forced', async () => {
+    await page.goto(`${url}/login?next=%2Faccess`);
+    await page.getByLabel('User name').fill('watch-only');
+    await page.getByLabel('Password').fill('viewer password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${url}/access`);
+    await expect.poll(() => page.locator('.who').innerText(), { timeout: 15_000 }).toBe('watch-only');
+    expect(await page.getByRole('link', { name: 'Access' }).count()).toBe(0);
+    expect(await page.locator('section').count()).toBe(0);
+    expect(await page.evaluate(async () => (await fetch('/api/v2/users', { headers: { 'x-requested-with': 'XMLHttpRequest' } })).status)).toBe(403);
+    // Reading is a viewer's right: the list works.
+    await page.getByRole('link', { name: 'Alarms' }).click();
+    await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(6);
   }, 60_000);
 });

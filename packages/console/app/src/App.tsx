@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
-import { api, onSessionEnded, type Account, type BroadcastMessage } from './api.js';
+import { api, holds, onSessionEnded, type Account, type BroadcastMessage } from './api.js';
 import { AlarmList } from './alarms/AlarmList.js';
+import { Access } from './pages/Access.js';
 import { Health } from './pages/Health.js';
 import { Weather } from './pages/Weather.js';
 import { ExtensionPage, useExtensions } from './extensions.js';
@@ -66,6 +67,7 @@ export function App() {
           <NavLink href="/">Alarms</NavLink>
           <NavLink href="/weather">Weather</NavLink>
           <NavLink href="/health">Health</NavLink>
+          {(holds(me.data, 'users:admin') || holds(me.data, 'roles:admin')) && <NavLink href="/access">Access</NavLink>}
           {extensions.pages.map((p) => (
             <NavLink key={p.href} href={p.href}>
               {p.title}
@@ -89,6 +91,9 @@ export function App() {
         <Route path="/weather/:watcher?">{(params) => <Weather watcher={params.watcher} />}</Route>
         <Route path="/health">
           <Health />
+        </Route>
+        <Route path="/access">
+          <Access account={me.data} />
         </Route>
         <Route path="/x/:page">{(params) => <ExtensionPage path={params.page} extensions={extensions} />}</Route>
         <Route>

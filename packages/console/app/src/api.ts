@@ -44,7 +44,15 @@ export interface Account {
   id: string;
   name: string;
   role: string | null;
+  roles: string[];
+  /** What the user may do (`*`: everything); the server still checks every call. */
+  rights: string[];
   via: string;
+}
+
+/** Whether an account holds a right: screens and buttons the user may not use are not shown. */
+export function holds(account: Account | undefined, right: string): boolean {
+  return account !== undefined && (account.rights.includes('*') || account.rights.includes(right));
 }
 
 export interface AlarmStep {
