@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { api, type Alarm, type AlarmPage } from '../api.js';
 import type { LoadedExtensions } from '../extensions.js';
@@ -21,7 +21,7 @@ function toggle<T>(list: readonly T[], item: T): T[] {
   return list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
 }
 
-function Filters({ view, update, open }: { view: AlarmView; update: (change: Partial<AlarmView>) => void; open: boolean }) {
+const Filters = memo(function Filters({ view, update, open }: { view: AlarmView; update: (change: Partial<AlarmView>) => void; open: boolean }) {
   const [search, setSearch] = useState(view.search);
   useEffect(() => setSearch(view.search), [view.search]);
   const submit = (event: FormEvent) => {
@@ -71,7 +71,7 @@ function Filters({ view, update, open }: { view: AlarmView; update: (change: Par
       <button type="submit">Apply</button>
     </form>
   );
-}
+});
 
 function ColumnChooser({ view, columns, update }: { view: AlarmView; columns: ShownColumn[]; update: (change: Partial<AlarmView>) => void }) {
   return (
@@ -95,6 +95,39 @@ function ColumnChooser({ view, columns, update }: { view: AlarmView; columns: Sh
     </details>
   );
 }
+
+interface AlarmRowProps {
+  alarm: Alarm;
+  index: number;
+  columns: ShownColumn[];
+  isOpen: boolean;
+  isSelected: boolean;
+  onOpen: (id: string) => void;
+  onSelect: (id: string) => void;
+}
+
+/** One row; memoised, so that scrolling renders only the rows that come into view. */
+const AlarmRow = memo(function AlarmRow({ alarm, index, columns, isOpen, isSelected, onOpen, onSelect }: AlarmRowProps) {
+  const state = stateNames[alarm.v.state.val as number] ?? 'ok';
+  return (
+    <tr aria-rowindex={index + 2} className={`row state-${state}${isOpen ? ' open' : ''}`} style={{ height: rowHeight }}>
+      <td className="select">
+        <input type="checkbox" aria-label={`Select ${alarm.d}`} checked={isSelected} onChange={() => onSelect(alarm._id)} />
+      </td>
+      {columns.map((c, column) => (
+        <td key={c.id} className={`col-${c.id}`}>
+          {column === 0 ? (
+            <button type="button" className="link" onClick={() => onOpen(alarm._id)} aria-label={`Details of ${alarm.d}: ${c.value(alarm)}`}>
+              {c.value(alarm)}
+            </button>
+          ) : (
+            c.value(alarm)
+          )}
+        </td>
+      ))}
+    </tr>
+  );
+});
 
 export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
   const search = useSearch();
@@ -126,7 +159,7 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
   const alarms = page?.alarms ?? [];
   const total = page?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / view.size));
-  const shown = view.columns.flatMap((id) => allColumns.find((c) => c.id === id) ?? []);
+  const shown = useMemo(() => view.columns.flatMap((id) => allColumns.find((c) => c.id === id) ?? []), [view.columns, allColumns]);
 
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   // On a phone the filters fold away behind a button (CSS shows the button only there).
@@ -150,6 +183,9 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
       update({ sort: current ? view.sort.map((s) => (s.column === column ? { column, dir } : s)) : [...rest, { column, dir: 'desc' as const }].slice(0, maxSortKeys) });
     } else update({ sort: [{ column, dir }] });
   };
+
+  const openAlarm = useCallback((id: string) => update({ open: id }), [update]);
+  const selectAlarm = useCallback((id: string) => setSelected((s) => new Set(toggle([...s], id))), []);
 
   const runAction = async (run: (alarms: Alarm[]) => Promise<string>) => {
     try {
@@ -231,29 +267,17 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
               )}
               {items.map((item) => {
                 const alarm = alarms[item.index] as Alarm;
-                const state = stateNames[alarm.v.state.val as number] ?? 'ok';
                 return (
-                  <tr key={alarm._id} aria-rowindex={item.index + 2} className={`row state-${state}${view.open === alarm._id ? ' open' : ''}`} style={{ height: rowHeight }}>
-                    <td className="select">
-                      <input
-                        type="checkbox"
-                        aria-label={`Select ${alarm.d}`}
-                        checked={selected.has(alarm._id)}
-                        onChange={() => setSelected((s) => new Set(toggle([...s], alarm._id)))}
-                      />
-                    </td>
-                    {shown.map((c, index) => (
-                      <td key={c.id} className={`col-${c.id}`}>
-                        {index === 0 ? (
-                          <button type="button" className="link" onClick={() => update({ open: alarm._id })} aria-label={`Details of ${alarm.d}: ${c.value(alarm)}`}>
-                            {c.value(alarm)}
-                          </button>
-                        ) : (
-                          c.value(alarm)
-                        )}
-                      </td>
-                    ))}
-                  </tr>
+                  <AlarmRow
+                    key={alarm._id}
+                    alarm={alarm}
+                    index={item.index}
+                    columns={shown}
+                    isOpen={view.open === alarm._id}
+                    isSelected={selected.has(alarm._id)}
+                    onOpen={openAlarm}
+                    onSelect={selectAlarm}
+                  />
                 );
               })}
               {after > 0 && (
