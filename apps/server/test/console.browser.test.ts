@@ -200,8 +200,16 @@ describeWithService('chromium', existsSync(executablePath), () => {
     await expect.poll(() => page.locator('tbody tr.row td.col-component').allInnerTexts(), { timeout: 20_000 }).toEqual(expect.arrayContaining(['mq-lyon-2']));
   }, 60_000);
 
-  it('has the weather and health pages, usable in both themes and on a phone', async () => {
+  it('has the weather and health pages and the broadcast banner, usable in both themes and on a phone', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const message = await fetch(`${url}/api/v2/broadcast-message`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'Maintenance of the Paris database tonight at 22:00', color: '#b00020', start: now - 60, end: now + 3600 }),
+    });
+    expect(message.status).toBe(200);
     await page.goto(`${url}/weather`);
+    await expect.poll(() => page.getByRole('region', { name: 'Broadcast messages' }).innerText(), { timeout: 15_000 }).toBe('Maintenance of the Paris database tonight at 22:00');
     await expect.poll(() => page.getByRole('heading', { name: 'Service weather' }).count()).toBe(1);
     await expectAccessible('weather');
     await page.getByRole('link', { name: 'Health' }).click();
