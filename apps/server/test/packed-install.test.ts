@@ -102,7 +102,7 @@ describe('the packed packages, installed with npm outside the workspace', () => 
 
   it("pass the example plugin's own tests", async () => {
     const output = await run(join(app, 'node_modules', '.bin', 'vitest'), ['run'], pluginSource(), { NO_COLOR: '1' });
-    expect(output).toMatch(/Tests\s+7 passed/);
+    expect(output).toMatch(/Tests\s+8 passed/);
   }, minutes(3));
 
   it('scaffold, with `vigie new feature`, a plugin package that builds and passes its test as generated', async () => {
