@@ -8,7 +8,8 @@ import { helloErrors } from './errors.js';
 import { HelloService } from './hello-service.js';
 import { legacyRouter, legacyRouterOptions } from './legacy-router.js';
 import { helloRoutes } from './routes.js';
-import { helloConfigSchema, type HelloConfig } from './schemas.js';
+import { helloConfig, type HelloConfig } from './schemas.js';
+import { summaryCollection, visitCollection } from './visit-repository.js';
 
 /** The example plugin: list `@acme/vigie-hello` in `[server] plugins`, configure it in `[hello]`. */
 export const helloFeature = defineFeature<HelloConfig>({
@@ -17,11 +18,11 @@ export const helloFeature = defineFeature<HelloConfig>({
   // The event pipeline's extension point belongs to the events feature, `context-graph.entities-changed` to the
   // context graph, the console's extensions to the console.
   dependsOn: ['events', 'context-graph', 'console'],
-  config: { schema: helloConfigSchema },
+  config: helloConfig,
   register(f) {
     f.use(helloBridge);
-    f.collection('hello_visits');
-    f.collection('hello_summary');
+    f.collection(visitCollection);
+    f.collection(summaryCollection);
     f.consume(entitiesChangedEvent);
     f.errors(helloErrors);
     for (const route of helloRoutes) f.route(route);
