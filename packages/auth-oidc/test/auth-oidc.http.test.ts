@@ -40,7 +40,8 @@ function start(options: { providers?: string; clock?: ManualClock } = {}) {
   return startFeatureTest({
     features: [authOidcFeature],
     logger: createLogger({ level: 'info', destination: { write: (line: string) => void logLines.push(line) } }),
-    config: { 'webserver.conf': { auth: { providers: options.providers ?? 'basic,authkey,oidc' } } },
+    // Generous provider timeout: the provider runs in this process, which a loaded machine slows down.
+    config: { 'webserver.conf': { auth: { providers: options.providers ?? 'basic,authkey,oidc' }, 'auth-oidc': { timeout_ms: 60_000 } } },
     ...(options.clock ? { clock: options.clock } : {}),
   });
 }

@@ -13,7 +13,7 @@ describeWithService('Chromium (Debian package chromium)', chromiumInstalled, () 
   beforeAll(async () => {
     // The provider's login form logs this user in by itself.
     idp = await startTestIdp({ marie: { password: 'marie-password', claims: { preferred_username: 'marie', email: 'marie@example.org', groups: ['vigie-operators'] } } }, { autoLogin: 'marie' });
-    t = await startFeatureTest({ features: [authOidcFeature], config: { 'webserver.conf': { auth: { providers: 'basic,authkey,oidc' } } } });
+    t = await startFeatureTest({ features: [authOidcFeature], config: { 'webserver.conf': { auth: { providers: 'basic,authkey,oidc' }, 'auth-oidc': { timeout_ms: 60_000 } } } });
     await idp.register(t.url);
     const res = await t.post('/rest/object/oidcconfig/cservice.oidcconfig', {
       issuer: idp.issuer,
