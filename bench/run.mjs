@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Runs Vigie's benchmarks. `node bench/run.mjs [http|import|weather|events|stream|export|all]` (default all); `pnpm bench` builds first.
+// Runs Vigie's benchmarks. `node bench/run.mjs [http|import|weather|events|stream|export|console|all]` (default all); `pnpm bench` builds first.
 // Every benchmark measures its baseline in the same run and prints the ratio, never an absolute pass/fail alone.
 import { spawn } from 'node:child_process';
 import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,6 +109,27 @@ function sourceBenchmark(file, { compiled = false, gc = false } = {}) {
   });
 }
 
+/**
+ * The console's first screen: the scripts its page loads before showing anything (the entry and the modules it
+ * preloads), gzipped, against the 250 KB budget of issue 25. Reads the build `pnpm bench` just made.
+ */
+function consoleBudget() {
+  const appDir = join(root, 'packages', 'console', 'dist', 'app');
+  const page = readFileSync(join(appDir, 'index.html'), 'utf8');
+  const scripts = [...page.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/console\/([^"]+\.js)"/g)].map((m) => m[1]);
+  const budget = 250 * 1024;
+  let total = 0;
+  console.log('\nConsole first screen (gzip -9 of each script the page loads at start):');
+  for (const script of scripts) {
+    const raw = readFileSync(join(appDir, script));
+    const gzipped = gzipSync(raw, { level: 9 }).length;
+    total += gzipped;
+    console.log(`  ${script.padEnd(36)}${(raw.length / 1024).toFixed(1).padStart(8)} KB raw ${(gzipped / 1024).toFixed(1).padStart(7)} KB gzip`);
+  }
+  console.log(`  total ${(total / 1024).toFixed(1)} KB gzip of a ${budget / 1024} KB budget (${((total / budget) * 100).toFixed(0)}%)`);
+  if (total > budget) process.exitCode = 1;
+}
+
 const benchmarks = {
   http: httpBenchmark,
   import: () => sourceBenchmark('context-graph-import.ts'),
@@ -115,6 +137,10 @@ const benchmarks = {
   events: () => sourceBenchmark('events-pipeline.ts', { compiled: true }),
   stream: () => sourceBenchmark('alarm-stream.ts', { compiled: true }),
   export: () => sourceBenchmark('alarm-export.ts', { compiled: true, gc: true }),
+  console: async () => {
+    consoleBudget();
+    await sourceBenchmark('console-list.ts');
+  },
 };
 
 const wanted = process.argv[2] ?? 'all';

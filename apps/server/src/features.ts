@@ -32,6 +32,7 @@ export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature
   exports: async () => (await import('@vigie/exports')).exportsFeature,
   healthcheck: async () => (await import('@vigie/healthcheck')).healthcheckFeature,
   metrics: async () => (await import('@vigie/metrics')).metricsFeature,
+  console: async () => (await import('@vigie/console')).consoleFeature,
 };
 
 /** Every available feature, in a stable order: what the server runs when `[server] features` is not set. */

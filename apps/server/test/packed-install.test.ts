@@ -131,7 +131,7 @@ describe('the packed packages, installed with npm outside the workspace', () => 
 
   it("pass the example plugin's own tests", async () => {
     const output = await run(join(app, 'node_modules', '.bin', 'vitest'), ['run'], pluginSource(), { NO_COLOR: '1' });
-    expect(output).toMatch(/Tests\s+7 passed/);
+    expect(output).toMatch(/Tests\s+8 passed/);
   }, minutes(3));
 
   it('scaffold, with `vigie new feature`, a plugin package that builds and passes its test as generated', async () => {
@@ -178,6 +178,11 @@ describe('the packed packages, installed with npm outside the workspace', () => 
       expect(page.status).toBe(200);
       expect(await get('/api/v2/docs/swagger-ui-bundle.js')).toMatchObject({ status: 200 });
       expect(await get('/metrics')).toMatchObject({ status: 200, body: expect.stringContaining('route="/api/v2/hello"') });
+      // The console ships its built application in the package, and the plugin's extension reaches it.
+      const consolePage = (await get('/')).body as string;
+      const [script] = /\/console\/assets\/index-[\w-]+\.js/.exec(consolePage) ?? [];
+      expect(await get(script ?? '/console/assets/none.js')).toMatchObject({ status: 200 });
+      expect(await get('/api/v2/console/extensions')).toMatchObject({ status: 200, body: { extensions: [expect.objectContaining({ id: 'hello', module: '/api/v2/hello/console.js' })] } });
     } finally {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -1,6 +1,8 @@
 import { defineFeature, durationSeconds, kernelRefs } from '@vigie/kernel';
 import { entitiesChangedEvent } from '@vigie/context-graph';
+import { consoleExtensionsPoint } from '@vigie/console';
 import { PipelineOrder, pipelineStagesPoint } from '@vigie/events';
+import { helloConsoleExtension } from './console.js';
 import { helloBridge } from './di.js';
 import { helloErrors } from './errors.js';
 import { HelloService } from './hello-service.js';
@@ -13,8 +15,9 @@ import { summaryCollection, visitCollection } from './visit-repository.js';
 export const helloFeature = defineFeature<HelloConfig>({
   id: 'hello',
   kernel: '^0.1.0',
-  // The event pipeline's extension point belongs to the events feature, `context-graph.entities-changed` to the context graph.
-  dependsOn: ['events', 'context-graph'],
+  // The event pipeline's extension point belongs to the events feature, `context-graph.entities-changed` to the
+  // context graph, the console's extensions to the console.
+  dependsOn: ['events', 'context-graph', 'console'],
   config: helloConfig,
   register(f) {
     f.use(helloBridge);
@@ -34,6 +37,8 @@ export const helloFeature = defineFeature<HelloConfig>({
       const service = scope.resolve(HelloService);
       return { name: 'hello.events', order: PipelineOrder.entities + 10, process: async (context) => service.noteEvent(context.event.connector) };
     });
+    // The console reads this from GET /api/v2/console/extensions and loads the module the route above serves.
+    f.extend(consoleExtensionsPoint, () => helloConsoleExtension);
     f.healthCheck({ name: 'hello', check: (scope) => scope.resolve(HelloService).health() });
     f.onStart((scope) => {
       const service = scope.resolve(HelloService);

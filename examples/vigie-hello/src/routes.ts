@@ -1,4 +1,5 @@
 import { requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { consoleModulePath, helloConsoleModule } from './console.js';
 import { HelloService } from './hello-service.js';
 import { helloSchema, visitInputSchema, visitSchema } from './schemas.js';
 
@@ -26,5 +27,17 @@ export const helloRoutes: RouteDefinition[] = [
     requestSchema: visitInputSchema,
     responses: { 200: { description: 'The visit', schema: visitSchema }, 400: { description: 'Invalid body' } },
     handler: (ctx) => service(ctx).recordVisit(validate(visitInputSchema, requestBody(ctx), { strict: true }).name),
+  },
+  {
+    method: 'GET',
+    path: consoleModulePath,
+    right: 'hello:read',
+    summary: 'The console module of the hello plugin (a page, an alarm-list column and action)',
+    tags,
+    responses: { 200: { description: 'An ES module', contentType: 'text/javascript' } },
+    handler: (ctx) => {
+      ctx.type = 'text/javascript; charset=utf-8';
+      return helloConsoleModule;
+    },
   },
 ];

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { authFeature } from '@vigie/auth';
+import { consoleFeature } from '@vigie/console';
 import { memoryStoreFactory } from '@vigie/documents';
 import { ManualClock, startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { contextGraphFeature, entitiesChangedEvent } from '@vigie/context-graph';
@@ -12,7 +14,15 @@ afterEach(async () => {
 });
 
 const start = (hello: Record<string, string> = {}, clock = new ManualClock(1_700_000_000_000)) =>
-  startTestKernel({ store: memoryStoreFactory(), features: [eventsFeature, contextGraphFeature, helloFeature], clock, config: { 'webserver.conf': { hello } } });
+  startTestKernel({
+    store: memoryStoreFactory(),
+    // The console (where the plugin adds a page) signs users in through the auth feature.
+    features: [authFeature, consoleFeature, eventsFeature, contextGraphFeature, helloFeature],
+    env: { VIGIE_ADMIN_USER: 'root', VIGIE_ADMIN_PASSWORD: 'root-password' },
+    users: { root: 'root-password' },
+    clock,
+    config: { 'webserver.conf': { hello } },
+  });
 
 describe('the hello plugin', () => {
   it('greets the authenticated user with the configured greeting, and refuses anonymous callers', async () => {
@@ -22,6 +32,25 @@ describe('the hello plugin', () => {
     // The recurring summary job also runs once at start, so last_summary may already be set.
     expect(res.body).toMatchObject({ greeting: 'Bonjour, root!', visits: 0, changed_entities: 0 });
     expect((await t.get('/api/v2/hello', { auth: false })).status).toBe(401);
+  });
+
+  it('adds a page, an alarm-list column and an action to the console, from a module it serves', async () => {
+    t = await start();
+    const { body } = await t.get('/api/v2/console/extensions');
+    expect(body).toEqual({
+      extensions: [
+        {
+          id: 'hello',
+          module: '/api/v2/hello/console.js',
+          pages: [{ path: 'hello', title: 'Hello' }],
+          alarmColumns: [{ id: 'greeting', label: 'Greeting' }],
+          alarmActions: [{ id: 'visit', label: 'Record a visit' }],
+        },
+      ],
+    });
+    const module = await t.get('/api/v2/hello/console.js');
+    expect(module.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(module.text).toMatch(/^export default \{/);
   });
 
   it('records visits with validated bodies', async () => {

@@ -5,7 +5,7 @@ import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph
 import type { InferType } from 'yup';
 import type { Alarm } from './alarm.js';
 import { AlarmRepository } from './alarm-repository.js';
-import type { alarmListQuerySchema } from './schemas.js';
+import { parseSortKeys, type alarmListQuerySchema } from './schemas.js';
 
 export type AlarmListQuery = InferType<typeof alarmListQuerySchema>;
 
@@ -27,6 +27,17 @@ export interface AlarmPage {
 
 /** Fields `search` looks in (case-insensitive substring). */
 const searchedFields = ['d', 'v.display_name', 'v.output', 'v.connector', 'v.connector_name', 'v.component', 'v.resource'];
+
+/** The page's order: the `sort` keys when given, else `sort_key` `sort_dir`; then `_id`, so that pages never overlap. */
+function sortOf(query: AlarmListQuery): Record<string, 1 | -1> {
+  const keys = query.sort === undefined ? null : parseSortKeys(query.sort);
+  const order: Record<string, 1 | -1> = {};
+  if (keys) for (const key of keys) order[key.field] = key.direction;
+  else order[query.sort_key] = query.sort_dir === 'ASC' ? 1 : -1;
+  const last = Object.values(order).at(-1) ?? -1;
+  if (!('_id' in order)) order._id = last;
+  return order;
+}
 
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -82,10 +93,9 @@ export class AlarmListService {
   async list(query: AlarmListQuery): Promise<AlarmPage> {
     const filter = alarmListFilter(query);
     if (filter === null) return { alarms: [], total: 0, first: query.skip + 1, last: query.skip };
-    const direction = query.sort_dir === 'ASC' ? 1 : -1;
     const total = await this.#alarms.count(filter);
     const page = await this.#alarms.find(filter, {
-      sort: query.sort_key === '_id' ? { _id: direction } : { [query.sort_key]: direction, _id: direction },
+      sort: sortOf(query),
       skip: query.skip,
       limit: query.limit,
       ...(query.with_steps ? {} : { projection: { 'v.steps': 0 } }),

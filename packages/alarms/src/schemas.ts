@@ -2,6 +2,19 @@ import { array, boolean, mixed, number, object, string } from 'yup';
 import { isSafeFieldPath } from '@vigie/filter-safety';
 
 export const maxAlarmPage = 10_000;
+export const maxSortKeys = 3;
+
+/** The `sort` query's keys in order (`field:ASC|DESC`, comma-separated), or null when it is not such a list. */
+export function parseSortKeys(text: string): { field: string; direction: 1 | -1 }[] | null {
+  const keys = text.split(',').map((part) => {
+    const [field = '', dir = ''] = part.split(':');
+    const direction = dir.toUpperCase() === 'ASC' ? 1 : dir.toUpperCase() === 'DESC' ? -1 : 0;
+    return direction !== 0 && isSafeFieldPath(field) ? { field, direction: direction as 1 | -1 } : null;
+  });
+  if (keys.length > maxSortKeys || keys.some((k) => k === null)) return null;
+  const fields = keys.map((k) => k?.field);
+  return new Set(fields).size === fields.length ? (keys as { field: string; direction: 1 | -1 }[]) : null;
+}
 
 const flag = (name: string, fallback: boolean) =>
   boolean()
@@ -31,6 +44,13 @@ export const alarmListQuerySchema = object({
     .transform((value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value))
     .oneOf(['ASC', 'DESC'], 'sort_dir must be ASC or DESC')
     .default('DESC'),
+  sort: string()
+    .typeError('sort must be a list of field:ASC|DESC pairs')
+    .max(700, 'sort must be at most 700 characters')
+    .test('sort-keys', `sort must be 1 to ${maxSortKeys} comma-separated field:ASC|DESC pairs such as v.state.val:DESC,t:ASC`, (value) => value === undefined || parseSortKeys(value) !== null)
+    .meta({
+      jsonSchema: { description: `Up to ${maxSortKeys} sort keys, \`field:ASC|DESC\` comma-separated (e.g. \`v.state.val:DESC,v.component:ASC\`); replaces sort_key and sort_dir when given` },
+    }),
   skip: number().typeError('skip must be an integer').integer('skip must be an integer').min(0, 'skip must not be negative').default(0),
   limit: number()
     .typeError('limit must be an integer')

@@ -68,6 +68,13 @@ describe('GET /alerts/get-alarms', () => {
     expect((res.body as { data: unknown[] }).data[0]).toMatchObject({ total: 3, first: 2, last: 2, alarms: [{ d: 'b/host' }] });
   });
 
+  it('sorts on up to three keys with `sort`, which replaces sort_key and sort_dir', async () => {
+    h = await seed();
+    expect(ids(await h.alarms({ sort: 'v.connector:DESC,v.state.val:ASC', sort_key: 't' }))).toEqual(['c/host', 'a/host', 'b/host']);
+    expect(ids(await h.alarms({ sort: 'v.connector:desc,v.state.val:desc' }))).toEqual(['c/host', 'b/host', 'a/host']);
+    expect(ids(await h.alarms({ sort: 'v.connector:ASC,v.state.val:DESC,t:ASC' }))).toEqual(['b/host', 'a/host', 'c/host']);
+  });
+
   it('answers 400 with a clear description for bad query values and filters', async () => {
     h = await seed();
     const bad = async (query: string, description: RegExp) => {
@@ -80,6 +87,7 @@ describe('GET /alerts/get-alarms', () => {
     await bad('skip=-1', /skip must not be negative/);
     await bad('sort_dir=up', /sort_dir must be ASC or DESC/);
     await bad('sort_key=%24where', /sort_key must be a field path/);
+    for (const sort of ['t', 't:up', '%24where:ASC', 't:ASC,t:DESC', 'a:ASC,b:ASC,c:ASC,d:ASC']) await bad(`sort=${sort}`, /sort must be 1 to 3 comma-separated field:ASC\|DESC pairs/);
     await bad('opened=maybe', /opened must be true or false/);
     await bad('tstart=yesterday', /tstart must be a number/);
     await bad('filter=%7Bnot%20json', /Invalid filter: not valid JSON/);

@@ -6,7 +6,7 @@ export interface LoginPageModel {
   signOn: readonly { path: string; label: string }[];
   /** A message about the previous attempt, already chosen by the server (never text from the request). */
   error: string | null;
-  /** Where to go after login (a local path). */
+  /** Where to go after login (a local path); signed in, where the Continue link goes unless it is `/login`. */
   next: string;
   /** The user name to fill in again after a failed attempt. */
   username: string;
@@ -31,7 +31,9 @@ export function renderLoginPage(model: LoginPageModel): string {
   const nextQuery = model.next === '/login' ? '' : `?next=${encodeURIComponent(model.next)}`;
   const body: string[] = [];
   if (model.signedInAs !== null) {
-    body.push(`<p id="signed-in">You are signed in as <strong>${escapeHtml(model.signedInAs)}</strong>.</p>`, '<p><a href="/logout">Sign out</a></p>');
+    body.push(`<p id="signed-in">You are signed in as <strong>${escapeHtml(model.signedInAs)}</strong>.</p>`);
+    if (model.next !== '/login') body.push(`<p><a href="${next}">Continue</a></p>`);
+    body.push('<p><a href="/logout">Sign out</a></p>');
   } else {
     if (model.error !== null) body.push(`<p id="login-error" role="alert" class="error">${escapeHtml(model.error)}</p>`);
     body.push(

@@ -212,8 +212,13 @@ export class ProviderChain implements Authenticator {
     return pending;
   }
 
-  challenge(): string {
-    return 'Basic realm="vigie", charset="UTF-8"';
+  /**
+   * Basic for clients such as curl; a script of a page that marks its calls (`X-Requested-With: XMLHttpRequest`, as
+   * the console does) gets a scheme browsers do not prompt for, so a lapsed session reaches the page as a plain 401
+   * instead of a password dialog.
+   */
+  challenge(ctx: HttpContext): string {
+    return ctx.get('x-requested-with') === 'XMLHttpRequest' ? 'Session realm="vigie"' : 'Basic realm="vigie", charset="UTF-8"';
   }
 
   /** Forgets every remembered credential (a user, password or key changed). */

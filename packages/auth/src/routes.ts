@@ -1,5 +1,5 @@
 import { array, object, string } from 'yup';
-import { HttpError, requestBody, type AuthenticatedUser, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, kernelRefs, requestBody, type AuthenticatedUser, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { loginErrors, renderLoginPage } from './login-page.js';
 import { providerChainRef, sessionsRef } from './refs.js';
 import { UserRepository } from './user-repository.js';
@@ -44,6 +44,15 @@ export function localPath(candidate: unknown): string {
   return /^\/(?![/\\])[^\s\\]*$/.test(candidate) ? candidate : '/login';
 }
 
+/**
+ * Where a sign-in without `next` lands: the application at `/` when a composed feature serves one (the console),
+ * else the login page, which then says who is signed in.
+ */
+function landingPath(ctx: VigieContext): string {
+  const routes = ctx.state.scope.resolve(kernelRefs.routeCatalog).list();
+  return routes.some(({ route }) => route.method === 'GET' && [route.path].flat().includes('/')) ? '/' : '/login';
+}
+
 function html(ctx: VigieContext, status: number, page: string): void {
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
@@ -85,7 +94,7 @@ async function login(ctx: VigieContext): Promise<unknown> {
     await sessions(ctx).open(ctx, user);
     if (!fromForm) return account(user);
     ctx.status = 303;
-    ctx.redirect(next);
+    ctx.redirect(next === '/login' ? landingPath(ctx) : next);
     return undefined;
   }
   if (fromForm) {
@@ -123,7 +132,7 @@ export const accountRoutes: RouteDefinition[] = [
     description:
       'Checks `username` and `password` (JSON or an HTML form) with the configured password providers (local users, LDAP) and ' +
       'opens a session: an HttpOnly, SameSite=Lax cookie (Secure over HTTPS) naming a session stored server-side. A JSON ' +
-      'login answers the user or 401; a form login is redirected (303) to `next`, or shown the login page again with ' +
+      'login answers the user or 401; a form login is redirected (303) to `next` (by default the console at `/` when it is composed, else `/login`), or shown the login page again with ' +
       'an error, or — for a user Vigie does not know locally when CAS or SAML2 is enabled — sent to that sign-on.',
     tags,
     // Checked by the handler: a form login is answered with the login page, a JSON one with a 400 text.
@@ -161,14 +170,24 @@ export const accountRoutes: RouteDefinition[] = [
     path: '/login',
     public: true,
     summary: 'The login page',
-    description: 'A plain HTML page: user name and password form, and a button for each enabled browser sign-on (CAS, SAML2). Shows who is signed in when the request has a session.',
+    description:
+      'A plain HTML page: user name and password form, and a button for each enabled browser sign-on (CAS, SAML2). With a ' +
+      'session, redirects to `next` when given, else shows who is signed in.',
     tags,
-    responses: { 200: { description: 'The page', contentType: 'text/html' } },
+    responses: { 200: { description: 'The page', contentType: 'text/html' }, 303: { description: 'Signed in already: redirect to `next`' } },
     handler: async (ctx) => {
       const user = await chain(ctx).sessionUser(ctx);
       const code = typeof ctx.query.error === 'string' ? ctx.query.error : '';
       const next = localPath(ctx.query.next);
-      if (user) return html(ctx, 200, renderLoginPage({ signedInAs: user.name, signOn: [], error: null, next, username: '' }));
+      if (user) {
+        // Already signed in (another tab, or the session-ended page of the console): go where the visitor was headed.
+        if (next !== '/login') {
+          ctx.status = 303;
+          ctx.redirect(next);
+          return undefined;
+        }
+        return html(ctx, 200, renderLoginPage({ signedInAs: user.name, signOn: [], error: null, next: landingPath(ctx), username: '' }));
+      }
       return loginPage(ctx, 200, loginErrors[code] ?? null, next);
     },
   },

@@ -36,8 +36,8 @@ export type AuthOutcome =
 export interface Authenticator {
   /** May answer synchronously (a remembered credential): the kernel then spends no promise on the request. */
   authenticate(ctx: Context): AuthOutcome | Promise<AuthOutcome>;
-  /** The `WWW-Authenticate` header sent with a 401. */
-  challenge(): string;
+  /** The `WWW-Authenticate` header sent with a 401 to this request. */
+  challenge(ctx: Context): string;
 }
 
 /** Splits an HTTP Basic header into user and password; null when absent or malformed. */

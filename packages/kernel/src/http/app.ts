@@ -290,7 +290,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
     }
     if (!outcome.ok) {
       const description = outcome.message ?? (outcome.reason === 'missing' ? 'Authentication required' : 'Invalid credentials');
-      throw new HttpError(401, description, { headers: { 'WWW-Authenticate': authenticator.challenge() } });
+      throw new HttpError(401, description, { headers: { 'WWW-Authenticate': authenticator.challenge(ctx) } });
     }
     ctx.state.user = outcome.user;
   };

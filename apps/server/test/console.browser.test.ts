@@ -1,0 +1,284 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import axe from 'axe-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { defineFeature, type Kernel } from '@vigie/kernel';
+import { consoleExtensionsPoint } from '@vigie/console';
+import { describeWithService } from '@vigie/kernel-testing';
+import { createServerKernel } from '../src/index.js';
+
+// Debian's chromium (`.ci/run` installs it); playwright-core drives it without downloading a browser.
+const executablePath = process.env.VIGIE_CHROMIUM ?? '/usr/bin/chromium';
+const flags = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const password = 'console password';
+const auth = { authorization: `Basic ${Buffer.from(`root:${password}`).toString('base64')}` };
+// `VIGIE_SCREENSHOTS=docs/screenshots` (from the repository root) writes the README's screenshots.
+const screenshots = process.env.VIGIE_SCREENSHOTS;
+
+const check = (component: string, resource: string, state: number, output: string) => ({
+  event_type: 'check',
+  source_type: 'resource',
+  connector: 'nagios',
+  connector_name: 'nagios-1',
+  component,
+  resource,
+  state,
+  output,
+});
+
+/** A plugin as a deployer composes one: a page, an alarm-list column and action, from a module it serves. */
+const pluginModule = `export default {
+  pages: { hello: (element, host) => { host.api('/api/v2/account/me').then((me) => { element.textContent = 'Hello ' + me.name; }); } },
+  alarmColumns: { shout: (alarm) => alarm.v.component.toUpperCase() },
+  alarmActions: { count: (alarms) => alarms.length + ' alarms counted' },
+};
+`;
+const pluginFeature = defineFeature({
+  id: 'console-plugin',
+  kernel: '^0.1.0',
+  dependsOn: ['console'],
+  register(f) {
+    f.route({
+      method: 'GET',
+      path: '/api/v2/console-plugin/module.js',
+      right: 'console:read',
+      summary: 'The console module of the test plugin',
+      responses: { 200: { description: 'JavaScript' } },
+      handler: (ctx) => {
+        ctx.type = 'text/javascript';
+        return pluginModule;
+      },
+    });
+    f.extend(consoleExtensionsPoint, () => ({
+      id: 'console-plugin',
+      module: '/api/v2/console-plugin/module.js',
+      pages: [{ path: 'hello', title: 'Hello plugin' }],
+      alarmColumns: [{ id: 'shout', label: 'Shout' }],
+      alarmActions: [{ id: 'count', label: 'Count' }],
+    }));
+    // A plugin whose module is missing: the console goes on without it.
+    f.extend(consoleExtensionsPoint, () => ({ id: 'broken-plugin', module: '/api/v2/console-plugin/missing.js', pages: [{ path: 'broken', title: 'Broken' }] }));
+  },
+});
+
+/** The operators' console on the reference server as deployers run it, driven by Chromium with real events. */
+describeWithService('chromium', existsSync(executablePath), () => {
+  let installDir: string;
+  let kernel: Kernel;
+  let url: string;
+  let profile: string;
+  let context: BrowserContext;
+  let page: Page;
+
+  const send = async (events: object[]) => {
+    const res = await fetch(`${url}/api/v2/event`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(events) });
+    expect(res.status).toBe(200);
+  };
+
+  /** axe-core in the page: no serious or critical violation. */
+  const expectAccessible = async (what: string) => {
+    await page.evaluate(axe.source);
+    const violations = await page.evaluate(async () => {
+      const result = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    });
+    expect(violations, what).toEqual([]);
+  };
+
+  const shoot = async (name: string) => {
+    if (screenshots) await page.screenshot({ path: join(screenshots, `${name}.png`) });
+  };
+
+  const setTheme = async (theme: 'light' | 'dark') => {
+    const toggle = page.getByRole('button', { name: `Switch to ${theme} theme` });
+    if ((await toggle.count()) > 0) await toggle.click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+  };
+
+  beforeAll(async () => {
+    installDir = mkdtempSync(join(tmpdir(), 'vigie-console-'));
+    mkdirSync(join(installDir, 'etc'));
+    writeFileSync(join(installDir, 'etc', 'webserver.conf'), '[log]\nlevel = silent\n');
+    kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: password }, port: 0, extraFeatures: [pluginFeature] });
+    url = (await kernel.start()).url;
+    await send([
+      check('db-paris-1', 'disk', 3, 'disk /var is 98% full'),
+      check('db-paris-1', 'cpu', 2, 'load average 12.4'),
+      check('web-paris-2', 'http', 1, 'response time 2.1 s'),
+      check('web-paris-3', 'http', 3, 'HTTP 503 on /checkout'),
+      check('mq-lyon-1', 'queue', 2, '12,000 messages waiting'),
+    ]);
+    const viewer = await fetch(`${url}/api/v2/users`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'watch-only', password: 'viewer password', roles: ['viewer'] }),
+    });
+    expect(viewer.status).toBe(200);
+    profile = mkdtempSync(join(tmpdir(), 'vigie-chromium-'));
+    context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: flags, viewport: { width: 1280, height: 720 } });
+    page = context.pages()[0] ?? (await context.newPage());
+  }, 60_000);
+  afterAll(async () => {
+    await context?.close();
+    await kernel?.stop();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+    rmSync(installDir, { recursive: true, force: true });
+  });
+
+  it('sends a visitor to the login page and back to the view they asked for after signing in', async () => {
+    await page.goto(`${url}/?state=3`);
+    await page.waitForURL(/\/login\?next=/);
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/?state=3');
+    await expectAccessible('login page');
+    await page.getByLabel('User name').fill('root');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${url}/?state=3`);
+    // The view in the URL filters the list: only the two critical alarms.
+    await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(2);
+    expect(await page.locator('.who').innerText()).toBe('root');
+  }, 60_000);
+
+  it('lists the alarms with the columns, sort and filters the user picks, all kept in the URL', async () => {
+    await page.goto(`${url}/`);
+    await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(5);
+    await expectAccessible('alarm list');
+    await shoot('alarm-list-light');
+
+    const chooser = page.locator('summary', { hasText: 'Columns' });
+    await chooser.click();
+    await page.getByRole('checkbox', { name: 'Connector' }).check();
+    await chooser.click();
+    await expect.poll(() => page.locator('thead th').allInnerTexts()).toContain('Connector');
+    expect(new URL(page.url()).searchParams.get('columns')).toBe('state,status,component,resource,output,updated,connector');
+
+    // A click sorts by a column alone; shift-click adds further keys.
+    await page.getByRole('button', { name: 'Component' }).click();
+    await page.getByRole('button', { name: 'Resource' }).click({ modifiers: ['Shift'] });
+    await expect.poll(() => new URL(page.url()).searchParams.get('sort')).toBe('component:desc,resource:desc');
+    await expect.poll(() => page.locator('tbody tr.row td.col-component').allInnerTexts()).toEqual(['web-paris-3', 'web-paris-2', 'mq-lyon-1', 'db-paris-1', 'db-paris-1']);
+    await expect.poll(() => page.locator('tbody tr.row td.col-resource').allInnerTexts()).toEqual(['http', 'http', 'queue', 'disk', 'cpu']);
+    await page.getByRole('button', { name: /^Resource/ }).click({ modifiers: ['Shift'] });
+    await expect.poll(() => page.locator('tbody tr.row td.col-resource').allInnerTexts()).toEqual(['http', 'http', 'queue', 'cpu', 'disk']);
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('component:desc,resource:asc');
+
+    await page.getByLabel('Search').fill('paris');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => page.locator('tbody tr.row').count()).toBe(4);
+    await page.getByRole('checkbox', { name: 'major' }).check();
+    await expect.poll(() => page.locator('tbody tr.row td.col-output').allInnerTexts()).toEqual(['load average 12.4']);
+    expect(new URL(page.url()).searchParams.get('state')).toBe('2');
+
+    // The same link in a new tab shows the same view.
+    const shared = page.url();
+    const other = await context.newPage();
+    await other.goto(shared);
+    await expect.poll(() => other.locator('tbody tr.row td.col-output').allInnerTexts(), { timeout: 15_000 }).toEqual(['load average 12.4']);
+    await other.close();
+  }, 60_000);
+
+  it('opens the details of an alarm with its timeline and entity, and closes them with Escape', async () => {
+    await page.goto(`${url}/?q=checkout`);
+    await page.getByRole('button', { name: /^Details of/ }).first().click();
+    const details = page.getByRole('complementary');
+    await expect.poll(() => details.locator('h2').innerText(), { timeout: 15_000 }).toBe('http/web-paris-3');
+    await expect.poll(() => details.locator('.timeline li').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('stateinc critical')]));
+    expect(await details.locator('.fields').last().innerText()).toContain('web-paris-3');
+    expect(new URL(page.url()).searchParams.get('open')).toBeTruthy();
+    await expectAccessible('alarm details');
+    await shoot('alarm-details-light');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => details.count()).toBe(0);
+  }, 60_000);
+
+  it('shows a new alarm without a reload', async () => {
+    await page.goto(`${url}/?q=lyon`);
+    await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(1);
+    await send([check('mq-lyon-2', 'queue', 3, 'consumer gone')]);
+    await expect.poll(() => page.locator('tbody tr.row td.col-component').allInnerTexts(), { timeout: 20_000 }).toEqual(expect.arrayContaining(['mq-lyon-2']));
+  }, 60_000);
+
+  it('has the weather and health pages and the broadcast banner, usable in both themes and on a phone', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const message = await fetch(`${url}/api/v2/broadcast-message`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'Maintenance of the Paris database tonight at 22:00', color: '#b00020', start: now - 60, end: now + 3600 }),
+    });
+    expect(message.status).toBe(200);
+    await page.goto(`${url}/weather`);
+    await expect.poll(() => page.getByRole('region', { name: 'Broadcast messages' }).innerText(), { timeout: 15_000 }).toBe('Maintenance of the Paris database tonight at 22:00');
+    await expect.poll(() => page.getByRole('heading', { name: 'Service weather' }).count()).toBe(1);
+    await expectAccessible('weather');
+    await page.getByRole('link', { name: 'Health' }).click();
+    await expect.poll(() => page.locator('table.simple tbody tr').count(), { timeout: 15_000 }).toBe(5);
+    await expectAccessible('health');
+
+    await page.goto(`${url}/`);
+    await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(6);
+    await setTheme('dark');
+    await expectAccessible('alarm list, dark');
+    await shoot('alarm-list-dark');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectAccessible('alarm list, phone, dark');
+    await shoot('alarm-list-phone-dark');
+    // On a phone the filters fold behind a button.
+    expect(await page.getByRole('group', { name: 'State' }).isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Filters' }).click();
+    expect(await page.getByRole('group', { name: 'State' }).isVisible()).toBe(true);
+    await setTheme('light');
+    await shoot('alarm-list-phone-light');
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }, 60_000);
+
+  it('shows the page, column and action of a plugin, and goes on without a plugin whose module is missing', async () => {
+    await page.goto(`${url}/?q=checkout`);
+    await page.getByRole('link', { name: 'Hello plugin' }).click();
+    await expect.poll(() => page.locator('main').innerText(), { timeout: 15_000 }).toContain('Hello root');
+    expect(await page.getByRole('link', { name: 'Broken' }).count()).toBe(0);
+
+    await page.goto(`${url}/?q=checkout&columns=state,component,console-plugin:shout`);
+    await expect.poll(() => page.locator('tbody tr.row td.col-console-plugin\\:shout').allInnerTexts(), { timeout: 15_000 }).toEqual(['WEB-PARIS-3']);
+    await page.getByRole('checkbox', { name: 'Select http/web-paris-3' }).check();
+    await page.getByRole('button', { name: 'Count' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toBe('1 alarms counted');
+  }, 60_000);
+
+  it('says so when the session ends, and signs in again to the same page', async () => {
+    await page.goto(`${url}/health`);
+    await expect.poll(() => page.locator('table.simple tbody tr').count(), { timeout: 15_000 }).toBe(5);
+    // Signed out elsewhere (another tab): the next call of this page gets 401.
+    await page.evaluate(() => fetch('/logout'));
+    await page.getByRole('link', { name: 'Weather' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Your session has ended' }).count(), { timeout: 15_000 }).toBe(1);
+    await expectAccessible('session ended');
+    await page.getByRole('link', { name: 'Sign in again' }).click();
+    await page.getByLabel('User name').fill('root');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${url}/weather`);
+    await page.getByRole('link', { name: 'Access' }).click();
+    await expect.poll(() => page.locator('section table tbody th').allInnerTexts(), { timeout: 15_000 }).toEqual(expect.arrayContaining(['root', 'watch-only', 'viewer (built in)']));
+    await expectAccessible('access');
+    await page.getByRole('link', { name: 'Sign out' }).click();
+    await page.waitForURL(`${url}/login`);
+  }, 60_000);
+
+  it('shows a viewer no administration, and the server refuses it if forced', async () => {
+    await page.goto(`${url}/login?next=%2Faccess`);
+    await page.getByLabel('User name').fill('watch-only');
+    await page.getByLabel('Password').fill('viewer password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${url}/access`);
+    await expect.poll(() => page.locator('.who').innerText(), { timeout: 15_000 }).toBe('watch-only');
+    expect(await page.getByRole('link', { name: 'Access' }).count()).toBe(0);
+    expect(await page.locator('section').count()).toBe(0);
+    expect(await page.evaluate(async () => (await fetch('/api/v2/users', { headers: { 'x-requested-with': 'XMLHttpRequest' } })).status)).toBe(403);
+    // Reading is a viewer's right: the list works.
+    await page.getByRole('link', { name: 'Alarms' }).click();
+    await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(6);
+  }, 60_000);
+});

@@ -1,0 +1,105 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, Route, Switch, useLocation } from 'wouter';
+import { api, holds, onSessionEnded, type Account, type BroadcastMessage } from './api.js';
+import { AlarmList } from './alarms/AlarmList.js';
+import { Access } from './pages/Access.js';
+import { Health } from './pages/Health.js';
+import { Weather } from './pages/Weather.js';
+import { ExtensionPage, useExtensions } from './extensions.js';
+import { useTheme } from './theme.js';
+
+function SessionEnded() {
+  const next = window.location.pathname + window.location.search;
+  return (
+    <main className="session-ended" id="main">
+      <h1>Your session has ended</h1>
+      <p>You were signed out (the session expired, or you signed out in another tab). Nothing you were looking at was changed.</p>
+      <p>
+        <a className="button primary" href={`/login?next=${encodeURIComponent(next)}`}>
+          Sign in again
+        </a>
+      </p>
+    </main>
+  );
+}
+
+function Banner() {
+  const { data } = useQuery({ queryKey: ['broadcast-active'], queryFn: () => api<BroadcastMessage[]>('/api/v2/broadcast-message/active'), refetchInterval: 30_000 });
+  if (!data || data.length === 0) return null;
+  return (
+    <div className="banners" role="region" aria-label="Broadcast messages">
+      {data.map((m) => (
+        <p key={m._id} className="banner" style={{ borderLeftColor: m.color }}>
+          {m.message}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+function NavLink({ href, children }: { href: string; children: string }) {
+  const [location] = useLocation();
+  const current = href === '/' ? location === '/' || location === '/alarms' : location.startsWith(href);
+  return (
+    <Link href={href} aria-current={current ? 'page' : undefined}>
+      {children}
+    </Link>
+  );
+}
+
+export function App() {
+  const [ended, setEnded] = useState(false);
+  useEffect(() => onSessionEnded(() => setEnded(true)), []);
+  const [theme, toggleTheme] = useTheme();
+  const me = useQuery({ queryKey: ['me'], queryFn: () => api<Account>('/api/v2/account/me'), staleTime: Infinity });
+  const extensions = useExtensions();
+
+  if (ended) return <SessionEnded />;
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <span className="brand">Vigie</span>
+        <nav aria-label="Sections">
+          <NavLink href="/">Alarms</NavLink>
+          <NavLink href="/weather">Weather</NavLink>
+          <NavLink href="/health">Health</NavLink>
+          {(holds(me.data, 'users:admin') || holds(me.data, 'roles:admin')) && <NavLink href="/access">Access</NavLink>}
+          {extensions.pages.map((p) => (
+            <NavLink key={p.href} href={p.href}>
+              {p.title}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="account">
+          <button type="button" className="link" onClick={toggleTheme} aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}>
+            {theme === 'dark' ? 'Light' : 'Dark'}
+          </button>
+          {me.data && (
+            <span className="who" title={`Signed in with ${me.data.via}`}>
+              {me.data.name}
+            </span>
+          )}
+          <a href="/logout">Sign out</a>
+        </div>
+      </header>
+      <Banner />
+      <Switch>
+        <Route path="/weather/:watcher?">{(params) => <Weather watcher={params.watcher} />}</Route>
+        <Route path="/health">
+          <Health />
+        </Route>
+        <Route path="/access">
+          <Access account={me.data} />
+        </Route>
+        <Route path="/x/:page">{(params) => <ExtensionPage path={params.page} extensions={extensions} />}</Route>
+        <Route>
+          <AlarmList extensions={extensions} />
+        </Route>
+      </Switch>
+    </>
+  );
+}

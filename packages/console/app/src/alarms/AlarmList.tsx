@@ -1,0 +1,317 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import { api, type Alarm, type AlarmPage } from '../api.js';
+import type { LoadedExtensions } from '../extensions.js';
+import { AlarmDetails } from './AlarmDetails.js';
+import { alarmColumns, alarmQuery, maxSortKeys, pageSizes, parseView, stateNames, statusNames, viewQuery, type AlarmView } from './view.js';
+
+const rowHeight = 36;
+const refreshSeconds = 10;
+
+interface ShownColumn {
+  id: string;
+  label: string;
+  value: (alarm: Alarm) => string;
+  sortable: boolean;
+}
+
+function toggle<T>(list: readonly T[], item: T): T[] {
+  return list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
+}
+
+const Filters = memo(function Filters({ view, update, open }: { view: AlarmView; update: (change: Partial<AlarmView>) => void; open: boolean }) {
+  const [search, setSearch] = useState(view.search);
+  useEffect(() => setSearch(view.search), [view.search]);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    update({ search: search.trim() });
+  };
+  return (
+    <form id="alarm-filters" className={`filters${open ? ' open' : ''}`} onSubmit={submit} aria-label="Alarm filters">
+      <fieldset>
+        <legend>State</legend>
+        {stateNames.map((name, value) => (
+          <label key={name} className={`chip state-${name}`}>
+            <input type="checkbox" checked={view.states.includes(value)} onChange={() => update({ states: toggle(view.states, value) })} />
+            {name}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>Status</legend>
+        {statusNames.map((name, value) => (
+          <label key={name} className="chip">
+            <input type="checkbox" checked={view.statuses.includes(value)} onChange={() => update({ statuses: toggle(view.statuses, value) })} />
+            {name}
+          </label>
+        ))}
+      </fieldset>
+      <label>
+        Acknowledged
+        <select value={view.acked} onChange={(e) => update({ acked: e.target.value as AlarmView['acked'] })}>
+          <option value="">either</option>
+          <option value="yes">yes</option>
+          <option value="no">no</option>
+        </select>
+      </label>
+      <label>
+        From
+        <input type="datetime-local" value={view.from} onChange={(e) => update({ from: e.target.value })} />
+      </label>
+      <label>
+        To
+        <input type="datetime-local" value={view.to} onChange={(e) => update({ to: e.target.value })} />
+      </label>
+      <label className="search">
+        Search
+        <input type="search" value={search} maxLength={256} placeholder="entity, output, component…" onChange={(e) => setSearch(e.target.value)} />
+      </label>
+      <button type="submit">Apply</button>
+    </form>
+  );
+});
+
+function ColumnChooser({ view, columns, update }: { view: AlarmView; columns: ShownColumn[]; update: (change: Partial<AlarmView>) => void }) {
+  return (
+    <details className="columns">
+      <summary>Columns</summary>
+      <fieldset>
+        <legend className="visually-hidden">Columns shown</legend>
+        {columns.map((c) => (
+          <label key={c.id}>
+            <input
+              type="checkbox"
+              checked={view.columns.includes(c.id)}
+              // At least one column stays.
+              disabled={view.columns.length === 1 && view.columns.includes(c.id)}
+              onChange={() => update({ columns: toggle(view.columns, c.id) })}
+            />
+            {c.label}
+          </label>
+        ))}
+      </fieldset>
+    </details>
+  );
+}
+
+interface AlarmRowProps {
+  alarm: Alarm;
+  index: number;
+  columns: ShownColumn[];
+  isOpen: boolean;
+  isSelected: boolean;
+  onOpen: (id: string) => void;
+  onSelect: (id: string) => void;
+}
+
+/** One row; memoised, so that scrolling renders only the rows that come into view. */
+const AlarmRow = memo(function AlarmRow({ alarm, index, columns, isOpen, isSelected, onOpen, onSelect }: AlarmRowProps) {
+  const state = stateNames[alarm.v.state.val as number] ?? 'ok';
+  return (
+    <tr aria-rowindex={index + 2} className={`row state-${state}${isOpen ? ' open' : ''}`} style={{ height: rowHeight }}>
+      <td className="select">
+        <input type="checkbox" aria-label={`Select ${alarm.d}`} checked={isSelected} onChange={() => onSelect(alarm._id)} />
+      </td>
+      {columns.map((c, column) => (
+        <td key={c.id} className={`col-${c.id}`}>
+          {column === 0 ? (
+            <button type="button" className="link" onClick={() => onOpen(alarm._id)} aria-label={`Details of ${alarm.d}: ${c.value(alarm)}`}>
+              {c.value(alarm)}
+            </button>
+          ) : (
+            c.value(alarm)
+          )}
+        </td>
+      ))}
+    </tr>
+  );
+});
+
+export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const allColumns: ShownColumn[] = useMemo(
+    () => [
+      ...alarmColumns.map((c) => ({ id: c.id, label: c.label, value: c.value, sortable: c.sortKey !== undefined })),
+      ...extensions.columns.map((c) => ({ id: c.key, label: c.label, value: c.render, sortable: false })),
+    ],
+    [extensions.columns],
+  );
+  const view = useMemo(() => parseView(search, extensions.columns.map((c) => c.key)), [search, extensions.columns]);
+  const update = useCallback(
+    (change: Partial<AlarmView>) => {
+      // A new filter or sort starts again from the first page.
+      const page = 'page' in change ? change.page : 'open' in change || 'columns' in change ? view.page : 1;
+      navigate(`${location}${viewQuery({ ...view, ...change, page: page ?? 1 })}`);
+    },
+    [location, navigate, view],
+  );
+
+  const list = useQuery({
+    queryKey: ['alarms', alarmQuery(view)],
+    queryFn: () => api<AlarmPage>(alarmQuery(view)),
+    placeholderData: keepPreviousData,
+    refetchInterval: refreshSeconds * 1000,
+  });
+  const page = list.data?.data[0];
+  const alarms = page?.alarms ?? [];
+  const total = page?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / view.size));
+  const shown = useMemo(() => view.columns.flatMap((id) => allColumns.find((c) => c.id === id) ?? []), [view.columns, allColumns]);
+
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  // On a phone the filters fold away behind a button (CSS shows the button only there).
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const activeFilters = view.states.length + view.statuses.length + (view.acked ? 1 : 0) + (view.search ? 1 : 0) + (view.from ? 1 : 0) + (view.to ? 1 : 0);
+  const [notice, setNotice] = useState('');
+  const selectedAlarms = alarms.filter((a) => selected.has(a._id));
+
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: alarms.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 10 });
+  const items = virtualizer.getVirtualItems();
+  const before = items[0]?.start ?? 0;
+  const after = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
+
+  const sortBy = (column: string, event: MouseEvent) => {
+    const current = view.sort.find((s) => s.column === column);
+    const dir = current?.dir === 'desc' ? ('asc' as const) : ('desc' as const);
+    // Shift adds the column as a further sort key (up to three); a plain click sorts by it alone.
+    if (event.shiftKey) {
+      const rest = view.sort.filter((s) => s.column !== column);
+      update({ sort: current ? view.sort.map((s) => (s.column === column ? { column, dir } : s)) : [...rest, { column, dir: 'desc' as const }].slice(0, maxSortKeys) });
+    } else update({ sort: [{ column, dir }] });
+  };
+
+  const openAlarm = useCallback((id: string) => update({ open: id }), [update]);
+  const selectAlarm = useCallback((id: string) => setSelected((s) => new Set(toggle([...s], id))), []);
+
+  const runAction = async (run: (alarms: Alarm[]) => Promise<string>) => {
+    try {
+      setNotice(await run(selectedAlarms));
+    } catch (err) {
+      setNotice(`The action failed: ${(err as Error).message}`);
+    }
+  };
+
+  return (
+    <div className={`alarms${view.open ? ' with-details' : ''}`}>
+      <main id="main" className="alarm-main">
+        <h1 className="visually-hidden">Alarms</h1>
+        <button type="button" className="filters-toggle" aria-expanded={filtersOpen} aria-controls="alarm-filters" onClick={() => setFiltersOpen((o) => !o)}>
+          Filters{activeFilters > 0 ? ` (${activeFilters})` : ''}
+        </button>
+        <Filters view={view} update={update} open={filtersOpen} />
+        <div className="toolbar">
+          <ColumnChooser view={view} columns={allColumns} update={update} />
+          <p className="count" aria-live="polite">
+            {list.isPending ? 'Loading alarms…' : `${total} alarm${total === 1 ? '' : 's'}`}
+            {list.isFetching && !list.isPending ? ' · refreshing' : ''}
+          </p>
+          {extensions.actions.length > 0 && (
+            <div className="actions" role="group" aria-label="Actions on the selected alarms">
+              {extensions.actions.map((a) => (
+                <button key={a.key} type="button" disabled={selectedAlarms.length === 0} onClick={() => void runAction(a.run)}>
+                  {a.label}
+                </button>
+              ))}
+            </div>
+          )}
+        </div>
+        {notice && (
+          <p className="notice" role="status">
+            {notice}
+          </p>
+        )}
+        {list.isError && (
+          <p className="error" role="alert">
+            The alarms could not be read: {list.error.message}
+          </p>
+        )}
+        <div className="table-scroll" ref={scroller} tabIndex={0} aria-label="Alarm list, scrollable">
+          <table className="alarm-table" aria-rowcount={alarms.length + 1}>
+            <thead>
+              <tr>
+                <th scope="col" className="select">
+                  <input
+                    type="checkbox"
+                    aria-label="Select every alarm of the page"
+                    checked={alarms.length > 0 && selectedAlarms.length === alarms.length}
+                    onChange={(e) => setSelected(e.target.checked ? new Set(alarms.map((a) => a._id)) : new Set())}
+                  />
+                </th>
+                {shown.map((c) => {
+                  const rank = view.sort.findIndex((s) => s.column === c.id);
+                  const sort = view.sort[rank];
+                  return (
+                    <th key={c.id} scope="col" aria-sort={rank === 0 && sort ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined} className={`col-${c.id}`}>
+                      {c.sortable ? (
+                        <button type="button" className="sort" onClick={(e) => sortBy(c.id, e)} title="Sort (shift: add a sort key)">
+                          {c.label}
+                          {sort && <span aria-label={`sorted ${sort.dir === 'asc' ? 'ascending' : 'descending'}, key ${rank + 1}`}>{` ${sort.dir === 'asc' ? '▲' : '▼'}${view.sort.length > 1 ? rank + 1 : ''}`}</span>}
+                        </button>
+                      ) : (
+                        c.label
+                      )}
+                    </th>
+                  );
+                })}
+              </tr>
+            </thead>
+            <tbody>
+              {before > 0 && (
+                <tr aria-hidden="true">
+                  <td style={{ height: before }} colSpan={shown.length + 1} />
+                </tr>
+              )}
+              {items.map((item) => {
+                const alarm = alarms[item.index] as Alarm;
+                return (
+                  <AlarmRow
+                    key={alarm._id}
+                    alarm={alarm}
+                    index={item.index}
+                    columns={shown}
+                    isOpen={view.open === alarm._id}
+                    isSelected={selected.has(alarm._id)}
+                    onOpen={openAlarm}
+                    onSelect={selectAlarm}
+                  />
+                );
+              })}
+              {after > 0 && (
+                <tr aria-hidden="true">
+                  <td style={{ height: after }} colSpan={shown.length + 1} />
+                </tr>
+              )}
+            </tbody>
+          </table>
+          {!list.isPending && alarms.length === 0 && <p className="empty">No alarm matches this view.</p>}
+        </div>
+        <nav className="pager" aria-label="Pages">
+          <button type="button" disabled={view.page <= 1} onClick={() => update({ page: view.page - 1 })}>
+            Previous
+          </button>
+          <span>
+            Page {view.page} of {pages}
+          </span>
+          <button type="button" disabled={view.page >= pages} onClick={() => update({ page: view.page + 1 })}>
+            Next
+          </button>
+          <label>
+            Per page
+            <select value={view.size} onChange={(e) => update({ size: Number(e.target.value) })}>
+              {pageSizes.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+            </select>
+          </label>
+        </nav>
+      </main>
+      {view.open && <AlarmDetails id={view.open} onClose={() => update({ open: '' })} />}
+    </div>
+  );
+}

@@ -1,0 +1,138 @@
+import type { Alarm } from '../api.js';
+
+export const stateNames = ['ok', 'minor', 'major', 'critical'] as const;
+export const statusNames = ['off', 'ongoing', 'stealthy', 'flapping', 'cancelled'] as const;
+
+const time = (epoch: number | undefined) => (epoch === undefined ? '' : new Date(epoch * 1000).toLocaleString());
+
+/** A column of the alarm list: what it shows and, when the server can sort on it, the field path it sorts by. */
+export interface AlarmColumn {
+  id: string;
+  label: string;
+  value(alarm: Alarm): string;
+  sortKey?: string;
+}
+
+export const alarmColumns: readonly AlarmColumn[] = [
+  { id: 'state', label: 'State', value: (a) => stateNames[a.v.state.val as number] ?? String(a.v.state.val), sortKey: 'v.state.val' },
+  { id: 'status', label: 'Status', value: (a) => statusNames[a.v.status.val as number] ?? String(a.v.status.val), sortKey: 'v.status.val' },
+  { id: 'connector', label: 'Connector', value: (a) => `${a.v.connector}/${a.v.connector_name}`, sortKey: 'v.connector' },
+  { id: 'component', label: 'Component', value: (a) => a.v.component, sortKey: 'v.component' },
+  { id: 'resource', label: 'Resource', value: (a) => a.v.resource ?? '', sortKey: 'v.resource' },
+  { id: 'output', label: 'Output', value: (a) => a.v.output, sortKey: 'v.output' },
+  { id: 'created', label: 'Created', value: (a) => time(a.v.creation_date), sortKey: 't' },
+  { id: 'updated', label: 'Last update', value: (a) => time(a.v.last_update_date), sortKey: 'v.last_update_date' },
+  { id: 'ticket', label: 'Ticket', value: (a) => (a.v.ticket?.val === undefined ? '' : String(a.v.ticket.val)) },
+  { id: 'ack', label: 'Ack', value: (a) => (a.v.ack ? `by ${a.v.ack.a}` : '') },
+  { id: 'snooze', label: 'Snooze', value: (a) => (a.v.snooze?.val === undefined ? '' : `until ${time(Number(a.v.snooze.val))}`) },
+  { id: 'pbehavior', label: 'Maintenance', value: (a) => a.v.pbehavior_info?.name ?? '' },
+  { id: 'infos', label: 'Infos', value: (a) => Object.keys(a.v.infos ?? {}).join(', ') },
+];
+
+export const defaultColumns = ['state', 'status', 'component', 'resource', 'output', 'updated'];
+export const pageSizes = [50, 100, 500, 1000] as const;
+export const maxSortKeys = 3;
+
+export interface SortKey {
+  column: string;
+  dir: 'asc' | 'desc';
+}
+
+/** Everything the list shows, as held in the URL's query so that a link shares the view. */
+export interface AlarmView {
+  columns: string[];
+  states: number[];
+  statuses: number[];
+  /** `yes`, `no` or `` (either). */
+  acked: '' | 'yes' | 'no';
+  search: string;
+  /** `datetime-local` texts, in the browser's time zone. */
+  from: string;
+  to: string;
+  sort: SortKey[];
+  page: number;
+  size: number;
+  /** The alarm whose details are open. */
+  open: string;
+}
+
+const numbers = (text: string | null, max: number) =>
+  (text ?? '')
+    .split(',')
+    .filter((t) => /^\d$/.test(t))
+    .map(Number)
+    .filter((n) => n <= max);
+
+/** Reads a view from a URL query; `extraColumns` are the ids of the columns extensions add. */
+export function parseView(search: string, extraColumns: readonly string[] = []): AlarmView {
+  const q = new URLSearchParams(search);
+  const known = new Set([...alarmColumns.map((c) => c.id), ...extraColumns]);
+  const columns = (q.get('columns') ?? '').split(',').filter((c) => known.has(c));
+  const sortable = new Set(alarmColumns.filter((c) => c.sortKey).map((c) => c.id));
+  const sort = (q.get('sort') ?? '')
+    .split(',')
+    .map((part) => {
+      const [column = '', dir] = part.split(':');
+      return { column, dir: dir === 'asc' ? ('asc' as const) : ('desc' as const) };
+    })
+    .filter((s) => sortable.has(s.column))
+    .slice(0, maxSortKeys);
+  const size = Number(q.get('size'));
+  const page = Number(q.get('page'));
+  const acked = q.get('acked');
+  return {
+    columns: columns.length > 0 ? columns : defaultColumns,
+    states: numbers(q.get('state'), 3),
+    statuses: numbers(q.get('status'), 4),
+    acked: acked === 'yes' || acked === 'no' ? acked : '',
+    search: (q.get('q') ?? '').slice(0, 256),
+    from: q.get('from') ?? '',
+    to: q.get('to') ?? '',
+    sort: sort.length > 0 ? sort : [{ column: 'updated', dir: 'desc' }],
+    page: Number.isInteger(page) && page > 1 ? page : 1,
+    size: (pageSizes as readonly number[]).includes(size) ? size : 100,
+    open: q.get('open') ?? '',
+  };
+}
+
+/** The URL query of a view; defaults are left out so that links stay short. */
+export function viewQuery(view: AlarmView): string {
+  const q = new URLSearchParams();
+  if (view.columns.join(',') !== defaultColumns.join(',')) q.set('columns', view.columns.join(','));
+  if (view.states.length > 0) q.set('state', view.states.join(','));
+  if (view.statuses.length > 0) q.set('status', view.statuses.join(','));
+  if (view.acked) q.set('acked', view.acked);
+  if (view.search) q.set('q', view.search);
+  if (view.from) q.set('from', view.from);
+  if (view.to) q.set('to', view.to);
+  const sort = view.sort.map((s) => `${s.column}:${s.dir}`).join(',');
+  if (sort !== 'updated:desc') q.set('sort', sort);
+  if (view.page > 1) q.set('page', String(view.page));
+  if (view.size !== 100) q.set('size', String(view.size));
+  if (view.open) q.set('open', view.open);
+  const text = q.toString();
+  return text ? `?${text}` : '';
+}
+
+const epoch = (local: string) => {
+  const ms = new Date(local).getTime();
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+};
+
+/** The `GET /alerts/get-alarms` query of a view. */
+export function alarmQuery(view: AlarmView): string {
+  const clauses: Record<string, unknown>[] = [];
+  if (view.states.length > 0) clauses.push({ 'v.state.val': { $in: view.states } });
+  if (view.statuses.length > 0) clauses.push({ 'v.status.val': { $in: view.statuses } });
+  if (view.acked === 'yes') clauses.push({ 'v.ack': { $exists: true } });
+  if (view.acked === 'no') clauses.push({ 'v.ack': { $exists: false } });
+  const q = new URLSearchParams({ limit: String(view.size), skip: String((view.page - 1) * view.size) });
+  if (clauses.length > 0) q.set('filter', JSON.stringify(clauses.length === 1 ? clauses[0] : { $and: clauses }));
+  if (view.search) q.set('search', view.search);
+  const from = epoch(view.from);
+  const to = epoch(view.to);
+  if (from !== undefined) q.set('tstart', String(from));
+  if (to !== undefined) q.set('tstop', String(to));
+  q.set('sort', view.sort.map((s) => `${alarmColumns.find((c) => c.id === s.column)?.sortKey ?? 't'}:${s.dir.toUpperCase()}`).join(','));
+  return `/alerts/get-alarms?${q.toString()}`;
+}
