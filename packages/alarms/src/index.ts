@@ -14,7 +14,8 @@ export {
 } from './alarm.js';
 export { AlarmChangeService, type AlarmTriggerEvent, type AppliedChange, type ChangeCause } from './alarm-changes.js';
 export { AlarmReader } from './alarm-reader.js';
-export { alarmChangesRef, alarmReaderRef, alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
+export { OpenAlarmPreview, previewAlarm, type OpenAlarmSelection, type PreviewAlarm } from './alarm-preview.js';
+export { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
 export { alarmChangeDataKey, operationOf } from './alarm-stage.js';
 export {
   applyOperation,

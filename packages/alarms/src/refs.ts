@@ -1,5 +1,6 @@
 import { eventRef, serviceRef } from '@vigie/kernel';
 import type { AlarmChangeService, AlarmTriggerEvent } from './alarm-changes.js';
+import type { OpenAlarmPreview } from './alarm-preview.js';
 import type { AlarmReader } from './alarm-reader.js';
 
 /** Every alarm write of the other engines goes through this service (locks, idempotency, triggers). */
@@ -7,6 +8,9 @@ export const alarmChangesRef = serviceRef<AlarmChangeService>('alarms.changes');
 
 /** Reads of the stored alarms. */
 export const alarmReaderRef = serviceRef<AlarmReader>('alarms.reader');
+
+/** The open alarms a rule selects now (the rule previews of every feature). */
+export const openAlarmPreviewRef = serviceRef<OpenAlarmPreview>('alarms.openAlarmPreview');
 
 /** An alarm change was stored; emitted once per trigger (REFERENCE §5.4 names), in order. */
 export const alarmTriggerEvent = eventRef<AlarmTriggerEvent>('alarms.trigger');

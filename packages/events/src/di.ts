@@ -5,12 +5,13 @@ import { EventIntake } from './event-intake.js';
 import { EventQueueRepository } from './event-queue.js';
 import { PipelineHealth } from './pipeline-health.js';
 import { PipelineRunner } from './pipeline-runner.js';
-import { engineSettingsRef, eventIntakeRef } from './refs.js';
+import { RecentEvents } from './recent-events.js';
+import { engineSettingsRef, eventIntakeRef, recentEventsRef } from './refs.js';
 
 /** The events feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const eventsBridge = defineBridge({
-  singletons: [EngineSettingsService, EventQueueRepository, PipelineRunner, EventIntake, PipelineHealth],
-  exports: [provide(engineSettingsRef, EngineSettingsService), provide(eventIntakeRef, EventIntake)],
+  singletons: [EngineSettingsService, EventQueueRepository, PipelineRunner, EventIntake, PipelineHealth, RecentEvents],
+  exports: [provide(engineSettingsRef, EngineSettingsService), provide(eventIntakeRef, EventIntake), provide(recentEventsRef, RecentEvents)],
 });
 
 /** The AMQP ingestion feature's class graph: it hands what it consumes to the events feature's intake. */

@@ -5,7 +5,8 @@ export { AmqpIngestion } from './amqp-ingestion.js';
 export { engineConfigSchema, type EngineConfig } from './config.js';
 export { registerEngineBeat, type EngineBeat } from './engine-beat.js';
 export { EventIntake } from './event-intake.js';
-export { engineSettingsRef, eventIntakeRef } from './refs.js';
+export { engineSettingsRef, eventIntakeRef, recentEventsRef } from './refs.js';
+export { RecentEvents, type RecentEvent } from './recent-events.js';
 export { acceptEvent, eventProblem, routingKeyOf, sourceTypes, type EventProblem, type EventSender } from './event-validation.js';
 export { PipelineRunner, laneOf, type PipelineStats } from './pipeline-runner.js';
 export {

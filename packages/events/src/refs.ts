@@ -1,9 +1,13 @@
 import { serviceRef } from '@vigie/kernel';
 import type { EventIntake } from './event-intake.js';
 import type { EngineSettings } from './pipeline.js';
+import type { RecentEvents } from './recent-events.js';
 
 /** The durable queue's intake: what sources (HTTP, AMQP, heartbeats, correlation) hand their events to. */
 export const eventIntakeRef = serviceRef<EventIntake>('events.eventIntake');
 
 /** The `[engine]` settings as the engines read them (beat interval, limits). */
 export const engineSettingsRef = serviceRef<EngineSettings>('events.engineSettings');
+
+/** A bounded sample of the events processed lately, for the previews of rules on events. */
+export const recentEventsRef = serviceRef<RecentEvents>('events.recentEvents');

@@ -1,17 +1,61 @@
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, durationSeconds, type Clock, type Logger } from '@vigie/kernel';
 import { RuleOperationRunner } from '@vigie/actions';
-import { alarmReaderRef, type Alarm, type AlarmReader } from '@vigie/alarms';
+import { alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmReader, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
+import type { PreviewPage } from '@vigie/rule-schemas';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import { compileAlarmPatterns, compileEntityPatterns, isPatternError, type CompiledPatterns, type PatternAlarm, type PatternEntity } from '@vigie/patterns';
 import { IdleMarkRepository, ruleKey, type IdleMark } from './idle-marks.js';
 import { IdleRuleRepository, type IdleRuleRecord } from './idle-rule-repository.js';
 
-interface CompiledRule {
-  record: IdleRuleRecord;
+/** What the engine reads of a rule. */
+type IdleRuleTerms = Pick<IdleRuleRecord, 'type' | 'duration' | 'alarm_patterns' | 'entity_patterns'>;
+
+interface CompiledTerms {
   durationSec: number;
   alarmPatterns: CompiledPatterns<PatternAlarm | undefined>;
   entityPatterns: CompiledPatterns<PatternEntity | undefined>;
+}
+
+interface CompiledRule extends CompiledTerms {
+  record: IdleRuleRecord;
+}
+
+/** An open alarm an idle rule selects, and when it is (or will be) idle for the rule's duration. */
+export interface IdleRulePreviewEntry {
+  /** When its idle period started (epoch seconds). */
+  idle_since: number;
+  /** When the rule fires on it, in the absence of new events or changes: now or earlier when already idle. */
+  idle_at: number;
+}
+
+/** What an idle rule would do now: the open alarms it selects, and how many of them are idle already. */
+export interface IdleRulePreview extends PreviewPage<PreviewAlarm & IdleRulePreviewEntry> {
+  /** How many of the selected alarms are idle already: the rule's first beat applies its operation to them. */
+  idle_now: number;
+  /** Why the engine would skip the rule (its type or duration), when it would. */
+  problem?: string;
+}
+
+/** The rule's terms compiled; throws what makes the rule inapplicable. */
+function compileTerms(rule: IdleRuleTerms): CompiledTerms {
+  const durationSec = durationSeconds(rule.duration);
+  if (durationSec === null) throw new Error(`duration ${JSON.stringify(rule.duration)} is not a duration`);
+  if (rule.type !== 'last_event' && rule.type !== 'last_update') throw new Error(`unknown type ${JSON.stringify(rule.type)}`);
+  return {
+    durationSec,
+    alarmPatterns: compileAlarmPatterns(rule.alarm_patterns, 'alarm_patterns'),
+    entityPatterns: compileEntityPatterns(rule.entity_patterns, 'entity_patterns'),
+  };
+}
+
+function problemOf(err: unknown): string {
+  return isPatternError(err) ? err.detail : err instanceof Error ? err.message : String(err);
+}
+
+/** When the alarm's idle period started: `last_event` counts from its last event, `last_update` from its last change. */
+function idleSince(alarm: Alarm, mark: IdleMark | undefined, lastEvent: boolean): number {
+  return lastEvent ? Math.max(alarm.v.last_event_date, mark?.last_event ?? 0) : alarm.v.last_update_date;
 }
 
 /** What one beat did, for logs and tests. */
@@ -43,6 +87,7 @@ export class IdleRuleEngine {
     @inject(IdleMarkRepository) private readonly marks: IdleMarkRepository,
     @inject(RuleOperationRunner) private readonly runner: RuleOperationRunner,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
+    @injectRef(openAlarmPreviewRef) private readonly openAlarms: OpenAlarmPreview,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
@@ -95,8 +140,37 @@ export class IdleRuleEngine {
 
   #idle(rule: CompiledRule, alarm: Alarm, mark: IdleMark | undefined, lastEvent: boolean, nowSec: number): boolean {
     if (mark?.fired?.[ruleKey(rule.record._id)] === alarm._id) return false;
-    const since = lastEvent ? Math.max(alarm.v.last_event_date, mark?.last_event ?? 0) : alarm.v.last_update_date;
-    return nowSec - since >= rule.durationSec;
+    return nowSec - idleSince(alarm, mark, lastEvent) >= rule.durationSec;
+  }
+
+  /**
+   * What the rule would do if saved now (nothing stored): the open alarms its patterns select, each with the time
+   * it is idle from, as the beat computes it. A new rule has fired on no alarm, so every alarm idle for the
+   * duration is one its first beat acts on.
+   */
+  async preview(rule: IdleRuleTerms, limit: number): Promise<IdleRulePreview> {
+    let terms: CompiledTerms;
+    try {
+      terms = compileTerms(rule);
+    } catch (err) {
+      return { subject: 'alarms', count: 0, scanned: 0, data: [], idle_now: 0, problem: problemOf(err) };
+    }
+    const lastEvent = rule.type === 'last_event';
+    const marks = lastEvent ? await this.marks.all() : new Map<string, IdleMark>();
+    const nowSec = this.clock.nowSec();
+    let idleNow = 0;
+    const idleAt = (alarm: Alarm) => idleSince(alarm, marks.get(alarm.d), lastEvent) + terms.durationSec;
+    const page = await this.openAlarms.select<IdleRulePreviewEntry>({
+      limit,
+      needsEntity: !terms.entityPatterns.matchesEverything,
+      selects: (alarm, entity) => {
+        const selected = terms.alarmPatterns.matches(alarm as PatternAlarm) && (terms.entityPatterns.matchesEverything || terms.entityPatterns.matches(entity as PatternEntity | undefined));
+        if (selected && idleAt(alarm) <= nowSec) idleNow++;
+        return selected;
+      },
+      annotate: (alarm) => ({ idle_since: idleAt(alarm) - terms.durationSec, idle_at: idleAt(alarm) }),
+    });
+    return { ...page, idle_now: idleNow };
   }
 
   /** The rules the engine can apply, compiled once per version; invalid ones are logged once and skipped. */
@@ -119,18 +193,9 @@ export class IdleRuleEngine {
 
   #compileOne(record: IdleRuleRecord): CompiledRule | null {
     try {
-      const durationSec = durationSeconds(record.duration);
-      if (durationSec === null) throw new Error(`duration ${JSON.stringify(record.duration)} is not a duration`);
-      if (record.type !== 'last_event' && record.type !== 'last_update') throw new Error(`unknown type ${JSON.stringify(record.type)}`);
-      return {
-        record,
-        durationSec,
-        alarmPatterns: compileAlarmPatterns(record.alarm_patterns, 'alarm_patterns'),
-        entityPatterns: compileEntityPatterns(record.entity_patterns, 'entity_patterns'),
-      };
+      return { record, ...compileTerms(record) };
     } catch (err) {
-      const problem = isPatternError(err) ? err.detail : err instanceof Error ? err.message : String(err);
-      this.logger.warn({ rule: record._id, problem }, 'idle rule skipped: it cannot be applied');
+      this.logger.warn({ rule: record._id, problem: problemOf(err) }, 'idle rule skipped: it cannot be applied');
       return null;
     }
   }
