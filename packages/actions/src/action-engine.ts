@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, durationSeconds, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
-import { alarmReaderRef, type Alarm, type AlarmReader, type AlarmTriggerEvent } from '@vigie/alarms';
+import { alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmReader, type AlarmTriggerEvent, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
-import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, isPatternError, type CompiledPatterns, type PatternAlarm, type PatternEntity, type PatternEvent } from '@vigie/patterns';
-import { patternRegExp } from '@vigie/rule-schemas';
+import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, ruleProblem, type CompiledPatterns, type PatternAlarm, type PatternEntity, type PatternEvent } from '@vigie/patterns';
+import { patternRegExp, type PreviewPage } from '@vigie/rule-schemas';
 import { ActionRepository, type ActionRecord } from './action-repository.js';
 import { RuleOperationRunner } from './rule-operation.js';
 
@@ -29,6 +29,14 @@ interface CompiledAction {
   /** Legacy actions (no hook): alarm `v` fields and the expression one of them must match. */
   legacy: { fields: string[]; regex: RegExp } | null;
   delayMs: number;
+}
+
+/** What an action would act on now: the open alarms it selects, the triggers it waits for, its delay. */
+export interface ActionPreview extends PreviewPage<PreviewAlarm> {
+  triggers: string[];
+  delay_seconds: number;
+  /** Why the engine would skip the action, when it would. */
+  problem?: string;
 }
 
 /** How long the engine trusts its copy of the actions (writes of other nodes show after at most this). */
@@ -57,6 +65,7 @@ export class ActionEngine {
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
     @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
+    @injectRef(openAlarmPreviewRef) private readonly openAlarms: OpenAlarmPreview,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
@@ -96,20 +105,11 @@ export class ActionEngine {
 
   #matches(action: CompiledAction, payload: AlarmTriggerEvent, firstOfChange: boolean, entity: () => PatternEntity | undefined): boolean {
     const { alarm, event } = payload;
-    if (action.legacy) {
-      if (event === undefined || !firstOfChange) return false;
-      const value = alarm.v as Record<string, unknown>;
-      return action.legacy.fields.some((field) => typeof value[field] === 'string' && action.legacy!.regex.test(value[field]));
-    }
+    if (action.legacy) return event !== undefined && firstOfChange && selectsAlarm(action, alarm, undefined);
     if (!action.triggers.has(payload.trigger)) return false;
     // Given event patterns need an event (REFERENCE §5.4: `resolve`, `unsnooze`… come from no event); empty ones match all.
     if (action.eventPatterns && !action.eventPatterns.matchesEverything && (event === undefined || !action.eventPatterns.matches(event as PatternEvent, entity()))) return false;
-    if (!action.alarmPatterns.matches(alarm as PatternAlarm)) return false;
-    if (!action.entityPatterns.matchesEverything) {
-      const current = entity();
-      return current !== undefined && action.entityPatterns.matches(current);
-    }
-    return true;
+    return selectsAlarm(action, alarm, action.entityPatterns.matchesEverything ? undefined : entity());
   }
 
   /** Runs the `actions.delayed` job: the action, if it still exists, on the alarm, if it is still open. */
@@ -158,29 +158,62 @@ export class ActionEngine {
     return compiled;
   }
 
+  /**
+   * What the action would act on if saved now (nothing stored): the open alarms its alarm and entity patterns (or,
+   * for a legacy action, its fields and regex) select, which the engine applies it to at its next trigger.
+   */
+  async preview(record: ActionRecord, limit: number): Promise<ActionPreview> {
+    let action: CompiledAction;
+    try {
+      action = compileAction(record);
+    } catch (err) {
+      return { subject: 'alarms', count: 0, scanned: 0, data: [], triggers: [], delay_seconds: 0, problem: ruleProblem(err) };
+    }
+    const page = await this.openAlarms.select({
+      limit,
+      needsEntity: !action.entityPatterns.matchesEverything,
+      selects: (alarm, entity) => selectsAlarm(action, alarm, entity as PatternEntity | undefined),
+    });
+    return { ...page, triggers: [...action.triggers], delay_seconds: action.delayMs / 1000 };
+  }
+
   #compile(record: ActionRecord): CompiledAction | null {
     try {
-      const hook = record.hook;
-      const delaySec = record.delay ? durationSeconds(record.delay) : 0;
-      if (delaySec === null) throw new Error(`delay ${JSON.stringify(record.delay)} is not a duration`);
-      let legacy: CompiledAction['legacy'] = null;
-      if (!hook) {
-        if (!record.fields?.length || !record.regex) throw new Error('an action needs a hook, or fields and regex');
-        legacy = { fields: record.fields, regex: patternRegExp(record.regex) };
-      }
-      return {
-        record,
-        triggers: new Set(hook?.triggers ?? []),
-        eventPatterns: hook?.event_patterns ? compileEventPatterns(hook.event_patterns, 'hook.event_patterns') : null,
-        alarmPatterns: compileAlarmPatterns(hook?.alarm_patterns ?? null, 'hook.alarm_patterns'),
-        entityPatterns: compileEntityPatterns(hook?.entity_patterns ?? null, 'hook.entity_patterns'),
-        legacy,
-        delayMs: delaySec * 1000,
-      };
+      return compileAction(record);
     } catch (err) {
-      const problem = isPatternError(err) ? err.detail : err instanceof Error ? err.message : String(err);
-      this.logger.warn({ action: record._id, problem }, 'action skipped: it cannot be applied');
+      this.logger.warn({ action: record._id, problem: ruleProblem(err) }, 'action skipped: it cannot be applied');
       return null;
     }
   }
+}
+
+/** The action's terms compiled; throws what makes it inapplicable. */
+function compileAction(record: ActionRecord): CompiledAction {
+  const hook = record.hook;
+  const delaySec = record.delay ? durationSeconds(record.delay) : 0;
+  if (delaySec === null) throw new Error(`delay ${JSON.stringify(record.delay)} is not a duration`);
+  let legacy: CompiledAction['legacy'] = null;
+  if (!hook) {
+    if (!record.fields?.length || !record.regex) throw new Error('an action needs a hook, or fields and regex');
+    legacy = { fields: record.fields, regex: patternRegExp(record.regex) };
+  }
+  return {
+    record,
+    triggers: new Set(hook?.triggers ?? []),
+    eventPatterns: hook?.event_patterns ? compileEventPatterns(hook.event_patterns, 'hook.event_patterns') : null,
+    alarmPatterns: compileAlarmPatterns(hook?.alarm_patterns ?? null, 'hook.alarm_patterns'),
+    entityPatterns: compileEntityPatterns(hook?.entity_patterns ?? null, 'hook.entity_patterns'),
+    legacy,
+    delayMs: delaySec * 1000,
+  };
+}
+
+/** Whether the action's alarm terms select the alarm (its triggers and event patterns aside). */
+function selectsAlarm(action: CompiledAction, alarm: Alarm, entity: PatternEntity | undefined): boolean {
+  if (action.legacy) {
+    const value = alarm.v as Record<string, unknown>;
+    return action.legacy.fields.some((field) => typeof value[field] === 'string' && action.legacy!.regex.test(value[field]));
+  }
+  if (!action.alarmPatterns.matches(alarm as PatternAlarm)) return false;
+  return action.entityPatterns.matchesEverything || (entity !== undefined && action.entityPatterns.matches(entity));
 }

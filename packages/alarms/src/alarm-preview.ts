@@ -53,7 +53,7 @@ const sliceSize = 5000;
 
 /**
  * The open alarms a rule selects now, for the rule previews of every feature (`POST …/preview`): counted over every
- * open alarm, the first page kept in creation order. Steps and long output history are not read.
+ * open alarm, the first page kept in creation order (then by entity id). Steps and long output history are not read.
  */
 @injectable()
 export class OpenAlarmPreview {
@@ -64,7 +64,7 @@ export class OpenAlarmPreview {
 
   async select<Extra extends object = object>(selection: OpenAlarmSelection<Extra>): Promise<PreviewPage<PreviewAlarm & Extra>> {
     const collector = new PreviewCollector<PreviewAlarm & Extra>('alarms', selection.limit);
-    const open = await this.alarms.find({ 'v.resolved': null }, { projection: { 'v.steps': 0, 'v.long_output_history': 0 }, sort: { t: 1, _id: 1 } });
+    const open = await this.alarms.find({ 'v.resolved': null }, { projection: { 'v.steps': 0, 'v.long_output_history': 0 }, sort: { t: 1, d: 1 } });
     for (let start = 0; start < open.length; start += sliceSize) {
       const slice = open.slice(start, start + sliceSize);
       const entities = selection.needsEntity ? await this.entities.getMany(slice.map((alarm) => alarm.d)) : undefined;

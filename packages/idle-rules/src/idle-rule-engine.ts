@@ -4,7 +4,7 @@ import { RuleOperationRunner } from '@vigie/actions';
 import { alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmReader, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
 import type { PreviewPage } from '@vigie/rule-schemas';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
-import { compileAlarmPatterns, compileEntityPatterns, isPatternError, type CompiledPatterns, type PatternAlarm, type PatternEntity } from '@vigie/patterns';
+import { compileAlarmPatterns, compileEntityPatterns, ruleProblem, type CompiledPatterns, type PatternAlarm, type PatternEntity } from '@vigie/patterns';
 import { IdleMarkRepository, ruleKey, type IdleMark } from './idle-marks.js';
 import { IdleRuleRepository, type IdleRuleRecord } from './idle-rule-repository.js';
 
@@ -47,10 +47,6 @@ function compileTerms(rule: IdleRuleTerms): CompiledTerms {
     alarmPatterns: compileAlarmPatterns(rule.alarm_patterns, 'alarm_patterns'),
     entityPatterns: compileEntityPatterns(rule.entity_patterns, 'entity_patterns'),
   };
-}
-
-function problemOf(err: unknown): string {
-  return isPatternError(err) ? err.detail : err instanceof Error ? err.message : String(err);
 }
 
 /** When the alarm's idle period started: `last_event` counts from its last event, `last_update` from its last change. */
@@ -153,7 +149,7 @@ export class IdleRuleEngine {
     try {
       terms = compileTerms(rule);
     } catch (err) {
-      return { subject: 'alarms', count: 0, scanned: 0, data: [], idle_now: 0, problem: problemOf(err) };
+      return { subject: 'alarms', count: 0, scanned: 0, data: [], idle_now: 0, problem: ruleProblem(err) };
     }
     const lastEvent = rule.type === 'last_event';
     const marks = lastEvent ? await this.marks.all() : new Map<string, IdleMark>();
@@ -195,7 +191,7 @@ export class IdleRuleEngine {
     try {
       return { record, ...compileTerms(record) };
     } catch (err) {
-      this.logger.warn({ rule: record._id, problem: problemOf(err) }, 'idle rule skipped: it cannot be applied');
+      this.logger.warn({ rule: record._id, problem: ruleProblem(err) }, 'idle rule skipped: it cannot be applied');
       return null;
     }
   }

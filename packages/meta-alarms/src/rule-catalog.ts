@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
-import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, isPatternError, type CompiledPatterns, type PatternAlarm, type PatternEntity, type PatternEvent } from '@vigie/patterns';
+import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, ruleProblem, type CompiledPatterns, type PatternAlarm, type PatternEntity, type PatternEvent } from '@vigie/patterns';
 import { compile, type Template } from '@vigie/templates';
 import { MetaAlarmRuleRepository, type MetaAlarmRuleRecord } from './meta-alarm-rule-repository.js';
 
@@ -92,7 +92,7 @@ export class RuleCatalog {
         output: record.output_template ? compile(record.output_template) : null,
       };
     } catch (err) {
-      const problem = isPatternError(err) ? err.detail : err instanceof Error ? err.message : String(err);
+      const problem = ruleProblem(err);
       this.logger.warn({ rule: record._id, problem }, 'meta-alarm rule does nothing: it cannot be applied');
       return null;
     }
