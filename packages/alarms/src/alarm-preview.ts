@@ -41,11 +41,11 @@ export function previewAlarm(alarm: Alarm): PreviewAlarm {
 export interface OpenAlarmSelection<Extra extends object> {
   /** The first page's size. */
   limit: number;
-  /** Whether `selects` reads the alarm's entity (entity patterns); without it the entities are not read. */
+  /** Whether `selects` or `annotate` read the alarm's entity (entity patterns); without it the entities are not read. */
   needsEntity: boolean;
   selects(alarm: Alarm, entity: Entity | undefined): boolean;
-  /** What the rule adds to each listed alarm (when an idle rule fires on it). */
-  annotate?(alarm: Alarm): Extra;
+  /** What the rule adds to each listed alarm (when an idle rule fires on it, the infos a rule sets). */
+  annotate?(alarm: Alarm, entity: Entity | undefined): Extra;
 }
 
 /** Open alarms are scanned in slices of this many, each with its entities read at once. */
@@ -63,15 +63,22 @@ export class OpenAlarmPreview {
   ) {}
 
   async select<Extra extends object = object>(selection: OpenAlarmSelection<Extra>): Promise<PreviewPage<PreviewAlarm & Extra>> {
-    const collector = new PreviewCollector<PreviewAlarm & Extra>('alarms', selection.limit);
+    const collector = new PreviewCollector<{ alarm: Alarm; entity: Entity | undefined }>('alarms', selection.limit);
     const open = await this.alarms.find({ 'v.resolved': null }, { projection: { 'v.steps': 0, 'v.long_output_history': 0 }, sort: { t: 1, d: 1 } });
     for (let start = 0; start < open.length; start += sliceSize) {
       const slice = open.slice(start, start + sliceSize);
       const entities = selection.needsEntity ? await this.entities.getMany(slice.map((alarm) => alarm.d)) : undefined;
       for (const alarm of slice) {
-        collector.offer(selection.selects(alarm, entities?.get(alarm.d)), () => ({ ...previewAlarm(alarm), ...(selection.annotate?.(alarm) as Extra) }));
+        const entity = entities?.get(alarm.d);
+        collector.offer(selection.selects(alarm, entity), () => ({ alarm, entity }));
       }
     }
-    return collector.page();
+    const page = collector.page();
+    // The listed alarms are annotated whole (templates read the steps the scan left out).
+    const whole = selection.annotate ? new Map((await this.alarms.find({ _id: { $in: page.data.map(({ alarm }) => alarm._id) } })).map((alarm) => [alarm._id, alarm])) : undefined;
+    return {
+      ...page,
+      data: page.data.map(({ alarm, entity }) => ({ ...previewAlarm(alarm), ...(selection.annotate?.(whole?.get(alarm._id) ?? alarm, entity) as Extra) })),
+    };
   }
 }

@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, SerialQueues, errorDetail, type Clock, type Logger } from '@vigie/kernel';
-import { alarmChangesRef, alarmReaderRef, type Alarm, type AlarmChangeService, type AlarmReader, type AlarmTriggerEvent } from '@vigie/alarms';
+import { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmChangeService, type AlarmReader, type AlarmTriggerEvent, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
+import type { PreviewPage } from '@vigie/rule-schemas';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import { compileAlarmPatterns, compileEntityPatterns, type CompiledPatterns, type PatternAlarm, type PatternEntity } from '@vigie/patterns';
 import { compile, type Template } from '@vigie/templates';
@@ -32,6 +33,12 @@ interface CompiledRule {
 
 type EntityDoc = Record<string, unknown>;
 
+/** What a dynamic-infos rule would do now: the open alarms it selects and the infos it would set on each. */
+export interface DynamicInfosPreview extends PreviewPage<PreviewAlarm & { infos: Record<string, unknown> }> {
+  /** Why the engine would skip the rule, when it would. */
+  problem?: string;
+}
+
 /**
  * The dynamic-infos engine (REFERENCE §5.11): after every stored change of an alarm, `v.infos` is computed again —
  * `v.infos.<rule id>` = `{<info name>: <rendered value>}` for each rule whose alarm and entity patterns match the
@@ -58,6 +65,7 @@ export class DynamicInfosEngine {
     @injectRef(alarmChangesRef) private readonly changes: AlarmChangeService,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
+    @injectRef(openAlarmPreviewRef) private readonly openAlarms: OpenAlarmPreview,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
@@ -152,28 +160,52 @@ export class DynamicInfosEngine {
     return compiled;
   }
 
+  /**
+   * What the rule would do if saved now (nothing stored): the open alarms its patterns select, each with the infos
+   * it would set (`v.infos.<rule id>`), rendered as the engine renders them.
+   */
+  async preview(record: DynamicInfosRecord, limit: number): Promise<DynamicInfosPreview> {
+    let rule: CompiledRule;
+    try {
+      rule = compileRule(record);
+    } catch (err) {
+      return { subject: 'alarms', count: 0, scanned: 0, data: [], problem: errorDetail(err) };
+    }
+    return this.openAlarms.select({
+      limit,
+      needsEntity: rule.templated || !rule.entityPatterns.matchesEverything,
+      selects: (alarm, entity) => rule.alarmPatterns.matches(alarm as PatternAlarm) && (rule.entityPatterns.matchesEverything || rule.entityPatterns.matches(entity as PatternEntity | undefined)),
+      annotate: (alarm, entity) => ({ infos: this.#render(rule, alarm, entity ?? null) }),
+    });
+  }
+
   #compileOne(record: DynamicInfosRecord): CompiledRule | null {
     try {
-      const infos = record.infos.map((info): CompiledInfo => {
-        if (typeof info.value !== 'string' || !info.value.includes('{{')) return { name: info.name, value: info.value };
-        try {
-          return { name: info.name, value: compile(info.value, { exclude: excludedTemplateFunctions }) };
-        } catch (err) {
-          throw new Error(`info ${info.name}: ${errorDetail(err)}`);
-        }
-      });
-      return {
-        id: record._id,
-        alarmPatterns: compileAlarmPatterns(record.alarm_patterns, 'alarm_patterns'),
-        entityPatterns: compileEntityPatterns(record.entity_patterns, 'entity_patterns'),
-        infos,
-        templated: infos.some((info) => isTemplate(info.value)),
-      };
+      return compileRule(record);
     } catch (err) {
       this.logger.warn({ rule: record._id, problem: errorDetail(err) }, 'dynamic infos rule skipped: it cannot be applied');
       return null;
     }
   }
+}
+
+/** The rule compiled; throws what makes it inapplicable (a pattern, a template). */
+function compileRule(record: DynamicInfosRecord): CompiledRule {
+  const infos = record.infos.map((info): CompiledInfo => {
+    if (typeof info.value !== 'string' || !info.value.includes('{{')) return { name: info.name, value: info.value };
+    try {
+      return { name: info.name, value: compile(info.value, { exclude: excludedTemplateFunctions }) };
+    } catch (err) {
+      throw new Error(`info ${info.name}: ${errorDetail(err)}`);
+    }
+  });
+  return {
+    id: record._id,
+    alarmPatterns: compileAlarmPatterns(record.alarm_patterns, 'alarm_patterns'),
+    entityPatterns: compileEntityPatterns(record.entity_patterns, 'entity_patterns'),
+    infos,
+    templated: infos.some((info) => isTemplate(info.value)),
+  };
 }
 
 function isTemplate(value: CompiledInfo['value']): value is Template {
