@@ -1,7 +1,8 @@
 import { inject, injectable } from 'tsyringe';
 import { assertSafeFilter } from '@vigie/filter-safety';
 import { injectRef, kernelRefs, errorDetail, type Clock, type Filter, type Logger } from '@vigie/kernel';
-import { alarmChangesRef, alarmReaderRef, type Alarm, type AlarmChangeService, type AlarmOperation, type AlarmReader } from '@vigie/alarms';
+import { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmChangeService, type AlarmOperation, type AlarmReader, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
+import type { PreviewPage } from '@vigie/rule-schemas';
 import { activePbehaviorsRef, type ActivePbehaviors, type ActivePbehaviorsAt } from '@vigie/pbehaviors';
 import type { AlarmFiltersConfig } from './config.js';
 import { AlarmFilterRepository, type AlarmFilterRecord } from './alarm-filter-repository.js';
@@ -22,6 +23,14 @@ export interface AlarmFilterBeatReport {
   runs: number;
   /** Alarms whose `v.alarmfilter.next_run` changed. */
   timersChanged: number;
+}
+
+/** What an alarm filter would do now: the open alarms it selects, when each is due, how many are due already. */
+export interface AlarmFilterPreview extends PreviewPage<PreviewAlarm & { due_at?: number }> {
+  /** How many of the selected alarms are due already: the first beat runs the tasks on them. */
+  due_now: number;
+  /** Why the engine would skip the filter, when it would. */
+  problem?: string;
 }
 
 /** Snooze length of the `snooze` task: the original's default (the synthetic event has no duration). */
@@ -77,6 +86,7 @@ export class AlarmFilterEngine {
     @inject(AlarmFilterRepository) private readonly filters: AlarmFilterRepository,
     @injectRef(alarmChangesRef) private readonly changes: AlarmChangeService,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
+    @injectRef(openAlarmPreviewRef) private readonly openAlarms: OpenAlarmPreview,
     @injectRef(activePbehaviorsRef) private readonly pbehaviors: ActivePbehaviors,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
@@ -253,20 +263,54 @@ export class AlarmFilterEngine {
     return compiled;
   }
 
+  /**
+   * What the filter would do if saved now (nothing stored): the open alarms its `entity_filter` and `condition`
+   * select, each with `due_at`, when its first run applies the tasks (now or earlier: at the first beat).
+   */
+  async preview(record: AlarmFilterRecord, limit: number): Promise<AlarmFilterPreview> {
+    let filter: CompiledFilter;
+    try {
+      filter = compileFilter(record);
+    } catch (err) {
+      return { subject: 'alarms', count: 0, scanned: 0, data: [], due_now: 0, problem: errorDetail(err) };
+    }
+    const nowSec = this.clock.nowSec();
+    const selected = new Set((await this.alarms.find({ $and: [filter.entityFilter, ...(filter.condition ? [filter.condition] : []), openAlarms] }, { fields: { _id: 1 } })).map((alarm) => alarm._id));
+    const pbehaviors = record.postpone_if_active_pbehavior ? await this.pbehaviors.at(nowSec) : null;
+    const dueAt = (alarm: Alarm) => Math.max(alarm.t, pbehaviors?.lastStop(alarm.d) ?? 0) + record.limit;
+    let dueNow = 0;
+    const page = await this.openAlarms.select({
+      limit,
+      needsEntity: false,
+      selects: (alarm) => {
+        const chosen = selected.has(alarm._id);
+        if (chosen && dueAt(alarm) <= nowSec) dueNow++;
+        return chosen;
+      },
+      annotate: (alarm) => ({ due_at: dueAt(alarm) }),
+    });
+    return { ...page, due_now: dueNow };
+  }
+
   #compileOne(record: AlarmFilterRecord): CompiledFilter | null {
     try {
-      const unknown = record.tasks.filter((task) => !(alarmFilterTasks as readonly string[]).includes(task));
-      if (record.tasks.length === 0) throw new Error('it has no tasks');
-      if (unknown.length > 0) throw new Error(`unknown task(s) ${unknown.join(', ')}`);
-      if (!Number.isInteger(record.limit) || record.limit < 0) throw new Error(`limit ${JSON.stringify(record.limit)} is not a number of seconds`);
-      if (!Number.isInteger(record.repeat) || record.repeat < 1) throw new Error(`repeat ${JSON.stringify(record.repeat)} lets it run no time`);
-      const condition = query('condition', record.condition);
-      return { record, entityFilter: query('entity_filter', record.entity_filter), condition: Object.keys(condition).length === 0 ? null : condition };
+      return compileFilter(record);
     } catch (err) {
       this.logger.warn({ filter: record._id, problem: errorDetail(err) }, 'alarm filter skipped: it cannot be applied');
       return null;
     }
   }
+}
+
+/** The filter's queries checked and parsed; throws what makes it inapplicable. */
+function compileFilter(record: AlarmFilterRecord): CompiledFilter {
+  const unknown = record.tasks.filter((task) => !(alarmFilterTasks as readonly string[]).includes(task));
+  if (record.tasks.length === 0) throw new Error('it has no tasks');
+  if (unknown.length > 0) throw new Error(`unknown task(s) ${unknown.join(', ')}`);
+  if (!Number.isInteger(record.limit) || record.limit < 0) throw new Error(`limit ${JSON.stringify(record.limit)} is not a number of seconds`);
+  if (!Number.isInteger(record.repeat) || record.repeat < 1) throw new Error(`repeat ${JSON.stringify(record.repeat)} lets it run no time`);
+  const condition = query('condition', record.condition);
+  return { record, entityFilter: query('entity_filter', record.entity_filter), condition: Object.keys(condition).length === 0 ? null : condition };
 }
 
 /** A stored query (JSON text), checked again: a filter written by an older version or by hand may be unsafe. */

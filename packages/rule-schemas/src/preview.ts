@@ -113,9 +113,8 @@ interface PreviewRouteOptions<B> {
  */
 export function previewRoute<B>(options: PreviewRouteOptions<B>): RouteDefinition<B, { limit: number }> {
   const { create } = options;
-  const responses: Record<number, RouteResponseDoc> = { 200: { description: 'What the rule selects now', schema: options.answer } };
-  const invalid = create.responses?.[400];
-  if (invalid) responses[400] = invalid;
+  // The create route's error answers are the preview's too (its validation is the same).
+  const responses: Record<number, RouteResponseDoc> = { ...create.responses, 200: { description: 'What the rule selects now', schema: options.answer } };
   return defineRoute({
     method: 'POST',
     path: options.path,
