@@ -68,14 +68,14 @@ export class RecentEvents {
     ring.add({ received_at: this.clock.nowSec(), event: copyOfEvent(event) });
   }
 
-  /** The sampled events `selects` matches, oldest first within each connector, connectors by first activity. */
-  select(limit: number, selects: (event: VigieEvent) => boolean): PreviewPage<RecentEvent> {
+  /** The sampled events `selects` matches: connectors from the least recently active, each its events oldest first. */
+  async select(limit: number, selects: (event: VigieEvent) => boolean | Promise<boolean>): Promise<PreviewPage<RecentEvent>> {
     const collector = new PreviewCollector<RecentEvent>('events', limit);
     const oldest = (this.clock.nowMs() - this.#maxAgeMs) / 1000;
     for (const ring of this.#rings.values()) {
       for (const entry of ring.ordered()) {
         if (entry.received_at < oldest) continue;
-        collector.offer(selects(entry.event), () => entry);
+        collector.offer(await selects(entry.event), () => entry);
       }
     }
     return collector.page();
