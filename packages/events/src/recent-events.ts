@@ -69,13 +69,13 @@ export class RecentEvents {
   }
 
   /** The sampled events `selects` matches: connectors from the least recently active, each its events oldest first. */
-  async select(limit: number, selects: (event: VigieEvent) => boolean | Promise<boolean>): Promise<PreviewPage<RecentEvent>> {
+  async select(limit: number, selects: (event: VigieEvent, receivedAt: number) => boolean | Promise<boolean>): Promise<PreviewPage<RecentEvent>> {
     const collector = new PreviewCollector<RecentEvent>('events', limit);
     const oldest = (this.clock.nowMs() - this.#maxAgeMs) / 1000;
     for (const ring of this.#rings.values()) {
       for (const entry of ring.ordered()) {
         if (entry.received_at < oldest) continue;
-        collector.offer(await selects(entry.event), () => entry);
+        collector.offer(await selects(entry.event, entry.received_at), () => entry);
       }
     }
     return collector.page();

@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, durationSeconds, type Clock, type Logger } from '@vigie/kernel';
-import { eventIntakeRef, type EventIntake, type PipelineContext, type VigieEvent } from '@vigie/events';
+import { eventIntakeRef, recentEventsRef, type EventIntake, type PipelineContext, type RecentEvent, type RecentEvents, type VigieEvent } from '@vigie/events';
+import type { PreviewPage } from '@vigie/rule-schemas';
 import { warmUpSeconds, type HeartbeatsConfig } from './config.js';
 import { HeartbeatRepository, type HeartbeatRecord } from './heartbeat-repository.js';
 import { HeartbeatStateRepository } from './heartbeat-state.js';
@@ -17,6 +18,34 @@ interface WatchedHeartbeat {
   intervalSec: number;
   /** The resource of its alarm (`heartbeatAlarmResource`). */
   resource: string;
+}
+
+/** What a heartbeat would do now: the recent events it matches, and when its alarm would be raised. */
+export interface HeartbeatPreview extends PreviewPage<RecentEvent> {
+  /** The newest sampled event it matches (epoch seconds), or null. */
+  last_match: number | null;
+  /** When its alarm is raised if no event matches from now on (epoch seconds); null when it would be skipped. */
+  alarm_at: number | null;
+  /** Why the engine would skip the heartbeat, when it would. */
+  problem?: string;
+}
+
+/** The heartbeat as the engine watches it; null when its interval or pattern cannot be used. */
+function watchedHeartbeat(record: HeartbeatRecord): WatchedHeartbeat | null {
+  const intervalSec = durationSeconds(record.expected_interval);
+  const pattern = Object.entries(record.pattern ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  if (intervalSec === null || intervalSec <= 0 || pattern.length === 0) return null;
+  return { record, pattern, intervalSec, resource: heartbeatAlarmResource(Object.fromEntries(pattern)) };
+}
+
+/** Every pattern key present in the event with an equal value. */
+function matches(heartbeat: WatchedHeartbeat, event: VigieEvent): boolean {
+  return heartbeat.pattern.every(([key, value]) => event[key] === value);
+}
+
+/** The engine's own checks match no heartbeat. */
+function isOwnEvent(event: VigieEvent): boolean {
+  return event.connector === heartbeatConnector && event.connector_name === heartbeatConnector;
 }
 
 /** How long the engine trusts its copy of the heartbeats (writes of other nodes show after at most this). */
@@ -45,6 +74,7 @@ export class HeartbeatEngine {
     @inject(HeartbeatRepository) private readonly heartbeats: HeartbeatRepository,
     @inject(HeartbeatStateRepository) private readonly states: HeartbeatStateRepository,
     @injectRef(eventIntakeRef) private readonly intake: EventIntake,
+    @injectRef(recentEventsRef) private readonly recent: RecentEvents,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
     @injectRef(kernelRefs.config) config: HeartbeatsConfig,
@@ -55,16 +85,33 @@ export class HeartbeatEngine {
   /** The pipeline stage's part. */
   async eventSeen(context: PipelineContext): Promise<void> {
     const { event } = context;
-    if (event.connector === heartbeatConnector && event.connector_name === heartbeatConnector) return;
+    if (isOwnEvent(event)) return;
     const nowSec = Math.floor(context.acceptedAt / 1000);
     for (const heartbeat of await this.#heartbeats()) {
-      if (!heartbeat.pattern.every(([key, value]) => event[key] === value)) continue;
+      if (!matches(heartbeat, event)) continue;
       const id = heartbeat.record._id;
       if (this.#storedMatch.get(id) === nowSec) continue;
       this.#storedMatch.set(id, nowSec);
       context.trace('heartbeats', `event matches heartbeat ${id}`);
       if (await this.states.matched(id, nowSec)) await this.#send(heartbeat.resource, 0, '');
     }
+  }
+
+  /**
+   * What the heartbeat would do if saved now (nothing stored): the recently processed events its pattern matches
+   * (the events feature's sample), and when its alarm would be raised without a match: the first beat (about now)
+   * starts its interval, since a new heartbeat knows no earlier match.
+   */
+  async preview(record: HeartbeatRecord, limit: number): Promise<HeartbeatPreview> {
+    const heartbeat = watchedHeartbeat(record);
+    if (!heartbeat) return { subject: 'events', count: 0, scanned: 0, data: [], last_match: null, alarm_at: null, problem: 'its pattern or interval cannot be used' };
+    let lastMatch: number | null = null;
+    const page = await this.recent.select(limit, (event, receivedAt) => {
+      const matched = !isOwnEvent(event) && matches(heartbeat, event);
+      if (matched) lastMatch = Math.max(lastMatch ?? receivedAt, receivedAt);
+      return matched;
+    });
+    return { ...page, last_match: lastMatch, alarm_at: this.clock.nowSec() + heartbeat.intervalSec };
   }
 
   /** Starts the interval of new heartbeats, raises the alarms of expired ones, closes those of deleted ones. */
@@ -130,14 +177,13 @@ export class HeartbeatEngine {
     const writes = this.heartbeats.writes;
     const watched: WatchedHeartbeat[] = [];
     for (const record of await this.heartbeats.list()) {
-      const intervalSec = durationSeconds(record.expected_interval);
-      const pattern = Object.entries(record.pattern ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
-      if (intervalSec === null || intervalSec <= 0 || pattern.length === 0) {
+      const heartbeat = watchedHeartbeat(record);
+      if (!heartbeat) {
         if (!this.#reported.has(record._id)) this.logger.warn({ heartbeat: record._id, expected_interval: record.expected_interval }, 'heartbeat skipped: its pattern or interval cannot be used');
         this.#reported.add(record._id);
         continue;
       }
-      watched.push({ record, pattern, intervalSec, resource: heartbeatAlarmResource(Object.fromEntries(pattern)) });
+      watched.push(heartbeat);
     }
     this.#watched = watched;
     this.#loadedWrites = writes;
