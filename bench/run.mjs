@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs Vigie's benchmarks. `node bench/run.mjs [http|import|weather|events|all]` (default all); `pnpm bench` builds first.
+// Runs Vigie's benchmarks. `node bench/run.mjs [http|import|weather|events|previews|all]` (default all); `pnpm bench` builds first.
 // Every benchmark measures its baseline in the same run and prints the ratio, never an absolute pass/fail alone.
 import { spawn } from 'node:child_process';
 import { execSync } from 'node:child_process';
@@ -113,6 +113,7 @@ const benchmarks = {
   import: () => sourceBenchmark('context-graph-import.ts'),
   weather: () => sourceBenchmark('weather-pbehaviors.ts'),
   events: () => sourceBenchmark('events-pipeline.ts', { compiled: true }),
+  previews: () => sourceBenchmark('previews-calendar.ts'),
 };
 
 const wanted = process.argv[2] ?? 'all';

@@ -63,8 +63,9 @@ export class OpenAlarmPreview {
   ) {}
 
   async select<Extra extends object = object>(selection: OpenAlarmSelection<Extra>): Promise<PreviewPage<PreviewAlarm & Extra>> {
-    const collector = new PreviewCollector<{ alarm: Alarm; entity: Entity | undefined }>('alarms', selection.limit);
-    const open = await this.alarms.find({ 'v.resolved': null }, { projection: { 'v.steps': 0, 'v.long_output_history': 0 }, sort: { t: 1, d: 1 } });
+    const collector = new PreviewCollector<{ alarm: Alarm; entity: Entity | undefined }>('alarms', selection.limit, ({ alarm: a }, { alarm: b }) => a.t - b.t || (a.d < b.d ? -1 : a.d > b.d ? 1 : 0));
+    // Unsorted: the collector keeps the page in order.
+    const open = await this.alarms.find({ 'v.resolved': null }, { projection: { 'v.steps': 0, 'v.long_output_history': 0 } });
     for (let start = 0; start < open.length; start += sliceSize) {
       const slice = open.slice(start, start + sliceSize);
       const entities = selection.needsEntity ? await this.entities.getMany(slice.map((alarm) => alarm.d)) : undefined;

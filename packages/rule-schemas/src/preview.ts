@@ -31,6 +31,8 @@ export interface PreviewPage<T> {
 /**
  * Counts the items a rule selects and keeps only the first page of them, so that a preview over any number of items
  * holds at most `limit` of them in memory. Every preview source (alarms, entities, recent events) goes through it.
+ * Without `order` the page is the first items offered; with it, the smallest in that order whatever the order of
+ * the scan (so that a source need not sort what it scans).
  */
 export class PreviewCollector<T> {
   #count = 0;
@@ -40,6 +42,7 @@ export class PreviewCollector<T> {
   constructor(
     readonly subject: PreviewSubject,
     private readonly limit: number,
+    private readonly order?: (a: T, b: T) => number,
   ) {}
 
   /** Notes one scanned item; `selected` says whether the rule selects it, `present` builds its entry when kept. */
@@ -47,7 +50,24 @@ export class PreviewCollector<T> {
     this.#scanned++;
     if (!selected) return;
     this.#count++;
-    if (this.#data.length < this.limit) this.#data.push(present());
+    const order = this.order;
+    if (!order) {
+      if (this.#data.length < this.limit) this.#data.push(present());
+      return;
+    }
+    const item = present();
+    const data = this.#data;
+    if (data.length === this.limit && order(item, data[data.length - 1] as T) >= 0) return;
+    // Binary insertion into the page, kept sorted; the largest drops out when the page is full.
+    let low = 0;
+    let high = data.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (order(data[middle] as T, item) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    data.splice(low, 0, item);
+    if (data.length > this.limit) data.pop();
   }
 
   page(): PreviewPage<T> {
