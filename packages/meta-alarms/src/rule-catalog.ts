@@ -76,27 +76,32 @@ export class RuleCatalog {
 
   #compile(record: MetaAlarmRuleRecord): CompiledRule | null {
     try {
-      const config = record.config ?? {};
-      return {
-        record,
-        scope: compileEntityPatterns(record.patterns?.entity_patterns ?? null, 'patterns.entity_patterns'),
-        alarmPatterns: [
-          compileAlarmPatterns(config.alarm_patterns ?? null, 'config.alarm_patterns'),
-          compileAlarmPatterns(config.attribute_patterns ?? null, 'config.attribute_patterns'),
-        ],
-        entityPatterns: compileEntityPatterns(config.entity_patterns ?? null, 'config.entity_patterns'),
-        eventPatterns: config.event_patterns ? compileEventPatterns(config.event_patterns, 'config.event_patterns') : null,
-        totalPatterns: compileEntityPatterns(config.total_entity_patterns ?? config.entity_patterns ?? null, 'config.total_entity_patterns'),
-        threshold: thresholdOf(record),
-        intervalSec: config.time_interval && config.time_interval > 0 ? config.time_interval : defaultIntervalSec,
-        output: record.output_template ? compile(record.output_template) : null,
-      };
+      return compileRule(record);
     } catch (err) {
       const problem = ruleProblem(err);
       this.logger.warn({ rule: record._id, problem }, 'meta-alarm rule does nothing: it cannot be applied');
       return null;
     }
   }
+}
+
+/** The rule compiled; throws why it cannot work. */
+export function compileRule(record: MetaAlarmRuleRecord): CompiledRule {
+  const config = record.config ?? {};
+  return {
+    record,
+    scope: compileEntityPatterns(record.patterns?.entity_patterns ?? null, 'patterns.entity_patterns'),
+    alarmPatterns: [
+      compileAlarmPatterns(config.alarm_patterns ?? null, 'config.alarm_patterns'),
+      compileAlarmPatterns(config.attribute_patterns ?? null, 'config.attribute_patterns'),
+    ],
+    entityPatterns: compileEntityPatterns(config.entity_patterns ?? null, 'config.entity_patterns'),
+    eventPatterns: config.event_patterns ? compileEventPatterns(config.event_patterns, 'config.event_patterns') : null,
+    totalPatterns: compileEntityPatterns(config.total_entity_patterns ?? config.entity_patterns ?? null, 'config.total_entity_patterns'),
+    threshold: thresholdOf(record),
+    intervalSec: config.time_interval && config.time_interval > 0 ? config.time_interval : defaultIntervalSec,
+    output: record.output_template ? compile(record.output_template) : null,
+  };
 }
 
 /** The grouping threshold of a rule; throws why a complex rule cannot fire (REFERENCE §5.7). */

@@ -35,14 +35,37 @@ export interface Calendar {
   timespans: Timespan[];
 }
 
-/** An instant as ISO 8601 in a zone, with its offset, made from the zone's cached offset. */
-function localIso(zone: TimeZone, epochSec: number): string {
-  const offset = zone.offsetAt(epochSec);
-  const wall = new Date((epochSec + offset) * 1000).toISOString().slice(0, 19);
-  const sign = offset < 0 ? '-' : '+';
-  const minutes = Math.abs(offset) / 60;
-  return `${wall}${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+/**
+ * Writes instants as ISO 8601 in a zone with their offset (`2025-03-30T03:00:00+02:00`). A calendar writes hundreds
+ * of thousands: the date part and the offset text are made once per day and per offset.
+ */
+class LocalTimes {
+  readonly #days = new Map<number, string>();
+  readonly #offsets = new Map<number, string>();
+
+  constructor(private readonly zone: TimeZone) {}
+
+  iso(epochSec: number): string {
+    const offset = this.zone.offsetAt(epochSec);
+    const wall = epochSec + offset;
+    const day = Math.floor(wall / 86400);
+    let date = this.#days.get(day);
+    if (date === undefined) {
+      date = new Date(day * 86_400_000).toISOString().slice(0, 11);
+      this.#days.set(day, date);
+    }
+    let suffix = this.#offsets.get(offset);
+    if (suffix === undefined) {
+      const minutes = Math.abs(offset) / 60;
+      suffix = `${offset < 0 ? '-' : '+'}${two(Math.floor(minutes / 60))}:${two(minutes % 60)}`;
+      this.#offsets.set(offset, suffix);
+    }
+    const time = wall - day * 86400;
+    return `${date}${two(Math.floor(time / 3600))}:${two(Math.floor(time / 60) % 60)}:${two(time % 60)}${suffix}`;
+  }
 }
+
+const two = (value: number): string => (value < 10 ? `0${value}` : String(value));
 
 /**
  * The maintenance calendar: the occurrences of the enabled pbehaviors in a time window, expanded from each one's
@@ -62,6 +85,7 @@ export class PbehaviorCalendar {
     const zoneName = query.timezone ?? this.config.default_timezone;
     if (!TimeZone.isValid(zoneName)) throw new HttpError(400, `timezone ${zoneName} is not an IANA time zone such as Europe/Paris or UTC`);
     const zone = TimeZone.named(zoneName);
+    const local = new LocalTimes(zone);
     const index = await this.index.ready();
     const now = this.clock.nowSec();
     const timespans: Timespan[] = [];
@@ -79,8 +103,8 @@ export class PbehaviorCalendar {
           pbehavior,
           start: window.start,
           end: window.end,
-          start_local: localIso(zone, window.start),
-          end_local: localIso(zone, window.end),
+          start_local: local.iso(window.start),
+          end_local: local.iso(window.end),
           active: current !== null && current.start === window.start,
         });
       }
