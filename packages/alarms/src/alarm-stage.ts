@@ -86,6 +86,24 @@ export function alarmStage(changes: AlarmChangeService, alarms: AlarmRepository)
         await acknowledgeResources(changes, alarms, event.component, operation, context);
       }
     },
+    async dryRun(context) {
+      const operation = operationOf(context.event);
+      if (operation === null) return context.would('change no alarm: the event type operates on none', { event_type: context.event.event_type });
+      if (context.entity?.enabled === false) return context.would('change no alarm: the entity is disabled');
+      const { change, reason } = await changes.simulate(context.entityId, operation);
+      if (!change) return context.would('leave the alarm unchanged', { reason });
+      context.data.set(alarmChangeDataKey, change);
+      const v = change.alarm.v;
+      context.would(change.created ? 'create an alarm' : 'change the alarm', {
+        alarm: change.alarm._id,
+        state: v.state.val,
+        status: v.status.val,
+        triggers: change.triggers,
+      });
+      if (context.event.event_type === 'ack' && context.event.ack_resources === true && context.event.source_type === 'component') {
+        context.would('acknowledge the open alarms of the component\'s resources');
+      }
+    },
   };
 }
 

@@ -6,11 +6,12 @@ import { EventQueueRepository } from './event-queue.js';
 import { PipelineHealth } from './pipeline-health.js';
 import { PipelineRunner } from './pipeline-runner.js';
 import { RecentEvents } from './recent-events.js';
+import { PipelineDryRun } from './dry-run.js';
 import { engineSettingsRef, eventIntakeRef, recentEventsRef } from './refs.js';
 
 /** The events feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const eventsBridge = defineBridge({
-  singletons: [EngineSettingsService, EventQueueRepository, PipelineRunner, EventIntake, PipelineHealth, RecentEvents],
+  singletons: [EngineSettingsService, EventQueueRepository, PipelineRunner, EventIntake, PipelineHealth, RecentEvents, PipelineDryRun],
   exports: [provide(engineSettingsRef, EngineSettingsService), provide(eventIntakeRef, EventIntake), provide(recentEventsRef, RecentEvents)],
 });
 

@@ -7,6 +7,7 @@ export { registerEngineBeat, type EngineBeat } from './engine-beat.js';
 export { EventIntake } from './event-intake.js';
 export { engineSettingsRef, eventIntakeRef, recentEventsRef } from './refs.js';
 export { RecentEvents, type RecentEvent } from './recent-events.js';
+export { PipelineDryRun, type DryRunReport, type DryRunStage } from './dry-run.js';
 export { acceptEvent, eventProblem, routingKeyOf, sourceTypes, type EventProblem, type EventSender } from './event-validation.js';
 export { PipelineRunner, laneOf, type PipelineStats } from './pipeline-runner.js';
 export {
@@ -14,6 +15,8 @@ export {
   entityIdOf,
   pipelineDataKey,
   pipelineStagesPoint,
+  type DryRunContext,
+  type DryRunEffect,
   type EngineSettings,
   type PipelineContext,
   type PipelineData,
