@@ -1,6 +1,6 @@
 // Rule previews and the maintenance calendar on the embedded (SQLite) store: an idle-rule preview over 100,000 open
 // alarms (goal 1 s) beside a bare scan of the same alarms through the store (the floor), and a year of a weekly rule
-// over 10,000 pbehaviors (goal 200 ms for the expansion), and the HTTP answers of a month and of one entity.
+// over 10,000 pbehaviors (goal 200 ms for the expansion), and the HTTP answers of a week and of one entity.
 //
 //   node bench/run.mjs previews
 //
@@ -147,11 +147,11 @@ async function main(): Promise<void> {
     report(`expansion (PbehaviorCalendar.timespans): ${count} timespans`, expansion, goals.calendar);
     let monthCount = 0;
     const http = await medianOf(async () => {
-      const res = await t.get(`/api/v2/pbehavior-timespans?from=${year.from}&to=${year.from + 30 * day}&timezone=Europe/Paris`);
+      const res = await t.get(`/api/v2/pbehavior-timespans?from=${year.from}&to=${year.from + 7 * day}&timezone=Europe/Paris`);
       if (res.status !== 200) throw new Error(`timespans answered ${res.status}`);
       monthCount = (res.body as { count: number }).count;
     });
-    report(`GET /api/v2/pbehavior-timespans, 30 days of every pbehavior (${monthCount})`, http);
+    report(`GET /api/v2/pbehavior-timespans, 7 days of every pbehavior (${monthCount})`, http);
     const oneEntity = await medianOf(() => t.get(`/api/v2/pbehavior-timespans?from=${year.from}&to=${year.to}&entity=res-1/host-1`));
     report('GET /api/v2/pbehavior-timespans for one entity', oneEntity);
   } finally {
