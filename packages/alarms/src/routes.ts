@@ -9,6 +9,7 @@ export const alarmRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'GET',
     path: '/alerts/get-alarms',
+    right: 'alarms:read',
     summary: 'List alarms',
     description:
       'The original clients\' alarm list. Open alarms by default (`opened=true`, `resolved=false`); `tstart`/`tstop` keep alarms ' +
@@ -32,6 +33,7 @@ export const alarmRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v2/alarms/*id',
+    right: 'alarms:read',
     summary: 'Get one alarm with its steps',
     tags,
     responses: {

@@ -19,6 +19,7 @@ const notFound = { description: 'No rule has this id: no dynamic infos rule with
 const createRoute = defineRoute({
   method: 'POST',
   path: collectionPath,
+  right: 'dynamic-infos:write',
   summary: 'Create a dynamic infos rule',
   tags,
   body: { required: true, otherMedia: 'absent' },
@@ -44,6 +45,7 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'GET',
     path: collectionPath,
+    right: 'dynamic-infos:read',
     summary: 'List dynamic infos rules',
     description: 'search is a literal, case-insensitive substring looked for in any of search_fields.',
     tags,
@@ -63,6 +65,7 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: rulePath,
+    right: 'dynamic-infos:read',
     summary: 'Get a dynamic infos rule',
     tags,
     errors: storeFailure('Cannot retrieve the dynamic infos rule from the database, please contact your administrator.'),
@@ -72,6 +75,7 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'PUT',
     path: rulePath,
+    right: 'dynamic-infos:write',
     summary: 'Replace a dynamic infos rule',
     description: 'author, creation_date and last_modified_date in the body are ignored: the first two are kept, the third refreshed.',
     tags,
@@ -88,6 +92,7 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
   {
     method: 'DELETE',
     path: rulePath,
+    right: 'dynamic-infos:write',
     summary: 'Delete a dynamic infos rule',
     tags,
     errors: storeFailure('failed to delete dynamic infos'),

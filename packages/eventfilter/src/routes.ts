@@ -33,6 +33,7 @@ function checkRuleBody(ctx: VigieContext, pathId?: string): void {
 const createRoute = defineRoute({
   method: 'POST',
   path: '/api/v2/eventfilter/rules',
+  right: 'eventfilter:write',
   summary: 'Create an event-filter rule',
   description: 'An `_id` that is a non-empty string without spaces is kept; otherwise one is generated.',
   tags,
@@ -67,6 +68,7 @@ export const eventFilterRoutes: RouteDefinition[] = [
 defineRoute({
   method: 'PUT',
   path: '/api/v2/eventfilter/rules/:id',
+  right: 'eventfilter:write',
   summary: 'Replace an event-filter rule',
   description: 'The body is a whole rule; its `_id`, when present, must be the path id.',
   tags,
@@ -90,6 +92,7 @@ defineRoute({
 {
   method: 'DELETE',
   path: '/api/v2/eventfilter/rules/:id',
+  right: 'eventfilter:write',
   summary: 'Delete an event-filter rule',
   tags,
   responses: {
@@ -104,6 +107,7 @@ defineRoute({
 {
   method: 'GET',
   path: '/api/v2/eventfilter/rules/:id',
+  right: 'eventfilter:read',
   summary: 'Get an event-filter rule',
   tags,
   responses: {
@@ -120,6 +124,7 @@ defineRoute({
 {
   method: 'GET',
   path: '/api/v2/eventfilter/rules',
+  right: 'eventfilter:read',
   summary: 'List event-filter rules',
   tags,
   responses: { 200: { description: 'Every rule, in the order the pipeline applies them (priority, then id)', schema: array(ruleOutputSchema) } },

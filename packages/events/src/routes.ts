@@ -47,6 +47,8 @@ export const eventRoutes: RouteDefinition[] = [
   {
     method: 'POST',
     path: '/api/v2/event/dry-run',
+    // What an event would do reveals the rules; the right of sending events.
+    right: 'events:write',
     summary: 'What one event would do, stage by stage, without doing it',
     description:
       'Runs one event through the pipeline stages that support a dry run (event filter, validation, entities, alarms, and those of other ' +
@@ -71,6 +73,7 @@ export const eventRoutes: RouteDefinition[] = [
   {
     method: 'POST',
     path: ['/api/v2/event', '/event'],
+    right: 'events:write',
     summary: 'Send events',
     description:
       'One event or a list. Valid events are durably queued before the answer and listed in `sent_events`; each refused one is in ' +

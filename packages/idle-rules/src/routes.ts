@@ -18,6 +18,7 @@ function author(ctx: VigieContext): string {
 const createRoute = defineRoute({
   method: 'POST',
   path: '/api/v2/idle-rule',
+  right: 'idle-rules:write',
   summary: 'Create an idle rule',
   description: 'The service sets `_id` (unless given), `author`, `creation_date` and `last_modified_date`.',
   tags,
@@ -48,6 +49,7 @@ export const idleRuleRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'PUT',
     path: '/api/v2/idle-rule/:id',
+    right: 'idle-rules:write',
     summary: 'Replace an idle rule',
     description: 'The body is a whole rule whose `_id` equals the path id; `creation_date` is kept, `author` and `last_modified_date` are refreshed.',
     tags,
@@ -67,6 +69,7 @@ export const idleRuleRoutes: RouteDefinition[] = [
   {
     method: 'DELETE',
     path: '/api/v2/idle-rule/:id',
+    right: 'idle-rules:write',
     summary: 'Delete an idle rule',
     tags,
     responses: {
@@ -78,6 +81,7 @@ export const idleRuleRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v2/idle-rule/:id',
+    right: 'idle-rules:read',
     summary: 'Get an idle rule',
     tags,
     responses: {
@@ -93,6 +97,7 @@ export const idleRuleRoutes: RouteDefinition[] = [
   },
   {
     method: 'GET',
+    right: 'idle-rules:read',
     // `/api/v2/idle-rule` is the original's only list route (REFERENCE §1): kept as an alias.
     path: ['/api/v2/idle-rules', '/api/v2/idle-rule'],
     summary: 'List idle rules',

@@ -39,6 +39,7 @@ function toggleRoutes(enabled: boolean): RouteDefinition[] {
     defineRoute({
       method: 'POST',
       path: `/api/v2/entities/${verb}`,
+      right: 'entities:write',
       summary: `${enabled ? 'Enable' : 'Disable'} an entity`,
       description: `Sets \`enabled\` and appends the time to \`${verb}_history\`, as an import's \`${verb}\` does.`,
       tags,
@@ -50,6 +51,7 @@ function toggleRoutes(enabled: boolean): RouteDefinition[] {
     defineRoute({
       method: 'POST',
       path: `/api/v2/entities/bulk/${verb}`,
+      right: 'entities:write',
       summary: `${enabled ? 'Enable' : 'Disable'} entities`,
       description: 'Each id on its own (one failing does not stop the others): 207 with one outcome per id, in order.',
       tags,
@@ -68,6 +70,7 @@ export const entityRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'POST',
     path: '/api/v2/entities',
+    right: 'entities:write',
     summary: 'Create an entity',
     description:
       'The body is an entity as an import `create` element takes it, checked and applied by the same rules: the entities named in `impact` and ' +
@@ -81,6 +84,7 @@ export const entityRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'PUT',
     path: '/api/v2/entities/*id',
+    right: 'entities:write',
     summary: 'Update an entity',
     description: 'The given fields replace the stored ones, as an import `update` does (relations given are replaced, reciprocally).',
     tags,
@@ -92,6 +96,7 @@ export const entityRoutes: RouteDefinition[] = [
   {
     method: 'DELETE',
     path: '/api/v2/entities/*id',
+    right: 'entities:write',
     summary: 'Delete an entity',
     description: 'The entities it was linked with forget it, as an import `delete` does.',
     tags,
@@ -103,6 +108,7 @@ export const entityRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'POST',
     path: '/api/v2/entity-comments/*id',
+    right: 'entities:write',
     summary: 'Comment an entity',
     description: 'Appends `{_id, author, message, timestamp}` to the entity\'s `comments`; the author is the authenticated user.',
     tags,
@@ -114,6 +120,7 @@ export const entityRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'DELETE',
     path: '/api/v2/entity-comments/*id',
+    right: 'entities:write',
     summary: 'Delete a comment of an entity',
     tags,
     querySchema: object({ comment: idField(string()).required('comment is required') }),

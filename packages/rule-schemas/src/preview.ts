@@ -129,7 +129,7 @@ interface PreviewRouteOptions<B> {
 
 /**
  * `POST <resource>/preview`: the rule as a create takes it (same schema, same preparation and early checks, same
- * error wording), nothing stored; the answer says what the rule selects now. One route shape for every rule resource.
+ * error wording), nothing stored, under the rule's read right (`<resource>:read` for a create's `<resource>:write`); the answer says what the rule selects now. One route shape for every rule resource.
  */
 export function previewRoute<B>(options: PreviewRouteOptions<B>): RouteDefinition<B, { limit: number }> {
   const { create } = options;
@@ -138,6 +138,8 @@ export function previewRoute<B>(options: PreviewRouteOptions<B>): RouteDefinitio
   return defineRoute({
     method: 'POST',
     path: options.path,
+    // The rule's own read right: a preview reads what the rule would select and stores nothing.
+    ...(create.right === undefined ? {} : { right: create.right.replace(/:write$/, ':read') }),
     summary: `Preview what ${options.resource} would select now, without saving it`,
     description: `${options.description} The body is validated as the create route validates it; nothing is stored.`,
     tags: create.tags ?? [],

@@ -19,6 +19,7 @@ const notFound = { description: 'No webhook found with ID <id>' };
 const createRoute = defineRoute({
   method: 'POST',
   path: collectionPath,
+  right: 'webhooks:write',
   summary: 'Create a webhook',
   description: 'request.url, request.payload and request.headers values are templates, parsed at save time.',
   tags,
@@ -52,6 +53,7 @@ export const webhookRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: collectionPath,
+    right: 'webhooks:read',
     summary: 'List webhooks',
     tags,
     errors: storeFailure(databaseErrorText.list),
@@ -61,6 +63,7 @@ export const webhookRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: webhookPath,
+    right: 'webhooks:read',
     summary: 'Get a webhook',
     tags,
     errors: storeFailure(databaseErrorText.read),
@@ -70,6 +73,7 @@ export const webhookRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'PUT',
     path: webhookPath,
+    right: 'webhooks:write',
     summary: 'Replace a webhook',
     description:
       'Full replacement, except credentials: request.auth left out keeps the stored ones, null removes them, and a ' +
@@ -88,6 +92,7 @@ export const webhookRoutes: RouteDefinition[] = [
   {
     method: 'DELETE',
     path: webhookPath,
+    right: 'webhooks:write',
     summary: 'Delete a webhook',
     tags,
     errors: storeFailure(databaseErrorText.read),
@@ -105,6 +110,7 @@ export const deliveryRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'GET',
     path: '/api/v2/webhook-deliveries',
+    right: 'webhooks:read',
     summary: 'List webhook deliveries',
     description:
       'Newest first. `webhook`, `alarm` and `status` (pending, succeeded, failed, skipped) filter; `skip` and `limit` ' +
@@ -123,6 +129,7 @@ export const deliveryRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v2/webhook-deliveries/:id',
+    right: 'webhooks:read',
     summary: 'Get a webhook delivery',
     tags: deliveryTags,
     responses: { 200: { description: 'The delivery', schema: deliverySchema }, 404: { description: 'No webhook delivery with id <id>' } },
@@ -131,6 +138,7 @@ export const deliveryRoutes: RouteDefinition[] = [
   {
     method: 'POST',
     path: '/api/v2/webhook-deliveries/:id/replay',
+    right: 'webhooks:write',
     summary: 'Replay a failed webhook delivery',
     description:
       'Sends the delivery again as it was rendered, with the same Idempotency-Key, granting 1 + retry.count more attempts ' +
