@@ -103,6 +103,19 @@ export class ActionEngine {
     }
   }
 
+  /** For dry runs: the actions this trigger would apply (at once or after their delay), without applying them. */
+  async wouldFire(payload: AlarmTriggerEvent): Promise<string[]> {
+    const fired: string[] = [];
+    let entity = payload.entity as PatternEntity | undefined;
+    entity ??= ((await this.entities.get(payload.alarm.d)) ?? undefined) as PatternEntity | undefined;
+    for (const action of await this.#actions()) {
+      if (!this.#matches(action, payload, true, () => entity)) continue;
+      const delay = action.delayMs > 0 ? ` after ${action.delayMs / 1000} s` : '';
+      fired.push(`apply action ${action.record._id} (${action.record.type})${delay}`);
+    }
+    return fired;
+  }
+
   #matches(action: CompiledAction, payload: AlarmTriggerEvent, firstOfChange: boolean, entity: () => PatternEntity | undefined): boolean {
     const { alarm, event } = payload;
     if (action.legacy) return event !== undefined && firstOfChange && selectsAlarm(action, alarm, undefined);

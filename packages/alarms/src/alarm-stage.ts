@@ -1,5 +1,6 @@
 import { PipelineOrder, pipelineDataKey, type PipelineContext, type PipelineStage, type VigieEvent } from '@vigie/events';
 import type { AlarmChangeService, AppliedChange } from './alarm-changes.js';
+import type { TriggerDryRun } from './refs.js';
 import type { AlarmRepository } from './alarm-repository.js';
 import type { AlarmOperation, AlarmOperationType, AlarmOrigin } from './lifecycle.js';
 
@@ -60,7 +61,7 @@ export function operationOf(event: VigieEvent): AlarmOperation | null {
  * entity gets no alarm. An ack of a component with `ack_resources` also acknowledges the open alarms of its
  * resources that are not acknowledged yet.
  */
-export function alarmStage(changes: AlarmChangeService, alarms: AlarmRepository): PipelineStage {
+export function alarmStage(changes: AlarmChangeService, alarms: AlarmRepository, subscribers: () => readonly TriggerDryRun[] = () => []): PipelineStage {
   return {
     name: 'alarms',
     order: PipelineOrder.alarms,
@@ -100,6 +101,10 @@ export function alarmStage(changes: AlarmChangeService, alarms: AlarmRepository)
         status: v.status.val,
         triggers: change.triggers,
       });
+      for (const trigger of change.triggers) {
+        const payload = { trigger, alarm: change.alarm, entity: context.entity, event: context.event };
+        for (const subscriber of subscribers()) for (const fired of await subscriber.wouldFire(payload)) context.would(fired, { trigger, by: subscriber.name });
+      }
       if (context.event.event_type === 'ack' && context.event.ack_resources === true && context.event.source_type === 'component') {
         context.would('acknowledge the open alarms of the component\'s resources');
       }

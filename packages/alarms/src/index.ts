@@ -14,6 +14,7 @@ export {
 } from './alarm.js';
 export { AlarmChangeService, type AlarmTriggerEvent, type AppliedChange, type ChangeCause } from './alarm-changes.js';
 export { AlarmReader } from './alarm-reader.js';
+export { triggerDryRunPoint, type TriggerDryRun } from './refs.js';
 export { OpenAlarmPreview, previewAlarm, type OpenAlarmSelection, type PreviewAlarm } from './alarm-preview.js';
 export { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
 export { alarmChangeDataKey, operationOf } from './alarm-stage.js';

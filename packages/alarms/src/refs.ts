@@ -1,4 +1,4 @@
-import { eventRef, serviceRef } from '@vigie/kernel';
+import { eventRef, extensionPointRef, serviceRef } from '@vigie/kernel';
 import type { AlarmChangeService, AlarmTriggerEvent } from './alarm-changes.js';
 import type { OpenAlarmPreview } from './alarm-preview.js';
 import type { AlarmReader } from './alarm-reader.js';
@@ -21,3 +21,15 @@ export const alarmTriggerEvent = eventRef<AlarmTriggerEvent>('alarms.trigger');
  * For subscribers that record per (`eventId`, trigger) and so can take a trigger twice (the webhooks).
  */
 export const alarmTriggerRedeliveredEvent = eventRef<AlarmTriggerEvent>('alarms.trigger.redelivered');
+
+/**
+ * What a subscriber of `alarms.trigger` would do with a change, for dry runs (`POST /api/v2/event/dry-run`): the
+ * actions, webhooks… it would fire, in words, without firing them. Contributed by the features that subscribe.
+ */
+export interface TriggerDryRun {
+  name: string;
+  wouldFire(trigger: AlarmTriggerEvent): Promise<string[]>;
+}
+
+/** Extension point declared by the alarms feature; its stage's dry run asks each contribution about each trigger. */
+export const triggerDryRunPoint = extensionPointRef<TriggerDryRun>('alarms.trigger-dry-runs');

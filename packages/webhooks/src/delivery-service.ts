@@ -140,6 +140,20 @@ export class DeliveryService {
     return { ...page, ...answer };
   }
 
+  /** For dry runs: the webhooks this trigger would send, without recording or sending them. */
+  async wouldFire({ trigger, alarm, entity, event }: AlarmTriggerEvent): Promise<string[]> {
+    const webhooks = (await this.catalog.enabled()).filter((webhook) => webhook.triggers.has(trigger));
+    if (webhooks.length === 0) return [];
+    const fullEntity = entity ?? ((await this.entities.get(alarm.d)) as Record<string, unknown> | null) ?? undefined;
+    const fired: string[] = [];
+    for (const webhook of webhooks) {
+      if (await this.#matches(webhook, alarm.d, alarm as unknown as Record<string, unknown>, fullEntity, event)) {
+        fired.push(`send webhook ${webhook.record._id} (${webhook.record.request.method} ${webhook.record.request.url})`);
+      }
+    }
+    return fired;
+  }
+
   async #matches(
     webhook: CompiledWebhook,
     entityId: string,
