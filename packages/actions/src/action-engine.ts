@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, durationSeconds, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
+import { injectRef, kernelRefs, durationSeconds, RuleCache, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
 import { alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmReader, type AlarmTriggerEvent, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, ruleProblem, type CompiledPatterns, type PatternAlarm, type PatternEntity, type PatternEvent } from '@vigie/patterns';
@@ -31,6 +31,9 @@ interface CompiledAction {
   delayMs: number;
 }
 
+/** The actions are read again at least this often (writes of other nodes show at once when the store notifies them). */
+const reloadAfterMs = 10_000;
+
 /** What an action would act on now: the open alarms it selects, the triggers it waits for, its delay. */
 export interface ActionPreview extends PreviewPage<PreviewAlarm> {
   triggers: string[];
@@ -38,9 +41,6 @@ export interface ActionPreview extends PreviewPage<PreviewAlarm> {
   /** Why the engine would skip the action, when it would. */
   problem?: string;
 }
-
-/** How long the engine trusts its copy of the actions (writes of other nodes show after at most this). */
-const reloadAfterMs = 10_000;
 
 /**
  * The action engine (REFERENCE §5.4): on each `alarms.trigger`, the actions whose hook lists the trigger and whose
@@ -52,10 +52,7 @@ const reloadAfterMs = 10_000;
 export class ActionEngine {
   /** Set while an action's operation runs, so the triggers it causes are not matched again. */
   readonly #applying = new AsyncLocalStorage<string>();
-  #compiled: CompiledAction[] = [];
-  #loadedWrites = -1;
-  #loadedAt = 0;
-  #loading: Promise<CompiledAction[]> | undefined;
+  readonly #actions: RuleCache<ActionRecord, CompiledAction>;
   /** Changes (their stored alarm objects) already seen: legacy actions run once per change, whatever its triggers. */
   readonly #changesSeen = new WeakSet<Alarm>();
 
@@ -64,11 +61,13 @@ export class ActionEngine {
     @inject(RuleOperationRunner) private readonly runner: RuleOperationRunner,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
-    @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
     @injectRef(openAlarmPreviewRef) private readonly openAlarms: OpenAlarmPreview,
-    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
+    @injectRef(kernelRefs.clock) clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.#actions = new RuleCache({ source: repository, compile: compileAction, order: applicationOrder, kind: 'action', logField: 'action', refreshMs: reloadAfterMs, clock, logger });
+  }
 
   /** The `alarms.trigger` subscriber. Returns at once: the alarm's entity is still locked by the change. */
   onTrigger(payload: AlarmTriggerEvent): void {
@@ -81,7 +80,7 @@ export class ActionEngine {
   }
 
   async #handle(payload: AlarmTriggerEvent, firstOfChange: boolean): Promise<void> {
-    const actions = await this.#actions();
+    const actions = await this.#actions.rules();
     if (actions.length === 0) return;
     const { alarm } = payload;
     let entity = payload.entity as PatternEntity | undefined;
@@ -103,19 +102,6 @@ export class ActionEngine {
     }
   }
 
-  /** For dry runs: the actions this trigger would apply (at once or after their delay), without applying them. */
-  async wouldFire(payload: AlarmTriggerEvent): Promise<string[]> {
-    const fired: string[] = [];
-    let entity = payload.entity as PatternEntity | undefined;
-    entity ??= ((await this.entities.get(payload.alarm.d)) ?? undefined) as PatternEntity | undefined;
-    for (const action of await this.#actions()) {
-      if (!this.#matches(action, payload, true, () => entity)) continue;
-      const delay = action.delayMs > 0 ? ` after ${action.delayMs / 1000} s` : '';
-      fired.push(`apply action ${action.record._id} (${action.record.type})${delay}`);
-    }
-    return fired;
-  }
-
   #matches(action: CompiledAction, payload: AlarmTriggerEvent, firstOfChange: boolean, entity: () => PatternEntity | undefined): boolean {
     const { alarm, event } = payload;
     if (action.legacy) return event !== undefined && firstOfChange && selectsAlarm(action, alarm, undefined);
@@ -123,6 +109,38 @@ export class ActionEngine {
     // Given event patterns need an event (REFERENCE §5.4: `resolve`, `unsnooze`… come from no event); empty ones match all.
     if (action.eventPatterns && !action.eventPatterns.matchesEverything && (event === undefined || !action.eventPatterns.matches(event as PatternEvent, entity()))) return false;
     return selectsAlarm(action, alarm, action.entityPatterns.matchesEverything ? undefined : entity());
+  }
+
+  /**
+   * What the action would act on if saved now (nothing stored): the open alarms its alarm and entity patterns (or,
+   * for a legacy action, its fields and regex) select, which the engine applies it to at its next trigger.
+   */
+  async preview(record: ActionRecord, limit: number): Promise<ActionPreview> {
+    let action: CompiledAction;
+    try {
+      action = compileAction(record);
+    } catch (err) {
+      return { subject: 'alarms', count: 0, scanned: 0, data: [], triggers: [], delay_seconds: 0, problem: ruleProblem(err) };
+    }
+    const page = await this.openAlarms.select({
+      limit,
+      needsEntity: !action.entityPatterns.matchesEverything,
+      selects: (alarm, entity) => selectsAlarm(action, alarm, entity as PatternEntity | undefined),
+    });
+    return { ...page, triggers: [...action.triggers], delay_seconds: action.delayMs / 1000 };
+  }
+
+  /** For dry runs: the actions this trigger would apply (at once or after their delay), without applying them. */
+  async wouldFire(payload: AlarmTriggerEvent): Promise<string[]> {
+    const fired: string[] = [];
+    let entity = payload.entity as PatternEntity | undefined;
+    entity ??= ((await this.entities.get(payload.alarm.d)) ?? undefined) as PatternEntity | undefined;
+    for (const action of await this.#actions.rules()) {
+      if (!this.#matches(action, payload, true, () => entity)) continue;
+      const delay = action.delayMs > 0 ? ` after ${action.delayMs / 1000} s` : '';
+      fired.push(`apply action ${action.record._id} (${action.record.type})${delay}`);
+    }
+    return fired;
   }
 
   /** Runs the `actions.delayed` job: the action, if it still exists, on the alarm, if it is still open. */
@@ -145,62 +163,24 @@ export class ActionEngine {
       this.runner.run(entityId, { type: action.type, parameters: action.parameters ?? null }, { rule: `action ${action._id}`, defaultAuthor: 'system' }),
     );
   }
-
-  /** The valid actions in application order, read again after a write of this process or when old. */
-  async #actions(): Promise<CompiledAction[]> {
-    const fresh = this.#loadedWrites === this.repository.writes && this.clock.nowMs() - this.#loadedAt < reloadAfterMs;
-    if (fresh) return this.#compiled;
-    this.#loading ??= this.#load().finally(() => {
-      this.#loading = undefined;
-    });
-    return this.#loading;
-  }
-
-  async #load(): Promise<CompiledAction[]> {
-    const writes = this.repository.writes;
-    const records = await this.repository.list();
-    const compiled: CompiledAction[] = [];
-    for (const record of records) {
-      const action = this.#compile(record);
-      if (action) compiled.push(action);
-    }
-    compiled.sort((a, b) => (a.record.priority ?? 0) - (b.record.priority ?? 0) || (a.record._id < b.record._id ? -1 : 1));
-    this.#compiled = compiled;
-    this.#loadedWrites = writes;
-    this.#loadedAt = this.clock.nowMs();
-    return compiled;
-  }
-
-  /**
-   * What the action would act on if saved now (nothing stored): the open alarms its alarm and entity patterns (or,
-   * for a legacy action, its fields and regex) select, which the engine applies it to at its next trigger.
-   */
-  async preview(record: ActionRecord, limit: number): Promise<ActionPreview> {
-    let action: CompiledAction;
-    try {
-      action = compileAction(record);
-    } catch (err) {
-      return { subject: 'alarms', count: 0, scanned: 0, data: [], triggers: [], delay_seconds: 0, problem: ruleProblem(err) };
-    }
-    const page = await this.openAlarms.select({
-      limit,
-      needsEntity: !action.entityPatterns.matchesEverything,
-      selects: (alarm, entity) => selectsAlarm(action, alarm, entity as PatternEntity | undefined),
-    });
-    return { ...page, triggers: [...action.triggers], delay_seconds: action.delayMs / 1000 };
-  }
-
-  #compile(record: ActionRecord): CompiledAction | null {
-    try {
-      return compileAction(record);
-    } catch (err) {
-      this.logger.warn({ action: record._id, problem: ruleProblem(err) }, 'action skipped: it cannot be applied');
-      return null;
-    }
-  }
 }
 
-/** The action's terms compiled; throws what makes it inapplicable. */
+/** Priority first, then `_id`. */
+function applicationOrder(a: ActionRecord, b: ActionRecord): number {
+  return (a.priority ?? 0) - (b.priority ?? 0) || (a._id < b._id ? -1 : 1);
+}
+
+/** The action ready to apply; throws when it cannot be. */
+/** Whether the action's alarm terms select the alarm (its triggers and event patterns aside). */
+function selectsAlarm(action: CompiledAction, alarm: Alarm, entity: PatternEntity | undefined): boolean {
+  if (action.legacy) {
+    const value = alarm.v as Record<string, unknown>;
+    return action.legacy.fields.some((field) => typeof value[field] === 'string' && action.legacy!.regex.test(value[field]));
+  }
+  if (!action.alarmPatterns.matches(alarm as PatternAlarm)) return false;
+  return action.entityPatterns.matchesEverything || (entity !== undefined && action.entityPatterns.matches(entity));
+}
+
 function compileAction(record: ActionRecord): CompiledAction {
   const hook = record.hook;
   const delaySec = record.delay ? durationSeconds(record.delay) : 0;
@@ -219,14 +199,4 @@ function compileAction(record: ActionRecord): CompiledAction {
     legacy,
     delayMs: delaySec * 1000,
   };
-}
-
-/** Whether the action's alarm terms select the alarm (its triggers and event patterns aside). */
-function selectsAlarm(action: CompiledAction, alarm: Alarm, entity: PatternEntity | undefined): boolean {
-  if (action.legacy) {
-    const value = alarm.v as Record<string, unknown>;
-    return action.legacy.fields.some((field) => typeof value[field] === 'string' && action.legacy!.regex.test(value[field]));
-  }
-  if (!action.alarmPatterns.matches(alarm as PatternAlarm)) return false;
-  return action.entityPatterns.matchesEverything || (entity !== undefined && action.entityPatterns.matches(entity));
 }

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { assertSafeFilter } from '@vigie/filter-safety';
-import { injectRef, kernelRefs, errorDetail, type Clock, type Filter, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, errorDetail, RuleCache, type Clock, type Filter, type Logger } from '@vigie/kernel';
 import { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmChangeService, type AlarmOperation, type AlarmReader, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
 import type { PreviewPage } from '@vigie/rule-schemas';
 import { activePbehaviorsRef, type ActivePbehaviors, type ActivePbehaviorsAt } from '@vigie/pbehaviors';
@@ -34,6 +34,8 @@ export interface AlarmFilterPreview extends PreviewPage<PreviewAlarm & { due_at?
 }
 
 /** Snooze length of the `snooze` task: the original's default (the synthetic event has no duration). */
+/** The filters are read again at least this often between beats (each beat reads them anyway). */
+const filtersRefreshMs = 10_000;
 const snoozeSeconds = 300;
 const maxState = 3;
 const openAlarms: Filter = { 'v.resolved': null };
@@ -74,31 +76,33 @@ function latestMessage(alarm: Alarm): string {
  */
 @injectable()
 export class AlarmFilterEngine {
-  /** Filter id ⇒ its compiled form (null: invalid, logged once) and the version it was compiled from. */
-  readonly #compiled = new Map<string, { version: string; filter: CompiledFilter | null }>();
-  /** Runs whose tasks changed nothing, logged once per filter version and alarm. */
-  readonly #reported = new Set<string>();
+  readonly #filters: RuleCache<AlarmFilterRecord, CompiledFilter>;
+  /** Runs whose tasks changed nothing, logged once per filter version (its compiled form) and alarm. */
+  readonly #reported = new WeakMap<CompiledFilter, Set<string>>();
   readonly #author: string;
   /** Whether an open alarm may show a timer (unknown at start): without filters nor timers, a beat reads nothing. */
   #timersShown = true;
 
   constructor(
-    @inject(AlarmFilterRepository) private readonly filters: AlarmFilterRepository,
+    @inject(AlarmFilterRepository) filters: AlarmFilterRepository,
     @injectRef(alarmChangesRef) private readonly changes: AlarmChangeService,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
-    @injectRef(openAlarmPreviewRef) private readonly openAlarms: OpenAlarmPreview,
+    @injectRef(openAlarmPreviewRef) private readonly openAlarmPreview: OpenAlarmPreview,
     @injectRef(activePbehaviorsRef) private readonly pbehaviors: ActivePbehaviors,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
     @injectRef(kernelRefs.config) config: AlarmFiltersConfig,
   ) {
     this.#author = config.author;
+    this.#filters = new RuleCache({ source: filters, compile: compileFilter, kind: 'alarm filter', logField: 'filter', refreshMs: filtersRefreshMs, clock, logger });
   }
 
   async beat(): Promise<AlarmFilterBeatReport> {
     const report: AlarmFilterBeatReport = { runs: 0, timersChanged: 0 };
     const nowSec = this.clock.nowSec();
-    const filters = this.#compile(await this.filters.list());
+    // Each beat reads the filters (cheap, and as fresh as the store even without change notifications).
+    this.#filters.invalidate();
+    const filters = await this.#filters.rules();
     if (filters.length === 0 && !this.#timersShown) return report;
     const timers = new Map<string, AlarmTimers>();
     const pbehaviors = filters.some((filter) => filter.record.postpone_if_active_pbehavior) ? await this.pbehaviors.at(nowSec) : null;
@@ -182,9 +186,10 @@ export class AlarmFilterEngine {
       applied++;
     }
     this.logger.debug({ filter: record._id, alarm: alarm._id, applied }, 'alarm filter ran');
-    const key = `${record._id}\u0000${alarm._id}`;
-    if (applied === 0 && !this.#reported.has(key)) {
-      this.#reported.add(key);
+    let reported = this.#reported.get(filter);
+    if (!reported) this.#reported.set(filter, (reported = new Set()));
+    if (applied === 0 && !reported.has(alarm._id)) {
+      reported.add(alarm._id);
       this.logger.info({ filter: record._id, alarm: alarm._id, entityId: alarm.d, reasons: unchanged }, 'alarm filter run changed nothing');
     }
     return nextRun;
@@ -244,25 +249,6 @@ export class AlarmFilterEngine {
     return changed;
   }
 
-  /** The filters the engine can apply, compiled once per version; invalid ones are logged once and skipped. */
-  #compile(records: readonly AlarmFilterRecord[]): CompiledFilter[] {
-    const compiled: CompiledFilter[] = [];
-    const seen = new Set<string>();
-    for (const record of records) {
-      seen.add(record._id);
-      const version = JSON.stringify(record);
-      let known = this.#compiled.get(record._id);
-      if (known?.version !== version) {
-        known = { version, filter: this.#compileOne(record) };
-        this.#compiled.set(record._id, known);
-        for (const key of this.#reported) if (key.startsWith(`${record._id}\u0000`)) this.#reported.delete(key);
-      }
-      if (known.filter) compiled.push(known.filter);
-    }
-    for (const id of this.#compiled.keys()) if (!seen.has(id)) this.#compiled.delete(id);
-    return compiled;
-  }
-
   /**
    * What the filter would do if saved now (nothing stored): the open alarms its `entity_filter` and `condition`
    * select, each with `due_at`, when its first run applies the tasks (now or earlier: at the first beat).
@@ -279,7 +265,7 @@ export class AlarmFilterEngine {
     const pbehaviors = record.postpone_if_active_pbehavior ? await this.pbehaviors.at(nowSec) : null;
     const dueAt = (alarm: Alarm) => Math.max(alarm.t, pbehaviors?.lastStop(alarm.d) ?? 0) + record.limit;
     let dueNow = 0;
-    const page = await this.openAlarms.select({
+    const page = await this.openAlarmPreview.select({
       limit,
       needsEntity: false,
       selects: (alarm) => {
@@ -291,18 +277,9 @@ export class AlarmFilterEngine {
     });
     return { ...page, due_now: dueNow };
   }
-
-  #compileOne(record: AlarmFilterRecord): CompiledFilter | null {
-    try {
-      return compileFilter(record);
-    } catch (err) {
-      this.logger.warn({ filter: record._id, problem: errorDetail(err) }, 'alarm filter skipped: it cannot be applied');
-      return null;
-    }
-  }
 }
 
-/** The filter's queries checked and parsed; throws what makes it inapplicable. */
+/** The filter ready to apply; throws when it cannot be. */
 function compileFilter(record: AlarmFilterRecord): CompiledFilter {
   const unknown = record.tasks.filter((task) => !(alarmFilterTasks as readonly string[]).includes(task));
   if (record.tasks.length === 0) throw new Error('it has no tasks');

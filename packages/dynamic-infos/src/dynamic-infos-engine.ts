@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, SerialQueues, errorDetail, type Clock, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, RuleCache, SerialQueues, errorDetail, type Clock, type Logger } from '@vigie/kernel';
 import { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmChangeService, type AlarmReader, type AlarmTriggerEvent, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
 import type { PreviewPage } from '@vigie/rule-schemas';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
@@ -14,7 +14,7 @@ import { DynamicInfosRepository, type DynamicInfosRecord } from './dynamic-infos
  */
 export const excludedTemplateFunctions = ['json', 'json_unquote', 'replace', 'formattedDate'] as const;
 
-/** How old the rules read from the store may get: bounds how long another node's writes take to apply here. */
+/** The rules are read again at least this often (writes of other nodes show at once when the store notifies them). */
 const rulesRefreshMs = 5000;
 
 interface CompiledInfo {
@@ -49,11 +49,7 @@ export interface DynamicInfosPreview extends PreviewPage<PreviewAlarm & { infos:
  */
 @injectable()
 export class DynamicInfosEngine {
-  /** Rule id ⇒ its compiled form (null: invalid, logged once) and the version it was compiled from. */
-  readonly #compiled = new Map<string, { version: string; rule: CompiledRule | null }>();
-  #rules: CompiledRule[] = [];
-  #loadedAtMs = Number.NEGATIVE_INFINITY;
-  #loadedWrites = -1;
+  readonly #rules: RuleCache<DynamicInfosRecord, CompiledRule>;
   /** Rendering failures already logged, per rule version and info. */
   readonly #reported = new Set<string>();
   /** Evaluations one at a time per entity, each reading the latest alarm. */
@@ -61,18 +57,20 @@ export class DynamicInfosEngine {
   readonly #changesSeen = new WeakSet<Alarm>();
 
   constructor(
-    @inject(DynamicInfosRepository) private readonly repository: DynamicInfosRepository,
+    @inject(DynamicInfosRepository) repository: DynamicInfosRepository,
     @injectRef(alarmChangesRef) private readonly changes: AlarmChangeService,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
     @injectRef(openAlarmPreviewRef) private readonly openAlarms: OpenAlarmPreview,
-    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.clock) clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.#rules = new RuleCache({ source: repository, compile: compileRule, kind: 'dynamic infos rule', refreshMs: rulesRefreshMs, clock, logger });
+  }
 
   /** The pipeline stage's part: the event changed the entity's alarm (`changed` is that alarm as stored). */
   async afterChange(entityId: string, changed: Alarm, entity?: EntityDoc): Promise<void> {
-    const rules = await this.#currentRules();
+    const rules = await this.#rules.rules();
     if (rules.length === 0 && !hasInfos(changed)) return;
     await this.refresh(entityId, entity);
   }
@@ -92,7 +90,7 @@ export class DynamicInfosEngine {
   }
 
   async #refresh(entityId: string, knownEntity?: EntityDoc): Promise<void> {
-    const rules = await this.#currentRules();
+    const rules = await this.#rules.rules();
     const alarm = await this.alarms.openAlarm(entityId);
     if (!alarm || (rules.length === 0 && !hasInfos(alarm))) return;
     let entity: EntityDoc | null | undefined = knownEntity;
@@ -110,6 +108,25 @@ export class DynamicInfosEngine {
     await this.changes.apply(entityId, { type: 'dynamicinfos', infos, initiator: 'system' }, {}, (reason) =>
       this.logger.debug({ entityId, reason }, 'dynamic infos unchanged'),
     );
+  }
+
+  /**
+   * What the rule would do if saved now (nothing stored): the open alarms its patterns select, each with the infos
+   * it would set (`v.infos.<rule id>`), rendered as the engine renders them.
+   */
+  async preview(record: DynamicInfosRecord, limit: number): Promise<DynamicInfosPreview> {
+    let rule: CompiledRule;
+    try {
+      rule = compileRule(record);
+    } catch (err) {
+      return { subject: 'alarms', count: 0, scanned: 0, data: [], problem: errorDetail(err) };
+    }
+    return this.openAlarms.select({
+      limit,
+      needsEntity: rule.templated || !rule.entityPatterns.matchesEverything,
+      selects: (alarm, entity) => rule.alarmPatterns.matches(alarm as PatternAlarm) && (rule.entityPatterns.matchesEverything || rule.entityPatterns.matches(entity as PatternEntity | undefined)),
+      annotate: (alarm, entity) => ({ infos: this.#render(rule, alarm, entity ?? null) }),
+    });
   }
 
   #render(rule: CompiledRule, alarm: Alarm, entity: EntityDoc | null): Record<string, unknown> {
@@ -132,64 +149,9 @@ export class DynamicInfosEngine {
     }
     return rendered;
   }
-
-  /** The rules, read again after a write through this process or when older than `rulesRefreshMs`. */
-  async #currentRules(): Promise<CompiledRule[]> {
-    const nowMs = this.clock.nowMs();
-    if (this.#loadedWrites === this.repository.writes && nowMs - this.#loadedAtMs < rulesRefreshMs) return this.#rules;
-    this.#loadedWrites = this.repository.writes;
-    this.#loadedAtMs = nowMs;
-    this.#rules = this.#compile(await this.repository.list());
-    return this.#rules;
-  }
-
-  #compile(records: readonly DynamicInfosRecord[]): CompiledRule[] {
-    const compiled: CompiledRule[] = [];
-    const seen = new Set<string>();
-    for (const record of records) {
-      seen.add(record._id);
-      const version = JSON.stringify([record.infos, record.alarm_patterns, record.entity_patterns]);
-      let known = this.#compiled.get(record._id);
-      if (known?.version !== version) {
-        known = { version, rule: this.#compileOne(record) };
-        this.#compiled.set(record._id, known);
-      }
-      if (known.rule) compiled.push(known.rule);
-    }
-    for (const id of this.#compiled.keys()) if (!seen.has(id)) this.#compiled.delete(id);
-    return compiled;
-  }
-
-  /**
-   * What the rule would do if saved now (nothing stored): the open alarms its patterns select, each with the infos
-   * it would set (`v.infos.<rule id>`), rendered as the engine renders them.
-   */
-  async preview(record: DynamicInfosRecord, limit: number): Promise<DynamicInfosPreview> {
-    let rule: CompiledRule;
-    try {
-      rule = compileRule(record);
-    } catch (err) {
-      return { subject: 'alarms', count: 0, scanned: 0, data: [], problem: errorDetail(err) };
-    }
-    return this.openAlarms.select({
-      limit,
-      needsEntity: rule.templated || !rule.entityPatterns.matchesEverything,
-      selects: (alarm, entity) => rule.alarmPatterns.matches(alarm as PatternAlarm) && (rule.entityPatterns.matchesEverything || rule.entityPatterns.matches(entity as PatternEntity | undefined)),
-      annotate: (alarm, entity) => ({ infos: this.#render(rule, alarm, entity ?? null) }),
-    });
-  }
-
-  #compileOne(record: DynamicInfosRecord): CompiledRule | null {
-    try {
-      return compileRule(record);
-    } catch (err) {
-      this.logger.warn({ rule: record._id, problem: errorDetail(err) }, 'dynamic infos rule skipped: it cannot be applied');
-      return null;
-    }
-  }
 }
 
-/** The rule compiled; throws what makes it inapplicable (a pattern, a template). */
+/** The rule ready to apply; throws when it cannot be. */
 function compileRule(record: DynamicInfosRecord): CompiledRule {
   const infos = record.infos.map((info): CompiledInfo => {
     if (typeof info.value !== 'string' || !info.value.includes('{{')) return { name: info.name, value: info.value };

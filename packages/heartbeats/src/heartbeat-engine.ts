@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, durationSeconds, type Clock, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, durationSeconds, errorDetail, RuleCache, type Clock, type Logger } from '@vigie/kernel';
 import { eventIntakeRef, recentEventsRef, type EventIntake, type PipelineContext, type RecentEvent, type RecentEvents, type VigieEvent } from '@vigie/events';
 import type { PreviewPage } from '@vigie/rule-schemas';
 import { warmUpSeconds, type HeartbeatsConfig } from './config.js';
@@ -20,35 +20,7 @@ interface WatchedHeartbeat {
   resource: string;
 }
 
-/** What a heartbeat would do now: the recent events it matches, and when its alarm would be raised. */
-export interface HeartbeatPreview extends PreviewPage<RecentEvent> {
-  /** The newest sampled event it matches (epoch seconds), or null. */
-  last_match: number | null;
-  /** When its alarm is raised if no event matches from now on (epoch seconds); null when it would be skipped. */
-  alarm_at: number | null;
-  /** Why the engine would skip the heartbeat, when it would. */
-  problem?: string;
-}
-
-/** The heartbeat as the engine watches it; null when its interval or pattern cannot be used. */
-function watchedHeartbeat(record: HeartbeatRecord): WatchedHeartbeat | null {
-  const intervalSec = durationSeconds(record.expected_interval);
-  const pattern = Object.entries(record.pattern ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
-  if (intervalSec === null || intervalSec <= 0 || pattern.length === 0) return null;
-  return { record, pattern, intervalSec, resource: heartbeatAlarmResource(Object.fromEntries(pattern)) };
-}
-
-/** Every pattern key present in the event with an equal value. */
-function matches(heartbeat: WatchedHeartbeat, event: VigieEvent): boolean {
-  return heartbeat.pattern.every(([key, value]) => event[key] === value);
-}
-
-/** The engine's own checks match no heartbeat. */
-function isOwnEvent(event: VigieEvent): boolean {
-  return event.connector === heartbeatConnector && event.connector_name === heartbeatConnector;
-}
-
-/** How long the engine trusts its copy of the heartbeats (writes of other nodes show after at most this). */
+/** The heartbeats are read again at least this often (writes of other nodes show at once when the store notifies them). */
 const reloadAfterMs = 10_000;
 
 /**
@@ -60,18 +32,14 @@ const reloadAfterMs = 10_000;
  */
 @injectable()
 export class HeartbeatEngine {
-  #watched: WatchedHeartbeat[] = [];
-  #loadedWrites = -1;
-  #loadedAt = 0;
+  readonly #heartbeats: RuleCache<HeartbeatRecord, WatchedHeartbeat>;
   /** Heartbeat id ⇒ the second of the last match this process stored, to store at most one match per second. */
   readonly #storedMatch = new Map<string, number>();
   readonly #warmUpSec: number;
   #warmUpUntilSec = 0;
-  /** Heartbeats already reported as unusable (stored by another tool), so each is logged once. */
-  readonly #reported = new Set<string>();
 
   constructor(
-    @inject(HeartbeatRepository) private readonly heartbeats: HeartbeatRepository,
+    @inject(HeartbeatRepository) heartbeats: HeartbeatRepository,
     @inject(HeartbeatStateRepository) private readonly states: HeartbeatStateRepository,
     @injectRef(eventIntakeRef) private readonly intake: EventIntake,
     @injectRef(recentEventsRef) private readonly recent: RecentEvents,
@@ -80,21 +48,7 @@ export class HeartbeatEngine {
     @injectRef(kernelRefs.config) config: HeartbeatsConfig,
   ) {
     this.#warmUpSec = warmUpSeconds(config);
-  }
-
-  /** The pipeline stage's part. */
-  async eventSeen(context: PipelineContext): Promise<void> {
-    const { event } = context;
-    if (isOwnEvent(event)) return;
-    const nowSec = Math.floor(context.acceptedAt / 1000);
-    for (const heartbeat of await this.#heartbeats()) {
-      if (!matches(heartbeat, event)) continue;
-      const id = heartbeat.record._id;
-      if (this.#storedMatch.get(id) === nowSec) continue;
-      this.#storedMatch.set(id, nowSec);
-      context.trace('heartbeats', `event matches heartbeat ${id}`);
-      if (await this.states.matched(id, nowSec)) await this.#send(heartbeat.resource, 0, '');
-    }
+    this.#heartbeats = new RuleCache({ source: heartbeats, compile: watchedHeartbeat, kind: 'heartbeat', logField: 'heartbeat', refreshMs: reloadAfterMs, clock, logger });
   }
 
   /**
@@ -103,8 +57,12 @@ export class HeartbeatEngine {
    * starts its interval, since a new heartbeat knows no earlier match.
    */
   async preview(record: HeartbeatRecord, limit: number): Promise<HeartbeatPreview> {
-    const heartbeat = watchedHeartbeat(record);
-    if (!heartbeat) return { subject: 'events', count: 0, scanned: 0, data: [], last_match: null, alarm_at: null, problem: 'its pattern or interval cannot be used' };
+    let heartbeat: WatchedHeartbeat;
+    try {
+      heartbeat = watchedHeartbeat(record);
+    } catch (err) {
+      return { subject: 'events', count: 0, scanned: 0, data: [], last_match: null, alarm_at: null, problem: errorDetail(err) };
+    }
     let lastMatch: number | null = null;
     const page = await this.recent.select(limit, (event, receivedAt) => {
       const matched = !isOwnEvent(event) && matches(heartbeat, event);
@@ -114,9 +72,26 @@ export class HeartbeatEngine {
     return { ...page, last_match: lastMatch, alarm_at: this.clock.nowSec() + heartbeat.intervalSec };
   }
 
+  /** The pipeline stage's part. */
+  async eventSeen(context: PipelineContext): Promise<void> {
+    const { event } = context;
+    if (isOwnEvent(event)) return;
+    const nowSec = Math.floor(context.acceptedAt / 1000);
+    for (const heartbeat of await this.#heartbeats.rules()) {
+      if (!matches(heartbeat, event)) continue;
+      const id = heartbeat.record._id;
+      if (this.#storedMatch.get(id) === nowSec) continue;
+      this.#storedMatch.set(id, nowSec);
+      context.trace('heartbeats', `event matches heartbeat ${id}`);
+      if (await this.states.matched(id, nowSec)) await this.#send(heartbeat.resource, 0, '');
+    }
+  }
+
   /** Starts the interval of new heartbeats, raises the alarms of expired ones, closes those of deleted ones. */
   async beat(): Promise<number> {
-    const watched = await this.#heartbeats(true);
+    // Each beat reads the heartbeats: one deleted on another node has its alarm closed by the next beat anywhere.
+    this.#heartbeats.invalidate();
+    const watched = await this.#heartbeats.rules();
     const states = new Map((await this.states.all()).map((state) => [state._id, state]));
     const nowSec = this.clock.nowSec();
     let raised = 0;
@@ -148,7 +123,8 @@ export class HeartbeatEngine {
    */
   async resume(): Promise<void> {
     this.#warmUpUntilSec = this.clock.nowSec() + this.#warmUpSec;
-    const byId = new Map((await this.#heartbeats(true)).map((heartbeat) => [heartbeat.record._id, heartbeat]));
+    this.#heartbeats.invalidate();
+    const byId = new Map((await this.#heartbeats.rules()).map((heartbeat) => [heartbeat.record._id, heartbeat]));
     for (const state of await this.states.all()) {
       const heartbeat = byId.get(state._id);
       if (state.alarm && heartbeat) await this.#send(heartbeat.resource, 3, heartbeat.record.output ?? '');
@@ -170,24 +146,33 @@ export class HeartbeatEngine {
     };
     return this.intake.accept([event]);
   }
+}
 
-  async #heartbeats(force = false): Promise<WatchedHeartbeat[]> {
-    const fresh = this.#loadedWrites === this.heartbeats.writes && this.clock.nowMs() - this.#loadedAt < reloadAfterMs;
-    if (fresh && !force) return this.#watched;
-    const writes = this.heartbeats.writes;
-    const watched: WatchedHeartbeat[] = [];
-    for (const record of await this.heartbeats.list()) {
-      const heartbeat = watchedHeartbeat(record);
-      if (!heartbeat) {
-        if (!this.#reported.has(record._id)) this.logger.warn({ heartbeat: record._id, expected_interval: record.expected_interval }, 'heartbeat skipped: its pattern or interval cannot be used');
-        this.#reported.add(record._id);
-        continue;
-      }
-      watched.push(heartbeat);
-    }
-    this.#watched = watched;
-    this.#loadedWrites = writes;
-    this.#loadedAt = this.clock.nowMs();
-    return watched;
-  }
+/** What a heartbeat would do now: the recent events it matches, and when its alarm would be raised. */
+export interface HeartbeatPreview extends PreviewPage<RecentEvent> {
+  /** The newest sampled event it matches (epoch seconds), or null. */
+  last_match: number | null;
+  /** When its alarm is raised if no event matches from now on (epoch seconds); null when it would be skipped. */
+  alarm_at: number | null;
+  /** Why the engine would skip the heartbeat, when it would. */
+  problem?: string;
+}
+
+/** Every pattern key present in the event with an equal value. */
+function matches(heartbeat: WatchedHeartbeat, event: VigieEvent): boolean {
+  return heartbeat.pattern.every(([key, value]) => event[key] === value);
+}
+
+/** The engine's own checks match no heartbeat. */
+function isOwnEvent(event: VigieEvent): boolean {
+  return event.connector === heartbeatConnector && event.connector_name === heartbeatConnector;
+}
+
+/** What the engine watches of a heartbeat; throws when its pattern or interval cannot be used (stored by another tool). */
+function watchedHeartbeat(record: HeartbeatRecord): WatchedHeartbeat {
+  const intervalSec = durationSeconds(record.expected_interval);
+  if (intervalSec === null || intervalSec <= 0) throw new Error(`expected_interval ${JSON.stringify(record.expected_interval)} is not a positive duration`);
+  const pattern = Object.entries(record.pattern ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  if (pattern.length === 0) throw new Error('its pattern has no string value');
+  return { record, pattern, intervalSec, resource: heartbeatAlarmResource(Object.fromEntries(pattern)) };
 }

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, durationSeconds, type Clock, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, durationSeconds, RuleCache, type Clock, type Logger } from '@vigie/kernel';
 import { RuleOperationRunner } from '@vigie/actions';
 import { alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmReader, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
 import type { PreviewPage } from '@vigie/rule-schemas';
@@ -8,17 +8,11 @@ import { compileAlarmPatterns, compileEntityPatterns, ruleProblem, type Compiled
 import { IdleMarkRepository, ruleKey, type IdleMark } from './idle-marks.js';
 import { IdleRuleRepository, type IdleRuleRecord } from './idle-rule-repository.js';
 
-/** What the engine reads of a rule. */
-type IdleRuleTerms = Pick<IdleRuleRecord, 'type' | 'duration' | 'alarm_patterns' | 'entity_patterns'>;
-
-interface CompiledTerms {
+interface CompiledRule {
+  record: IdleRuleRecord;
   durationSec: number;
   alarmPatterns: CompiledPatterns<PatternAlarm | undefined>;
   entityPatterns: CompiledPatterns<PatternEntity | undefined>;
-}
-
-interface CompiledRule extends CompiledTerms {
-  record: IdleRuleRecord;
 }
 
 /** An open alarm an idle rule selects, and when it is (or will be) idle for the rule's duration. */
@@ -33,20 +27,8 @@ export interface IdleRulePreviewEntry {
 export interface IdleRulePreview extends PreviewPage<PreviewAlarm & IdleRulePreviewEntry> {
   /** How many of the selected alarms are idle already: the rule's first beat applies its operation to them. */
   idle_now: number;
-  /** Why the engine would skip the rule (its type or duration), when it would. */
+  /** Why the engine would skip the rule (its type, duration or a pattern), when it would. */
   problem?: string;
-}
-
-/** The rule's terms compiled; throws what makes the rule inapplicable. */
-function compileTerms(rule: IdleRuleTerms): CompiledTerms {
-  const durationSec = durationSeconds(rule.duration);
-  if (durationSec === null) throw new Error(`duration ${JSON.stringify(rule.duration)} is not a duration`);
-  if (rule.type !== 'last_event' && rule.type !== 'last_update') throw new Error(`unknown type ${JSON.stringify(rule.type)}`);
-  return {
-    durationSec,
-    alarmPatterns: compileAlarmPatterns(rule.alarm_patterns, 'alarm_patterns'),
-    entityPatterns: compileEntityPatterns(rule.entity_patterns, 'entity_patterns'),
-  };
 }
 
 /** When the alarm's idle period started: `last_event` counts from its last event, `last_update` from its last change. */
@@ -60,6 +42,9 @@ export interface IdleBeatReport {
   forgotten: number;
 }
 
+/** The rules are read again at least this often between beats (each beat reads them anyway). */
+const rulesRefreshMs = 10_000;
+
 /** Marks of entities without an open alarm are removed every this many beats. */
 const beatsBetweenCleanups = 60;
 
@@ -71,8 +56,7 @@ const beatsBetweenCleanups = 60;
  */
 @injectable()
 export class IdleRuleEngine {
-  /** Rule id ⇒ its compiled form (null: invalid) and the version it was compiled from. */
-  readonly #compiled = new Map<string, { version: string; rule: CompiledRule | null }>();
+  readonly #rules: RuleCache<IdleRuleRecord, CompiledRule>;
   /** Whether any rule exists (as of the last beat, or the last write through this process's routes). */
   #rulesExist = false;
   #rulesExistWrites = -1;
@@ -87,7 +71,9 @@ export class IdleRuleEngine {
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.#rules = new RuleCache({ source: rules, compile: compileRule, kind: 'idle rule', refreshMs: rulesRefreshMs, clock, logger });
+  }
 
   /** The pipeline stage's part: an event on an entity with an open alarm starts a new idle period. */
   async eventSeen(entityId: string, acceptedAtMs: number): Promise<void> {
@@ -102,7 +88,9 @@ export class IdleRuleEngine {
 
   async beat(): Promise<IdleBeatReport> {
     const report: IdleBeatReport = { fired: 0, forgotten: 0 };
-    const rules = this.#compile(await this.rules.list());
+    // Each beat reads the rules (cheap, and as fresh as the store even without change notifications).
+    this.#rules.invalidate();
+    const rules = await this.#rules.rules();
     this.#rulesExist = rules.length > 0;
     const nowSec = this.clock.nowSec();
     for (const rule of rules) report.fired += await this.#run(rule, nowSec);
@@ -144,55 +132,41 @@ export class IdleRuleEngine {
    * it is idle from, as the beat computes it. A new rule has fired on no alarm, so every alarm idle for the
    * duration is one its first beat acts on.
    */
-  async preview(rule: IdleRuleTerms, limit: number): Promise<IdleRulePreview> {
-    let terms: CompiledTerms;
+  async preview(record: IdleRuleRecord, limit: number): Promise<IdleRulePreview> {
+    let rule: CompiledRule;
     try {
-      terms = compileTerms(rule);
+      rule = compileRule(record);
     } catch (err) {
       return { subject: 'alarms', count: 0, scanned: 0, data: [], idle_now: 0, problem: ruleProblem(err) };
     }
-    const lastEvent = rule.type === 'last_event';
+    const lastEvent = record.type === 'last_event';
     const marks = lastEvent ? await this.marks.all() : new Map<string, IdleMark>();
     const nowSec = this.clock.nowSec();
     let idleNow = 0;
-    const idleAt = (alarm: Alarm) => idleSince(alarm, marks.get(alarm.d), lastEvent) + terms.durationSec;
+    const idleAt = (alarm: Alarm) => idleSince(alarm, marks.get(alarm.d), lastEvent) + rule.durationSec;
     const page = await this.openAlarms.select<IdleRulePreviewEntry>({
       limit,
-      needsEntity: !terms.entityPatterns.matchesEverything,
+      needsEntity: !rule.entityPatterns.matchesEverything,
       selects: (alarm, entity) => {
-        const selected = terms.alarmPatterns.matches(alarm as PatternAlarm) && (terms.entityPatterns.matchesEverything || terms.entityPatterns.matches(entity as PatternEntity | undefined));
+        const selected = rule.alarmPatterns.matches(alarm as PatternAlarm) && (rule.entityPatterns.matchesEverything || rule.entityPatterns.matches(entity as PatternEntity | undefined));
         if (selected && idleAt(alarm) <= nowSec) idleNow++;
         return selected;
       },
-      annotate: (alarm) => ({ idle_since: idleAt(alarm) - terms.durationSec, idle_at: idleAt(alarm) }),
+      annotate: (alarm) => ({ idle_since: idleAt(alarm) - rule.durationSec, idle_at: idleAt(alarm) }),
     });
     return { ...page, idle_now: idleNow };
   }
+}
 
-  /** The rules the engine can apply, compiled once per version; invalid ones are logged once and skipped. */
-  #compile(records: readonly IdleRuleRecord[]): CompiledRule[] {
-    const compiled: CompiledRule[] = [];
-    const seen = new Set<string>();
-    for (const record of records) {
-      seen.add(record._id);
-      const version = JSON.stringify([record.type, record.duration, record.operation, record.alarm_patterns, record.entity_patterns]);
-      let known = this.#compiled.get(record._id);
-      if (known?.version !== version) {
-        known = { version, rule: this.#compileOne(record) };
-        this.#compiled.set(record._id, known);
-      }
-      if (known.rule) compiled.push({ ...known.rule, record });
-    }
-    for (const id of this.#compiled.keys()) if (!seen.has(id)) this.#compiled.delete(id);
-    return compiled;
-  }
-
-  #compileOne(record: IdleRuleRecord): CompiledRule | null {
-    try {
-      return { record, ...compileTerms(record) };
-    } catch (err) {
-      this.logger.warn({ rule: record._id, problem: ruleProblem(err) }, 'idle rule skipped: it cannot be applied');
-      return null;
-    }
-  }
+/** The rule ready to apply; throws when it cannot be. */
+function compileRule(record: IdleRuleRecord): CompiledRule {
+  const durationSec = durationSeconds(record.duration);
+  if (durationSec === null) throw new Error(`duration ${JSON.stringify(record.duration)} is not a duration`);
+  if (record.type !== 'last_event' && record.type !== 'last_update') throw new Error(`unknown type ${JSON.stringify(record.type)}`);
+  return {
+    record,
+    durationSec,
+    alarmPatterns: compileAlarmPatterns(record.alarm_patterns, 'alarm_patterns'),
+    entityPatterns: compileEntityPatterns(record.entity_patterns, 'entity_patterns'),
+  };
 }

@@ -43,8 +43,7 @@ export const idleRuleRoutes: RouteDefinition[] = [
       idle_now: number().integer().required(),
       problem: string(),
     }),
-    handler: (ctx, body, limit) =>
-      ctx.state.scope.resolve(IdleRuleEngine).preview({ type: body.type, duration: body.duration, alarm_patterns: body.alarm_patterns ?? null, entity_patterns: body.entity_patterns ?? null }, limit),
+    handler: (ctx, body, limit) => ctx.state.scope.resolve(IdleRuleEngine).preview(service(ctx).draft(body, author(ctx)), limit),
   }),
   defineRoute({
     method: 'PUT',
