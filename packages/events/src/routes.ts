@@ -1,4 +1,4 @@
-import { ErrorCodes, HttpError, assertJsonDepth, errorDetail, requestBody, type RouteDefinition, type VigieContext, kernelRefs } from '@vigie/kernel';
+import { ErrorCodes, HttpError, assertJsonDepth, assertWithinInputBounds, errorDetail, requestBody, type RouteDefinition, type VigieContext, kernelRefs } from '@vigie/kernel';
 import { PipelineDryRun } from './dry-run.js';
 import { EngineSettingsService } from './engine-settings.js';
 import { EventIntake } from './event-intake.js';
@@ -67,7 +67,10 @@ export const eventRoutes: RouteDefinition[] = [
     },
     handler: (ctx) => {
       const user = ctx.state.user;
-      return ctx.state.scope.resolve(PipelineDryRun).run(requestBody(ctx), { name: user?.name ?? '', ...(user?.role !== undefined ? { role: user.role } : {}) });
+      // The body has no schema (an event's fields are checked as the event route checks them): the kernel's bounds here.
+      const body = requestBody(ctx);
+      assertWithinInputBounds(body);
+      return ctx.state.scope.resolve(PipelineDryRun).run(body, { name: user?.name ?? '', ...(user?.role !== undefined ? { role: user.role } : {}) });
     },
   },
   {

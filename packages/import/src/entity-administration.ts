@@ -67,8 +67,10 @@ export class EntityAdministration {
         await this.toggle(id, enabled);
         outcomes.push({ _id: id, status: 200 });
       } catch (err) {
-        if (!(err instanceof HttpError) || (err.status !== 400 && err.status !== 404)) throw err;
-        outcomes.push({ _id: id, status: err.status, error: err.message });
+        // By code, not instanceof: two copies of the kernel may be loaded.
+        const status = hasCode(err, 'HTTP_ERROR') ? (err as HttpError).status : undefined;
+        if (status !== 400 && status !== 404) throw err;
+        outcomes.push({ _id: id, status, error: (err as HttpError).message });
       }
     }
     return outcomes;

@@ -22,9 +22,13 @@ const entityBodySchema = object()
   .required('expected a JSON object')
   .test('no-action', 'action and action_properties are not fields of an entity', (value) => value === undefined || (!('action' in value) && !('action_properties' in value)));
 const entityCreateSchema = entityBodySchema.test('id', '_id must be a non-empty string', (value) => typeof (value as { _id?: unknown } | undefined)?._id === 'string');
-const idsSchema = object({ ids: listField(array(idField(string()).required('ids should be a list of entity ids'))).required('ids is required').min(1, 'ids should not be empty') }).noUnknown('unknown keys: ${unknown}');
-const oneIdSchema = object({ _id: idField(string()).required('_id is required') }).noUnknown('unknown keys: ${unknown}');
-const commentSchema = object({ message: textField(string()).required('message is required').min(1, 'message should not be empty') }).noUnknown('unknown keys: ${unknown}');
+const idsSchema = object({ ids: listField(array(idField(string()).required('ids should be a list of entity ids'))).required('ids is required').min(1, 'ids should not be empty') })
+  .required('a JSON object is required')
+  .noUnknown('unknown keys: ${unknown}');
+const oneIdSchema = object({ _id: idField(string()).required('_id is required') }).required('a JSON object is required').noUnknown('unknown keys: ${unknown}');
+const commentSchema = object({ message: textField(string()).required('message is required').min(1, 'message should not be empty') })
+  .required('a JSON object is required')
+  .noUnknown('unknown keys: ${unknown}');
 
 const entitySchema = object({ _id: string().required(), name: string().required(), type: string().defined(), enabled: mixed().required() }).unknown(true);
 const outcomeSchema = object({ _id: string().required(), status: number().integer().required(), error: string() });

@@ -88,6 +88,8 @@ describe('entity administration', () => {
     ]);
     expect(await entity('a')).toMatchObject({ enabled: true });
     await expectError(t.post('/api/v2/entities/bulk/enable', { ids: [] }), 400, 'invalid entity: ids should not be empty');
+    await expectError(t.post('/api/v2/entities/bulk/enable'), 400, 'invalid entity: a JSON object is required');
+    await expectError(t.post('/api/v2/entities/enable'), 400, 'invalid entity: a JSON object is required');
   });
 
   it('comments an entity', async () => {
