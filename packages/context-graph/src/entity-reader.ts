@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Collection, type Doc, type Filter, type FindOptions, type Store } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Collection, type Doc, type Filter, type FindOptions, type FeatureStore } from '@vigie/kernel';
 import { PreviewCollector, type PreviewPage } from '@vigie/rule-schemas';
 import { toEntity } from './entity.js';
 import { entityCollection } from './entity-repository.js';
@@ -20,7 +20,7 @@ export interface PreviewEntity {
 export class EntityReader {
   readonly #entities: Collection;
 
-  constructor(@injectRef(kernelRefs.store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
     this.#entities = store.collection(entityCollection);
   }
 

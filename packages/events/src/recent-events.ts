@@ -1,7 +1,7 @@
 import { injectable } from 'tsyringe';
 import { injectRef, kernelRefs, type Clock } from '@vigie/kernel';
 import { PreviewCollector, type PreviewPage } from '@vigie/rule-schemas';
-import { durationMs, type EngineConfig } from './config.js';
+import { durationMs, engineConfig, type EngineConfig } from './config.js';
 import { PipelineOrder, type PipelineStage, type VigieEvent } from './pipeline.js';
 import { copyOfEvent } from './pipeline-context.js';
 
@@ -46,7 +46,7 @@ export class RecentEvents {
   readonly #rings = new Map<string, ConnectorRing>();
 
   constructor(
-    @injectRef(kernelRefs.config) config: EngineConfig,
+    @injectRef(engineConfig.ref) config: EngineConfig,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {
     this.#perConnector = config.recent_events_per_connector;

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { HttpError, injectRef, kernelRefs, type Clock, type Filter } from '@vigie/kernel';
 import { entityReaderRef, type EntityReader } from '@vigie/context-graph';
-import type { PbehaviorsConfig } from './config.js';
+import { pbehaviorsConfig, type PbehaviorsConfig } from './config.js';
 import { PbehaviorIndex, type IndexedPbehavior } from './pbehavior-index.js';
 import { TimeZone } from './time-zone.js';
 
@@ -78,7 +78,7 @@ export class PbehaviorCalendar {
     @inject(PbehaviorIndex) private readonly index: PbehaviorIndex,
     @injectRef(entityReaderRef) private readonly entities: EntityReader,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
-    @injectRef(kernelRefs.config) private readonly config: PbehaviorsConfig,
+    @injectRef(pbehaviorsConfig.ref) private readonly config: PbehaviorsConfig,
   ) {}
 
   async timespans(query: CalendarQuery): Promise<Calendar> {
