@@ -44,6 +44,30 @@ function parseFilter(text: string | undefined): Filter | null {
   return assertSafeFilter(parsed as Filter);
 }
 
+/** The selection parameters of the list, which the live stream and the export take too. */
+export type AlarmSelection = Pick<AlarmListQuery, 'opened' | 'resolved' | 'tstart' | 'tstop' | 'filter' | 'search'>;
+
+/**
+ * The store filter of the list's selection (its `filter` checked by `assertSafeFilter`), or null when it selects
+ * nothing (neither open nor resolved alarms).
+ */
+export function alarmListFilter(query: AlarmSelection): Filter | null {
+  const clauses: Filter[] = [];
+  if (query.opened && !query.resolved) clauses.push({ 'v.resolved': null });
+  else if (!query.opened && query.resolved) clauses.push({ 'v.resolved': { $ne: null } });
+  else if (!query.opened && !query.resolved) return null;
+  // The window: created by tstop, and open or resolved at or after tstart.
+  if (query.tstop !== undefined) clauses.push({ t: { $lte: query.tstop } });
+  if (query.tstart !== undefined) clauses.push({ $or: [{ 'v.resolved': null }, { 'v.resolved': { $gte: query.tstart } }] });
+  const userFilter = parseFilter(query.filter);
+  if (userFilter) clauses.push(userFilter);
+  if (query.search !== undefined && query.search.trim() !== '') {
+    const pattern = escapeRegex(query.search.trim());
+    clauses.push({ $or: searchedFields.map((field) => ({ [field]: { $regex: pattern, $options: 'i' } })) });
+  }
+  return clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };
+}
+
 /** The alarm list of `GET /alerts/get-alarms` and the item of `GET /api/v2/alarms/<id>`, with each alarm's entity. */
 @injectable()
 export class AlarmListService {
@@ -56,20 +80,8 @@ export class AlarmListService {
   }
 
   async list(query: AlarmListQuery): Promise<AlarmPage> {
-    const clauses: Filter[] = [];
-    if (query.opened && !query.resolved) clauses.push({ 'v.resolved': null });
-    else if (!query.opened && query.resolved) clauses.push({ 'v.resolved': { $ne: null } });
-    else if (!query.opened && !query.resolved) return { alarms: [], total: 0, first: query.skip + 1, last: query.skip };
-    // The window: created by tstop, and open or resolved at or after tstart.
-    if (query.tstop !== undefined) clauses.push({ t: { $lte: query.tstop } });
-    if (query.tstart !== undefined) clauses.push({ $or: [{ 'v.resolved': null }, { 'v.resolved': { $gte: query.tstart } }] });
-    const userFilter = parseFilter(query.filter);
-    if (userFilter) clauses.push(userFilter);
-    if (query.search !== undefined && query.search.trim() !== '') {
-      const pattern = escapeRegex(query.search.trim());
-      clauses.push({ $or: searchedFields.map((field) => ({ [field]: { $regex: pattern, $options: 'i' } })) });
-    }
-    const filter: Filter = clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };
+    const filter = alarmListFilter(query);
+    if (filter === null) return { alarms: [], total: 0, first: query.skip + 1, last: query.skip };
     const direction = query.sort_dir === 'ASC' ? 1 : -1;
     const total = await this.#alarms.count(filter);
     const page = await this.#alarms.find(filter, {

@@ -12,11 +12,13 @@ export {
   type AlarmTrigger,
   type AlarmValue,
 } from './alarm.js';
-export { AlarmChangeService, type AlarmTriggerEvent, type AppliedChange, type ChangeCause } from './alarm-changes.js';
+export { AlarmChangeService, type AlarmChangedEvent, type AlarmTriggerEvent, type AppliedChange, type ChangeCause } from './alarm-changes.js';
 export { AlarmReader } from './alarm-reader.js';
+export { alarmListFilter, type AlarmListQuery, type AlarmOutput, type AlarmSelection } from './alarm-list.js';
+export { alarmListQuerySchema } from './schemas.js';
 export { triggerDryRunPoint, type TriggerDryRun } from './refs.js';
 export { OpenAlarmPreview, previewAlarm, type OpenAlarmSelection, type PreviewAlarm } from './alarm-preview.js';
-export { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
+export { alarmChangedEvent, alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
 export { alarmChangeDataKey, operationOf } from './alarm-stage.js';
 export {
   applyOperation,

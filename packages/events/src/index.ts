@@ -5,7 +5,7 @@ export { AmqpIngestion } from './amqp-ingestion.js';
 export { engineConfigSchema, type EngineConfig } from './config.js';
 export { registerEngineBeat, type EngineBeat } from './engine-beat.js';
 export { EventIntake } from './event-intake.js';
-export { engineBeatsRef, engineSettingsRef, eventIntakeRef, recentEventsRef } from './refs.js';
+export { amqpConfigRef, engineBeatsRef, engineSettingsRef, eventIntakeRef, recentEventsRef } from './refs.js';
 export type { EngineBeats } from './engine-beats.js';
 export { RecentEvents, type RecentEvent } from './recent-events.js';
 export { PipelineDryRun, type DryRunReport, type DryRunStage } from './dry-run.js';
