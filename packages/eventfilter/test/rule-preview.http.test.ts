@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { PipelineRunner, eventsFeature } from '@vigie/events';
 import { check, recordingFeature } from '@vigie/events/testing';
-import { ManualClock } from '@vigie/kernel/testing';
+import { ManualClock } from '@vigie/kernel-testing';
 import { expectError, startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { eventFilterFeature } from '../src/index.js';
 

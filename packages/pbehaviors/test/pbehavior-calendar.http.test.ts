@@ -1,6 +1,6 @@
 // The maintenance calendar (GET /api/v2/pbehavior-timespans) and the pbehavior preview (POST /api/v2/pbehavior/preview).
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@vigie/kernel/testing';
+import { ManualClock } from '@vigie/kernel-testing';
 import { expectError, startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { alarmsFeature } from '@vigie/alarms';
 import { contextGraphFeature } from '@vigie/context-graph';
