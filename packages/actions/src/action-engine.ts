@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, durationSeconds, RuleCache, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
-import { alarmReaderRef, type Alarm, type AlarmReader, type AlarmTriggerEvent } from '@vigie/alarms';
+import { alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmReader, type AlarmTriggerEvent, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
-import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, type CompiledPatterns, type PatternAlarm, type PatternEntity, type PatternEvent } from '@vigie/patterns';
-import { patternRegExp } from '@vigie/rule-schemas';
+import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, ruleProblem, type CompiledPatterns, type PatternAlarm, type PatternEntity, type PatternEvent } from '@vigie/patterns';
+import { patternRegExp, type PreviewPage } from '@vigie/rule-schemas';
 import { ActionRepository, type ActionRecord } from './action-repository.js';
 import { RuleOperationRunner } from './rule-operation.js';
 
@@ -34,6 +34,14 @@ interface CompiledAction {
 /** The actions are read again at least this often (writes of other nodes show at once when the store notifies them). */
 const reloadAfterMs = 10_000;
 
+/** What an action would act on now: the open alarms it selects, the triggers it waits for, its delay. */
+export interface ActionPreview extends PreviewPage<PreviewAlarm> {
+  triggers: string[];
+  delay_seconds: number;
+  /** Why the engine would skip the action, when it would. */
+  problem?: string;
+}
+
 /**
  * The action engine (REFERENCE §5.4): on each `alarms.trigger`, the actions whose hook lists the trigger and whose
  * given pattern lists (event, alarm, entity) all match are applied in `priority` order (then by `_id`), at once or,
@@ -53,6 +61,7 @@ export class ActionEngine {
     @inject(RuleOperationRunner) private readonly runner: RuleOperationRunner,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
+    @injectRef(openAlarmPreviewRef) private readonly openAlarms: OpenAlarmPreview,
     @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
     @injectRef(kernelRefs.clock) clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
@@ -95,20 +104,43 @@ export class ActionEngine {
 
   #matches(action: CompiledAction, payload: AlarmTriggerEvent, firstOfChange: boolean, entity: () => PatternEntity | undefined): boolean {
     const { alarm, event } = payload;
-    if (action.legacy) {
-      if (event === undefined || !firstOfChange) return false;
-      const value = alarm.v as Record<string, unknown>;
-      return action.legacy.fields.some((field) => typeof value[field] === 'string' && action.legacy!.regex.test(value[field]));
-    }
+    if (action.legacy) return event !== undefined && firstOfChange && selectsAlarm(action, alarm, undefined);
     if (!action.triggers.has(payload.trigger)) return false;
     // Given event patterns need an event (REFERENCE §5.4: `resolve`, `unsnooze`… come from no event); empty ones match all.
     if (action.eventPatterns && !action.eventPatterns.matchesEverything && (event === undefined || !action.eventPatterns.matches(event as PatternEvent, entity()))) return false;
-    if (!action.alarmPatterns.matches(alarm as PatternAlarm)) return false;
-    if (!action.entityPatterns.matchesEverything) {
-      const current = entity();
-      return current !== undefined && action.entityPatterns.matches(current);
+    return selectsAlarm(action, alarm, action.entityPatterns.matchesEverything ? undefined : entity());
+  }
+
+  /**
+   * What the action would act on if saved now (nothing stored): the open alarms its alarm and entity patterns (or,
+   * for a legacy action, its fields and regex) select, which the engine applies it to at its next trigger.
+   */
+  async preview(record: ActionRecord, limit: number): Promise<ActionPreview> {
+    let action: CompiledAction;
+    try {
+      action = compileAction(record);
+    } catch (err) {
+      return { subject: 'alarms', count: 0, scanned: 0, data: [], triggers: [], delay_seconds: 0, problem: ruleProblem(err) };
     }
-    return true;
+    const page = await this.openAlarms.select({
+      limit,
+      needsEntity: !action.entityPatterns.matchesEverything,
+      selects: (alarm, entity) => selectsAlarm(action, alarm, entity as PatternEntity | undefined),
+    });
+    return { ...page, triggers: [...action.triggers], delay_seconds: action.delayMs / 1000 };
+  }
+
+  /** For dry runs: the actions this trigger would apply (at once or after their delay), without applying them. */
+  async wouldFire(payload: AlarmTriggerEvent): Promise<string[]> {
+    const fired: string[] = [];
+    let entity = payload.entity as PatternEntity | undefined;
+    entity ??= ((await this.entities.get(payload.alarm.d)) ?? undefined) as PatternEntity | undefined;
+    for (const action of await this.#actions.rules()) {
+      if (!this.#matches(action, payload, true, () => entity)) continue;
+      const delay = action.delayMs > 0 ? ` after ${action.delayMs / 1000} s` : '';
+      fired.push(`apply action ${action.record._id} (${action.record.type})${delay}`);
+    }
+    return fired;
   }
 
   /** Runs the `actions.delayed` job: the action, if it still exists, on the alarm, if it is still open. */
@@ -139,6 +171,16 @@ function applicationOrder(a: ActionRecord, b: ActionRecord): number {
 }
 
 /** The action ready to apply; throws when it cannot be. */
+/** Whether the action's alarm terms select the alarm (its triggers and event patterns aside). */
+function selectsAlarm(action: CompiledAction, alarm: Alarm, entity: PatternEntity | undefined): boolean {
+  if (action.legacy) {
+    const value = alarm.v as Record<string, unknown>;
+    return action.legacy.fields.some((field) => typeof value[field] === 'string' && action.legacy!.regex.test(value[field]));
+  }
+  if (!action.alarmPatterns.matches(alarm as PatternAlarm)) return false;
+  return action.entityPatterns.matchesEverything || (entity !== undefined && action.entityPatterns.matches(entity));
+}
+
 function compileAction(record: ActionRecord): CompiledAction {
   const hook = record.hook;
   const delaySec = record.delay ? durationSeconds(record.delay) : 0;

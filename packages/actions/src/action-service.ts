@@ -76,6 +76,12 @@ export class ActionService {
   }
 
   /** The stored form: known fields only, null and empty `delay` left out. */
+  /** The action a body describes, as it would be stored now (the preview's rule). */
+  draft(body: ActionBody): ActionRecord {
+    const now = this.clock.nowSec();
+    return this.record(body, now, now);
+  }
+
   private record(body: ActionBody, created: number, updated: number): ActionRecord {
     const hook = body.hook;
     return {

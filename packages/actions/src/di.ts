@@ -1,5 +1,5 @@
 import { defineBridge, provide } from '@vigie/kernel';
-import { alarmChangesRef, alarmReaderRef } from '@vigie/alarms';
+import { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef } from '@vigie/alarms';
 import { entityRepositoryRef } from '@vigie/context-graph';
 import { pbehaviorCreationRef } from '@vigie/pbehaviors';
 import { ActionEngine } from './action-engine.js';
@@ -10,7 +10,7 @@ import { RuleOperationRunner } from './rule-operation.js';
 
 /** The actions feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const actionsBridge = defineBridge({
-  imports: [alarmChangesRef, pbehaviorCreationRef, alarmReaderRef, entityRepositoryRef],
+  imports: [alarmChangesRef, pbehaviorCreationRef, alarmReaderRef, openAlarmPreviewRef, entityRepositoryRef],
   singletons: [ActionRepository, ActionService, RuleOperationRunner, ActionEngine],
   exports: [provide(actionServiceRef, ActionService)],
 });

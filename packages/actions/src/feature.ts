@@ -1,5 +1,5 @@
 import { defineFeature, kernelRefs } from '@vigie/kernel';
-import { alarmTriggerEvent } from '@vigie/alarms';
+import { alarmTriggerEvent, triggerDryRunPoint } from '@vigie/alarms';
 import { delayedActionJob, ActionEngine, type DelayedActionData } from './action-engine.js';
 import { actionsBridge } from './di.js';
 import { actionErrors } from './errors.js';
@@ -21,6 +21,7 @@ export const actionsFeature = defineFeature({
     f.consume(alarmTriggerEvent);
     f.errors(actionErrors);
     for (const route of actionRoutes) f.route(route);
+    f.extend(triggerDryRunPoint, (c) => ({ name: 'actions', wouldFire: (payload) => c.resolve(ActionEngine).wouldFire(payload) }));
     // One run per delayed action, no retry: a failing operation is logged, not applied twice.
     f.job<DelayedActionData>({
       name: delayedActionJob,

@@ -1,4 +1,6 @@
-import { array } from 'yup';
+import { array, number, string } from 'yup';
+import { previewAlarmSchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
+import { ActionEngine } from './action-engine.js';
 import { HttpError, defineRoute, type RouteDefinition, type VigieContext, requestBody, pathParam, isJsonObject } from '@vigie/kernel';
 import { actionNotFound, ActionService } from './action-service.js';
 import { createActionErrors, updateActionErrors } from './errors.js';
@@ -25,22 +27,34 @@ function bodyAccepted(accepted: (value: unknown) => boolean, absent: string) {
   };
 }
 
+const createRoute = defineRoute({
+  method: 'POST',
+  path: '/api/v2/actions',
+  right: 'actions:write',
+  summary: 'Create an action',
+  description: '`_id` and `type` are required. Keys other than those of the schema are ignored.',
+  tags,
+  requestSchema: actionBodySchema,
+  errors: createActionErrors,
+  responses: {
+    200: { description: 'The id of the created action', schema: createdActionSchema },
+    400: { description: '`Invalid JSON`, `nothing to insert`, `invalid action format…`, `delay value is invalid`, `invalid pbehavior parameters`, `error while creating an action`, …' },
+  },
+  preValidation: bodyAccepted(isJsonObject, 'nothing to insert'),
+  handler: (ctx, { body }) => service(ctx).create(body),
+});
+
 export const actionRoutes: RouteDefinition[] = [
-  defineRoute({
-    method: 'POST',
-    path: '/api/v2/actions',
-    right: 'actions:write',
-    summary: 'Create an action',
-    description: '`_id` and `type` are required. Keys other than those of the schema are ignored.',
-    tags,
-    requestSchema: actionBodySchema,
-    errors: createActionErrors,
-    responses: {
-      200: { description: 'The id of the created action', schema: createdActionSchema },
-      400: { description: '`Invalid JSON`, `nothing to insert`, `invalid action format…`, `delay value is invalid`, `invalid pbehavior parameters`, `error while creating an action`, …' },
-    },
-    preValidation: bodyAccepted(isJsonObject, 'nothing to insert'),
-    handler: (ctx, { body }) => service(ctx).create(body),
+  createRoute,
+  previewRoute({
+    create: createRoute,
+    path: '/api/v2/actions/preview',
+    resource: 'an action',
+    description:
+      'Lists the open alarms the action selects (alarm and entity patterns, or the legacy fields and regex): those it is applied to at its next ' +
+      '`triggers` (and event patterns), after `delay_seconds`. `problem` says why the engine would skip the action.',
+    answer: previewAnswerSchema(previewAlarmSchema, { triggers: array(string().required()).required(), delay_seconds: number().required(), problem: string() }),
+    handler: (ctx, body, limit) => ctx.state.scope.resolve(ActionEngine).preview(service(ctx).draft(body), limit),
   }),
   defineRoute({
     method: 'PUT',

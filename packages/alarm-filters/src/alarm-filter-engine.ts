@@ -1,7 +1,8 @@
 import { inject, injectable } from 'tsyringe';
 import { assertSafeFilter } from '@vigie/filter-safety';
 import { injectRef, kernelRefs, errorDetail, RuleCache, type Clock, type Filter, type Logger } from '@vigie/kernel';
-import { alarmChangesRef, alarmReaderRef, type Alarm, type AlarmChangeService, type AlarmOperation, type AlarmReader } from '@vigie/alarms';
+import { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmChangeService, type AlarmOperation, type AlarmReader, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
+import type { PreviewPage } from '@vigie/rule-schemas';
 import { activePbehaviorsRef, type ActivePbehaviors, type ActivePbehaviorsAt } from '@vigie/pbehaviors';
 import { alarmFiltersConfig, type AlarmFiltersConfig } from './config.js';
 import { AlarmFilterRepository, type AlarmFilterRecord } from './alarm-filter-repository.js';
@@ -22,6 +23,14 @@ export interface AlarmFilterBeatReport {
   runs: number;
   /** Alarms whose `v.alarmfilter.next_run` changed. */
   timersChanged: number;
+}
+
+/** What an alarm filter would do now: the open alarms it selects, when each is due, how many are due already. */
+export interface AlarmFilterPreview extends PreviewPage<PreviewAlarm & { due_at?: number }> {
+  /** How many of the selected alarms are due already: the first beat runs the tasks on them. */
+  due_now: number;
+  /** Why the engine would skip the filter, when it would. */
+  problem?: string;
 }
 
 /** Snooze length of the `snooze` task: the original's default (the synthetic event has no duration). */
@@ -78,6 +87,7 @@ export class AlarmFilterEngine {
     @inject(AlarmFilterRepository) filters: AlarmFilterRepository,
     @injectRef(alarmChangesRef) private readonly changes: AlarmChangeService,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
+    @injectRef(openAlarmPreviewRef) private readonly openAlarmPreview: OpenAlarmPreview,
     @injectRef(activePbehaviorsRef) private readonly pbehaviors: ActivePbehaviors,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
@@ -237,6 +247,35 @@ export class AlarmFilterEngine {
       if (change && change.alarm._id === alarmId) changed++;
     }
     return changed;
+  }
+
+  /**
+   * What the filter would do if saved now (nothing stored): the open alarms its `entity_filter` and `condition`
+   * select, each with `due_at`, when its first run applies the tasks (now or earlier: at the first beat).
+   */
+  async preview(record: AlarmFilterRecord, limit: number): Promise<AlarmFilterPreview> {
+    let filter: CompiledFilter;
+    try {
+      filter = compileFilter(record);
+    } catch (err) {
+      return { subject: 'alarms', count: 0, scanned: 0, data: [], due_now: 0, problem: errorDetail(err) };
+    }
+    const nowSec = this.clock.nowSec();
+    const selected = new Set((await this.alarms.find({ $and: [filter.entityFilter, ...(filter.condition ? [filter.condition] : []), openAlarms] }, { fields: { _id: 1 } })).map((alarm) => alarm._id));
+    const pbehaviors = record.postpone_if_active_pbehavior ? await this.pbehaviors.at(nowSec) : null;
+    const dueAt = (alarm: Alarm) => Math.max(alarm.t, pbehaviors?.lastStop(alarm.d) ?? 0) + record.limit;
+    let dueNow = 0;
+    const page = await this.openAlarmPreview.select({
+      limit,
+      needsEntity: false,
+      selects: (alarm) => {
+        const chosen = selected.has(alarm._id);
+        if (chosen && dueAt(alarm) <= nowSec) dueNow++;
+        return chosen;
+      },
+      annotate: (alarm) => ({ due_at: dueAt(alarm) }),
+    });
+    return { ...page, due_now: dueNow };
   }
 }
 

@@ -67,7 +67,14 @@ export class AlarmFilterService {
 
   /** Stores a new action with the defaults filled in; `DUPLICATE_KEY` when a chosen `_id` is taken. */
   async create(input: AlarmFilterInput): Promise<AlarmFilter> {
-    const record: AlarmFilterRecord = {
+    const record = this.draft(input);
+    await this.filters.insert(record);
+    return toAlarmFilter(record);
+  }
+
+  /** The action a body describes, as it would be stored (the preview's filter). */
+  draft(input: AlarmFilterInput): AlarmFilterRecord {
+    return {
       _id: input._id || randomUUID(),
       entity_filter: storedQuery('entity_filter', input.entity_filter),
       condition: storedQuery('condition', input.condition),
@@ -77,8 +84,6 @@ export class AlarmFilterService {
       postpone_if_active_pbehavior: input.postpone_if_active_pbehavior ?? false,
       repeat: input.repeat ?? 1,
     };
-    await this.filters.insert(record);
-    return toAlarmFilter(record);
   }
 
   /** Merges the given keys into action `id`; null when it does not exist. */

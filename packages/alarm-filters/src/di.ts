@@ -1,5 +1,5 @@
 import { defineBridge, provide } from '@vigie/kernel';
-import { alarmChangesRef, alarmReaderRef } from '@vigie/alarms';
+import { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef } from '@vigie/alarms';
 import { activePbehaviorsRef } from '@vigie/pbehaviors';
 import { AlarmFilterEngine } from './alarm-filter-engine.js';
 import { AlarmFilterRepository } from './alarm-filter-repository.js';
@@ -8,7 +8,7 @@ import { alarmFilterServiceRef } from './refs.js';
 
 /** The alarm-filters feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const alarmFiltersBridge = defineBridge({
-  imports: [alarmChangesRef, alarmReaderRef, activePbehaviorsRef],
+  imports: [alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, activePbehaviorsRef],
   singletons: [AlarmFilterRepository, AlarmFilterService, AlarmFilterEngine],
   exports: [provide(alarmFilterServiceRef, AlarmFilterService)],
 });

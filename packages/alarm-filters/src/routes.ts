@@ -1,3 +1,6 @@
+import { number, string } from 'yup';
+import { previewAlarmSchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
+import { AlarmFilterEngine } from './alarm-filter-engine.js';
 import { HttpError, defineRoute, type RouteDefinition, type VigieContext, pathParam } from '@vigie/kernel';
 import { AlarmFilterService } from './alarm-filter-service.js';
 import { alarmFilterCreateSchema, alarmFilterListSchema, alarmFilterSchema, alarmFilterUpdateSchema, deletedSchema, errorSchema } from './schemas.js';
@@ -11,22 +14,34 @@ const service = (ctx: VigieContext) => ctx.state.scope.resolve(AlarmFilterServic
 
 const invalidBody = { description: 'Invalid body (spec): an HTML page; the trace is in the server log', contentType: 'text/html' };
 
+const createRoute = defineRoute({
+  method: 'POST',
+  path: collectionPath,
+  right: 'alarm-filters:write',
+  summary: 'Create an alarm-filter action',
+  description: '`condition` and `entity_filter` may be objects or JSON text; both are stored as JSON text.',
+  tags,
+  body: { required: true },
+  requestSchema: alarmFilterCreateSchema,
+  responses: {
+    200: { description: 'The created action with its `_id` and `repeat`', schema: alarmFilterSchema },
+    400: { description: '`an alarm filter with this _id already exists`', schema: errorSchema },
+    500: invalidBody,
+  },
+  handler: (ctx, { body }) => service(ctx).create(body),
+});
+
 export const alarmFilterRoutes: RouteDefinition[] = [
-  defineRoute({
-    method: 'POST',
-    path: collectionPath,
-    right: 'alarm-filters:write',
-    summary: 'Create an alarm-filter action',
-    description: '`condition` and `entity_filter` may be objects or JSON text; both are stored as JSON text.',
-    tags,
-    body: { required: true },
-    requestSchema: alarmFilterCreateSchema,
-    responses: {
-      200: { description: 'The created action with its `_id` and `repeat`', schema: alarmFilterSchema },
-      400: { description: '`an alarm filter with this _id already exists`', schema: errorSchema },
-      500: invalidBody,
-    },
-    handler: (ctx, { body }) => service(ctx).create(body),
+  createRoute,
+  previewRoute({
+    create: createRoute,
+    path: `${collectionPath}/preview`,
+    resource: 'an alarm-filter action',
+    description:
+      'Lists the open alarms `entity_filter` and `condition` select, each with `due_at` (when its first run applies the tasks); `due_now` counts ' +
+      'those due already, on which the first beat runs. `problem` says why the engine would skip the action.',
+    answer: previewAnswerSchema(previewAlarmSchema.shape({ due_at: number().required() }), { due_now: number().integer().required(), problem: string() }),
+    handler: (ctx, body, limit) => ctx.state.scope.resolve(AlarmFilterEngine).preview(service(ctx).draft(body), limit),
   }),
   {
     method: 'GET',

@@ -124,6 +124,23 @@ export class AlarmChangeService {
   }
 
 
+  /**
+   * What `apply` would do, without storing it or emitting its triggers (dry runs): the change, or why nothing
+   * would change.
+   */
+  async simulate(entityId: string, operation: AlarmOperation): Promise<{ change: AppliedChange | null; reason?: string }> {
+    const current = await this.#repository.open(entityId);
+    const result = applyOperation(current, operation, {
+      entityId,
+      nowSec: this.#clock.nowSec(),
+      settings: this.settings,
+      newId: randomUUID,
+      displayName: randomDisplayName,
+    });
+    if (!result.changed) return { change: null, reason: result.reason };
+    return { change: { alarm: result.alarm, created: result.created, triggers: result.triggers } };
+  }
+
   async #apply(entityId: string, operation: AlarmOperation, cause: ChangeCause, onUnchanged?: (reason: string) => void): Promise<AppliedChange | null> {
     const unchanged = (reason: string): null => {
       if (onUnchanged) onUnchanged(reason);

@@ -1,5 +1,6 @@
 import { PipelineOrder, pipelineDataKey, type PipelineContext, type PipelineStage, type VigieEvent } from '@vigie/events';
 import type { AlarmChangeService, AppliedChange } from './alarm-changes.js';
+import type { TriggerDryRun } from './refs.js';
 import type { AlarmRepository } from './alarm-repository.js';
 import type { AlarmOperation, AlarmOperationType, AlarmOrigin } from './lifecycle.js';
 
@@ -60,7 +61,7 @@ export function operationOf(event: VigieEvent): AlarmOperation | null {
  * entity gets no alarm. An ack of a component with `ack_resources` also acknowledges the open alarms of its
  * resources that are not acknowledged yet.
  */
-export function alarmStage(changes: AlarmChangeService, alarms: AlarmRepository): PipelineStage {
+export function alarmStage(changes: AlarmChangeService, alarms: AlarmRepository, subscribers: () => readonly TriggerDryRun[] = () => []): PipelineStage {
   return {
     name: 'alarms',
     order: PipelineOrder.alarms,
@@ -84,6 +85,28 @@ export function alarmStage(changes: AlarmChangeService, alarms: AlarmRepository)
       }
       if (event.event_type === 'ack' && event.ack_resources === true && event.source_type === 'component' && event.component) {
         await acknowledgeResources(changes, alarms, event.component, operation, context);
+      }
+    },
+    async dryRun(context) {
+      const operation = operationOf(context.event);
+      if (operation === null) return context.would('change no alarm: the event type operates on none', { event_type: context.event.event_type });
+      if (context.entity?.enabled === false) return context.would('change no alarm: the entity is disabled');
+      const { change, reason } = await changes.simulate(context.entityId, operation);
+      if (!change) return context.would('leave the alarm unchanged', { reason });
+      context.data.set(alarmChangeDataKey, change);
+      const v = change.alarm.v;
+      context.would(change.created ? 'create an alarm' : 'change the alarm', {
+        alarm: change.alarm._id,
+        state: v.state.val,
+        status: v.status.val,
+        triggers: change.triggers,
+      });
+      for (const trigger of change.triggers) {
+        const payload = { trigger, alarm: change.alarm, entity: context.entity, event: context.event };
+        for (const subscriber of subscribers()) for (const fired of await subscriber.wouldFire(payload)) context.would(fired, { trigger, by: subscriber.name });
+      }
+      if (context.event.event_type === 'ack' && context.event.ack_resources === true && context.event.source_type === 'component') {
+        context.would('acknowledge the open alarms of the component\'s resources');
       }
     },
   };

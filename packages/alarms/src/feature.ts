@@ -1,4 +1,4 @@
-import { defineFeature } from '@vigie/kernel';
+import { defineFeature, kernelRefs } from '@vigie/kernel';
 import { pipelineStagesPoint, registerEngineBeat } from '@vigie/events';
 import { AlarmBeat } from './alarm-beat.js';
 import { AlarmChangeService } from './alarm-changes.js';
@@ -6,7 +6,7 @@ import { AlarmRepository } from './alarm-repository.js';
 import { alarmStage } from './alarm-stage.js';
 import { alarmsConfig, type AlarmsConfig } from './config.js';
 import { alarmsBridge } from './di.js';
-import { alarmChangedEvent, alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
+import { alarmChangedEvent, alarmTriggerEvent, alarmTriggerRedeliveredEvent, triggerDryRunPoint } from './refs.js';
 import { alarmRoutes } from './routes.js';
 import { alarmCollection } from './alarm.js';
 
@@ -27,7 +27,8 @@ export const alarmsFeature = defineFeature<AlarmsConfig>({
     f.event(alarmTriggerRedeliveredEvent);
     f.event(alarmChangedEvent);
     for (const route of alarmRoutes) f.route(route);
-    f.extend(pipelineStagesPoint, (c) => alarmStage(c.resolve(AlarmChangeService), c.resolve(AlarmRepository)));
+    f.extensionPoint(triggerDryRunPoint);
+    f.extend(pipelineStagesPoint, (c) => alarmStage(c.resolve(AlarmChangeService), c.resolve(AlarmRepository), () => c.resolve(kernelRefs.extensions).contributions(triggerDryRunPoint)));
 
     registerEngineBeat(f, { name: 'alarms', tick: (c) => c.resolve(AlarmBeat).run() });
   },

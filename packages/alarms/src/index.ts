@@ -16,7 +16,9 @@ export { AlarmChangeService, type AlarmChangedEvent, type AlarmTriggerEvent, typ
 export { AlarmReader } from './alarm-reader.js';
 export { alarmListFilter, type AlarmListQuery, type AlarmOutput, type AlarmSelection } from './alarm-list.js';
 export { alarmListQuerySchema } from './schemas.js';
-export { alarmChangedEvent, alarmChangesRef, alarmReaderRef, alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
+export { triggerDryRunPoint, type TriggerDryRun } from './refs.js';
+export { OpenAlarmPreview, previewAlarm, type OpenAlarmSelection, type PreviewAlarm } from './alarm-preview.js';
+export { alarmChangedEvent, alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
 export { alarmChangeDataKey, operationOf } from './alarm-stage.js';
 export {
   applyOperation,

@@ -1,5 +1,6 @@
-import { eventRef, serviceRef } from '@vigie/kernel';
+import { eventRef, extensionPointRef, serviceRef } from '@vigie/kernel';
 import type { AlarmChangedEvent, AlarmChangeService, AlarmTriggerEvent } from './alarm-changes.js';
+import type { OpenAlarmPreview } from './alarm-preview.js';
 import type { AlarmReader } from './alarm-reader.js';
 
 /** Every alarm write of the other engines goes through this service (locks, idempotency, triggers). */
@@ -7,6 +8,9 @@ export const alarmChangesRef = serviceRef<AlarmChangeService>('alarms.changes');
 
 /** Reads of the stored alarms. */
 export const alarmReaderRef = serviceRef<AlarmReader>('alarms.reader');
+
+/** The open alarms a rule selects now (the rule previews of every feature). */
+export const openAlarmPreviewRef = serviceRef<OpenAlarmPreview>('alarms.openAlarmPreview');
 
 /** An alarm change was stored; emitted once per trigger (REFERENCE §5.4 names), in order. */
 export const alarmTriggerEvent = eventRef<AlarmTriggerEvent>('alarms.trigger');
@@ -23,3 +27,15 @@ export const alarmTriggerRedeliveredEvent = eventRef<AlarmTriggerEvent>('alarms.
  * output has none). For observers of every change (the live stream).
  */
 export const alarmChangedEvent = eventRef<AlarmChangedEvent>('alarms.changed');
+
+/**
+ * What a subscriber of `alarms.trigger` would do with a change, for dry runs (`POST /api/v2/event/dry-run`): the
+ * actions, webhooks… it would fire, in words, without firing them. Contributed by the features that subscribe.
+ */
+export interface TriggerDryRun {
+  name: string;
+  wouldFire(trigger: AlarmTriggerEvent): Promise<string[]>;
+}
+
+/** Extension point declared by the alarms feature; its stage's dry run asks each contribution about each trigger. */
+export const triggerDryRunPoint = extensionPointRef<TriggerDryRun>('alarms.trigger-dry-runs');

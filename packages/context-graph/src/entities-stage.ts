@@ -19,5 +19,19 @@ export function entitiesStage(entities: EventEntities): PipelineStage {
       context.trace('context-graph.entities', 'entity read', { entity });
       if (entity.enabled === false) context.drop(`the entity ${entity._id} is disabled`);
     },
+    async dryRun(context) {
+      const named = entities.wouldCreate(context.event);
+      const missing: string[] = [];
+      for (const id of named) if (!(await entities.peek(id))) missing.push(id);
+      if (missing.length > 0) context.would('create entities', { ids: missing });
+      const entity = (await entities.peek(context.entityId)) ?? (named.includes(context.entityId) ? entities.draftOf(context.event, context.entityId) : null);
+      if (!entity) {
+        context.would('find no entity: the event names none the graph models');
+        return;
+      }
+      context.entity = entity as typeof context.entity;
+      if (!missing.includes(entity._id)) context.would('find the entity', { entity: entity._id });
+      if (entity.enabled === false) context.drop(`the entity ${entity._id} is disabled`);
+    },
   };
 }

@@ -30,6 +30,11 @@ function namedEntities(event: VigieEvent): { connector: Named; component?: Named
   return { connector, component, resource: { id: `${event.resource}/${event.component}`, type: 'resource', name: event.resource, extra: { component: event.component } } };
 }
 
+/** An entity an event names, as the pipeline creates it (its links are added with the others). */
+function newEntity(n: Named, now: number): Entity {
+  return { _id: n.id, name: n.name, type: n.type, impact: [], depends: [], enabled: true, enable_history: [now], disable_history: [], measurements: [], infos: {}, ...n.extra };
+}
+
 /** `from` impacts `to` pairs an event implies: resource ⇒ component, connector ⇒ resource, component ⇒ connector. */
 function impactLinks(named: NonNullable<ReturnType<typeof namedEntities>>): [string, string][] {
   const { connector, component, resource } = named;
@@ -124,6 +129,19 @@ export class EventEntities {
     return this.get(entityId);
   }
 
+  /** Ids of the entities an event names (those `ensure` creates when missing). */
+  wouldCreate(event: VigieEvent): string[] {
+    const named = namedEntities(event);
+    return named ? [named.connector, named.component, named.resource].filter((n): n is Named => n !== undefined).map((n) => n.id) : [];
+  }
+
+  /** The entity `ensure` would create for `id`, without its links (dry runs); null when the event does not name it. */
+  draftOf(event: VigieEvent, id: string): Entity | null {
+    const named = namedEntities(event);
+    const n = named && [named.connector, named.component, named.resource].find((candidate) => candidate?.id === id);
+    return n ? newEntity(n, this.clock.nowSec()) : null;
+  }
+
   /** Sets infos on an entity that exists (event-filter actions); announced like every graph change. */
   async setInfos(id: string, infos: Record<string, JsonValue>): Promise<Entity | null> {
     return this.#serialised(async () => {
@@ -209,19 +227,7 @@ export class EventEntities {
     const created = new Map<string, Entity>();
     for (const n of named.values()) {
       if (existing.has(n.id)) continue;
-      created.set(n.id, {
-        _id: n.id,
-        name: n.name,
-        type: n.type,
-        impact: [],
-        depends: [],
-        enabled: true,
-        enable_history: [now],
-        disable_history: [],
-        measurements: [],
-        infos: {},
-        ...n.extra,
-      });
+      created.set(n.id, newEntity(n, now));
     }
     // The links existing entities hold among those the creations name. A connector's may number thousands: each
     // list is run through once against the few names wanted, rather than made into a set of its own.

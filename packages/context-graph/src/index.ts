@@ -3,5 +3,5 @@ export { entityTypes, toEntity, publicEntity, type Entity, type EntityType } fro
 export { EntityRepository, entityCollection, type EntityQuery } from './entity-repository.js';
 export { GraphDraft, type GraphChanges, type DanglingRelation, type RelationField } from './graph-draft.js';
 export { EventEntities } from './event-entities.js';
-export { EntityReader } from './entity-reader.js';
+export { EntityReader, type PreviewEntity } from './entity-reader.js';
 export { entitiesChangedEvent, entityReaderRef, entityRepositoryRef, eventEntitiesRef } from './refs.js';

@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, RuleCache, SerialQueues, errorDetail, type Clock, type Logger } from '@vigie/kernel';
-import { alarmChangesRef, alarmReaderRef, type Alarm, type AlarmChangeService, type AlarmReader, type AlarmTriggerEvent } from '@vigie/alarms';
+import { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmChangeService, type AlarmReader, type AlarmTriggerEvent, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
+import type { PreviewPage } from '@vigie/rule-schemas';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import { compileAlarmPatterns, compileEntityPatterns, type CompiledPatterns, type PatternAlarm, type PatternEntity } from '@vigie/patterns';
 import { compile, type Template } from '@vigie/templates';
@@ -32,6 +33,12 @@ interface CompiledRule {
 
 type EntityDoc = Record<string, unknown>;
 
+/** What a dynamic-infos rule would do now: the open alarms it selects and the infos it would set on each. */
+export interface DynamicInfosPreview extends PreviewPage<PreviewAlarm & { infos: Record<string, unknown> }> {
+  /** Why the engine would skip the rule, when it would. */
+  problem?: string;
+}
+
 /**
  * The dynamic-infos engine (REFERENCE §5.11): after every stored change of an alarm, `v.infos` is computed again —
  * `v.infos.<rule id>` = `{<info name>: <rendered value>}` for each rule whose alarm and entity patterns match the
@@ -54,6 +61,7 @@ export class DynamicInfosEngine {
     @injectRef(alarmChangesRef) private readonly changes: AlarmChangeService,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
+    @injectRef(openAlarmPreviewRef) private readonly openAlarms: OpenAlarmPreview,
     @injectRef(kernelRefs.clock) clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {
@@ -100,6 +108,25 @@ export class DynamicInfosEngine {
     await this.changes.apply(entityId, { type: 'dynamicinfos', infos, initiator: 'system' }, {}, (reason) =>
       this.logger.debug({ entityId, reason }, 'dynamic infos unchanged'),
     );
+  }
+
+  /**
+   * What the rule would do if saved now (nothing stored): the open alarms its patterns select, each with the infos
+   * it would set (`v.infos.<rule id>`), rendered as the engine renders them.
+   */
+  async preview(record: DynamicInfosRecord, limit: number): Promise<DynamicInfosPreview> {
+    let rule: CompiledRule;
+    try {
+      rule = compileRule(record);
+    } catch (err) {
+      return { subject: 'alarms', count: 0, scanned: 0, data: [], problem: errorDetail(err) };
+    }
+    return this.openAlarms.select({
+      limit,
+      needsEntity: rule.templated || !rule.entityPatterns.matchesEverything,
+      selects: (alarm, entity) => rule.alarmPatterns.matches(alarm as PatternAlarm) && (rule.entityPatterns.matchesEverything || rule.entityPatterns.matches(entity as PatternEntity | undefined)),
+      annotate: (alarm, entity) => ({ infos: this.#render(rule, alarm, entity ?? null) }),
+    });
   }
 
   #render(rule: CompiledRule, alarm: Alarm, entity: EntityDoc | null): Record<string, unknown> {

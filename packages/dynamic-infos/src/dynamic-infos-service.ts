@@ -58,6 +58,12 @@ export class DynamicInfosService {
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
 
+  /** The rule a body describes, as it would be stored now (the preview's rule). */
+  draft(input: RuleInput, author: string): DynamicInfosRecord {
+    const now = this.clock.nowSec();
+    return ruleRecord(input._id ?? randomUUID(), input, { author, creation_date: now, last_modified_date: now });
+  }
+
   async create(input: RuleInput, author: string): Promise<DynamicInfosOutput> {
     const now = this.clock.nowSec();
     const rule = ruleRecord(input._id ?? randomUUID(), input, { author, creation_date: now, last_modified_date: now });

@@ -1,4 +1,6 @@
-import { object } from 'yup';
+import { object, string } from 'yup';
+import { previewAlarmSchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
+import { DynamicInfosEngine } from './dynamic-infos-engine.js';
 import { ErrorCodes, defineRoute, errorDetail, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { DynamicInfosService } from './dynamic-infos-service.js';
 import { storeFailure } from './errors.js';
@@ -14,21 +16,31 @@ const author = (ctx: VigieContext) => ctx.state.user?.name ?? '';
 
 const notFound = { description: 'No rule has this id: no dynamic infos rule with id <id>' };
 
+const createRoute = defineRoute({
+  method: 'POST',
+  path: collectionPath,
+  right: 'dynamic-infos:write',
+  summary: 'Create a dynamic infos rule',
+  tags,
+  body: { required: true, otherMedia: 'absent' },
+  errors: { [ErrorCodes.StoreFailure]: (e) => ({ status: 400, description: `failed to create dynamic infos: ${errorDetail(e)}` }) },
+  requestSchema: dynamicInfosInputSchema,
+  responses: {
+    200: { description: 'The rule with author, creation_date and last_modified_date', schema: dynamicInfosRuleSchema },
+    400: { description: 'Invalid JSON, an invalid rule, a duplicate id or a database error' },
+  },
+  handler: (ctx, { body }) => service(ctx).create(body, author(ctx)),
+});
+
 export const dynamicInfosRoutes: RouteDefinition[] = [
-  defineRoute({
-    method: 'POST',
-    path: collectionPath,
-    right: 'dynamic-infos:write',
-    summary: 'Create a dynamic infos rule',
-    tags,
-    body: { required: true, otherMedia: 'absent' },
-    errors: { [ErrorCodes.StoreFailure]: (e) => ({ status: 400, description: `failed to create dynamic infos: ${errorDetail(e)}` }) },
-    requestSchema: dynamicInfosInputSchema,
-    responses: {
-      200: { description: 'The rule with author, creation_date and last_modified_date', schema: dynamicInfosRuleSchema },
-      400: { description: 'Invalid JSON, an invalid rule, a duplicate id or a database error' },
-    },
-    handler: (ctx, { body }) => service(ctx).create(body, author(ctx)),
+  createRoute,
+  previewRoute({
+    create: createRoute,
+    path: `${collectionPath}/preview`,
+    resource: 'a dynamic infos rule',
+    description: 'Lists the open alarms the rule selects (alarm and entity patterns), each with the `infos` it would set, rendered. `problem` says why the engine would skip the rule.',
+    answer: previewAnswerSchema(previewAlarmSchema.shape({ infos: object().required() }), { problem: string() }),
+    handler: (ctx, body, limit) => ctx.state.scope.resolve(DynamicInfosEngine).preview(service(ctx).draft(body, author(ctx)), limit),
   }),
   defineRoute({
     method: 'GET',

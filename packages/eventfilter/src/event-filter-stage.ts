@@ -1,5 +1,5 @@
 import type { Entity, EventEntities } from '@vigie/context-graph';
-import { PipelineOrder, type PipelineContext, type PipelineStage } from '@vigie/events';
+import { PipelineOrder, type DryRunContext, type PipelineContext, type PipelineStage } from '@vigie/events';
 import type { JsonValue } from '@vigie/kernel';
 import { EventPatternIndex, type RegexCaptures } from '@vigie/patterns';
 import type { CompiledAction, CompiledRule, RuleOutcome } from './compiled-rules.js';
@@ -96,45 +96,58 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
     return indexed;
   }
 
+  /** The rules applied to the event; in a dry run (`dry`), what they do is told instead of the entity infos written. */
+  async function applyRules(context: PipelineContext, dry?: DryRunContext): Promise<void> {
+    const rules = await cache.rules();
+    if (rules.length === 0) return;
+    const { index, setsIndexedField } = indexOf(rules);
+    const state: FilterState = { entity: undefined, infos: {}, view: undefined };
+    const current = (await entities.peek(context.entityId)) ?? undefined;
+    const event = context.event;
+    // Only the rules whose patterns can match the event run them.
+    let candidates = index.candidates(event);
+    let outcome: RuleOutcome = 'pass';
+    for (let next = 0; next < candidates.length; next++) {
+      const position = candidates[next] as number;
+      const rule = rules[position] as CompiledRule;
+      const captures = rule.type === 'enrichment' ? rule.patterns.match(context.event, current) : rule.patterns.matches(context.event, current) ? {} : null;
+      if (!captures) continue;
+      if (context.event.debug === true) context.trace(stageName, 'rule matches', { rule: rule.id, type: rule.type });
+      dry?.would(`rule ${rule.id} matches`, { rule: rule.id, type: rule.type });
+      if (rule.type === 'drop' || rule.type === 'break') {
+        outcome = rule.type;
+      } else {
+        // Only a rule with entity sources waits (for the entity); the others run without a turn of the event loop.
+        const failure = (rule.entitySources.length > 0 ? await loadEntity(context, state) : undefined) ?? enrich(rule, context, captures, state);
+        if (failure !== undefined) context.trace(stageName, 'enrichment failed', { rule: rule.id, problem: failure });
+        outcome = failure === undefined ? rule.onSuccess : rule.onFailure;
+        // The field it set changes which of the rules after it can match.
+        if (setsIndexedField[position] === true) {
+          candidates = index.candidates(event, position + 1);
+          next = -1;
+        }
+      }
+      if (outcome === 'drop') {
+        context.drop(`dropped by event-filter rule ${rule.id}`);
+        break;
+      }
+      if (outcome === 'break') break;
+    }
+    if (context.dropped === undefined && state.entity && Object.keys(state.infos).length > 0) {
+      if (dry) dry.would('set entity infos', { entity: state.entity._id, infos: state.infos });
+      else await entities.setInfos(state.entity._id, state.infos);
+    }
+    if (dry && context.dropped !== undefined) dry.would('drop the event', { reason: context.dropped });
+  }
+
   return {
     name: stageName,
     order: PipelineOrder.eventFilter,
-    async process(context) {
-      const rules = await cache.rules();
-      if (rules.length === 0) return;
-      const { index, setsIndexedField } = indexOf(rules);
-      const state: FilterState = { entity: undefined, infos: {}, view: undefined };
-      const current = (await entities.peek(context.entityId)) ?? undefined;
-      const event = context.event;
-      // Only the rules whose patterns can match the event run them.
-      let candidates = index.candidates(event);
-      let outcome: RuleOutcome = 'pass';
-      for (let next = 0; next < candidates.length; next++) {
-        const position = candidates[next] as number;
-        const rule = rules[position] as CompiledRule;
-        const captures = rule.type === 'enrichment' ? rule.patterns.match(context.event, current) : rule.patterns.matches(context.event, current) ? {} : null;
-        if (!captures) continue;
-        if (context.event.debug === true) context.trace(stageName, 'rule matches', { rule: rule.id, type: rule.type });
-        if (rule.type === 'drop' || rule.type === 'break') {
-          outcome = rule.type;
-        } else {
-          // Only a rule with entity sources waits (for the entity); the others run without a turn of the event loop.
-          const failure = (rule.entitySources.length > 0 ? await loadEntity(context, state) : undefined) ?? enrich(rule, context, captures, state);
-          if (failure !== undefined) context.trace(stageName, 'enrichment failed', { rule: rule.id, problem: failure });
-          outcome = failure === undefined ? rule.onSuccess : rule.onFailure;
-          // The field it set changes which of the rules after it can match.
-          if (setsIndexedField[position] === true) {
-            candidates = index.candidates(event, position + 1);
-            next = -1;
-          }
-        }
-        if (outcome === 'drop') {
-          context.drop(`dropped by event-filter rule ${rule.id}`);
-          break;
-        }
-        if (outcome === 'break') break;
-      }
-      if (context.dropped === undefined && state.entity && Object.keys(state.infos).length > 0) await entities.setInfos(state.entity._id, state.infos);
+    process: (context) => applyRules(context),
+    async dryRun(context) {
+      const before = JSON.stringify(context.event);
+      await applyRules(context, context);
+      if (JSON.stringify(context.event) !== before) context.would('change the event', { event: context.event });
     },
   };
 }

@@ -1,4 +1,6 @@
-import { array } from 'yup';
+import { array, string } from 'yup';
+import { previewAnswerSchema, previewEventSchema, previewRoute } from '@vigie/rule-schemas';
+import { RulePreviewService } from './rule-preview.js';
 import { HttpError, defineRoute, type RouteDefinition, type VigieContext, requestBody, pathParam, inputBounds, assertWithinInputBounds } from '@vigie/kernel';
 import { createRuleErrors, emptyRequest } from './errors.js';
 import { notFound, RuleService } from './rule-service.js';
@@ -28,89 +30,104 @@ function checkRuleBody(ctx: VigieContext, pathId?: string): void {
   }
 }
 
+const createRoute = defineRoute({
+  method: 'POST',
+  path: '/api/v2/eventfilter/rules',
+  right: 'eventfilter:write',
+  summary: 'Create an event-filter rule',
+  description: 'An `_id` that is a non-empty string without spaces is kept; otherwise one is generated.',
+  tags,
+  requestSchema: ruleBodySchema,
+  errors: createRuleErrors,
+  responses: {
+    200: { description: 'The id of the created rule', schema: createdRuleSchema },
+    400: { description: '`Malformed JSON: <detail>`, `Empty request`, the rule problem (`Unexpected fields: <list>.`, …), `Operation failure while doing insert: <duplicate key>`' },
+  },
+  preValidation: (ctx) => checkRuleBody(ctx),
+  handler: (ctx, { body }) => {
+    const { _id: requestedId, ...rule } = body;
+    return service(ctx).create(requestedId, rule);
+  },
+});
+
 export const eventFilterRoutes: RouteDefinition[] = [
-  defineRoute({
-    method: 'POST',
-    path: '/api/v2/eventfilter/rules',
-    right: 'eventfilter:write',
-    summary: 'Create an event-filter rule',
-    description: 'An `_id` that is a non-empty string without spaces is kept; otherwise one is generated.',
-    tags,
-    requestSchema: ruleBodySchema,
-    errors: createRuleErrors,
-    responses: {
-      200: { description: 'The id of the created rule', schema: createdRuleSchema },
-      400: { description: '`Malformed JSON: <detail>`, `Empty request`, the rule problem (`Unexpected fields: <list>.`, …), `Operation failure while doing insert: <duplicate key>`' },
-    },
-    preValidation: (ctx) => checkRuleBody(ctx),
-    handler: (ctx, { body }) => {
+  createRoute,
+  previewRoute({
+    create: createRoute,
+    path: '/api/v2/eventfilter/rules/preview',
+    resource: 'an event-filter rule',
+    description:
+      'Lists the recently processed events (a bounded sample per connector, as accepted: see `[engine] recent_events_*`) the rule\'s patterns match. ' +
+      '`problem` says why the pipeline would skip the rule.',
+    answer: previewAnswerSchema(previewEventSchema, { problem: string() }),
+    handler: (ctx, body, limit) => {
       const { _id: requestedId, ...rule } = body;
-      return service(ctx).create(requestedId, rule);
+      return ctx.state.scope.resolve(RulePreviewService).preview(service(ctx).draft(requestedId, rule), limit);
     },
   }),
-  defineRoute({
-    method: 'PUT',
-    path: '/api/v2/eventfilter/rules/:id',
-    right: 'eventfilter:write',
-    summary: 'Replace an event-filter rule',
-    description: 'The body is a whole rule; its `_id`, when present, must be the path id.',
-    tags,
-    requestSchema: ruleBodySchema,
-    responses: {
-      200: { description: 'Replaced', schema: emptyObjectSchema },
-      400: { description: '`Malformed JSON: <detail>`, `Empty request`, `The _id field should not be modified.`, the rule problem' },
-      404: { description: '`No rule with id: <id>`' },
-    },
-    preValidation: async (ctx) => {
-      const id = pathParam(ctx, 'id');
-      if (!(await service(ctx).get(id))) throw notFound(id);
-      checkRuleBody(ctx, id);
-    },
-    handler: async (ctx, { body }) => {
-      const { _id: _sameId, ...rule } = body;
-      await service(ctx).replace(pathParam(ctx, 'id'), rule);
-      return {};
-    },
-  }),
-  {
-    method: 'DELETE',
-    path: '/api/v2/eventfilter/rules/:id',
-    right: 'eventfilter:write',
-    summary: 'Delete an event-filter rule',
-    tags,
-    responses: {
-      200: { description: 'Deleted', schema: emptyObjectSchema },
-      400: { description: '`No rule with id: <id>`' },
-    },
-    handler: async (ctx) => {
-      await service(ctx).delete(pathParam(ctx, 'id'));
-      return {};
-    },
+defineRoute({
+  method: 'PUT',
+  path: '/api/v2/eventfilter/rules/:id',
+  right: 'eventfilter:write',
+  summary: 'Replace an event-filter rule',
+  description: 'The body is a whole rule; its `_id`, when present, must be the path id.',
+  tags,
+  requestSchema: ruleBodySchema,
+  responses: {
+    200: { description: 'Replaced', schema: emptyObjectSchema },
+    400: { description: '`Malformed JSON: <detail>`, `Empty request`, `The _id field should not be modified.`, the rule problem' },
+    404: { description: '`No rule with id: <id>`' },
   },
-  {
-    method: 'GET',
-    path: '/api/v2/eventfilter/rules/:id',
-    right: 'eventfilter:read',
-    summary: 'Get an event-filter rule',
-    tags,
-    responses: {
-      200: { description: 'The rule', schema: ruleOutputSchema },
-      404: { description: '`No rule with id: <id>`' },
-    },
-    handler: async (ctx) => {
-      const id = pathParam(ctx, 'id');
-      const rule = await service(ctx).get(id);
-      if (!rule) throw notFound(id);
-      return rule;
-    },
+  preValidation: async (ctx) => {
+    const id = pathParam(ctx, 'id');
+    if (!(await service(ctx).get(id))) throw notFound(id);
+    checkRuleBody(ctx, id);
   },
-  {
-    method: 'GET',
-    path: '/api/v2/eventfilter/rules',
-    right: 'eventfilter:read',
-    summary: 'List event-filter rules',
-    tags,
-    responses: { 200: { description: 'Every rule, in the order the pipeline applies them (priority, then id)', schema: array(ruleOutputSchema) } },
-    handler: (ctx) => service(ctx).list(),
+  handler: async (ctx, { body }) => {
+    const { _id: _sameId, ...rule } = body;
+    await service(ctx).replace(pathParam(ctx, 'id'), rule);
+    return {};
   },
+}),
+{
+  method: 'DELETE',
+  path: '/api/v2/eventfilter/rules/:id',
+  right: 'eventfilter:write',
+  summary: 'Delete an event-filter rule',
+  tags,
+  responses: {
+    200: { description: 'Deleted', schema: emptyObjectSchema },
+    400: { description: '`No rule with id: <id>`' },
+  },
+  handler: async (ctx) => {
+    await service(ctx).delete(pathParam(ctx, 'id'));
+    return {};
+  },
+},
+{
+  method: 'GET',
+  path: '/api/v2/eventfilter/rules/:id',
+  right: 'eventfilter:read',
+  summary: 'Get an event-filter rule',
+  tags,
+  responses: {
+    200: { description: 'The rule', schema: ruleOutputSchema },
+    404: { description: '`No rule with id: <id>`' },
+  },
+  handler: async (ctx) => {
+    const id = pathParam(ctx, 'id');
+    const rule = await service(ctx).get(id);
+    if (!rule) throw notFound(id);
+    return rule;
+  },
+},
+{
+  method: 'GET',
+  path: '/api/v2/eventfilter/rules',
+  right: 'eventfilter:read',
+  summary: 'List event-filter rules',
+  tags,
+  responses: { 200: { description: 'Every rule, in the order the pipeline applies them (priority, then id)', schema: array(ruleOutputSchema) } },
+  handler: (ctx) => service(ctx).list(),
+},
 ];

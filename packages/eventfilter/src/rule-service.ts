@@ -34,6 +34,11 @@ export class RuleService {
   ) {}
 
   /** Throws the store's `DUPLICATE_KEY` error when the id exists. */
+  /** The rule a body describes, as it would be stored (the preview's rule). */
+  draft(requestedId: unknown, body: RuleBody): RuleRecord {
+    return buildRule(acceptedId(requestedId), body);
+  }
+
   async create(requestedId: unknown, body: RuleBody): Promise<{ _id: string }> {
     const rule = buildRule(acceptedId(requestedId), body);
     await this.rules.insert(rule);

@@ -36,6 +36,12 @@ export const engineConfigSchema = object({
   max_queue_depth: number().integer().min(1).default(100_000),
   /** … or when the oldest waiting event was accepted longer ago than this. */
   max_event_age: duration('max_event_age', '1m'),
+  /** Rule previews: the last events kept per connector (0: none kept, previews of event rules then list nothing). */
+  recent_events_per_connector: number().integer().min(0).max(10_000).default(100),
+  /** … for at most this many connectors (the least recently active one is forgotten first). */
+  recent_events_connectors: number().integer().min(1).max(10_000).default(200),
+  /** … and none older than this. */
+  recent_events_max_age: duration('recent_events_max_age', '1h'),
 });
 
 export type EngineConfig = InferType<typeof engineConfigSchema>;

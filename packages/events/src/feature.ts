@@ -7,6 +7,7 @@ import { PipelineHealth } from './pipeline-health.js';
 import { pipelineStagesPoint } from './pipeline.js';
 import { eventRoutes } from './routes.js';
 import { validationStage } from './validation-stage.js';
+import { RecentEvents, recentEventsStage } from './recent-events.js';
 
 /** Names of the checks this feature adds to the health registry (`engines.` ⇒ the healthcheck's `engines` entry). */
 export const eventsHealthChecks = { pipeline: 'engines.pipeline' } as const;
@@ -27,6 +28,7 @@ export const eventsFeature = defineFeature<EngineConfig>({
     f.collection(failureCollection);
     f.extensionPoint(pipelineStagesPoint);
     f.extend(pipelineStagesPoint, () => validationStage);
+    f.extend(pipelineStagesPoint, (c) => recentEventsStage(c.resolve(RecentEvents)));
     for (const route of eventRoutes) f.route(route);
     f.healthCheck({ name: eventsHealthChecks.pipeline, check: (c) => c.resolve(PipelineHealth).check() });
     f.onInit((c) => c.resolve(EventIntake).init());

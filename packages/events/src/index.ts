@@ -5,8 +5,10 @@ export { AmqpIngestion } from './amqp-ingestion.js';
 export { engineConfigSchema, type EngineConfig } from './config.js';
 export { registerEngineBeat, type EngineBeat } from './engine-beat.js';
 export { EventIntake } from './event-intake.js';
-export { amqpConfigRef, engineBeatsRef, engineSettingsRef, eventIntakeRef } from './refs.js';
+export { amqpConfigRef, engineBeatsRef, engineSettingsRef, eventIntakeRef, recentEventsRef } from './refs.js';
 export type { EngineBeats } from './engine-beats.js';
+export { RecentEvents, type RecentEvent } from './recent-events.js';
+export { PipelineDryRun, type DryRunReport, type DryRunStage } from './dry-run.js';
 export { acceptEvent, eventProblem, routingKeyOf, sourceTypes, type EventProblem, type EventSender } from './event-validation.js';
 export { PipelineRunner, laneOf, type PipelineStats } from './pipeline-runner.js';
 export {
@@ -14,6 +16,8 @@ export {
   entityIdOf,
   pipelineDataKey,
   pipelineStagesPoint,
+  type DryRunContext,
+  type DryRunEffect,
   type EngineSettings,
   type PipelineContext,
   type PipelineData,

@@ -7,7 +7,7 @@ import { shallowCopy } from './shallow-copy.js';
  * A copy of an accepted event for the stages to change. Most events are flat (strings and numbers): a shallow copy
  * does, and the rare event with nested values is copied deeply.
  */
-function copyOfEvent(event: VigieEvent): VigieEvent {
+export function copyOfEvent(event: VigieEvent): VigieEvent {
   // An accepted event is JSON parsed or read from the store: no inherited keys, no undefined values.
   for (const key in event) {
     const value = event[key];

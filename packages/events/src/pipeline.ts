@@ -84,6 +84,24 @@ export interface PipelineStage {
   /** Position in the pipeline: stages run by ascending order (see PipelineOrder). */
   order: number;
   process(context: PipelineContext): Promise<void>;
+  /**
+   * The stage in a dry run (`POST /api/v2/event/dry-run`): does what `process` does to the context (the event, the
+   * entity, the data left for later stages) but writes nothing, and tells what it would have written through
+   * `context.would`. A stage without it is reported as not simulated and skipped.
+   */
+  dryRun?(context: DryRunContext): Promise<void>;
+}
+
+/** What a stage would have done in a dry run: `what` in words, `details` as data. */
+export interface DryRunEffect {
+  what: string;
+  details?: Record<string, unknown>;
+}
+
+/** The context of a dry run: a pipeline context whose stages record what they would do instead of doing it. */
+export interface DryRunContext extends PipelineContext {
+  readonly dryRun: true;
+  would(what: string, details?: Record<string, unknown>): void;
 }
 
 /** The documented positions of the built-in stages (ARCHITECTURE §7); later features slot in between. */

@@ -3,6 +3,7 @@ import type { EventIntake } from './event-intake.js';
 import type { AmqpConfig } from './amqp-config.js';
 import type { EngineBeats } from './engine-beats.js';
 import type { EngineSettings } from './pipeline.js';
+import type { RecentEvents } from './recent-events.js';
 
 /** The durable queue's intake: what sources (HTTP, AMQP, heartbeats, correlation) hand their events to. */
 export const eventIntakeRef = serviceRef<EventIntake>('events.eventIntake');
@@ -15,3 +16,6 @@ export const amqpConfigRef = serviceRef<AmqpConfig>('events-amqp.config');
 
 /** Every engine beat of the kernel, to run them on demand (tests drive the engines with it). */
 export const engineBeatsRef = serviceRef<EngineBeats>('events.engineBeats');
+
+/** A bounded sample of the events processed lately, for the previews of rules on events. */
+export const recentEventsRef = serviceRef<RecentEvents>('events.recentEvents');

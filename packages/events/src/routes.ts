@@ -1,9 +1,10 @@
-import { HttpError, assertJsonDepth, errorDetail, type RouteDefinition, type VigieContext, kernelRefs } from '@vigie/kernel';
+import { ErrorCodes, HttpError, assertJsonDepth, assertWithinInputBounds, errorDetail, requestBody, type RouteDefinition, type VigieContext, kernelRefs } from '@vigie/kernel';
+import { PipelineDryRun } from './dry-run.js';
 import { EngineSettingsService } from './engine-settings.js';
 import { EventIntake } from './event-intake.js';
 import { acceptEvent, parsesToWellFormedText, refusedByEventRoute } from './event-validation.js';
 import type { VigieEvent } from './pipeline.js';
-import { eventBodySchema, ingestionAnswerSchema } from './schemas.js';
+import { dryRunReportSchema, eventBodySchema, eventSchema, ingestionAnswerSchema } from './schemas.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -43,6 +44,35 @@ interface FailedEvent {
 }
 
 export const eventRoutes: RouteDefinition[] = [
+  {
+    method: 'POST',
+    path: '/api/v2/event/dry-run',
+    // What an event would do reveals the rules; the right of sending events.
+    right: 'events:write',
+    summary: 'What one event would do, stage by stage, without doing it',
+    description:
+      'Runs one event through the pipeline stages that support a dry run (event filter, validation, entities, alarms, and those of other ' +
+      'features), in order, writing nothing: each stage lists what it would do (`would`); a stage that cannot run without writing is listed ' +
+      'with `simulated: false` and skipped. The event is checked as `POST /api/v2/event` checks it.',
+    tags: ['events'],
+    requestDoc: eventSchema,
+    errors: {
+      [ErrorCodes.BodyInvalidJson]: (e) => ({ status: 400, description: `Malformed JSON: ${e.detail}` }),
+      [ErrorCodes.BodyEmpty]: () => ({ status: 400, description: 'Empty request: send one event as JSON.' }),
+      [ErrorCodes.BodyUnsupportedType]: () => ({ status: 400, description: 'Empty request: send one event as JSON.' }),
+    },
+    responses: {
+      200: { description: 'The event as the stages left it, and what each stage would do', schema: dryRunReportSchema },
+      400: { description: '`Malformed JSON: <detail>`, `Empty request…` or `invalid event: <reason>`' },
+    },
+    handler: (ctx) => {
+      const user = ctx.state.user;
+      // The body has no schema (an event's fields are checked as the event route checks them): the kernel's bounds here.
+      const body = requestBody(ctx);
+      assertWithinInputBounds(body);
+      return ctx.state.scope.resolve(PipelineDryRun).run(body, { name: user?.name ?? '', ...(user?.role !== undefined ? { role: user.role } : {}) });
+    },
+  },
   {
     method: 'POST',
     path: ['/api/v2/event', '/event'],

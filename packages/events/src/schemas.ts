@@ -1,4 +1,4 @@
-import { array, mixed, object, string } from 'yup';
+import { array, boolean, mixed, object, string } from 'yup';
 
 const text = { type: 'string' };
 /** An event's fields (REFERENCE §6.3), as JSON Schema: the documentation the OpenAPI document and its clients read. */
@@ -20,7 +20,7 @@ const eventFields = {
   debug: { type: 'boolean' },
 };
 
-const eventSchema = object().meta({
+export const eventSchema = object().meta({
   jsonSchema: {
     type: 'object',
     description: 'An event (REFERENCE §6.3). Other keys are kept.',
@@ -50,4 +50,14 @@ export const ingestionAnswerSchema = object({
     }),
   ).required(),
   retry_events: array(eventSchema).required(),
+});
+
+const effectSchema = object({ what: string().required(), details: object() });
+
+/** What `POST /api/v2/event/dry-run` answers. */
+export const dryRunReportSchema = object({
+  event: object().required(),
+  entity_id: string().required(),
+  dropped: string().nullable().defined(),
+  stages: array(object({ stage: string().required(), simulated: boolean().required(), would: array(effectSchema).required() })).required(),
 });

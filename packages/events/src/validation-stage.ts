@@ -18,4 +18,8 @@ export const validationStage: PipelineStage = {
     }
     return Promise.resolve();
   },
+  // Pure: it writes nothing.
+  dryRun(context) {
+    return validationStage.process(context);
+  },
 };

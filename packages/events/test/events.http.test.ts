@@ -270,6 +270,8 @@ describe('the pipeline', () => {
     const traced = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((l) => l.eventId !== undefined);
     expect(traced.map((l) => `${String(l.stage)} ${String(l.msg)}`)).toEqual([
       'pipeline event accepted',
+      'events.recent-sample stage starts',
+      'events.recent-sample stage done',
       'events.validation stage starts',
       'events.validation stage done',
       'last stage starts',

@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, durationSeconds, RuleCache, type Clock, type Logger } from '@vigie/kernel';
-import { eventIntakeRef, type EventIntake, type PipelineContext, type VigieEvent } from '@vigie/events';
+import { injectRef, kernelRefs, durationSeconds, errorDetail, RuleCache, type Clock, type Logger } from '@vigie/kernel';
+import { eventIntakeRef, recentEventsRef, type EventIntake, type PipelineContext, type RecentEvent, type RecentEvents, type VigieEvent } from '@vigie/events';
+import type { PreviewPage } from '@vigie/rule-schemas';
 import { heartbeatsConfig, warmUpSeconds, type HeartbeatsConfig } from './config.js';
 import { HeartbeatRepository, type HeartbeatRecord } from './heartbeat-repository.js';
 import { HeartbeatStateRepository } from './heartbeat-state.js';
@@ -41,6 +42,7 @@ export class HeartbeatEngine {
     @inject(HeartbeatRepository) heartbeats: HeartbeatRepository,
     @inject(HeartbeatStateRepository) private readonly states: HeartbeatStateRepository,
     @injectRef(eventIntakeRef) private readonly intake: EventIntake,
+    @injectRef(recentEventsRef) private readonly recent: RecentEvents,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
     @injectRef(heartbeatsConfig.ref) config: HeartbeatsConfig,
@@ -49,13 +51,34 @@ export class HeartbeatEngine {
     this.#heartbeats = new RuleCache({ source: heartbeats, compile: watchedHeartbeat, kind: 'heartbeat', logField: 'heartbeat', refreshMs: reloadAfterMs, clock, logger });
   }
 
+  /**
+   * What the heartbeat would do if saved now (nothing stored): the recently processed events its pattern matches
+   * (the events feature's sample), and when its alarm would be raised without a match: the first beat (about now)
+   * starts its interval, since a new heartbeat knows no earlier match.
+   */
+  async preview(record: HeartbeatRecord, limit: number): Promise<HeartbeatPreview> {
+    let heartbeat: WatchedHeartbeat;
+    try {
+      heartbeat = watchedHeartbeat(record);
+    } catch (err) {
+      return { subject: 'events', count: 0, scanned: 0, data: [], last_match: null, alarm_at: null, problem: errorDetail(err) };
+    }
+    let lastMatch: number | null = null;
+    const page = await this.recent.select(limit, (event, receivedAt) => {
+      const matched = !isOwnEvent(event) && matches(heartbeat, event);
+      if (matched) lastMatch = Math.max(lastMatch ?? receivedAt, receivedAt);
+      return matched;
+    });
+    return { ...page, last_match: lastMatch, alarm_at: this.clock.nowSec() + heartbeat.intervalSec };
+  }
+
   /** The pipeline stage's part. */
   async eventSeen(context: PipelineContext): Promise<void> {
     const { event } = context;
-    if (event.connector === heartbeatConnector && event.connector_name === heartbeatConnector) return;
+    if (isOwnEvent(event)) return;
     const nowSec = Math.floor(context.acceptedAt / 1000);
     for (const heartbeat of await this.#heartbeats.rules()) {
-      if (!heartbeat.pattern.every(([key, value]) => event[key] === value)) continue;
+      if (!matches(heartbeat, event)) continue;
       const id = heartbeat.record._id;
       if (this.#storedMatch.get(id) === nowSec) continue;
       this.#storedMatch.set(id, nowSec);
@@ -123,6 +146,26 @@ export class HeartbeatEngine {
     };
     return this.intake.accept([event]);
   }
+}
+
+/** What a heartbeat would do now: the recent events it matches, and when its alarm would be raised. */
+export interface HeartbeatPreview extends PreviewPage<RecentEvent> {
+  /** The newest sampled event it matches (epoch seconds), or null. */
+  last_match: number | null;
+  /** When its alarm is raised if no event matches from now on (epoch seconds); null when it would be skipped. */
+  alarm_at: number | null;
+  /** Why the engine would skip the heartbeat, when it would. */
+  problem?: string;
+}
+
+/** Every pattern key present in the event with an equal value. */
+function matches(heartbeat: WatchedHeartbeat, event: VigieEvent): boolean {
+  return heartbeat.pattern.every(([key, value]) => event[key] === value);
+}
+
+/** The engine's own checks match no heartbeat. */
+function isOwnEvent(event: VigieEvent): boolean {
+  return event.connector === heartbeatConnector && event.connector_name === heartbeatConnector;
 }
 
 /** What the engine watches of a heartbeat; throws when its pattern or interval cannot be used (stored by another tool). */

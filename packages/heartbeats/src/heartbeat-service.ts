@@ -31,6 +31,11 @@ export class HeartbeatService {
   }
 
   /** Returns the new heartbeat's id; a `DUPLICATE_KEY` error when one already watches this pattern. */
+  /** The heartbeat an input describes, as it would be stored (the preview's heartbeat). */
+  draft(input: HeartbeatInput): HeartbeatRecord {
+    return toRecord(input);
+  }
+
   async create(input: HeartbeatInput): Promise<string> {
     const record = toRecord(input);
     await this.heartbeats.insert(record);

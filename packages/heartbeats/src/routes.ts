@@ -1,3 +1,6 @@
+import { number, string } from 'yup';
+import { previewAnswerSchema, previewEventSchema, previewRoute } from '@vigie/rule-schemas';
+import { HeartbeatEngine } from './heartbeat-engine.js';
 import { HttpError, defineRoute, type RouteDefinition, type VigieContext, pathParam } from '@vigie/kernel';
 import { HeartbeatService } from './heartbeat-service.js';
 import { heartbeatInputSchema, heartbeatListSchema, heartbeatSchema, outcomeSchema, type HeartbeatInput } from './schemas.js';
@@ -23,21 +26,33 @@ const errorResponses = {
   404: { description: '`name` = the id, `description` = `heartbeat not found`', schema: outcomeSchema },
 };
 
+const createRoute = defineRoute({
+  method: 'POST',
+  path: collectionPath,
+  right: 'heartbeats:write',
+  summary: 'Create a heartbeat',
+  description: 'The id derives from the pattern, so a second heartbeat for the same pattern is refused. Keys other than `pattern` and `expected_interval` are ignored.',
+  tags,
+  body: { required: true },
+  requestSchema: heartbeatInputSchema,
+  responses: {
+    200: { description: '`{name: "heartbeat created", description: <id>}`', schema: outcomeSchema },
+    400: errorResponses[400],
+  },
+  handler: async (ctx, { body }) => ({ name: 'heartbeat created', description: await service(ctx).create(heartbeatInput(body)) }),
+});
+
 export const heartbeatRoutes: RouteDefinition[] = [
-  defineRoute({
-    method: 'POST',
-    path: collectionPath,
-    right: 'heartbeats:write',
-    summary: 'Create a heartbeat',
-    description: 'The id derives from the pattern, so a second heartbeat for the same pattern is refused. Keys other than `pattern` and `expected_interval` are ignored.',
-    tags,
-    body: { required: true },
-    requestSchema: heartbeatInputSchema,
-    responses: {
-      200: { description: '`{name: "heartbeat created", description: <id>}`', schema: outcomeSchema },
-      400: errorResponses[400],
-    },
-    handler: async (ctx, { body }) => ({ name: 'heartbeat created', description: await service(ctx).create(heartbeatInput(body)) }),
+  createRoute,
+  previewRoute({
+    create: createRoute,
+    path: `${collectionPath}/preview`,
+    resource: 'a heartbeat',
+    description:
+      'Lists the recently processed events (a bounded sample per connector: see `[engine] recent_events_*`) the pattern matches; `last_match` is ' +
+      'the newest of them and `alarm_at` when the alarm would be raised if no event matched from now on (the first beat starts the interval).',
+    answer: previewAnswerSchema(previewEventSchema, { last_match: number().nullable().defined(), alarm_at: number().nullable().defined(), problem: string() }),
+    handler: (ctx, body, limit) => ctx.state.scope.resolve(HeartbeatEngine).preview(service(ctx).draft(heartbeatInput(body)), limit),
   }),
   {
     method: 'GET',

@@ -36,6 +36,11 @@ export class IdleMarkRepository {
     return new Map(marks.map((mark) => [mark._id, mark]));
   }
 
+  /** Every mark, by entity (the marks are bounded by the open alarms: those of other entities are forgotten). */
+  async all(): Promise<Map<string, IdleMark>> {
+    return new Map((await this.#marks.find({})).map((mark) => [mark._id, mark]));
+  }
+
   /** An event on the entity: its time, and no rule fired since. */
   async eventSeen(entityId: string, atSec: number): Promise<void> {
     await this.#marks.updateOne({ _id: entityId }, { $set: { last_event: atSec, fired: {} } }, { upsert: true });

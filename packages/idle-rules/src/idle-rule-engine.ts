@@ -1,9 +1,10 @@
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, durationSeconds, RuleCache, type Clock, type Logger } from '@vigie/kernel';
 import { RuleOperationRunner } from '@vigie/actions';
-import { alarmReaderRef, type Alarm, type AlarmReader } from '@vigie/alarms';
+import { alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmReader, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
+import type { PreviewPage } from '@vigie/rule-schemas';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
-import { compileAlarmPatterns, compileEntityPatterns, type CompiledPatterns, type PatternAlarm, type PatternEntity } from '@vigie/patterns';
+import { compileAlarmPatterns, compileEntityPatterns, ruleProblem, type CompiledPatterns, type PatternAlarm, type PatternEntity } from '@vigie/patterns';
 import { IdleMarkRepository, ruleKey, type IdleMark } from './idle-marks.js';
 import { IdleRuleRepository, type IdleRuleRecord } from './idle-rule-repository.js';
 
@@ -12,6 +13,27 @@ interface CompiledRule {
   durationSec: number;
   alarmPatterns: CompiledPatterns<PatternAlarm | undefined>;
   entityPatterns: CompiledPatterns<PatternEntity | undefined>;
+}
+
+/** An open alarm an idle rule selects, and when it is (or will be) idle for the rule's duration. */
+export interface IdleRulePreviewEntry {
+  /** When its idle period started (epoch seconds). */
+  idle_since: number;
+  /** When the rule fires on it, in the absence of new events or changes: now or earlier when already idle. */
+  idle_at: number;
+}
+
+/** What an idle rule would do now: the open alarms it selects, and how many of them are idle already. */
+export interface IdleRulePreview extends PreviewPage<PreviewAlarm & IdleRulePreviewEntry> {
+  /** How many of the selected alarms are idle already: the rule's first beat applies its operation to them. */
+  idle_now: number;
+  /** Why the engine would skip the rule (its type, duration or a pattern), when it would. */
+  problem?: string;
+}
+
+/** When the alarm's idle period started: `last_event` counts from its last event, `last_update` from its last change. */
+function idleSince(alarm: Alarm, mark: IdleMark | undefined, lastEvent: boolean): number {
+  return lastEvent ? Math.max(alarm.v.last_event_date, mark?.last_event ?? 0) : alarm.v.last_update_date;
 }
 
 /** What one beat did, for logs and tests. */
@@ -45,6 +67,7 @@ export class IdleRuleEngine {
     @inject(IdleMarkRepository) private readonly marks: IdleMarkRepository,
     @inject(RuleOperationRunner) private readonly runner: RuleOperationRunner,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
+    @injectRef(openAlarmPreviewRef) private readonly openAlarms: OpenAlarmPreview,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
@@ -101,8 +124,37 @@ export class IdleRuleEngine {
 
   #idle(rule: CompiledRule, alarm: Alarm, mark: IdleMark | undefined, lastEvent: boolean, nowSec: number): boolean {
     if (mark?.fired?.[ruleKey(rule.record._id)] === alarm._id) return false;
-    const since = lastEvent ? Math.max(alarm.v.last_event_date, mark?.last_event ?? 0) : alarm.v.last_update_date;
-    return nowSec - since >= rule.durationSec;
+    return nowSec - idleSince(alarm, mark, lastEvent) >= rule.durationSec;
+  }
+
+  /**
+   * What the rule would do if saved now (nothing stored): the open alarms its patterns select, each with the time
+   * it is idle from, as the beat computes it. A new rule has fired on no alarm, so every alarm idle for the
+   * duration is one its first beat acts on.
+   */
+  async preview(record: IdleRuleRecord, limit: number): Promise<IdleRulePreview> {
+    let rule: CompiledRule;
+    try {
+      rule = compileRule(record);
+    } catch (err) {
+      return { subject: 'alarms', count: 0, scanned: 0, data: [], idle_now: 0, problem: ruleProblem(err) };
+    }
+    const lastEvent = record.type === 'last_event';
+    const marks = lastEvent ? await this.marks.all() : new Map<string, IdleMark>();
+    const nowSec = this.clock.nowSec();
+    let idleNow = 0;
+    const idleAt = (alarm: Alarm) => idleSince(alarm, marks.get(alarm.d), lastEvent) + rule.durationSec;
+    const page = await this.openAlarms.select<IdleRulePreviewEntry>({
+      limit,
+      needsEntity: !rule.entityPatterns.matchesEverything,
+      selects: (alarm, entity) => {
+        const selected = rule.alarmPatterns.matches(alarm as PatternAlarm) && (rule.entityPatterns.matchesEverything || rule.entityPatterns.matches(entity as PatternEntity | undefined));
+        if (selected && idleAt(alarm) <= nowSec) idleNow++;
+        return selected;
+      },
+      annotate: (alarm) => ({ idle_since: idleAt(alarm) - rule.durationSec, idle_at: idleAt(alarm) }),
+    });
+    return { ...page, idle_now: idleNow };
   }
 }
 

@@ -34,6 +34,12 @@ export class IdleRuleService {
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
 
+  /** The rule a body describes, as it would be stored now (the preview's rule). */
+  draft(body: IdleRuleBody, author: string): IdleRuleRecord {
+    const now = this.clock.nowSec();
+    return this.record(body._id ?? randomUUID(), body, author, now, now);
+  }
+
   async create(body: IdleRuleBody, author: string): Promise<IdleRule> {
     const now = this.clock.nowSec();
     const record = this.record(body._id ?? randomUUID(), body, author, now, now);

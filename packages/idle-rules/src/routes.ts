@@ -1,4 +1,6 @@
-import { array } from 'yup';
+import { array, number, string } from 'yup';
+import { previewAlarmSchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
+import { IdleRuleEngine } from './idle-rule-engine.js';
 import { HttpError, defineRoute, type RouteDefinition, type VigieContext, pathParam } from '@vigie/kernel';
 import { notFound, IdleRuleService } from './idle-rule-service.js';
 import { deleteResultSchema, idleRuleBodySchema, idleRuleSchema } from './schemas.js';
@@ -13,20 +15,35 @@ function author(ctx: VigieContext): string {
   return ctx.state.user?.name ?? '';
 }
 
+const createRoute = defineRoute({
+  method: 'POST',
+  path: '/api/v2/idle-rule',
+  right: 'idle-rules:write',
+  summary: 'Create an idle rule',
+  description: 'The service sets `_id` (unless given), `author`, `creation_date` and `last_modified_date`.',
+  tags,
+  requestSchema: idleRuleBodySchema,
+  responses: {
+    200: { description: 'The created rule', schema: idleRuleSchema },
+    400: { description: '`Invalid JSON`, `invalid idle rule: <detail>` or `failed to create idle rule: duplicate id <id>`' },
+  },
+  handler: (ctx, { body }) => service(ctx).create(body, author(ctx)),
+});
+
 export const idleRuleRoutes: RouteDefinition[] = [
-  defineRoute({
-    method: 'POST',
-    path: '/api/v2/idle-rule',
-    right: 'idle-rules:write',
-    summary: 'Create an idle rule',
-    description: 'The service sets `_id` (unless given), `author`, `creation_date` and `last_modified_date`.',
-    tags,
-    requestSchema: idleRuleBodySchema,
-    responses: {
-      200: { description: 'The created rule', schema: idleRuleSchema },
-      400: { description: '`Invalid JSON`, `invalid idle rule: <detail>` or `failed to create idle rule: duplicate id <id>`' },
-    },
-    handler: (ctx, { body }) => service(ctx).create(body, author(ctx)),
+  createRoute,
+  previewRoute({
+    create: createRoute,
+    path: '/api/v2/idle-rule/preview',
+    resource: 'an idle rule',
+    description:
+      'Lists the open alarms the rule selects (alarm and entity patterns), each with `idle_since` and `idle_at` (when the rule fires on it, ' +
+      'in the absence of new events or changes); `idle_now` counts those idle already, on which its first beat would act. `problem` says why the engine would skip the rule.',
+    answer: previewAnswerSchema(previewAlarmSchema.shape({ idle_since: number().required(), idle_at: number().required() }), {
+      idle_now: number().integer().required(),
+      problem: string(),
+    }),
+    handler: (ctx, body, limit) => ctx.state.scope.resolve(IdleRuleEngine).preview(service(ctx).draft(body, author(ctx)), limit),
   }),
   defineRoute({
     method: 'PUT',

@@ -1,5 +1,6 @@
 import { defineBridge, provide } from '@vigie/kernel';
 import { entityRepositoryRef } from '@vigie/context-graph';
+import { EntityAdministration } from './entity-administration.js';
 import { ImportFiles } from './import-files.js';
 import { ImportRepository } from './import-repository.js';
 import { ImportProcessor } from './processor.js';
@@ -9,6 +10,6 @@ import { ImportSubmission } from './submission-service.js';
 /** The import feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const importBridge = defineBridge({
   imports: [entityRepositoryRef],
-  singletons: [ImportFiles, ImportRepository, ImportSubmission, ImportProcessor],
+  singletons: [ImportFiles, ImportRepository, ImportSubmission, ImportProcessor, EntityAdministration],
   exports: [provide(importSubmissionRef, ImportSubmission)],
 });

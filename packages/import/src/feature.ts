@@ -6,6 +6,7 @@ import { importCollection } from './import-repository.js';
 import { processJobName, ImportProcessor, type ProcessJobData } from './processor.js';
 import { importStatusChangedEvent } from './refs.js';
 import { importRoutes } from './routes.js';
+import { entityRoutes } from './entity-routes.js';
 
 /**
  * The asynchronous context graph import: `PUT`/`POST /api/contextgraph/import` stores the body and queues it,
@@ -23,6 +24,7 @@ export const importFeature = defineFeature<ImportConfig>({
     f.event(importStatusChangedEvent);
     f.errors(importErrors);
     for (const route of importRoutes) f.route(route);
+    for (const route of entityRoutes) f.route(route);
     f.job<ProcessJobData>({
       name: processJobName,
       concurrency: 1,

@@ -30,6 +30,11 @@ export class MetaAlarmRuleService {
   ) {}
 
   /** Returns the new rule's id. */
+  /** The rule a body describes, as it would be stored (the preview's rule). */
+  draft(input: RuleInput): MetaAlarmRuleRecord {
+    return ruleRecord(input._id ?? randomUUID(), input);
+  }
+
   async create(input: RuleInput): Promise<string> {
     const rule = ruleRecord(input._id ?? randomUUID(), input);
     await this.rules.insert(rule);

@@ -1,4 +1,6 @@
-import { array, string } from 'yup';
+import { array, boolean, number, object, string } from 'yup';
+import { previewAlarmSchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
+import { MetaAlarmRulePreviewService } from './rule-preview.js';
 import { defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { MetaAlarmRuleService } from './meta-alarm-rule-service.js';
 import { checkRuleOrder, ruleBody } from './rule-input.js';
@@ -11,29 +13,50 @@ const rulePath = '/api/v2/metaalarmrule/:id';
 
 const service = (ctx: VigieContext) => ctx.state.scope.resolve(MetaAlarmRuleService);
 
+const createRoute = defineRoute({
+  method: 'POST',
+  path: collectionPath,
+  right: 'meta-alarms:write',
+  summary: 'Create a meta-alarm rule',
+  tags,
+  body: { required: true, otherMedia: 'absent' },
+  // The original's answer depends on the order of the checks across fields (REFERENCE §4.7): they run first, then
+  // the schema checks the values, once `patterns` and `config` sent as JSON text are decoded.
+  preValidation: checkRuleOrder,
+  prepareBody: ruleBody,
+  requestSchema: metaAlarmRuleInputSchema,
+  responses: {
+    200: { description: 'The new rule id as bare text', contentType: 'text/plain', schema: string() },
+    400: { description: 'Malformed JSON, missing name or type, invalid type or config, or an _id already taken' },
+  },
+  handler: async (ctx, { body }) => {
+    const id = await service(ctx).create(body);
+    // Bare text, as the spec says; text/plain (not the original's text/html) so an id is never read as markup.
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = id;
+  },
+});
+
+const groupSchema = object({
+  key: string().required(),
+  open_time: number().required(),
+  alarms: number().integer().required(),
+  reaches_threshold: boolean().nullable().defined(),
+  entities: array(string().required()).required(),
+});
+
 export const metaAlarmRoutes: RouteDefinition[] = [
-  defineRoute({
-    method: 'POST',
-    path: collectionPath,
-    right: 'meta-alarms:write',
-    summary: 'Create a meta-alarm rule',
-    tags,
-    body: { required: true, otherMedia: 'absent' },
-    // The original's answer depends on the order of the checks across fields (REFERENCE §4.7): they run first, then
-    // the schema checks the values, once `patterns` and `config` sent as JSON text are decoded.
-    preValidation: checkRuleOrder,
-    prepareBody: ruleBody,
-    requestSchema: metaAlarmRuleInputSchema,
-    responses: {
-      200: { description: 'The new rule id as bare text', contentType: 'text/plain', schema: string() },
-      400: { description: 'Malformed JSON, missing name or type, invalid type or config, or an _id already taken' },
-    },
-    handler: async (ctx, { body }) => {
-      const id = await service(ctx).create(body);
-      // Bare text, as the spec says; text/plain (not the original's text/html) so an id is never read as markup.
-      ctx.type = 'text/plain; charset=utf-8';
-      ctx.body = id;
-    },
+  createRoute,
+  previewRoute({
+    create: createRoute,
+    path: `${collectionPath}/preview`,
+    resource: 'a meta-alarm rule',
+    description:
+      'Lists the open alarms the rule selects (its entity scope, alarm and entity patterns; for timebased and complex rules, those updated within the ' +
+      'last `time_interval`, from `window_start`) and the `groups` it would form from them: by component (relation), one (attribute), or by ' +
+      'time_interval in update order (timebased, complex), each saying whether it reaches `threshold_count`. Event patterns need an event: not applied.',
+    answer: previewAnswerSchema(previewAlarmSchema, { window_start: number().nullable().defined(), groups: array(groupSchema).required(), problem: string() }),
+    handler: (ctx, body, limit) => ctx.state.scope.resolve(MetaAlarmRulePreviewService).preview(service(ctx).draft(body), limit),
   }),
   {
     method: 'GET',

@@ -58,7 +58,7 @@ export class RuleCatalog {
 }
 
 /** The rule ready to apply; throws when it cannot be. */
-function compileRule(record: MetaAlarmRuleRecord): CompiledRule {
+export function compileRule(record: MetaAlarmRuleRecord): CompiledRule {
   const config = record.config ?? {};
   return {
     record,

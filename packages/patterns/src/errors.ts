@@ -16,3 +16,8 @@ export class PatternError extends VigieError {
 export function isPatternError(err: unknown): err is PatternError {
   return hasCode(err, invalidPatternCode);
 }
+
+/** What makes a rule inapplicable, in words: a pattern's detail, or the message of the check that refused it. */
+export function ruleProblem(err: unknown): string {
+  return isPatternError(err) ? err.detail : err instanceof Error ? err.message : String(err);
+}

@@ -3,5 +3,5 @@ export { isTypedEventField, type PatternEvent } from './event.js';
 export type { PatternEntity } from './entity.js';
 export type { PatternAlarm } from './alarm.js';
 export type { RegexCaptures } from './conditions.js';
-export { PatternError, invalidPatternCode, isPatternError } from './errors.js';
+export { PatternError, invalidPatternCode, isPatternError, ruleProblem } from './errors.js';
 export { EventPatternIndex, literalPrefix, type FieldRequirement } from './event-index.js';

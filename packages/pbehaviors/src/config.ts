@@ -13,6 +13,8 @@ export const pbehaviorsConfigSchema = object({
    * once; this bounds how long another node's writes take to show here. 0 reads the store on every use.
    */
   refresh_seconds: number().integer().min(0).max(86400).default(60),
+  /** Most occurrences one `GET /api/v2/pbehavior-timespans` answers; a larger window or selection is refused (400). */
+  max_timespans: number().integer().min(1).max(5_000_000).default(600_000),
 });
 
 export type PbehaviorsConfig = InferType<typeof pbehaviorsConfigSchema>;

@@ -7,3 +7,4 @@ export { PbehaviorCreation, type EntityPbehaviorSpec } from './pbehavior-creatio
 export { presentPbehavior, type Activity, type Pbehavior, type PbehaviorComment, type PbehaviorOutput, type PbehaviorRecord } from './pbehavior.js';
 export { pbehaviorOutputSchema } from './schemas.js';
 export { Schedule, type ScheduleSpec, type Window } from './schedule.js';
+export { PbehaviorCalendar, type Calendar, type CalendarQuery, type Timespan } from './pbehavior-calendar.js';

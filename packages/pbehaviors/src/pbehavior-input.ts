@@ -75,7 +75,7 @@ export type PbehaviorCreationBody = InferType<typeof pbehaviorCreationSchema>;
 /** Fields the API outputs but nobody sets: accepted in bodies (a read pbehavior can be sent back) and ignored. */
 const outputOnlyFields = ['isActive', 'is_currently_active', 'eids'];
 
-function parseFilterText(value: string): unknown {
+export function parseFilterText(value: string): unknown {
   try {
     return JSON.parse(value);
   } catch {

@@ -6,6 +6,9 @@ import { presentPbehavior, withinFirstWindow, type PbehaviorOutput, type Pbehavi
 import { PbehaviorIndex, type IndexedPbehavior } from './pbehavior-index.js';
 import { readCreation, readUpdate, type PbehaviorBody, type PbehaviorCreationBody } from './pbehavior-input.js';
 import { PbehaviorRepository } from './pbehavior-repository.js';
+import { entityReaderRef, type EntityReader, type PreviewEntity } from '@vigie/context-graph';
+import type { PreviewPage } from '@vigie/rule-schemas';
+import { Schedule, type Window } from './schedule.js';
 
 export const duplicateIdMessage = 'Trying to insert PBehavior with already existing _id';
 export const unknownIdMessage = 'The id does not match any pbehavior';
@@ -63,6 +66,18 @@ function compareValues(a: unknown, b: unknown): number {
   return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
 }
 
+/** What a pbehavior would do now: the entities it selects, whether it is active, its next occurrences. */
+export interface PbehaviorPreview extends PreviewPage<PreviewEntity> {
+  /** A disabled pbehavior pauses nothing. */
+  enabled: boolean;
+  active_now: boolean;
+  /** The occurrences in force or to come within a year, at most 10 (epoch seconds). */
+  next_occurrences: Window[];
+}
+
+const previewHorizonSec = 366 * 86400;
+const previewOccurrences = 10;
+
 @injectable()
 export class PbehaviorService {
   constructor(
@@ -70,6 +85,7 @@ export class PbehaviorService {
     @inject(PbehaviorIndex) private readonly index: PbehaviorIndex,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(pbehaviorsConfig.ref) private readonly config: PbehaviorsConfig,
+    @injectRef(entityReaderRef) private readonly entities: EntityReader,
   ) {}
 
   /**
@@ -99,6 +115,23 @@ export class PbehaviorService {
     await this.repository.replaceArchiving(archived, existing._id, record);
     this.index.put(archived);
     this.index.put(record);
+  }
+
+  /**
+   * What a pbehavior would do if created now (nothing stored): the entities its filter selects (those it would
+   * pause while active), whether it would be active now, and its next occurrences within a year.
+   */
+  async preview(input: PbehaviorCreationBody, user: string, limit: number): Promise<PbehaviorPreview> {
+    const { record, filter } = readCreation(input, { user, defaultTimezone: this.config.default_timezone });
+    const page = await this.entities.preview(filter, limit);
+    const schedule = new Schedule(record);
+    const now = this.clock.nowSec();
+    return {
+      ...page,
+      enabled: record.enabled,
+      active_now: schedule.isActiveAt(now),
+      next_occurrences: schedule.windowsIn(now, now + previewHorizonSec, previewOccurrences),
+    };
   }
 
   /** Whether a pbehavior has this id. */

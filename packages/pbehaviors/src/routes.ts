@@ -1,9 +1,14 @@
-import { array, string } from 'yup';
+import { array, boolean, number, object, string } from 'yup';
+import { previewEntitySchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
+import { PbehaviorCalendar } from './pbehavior-calendar.js';
 import { HttpError, defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import { creationBody, updateBody } from './pbehavior-input.js';
+import { checkedFilter, creationBody, parseFilterText, updateBody } from './pbehavior-input.js';
 import { unknownIdMessage, PbehaviorService } from './pbehavior-service.js';
 import {
   byEntityQuerySchema,
+  calendarSchema,
+  maxCalendarDays,
+  timespansQuerySchema,
   createQuerySchema,
   deleteOutputSchema,
   errorSchema,
@@ -22,27 +27,63 @@ const service = (ctx: VigieContext) => ctx.state.scope.resolve(PbehaviorService)
 const badRequest = { description: 'Invalid pbehavior, filter, rule or parameter', schema: errorSchema };
 const tags = ['pbehaviors'];
 
+const createRoute = defineRoute({
+  method: 'POST',
+  path: '/api/v2/pbehavior',
+  right: 'pbehaviors:write',
+  summary: 'Create a pbehavior',
+  description:
+    'Creates a pbehavior; its `eids` are the entities its filter selects. `author` defaults to the authenticated user. ' +
+    'With `replace_expired=1`, an expired pbehavior holding the same `_id` is renamed `EXP<ms>-<_id>` and disabled first.',
+  tags,
+  body: { required: true, otherMedia: 'absent' },
+  querySchema: createQuerySchema,
+  requestSchema: pbehaviorCreationSchema,
+  // The original's spellings (`filter_`, a filter as JSON text, `enabled` as text, null for absent) first.
+  prepareBody: creationBody,
+  responses: { 200: { description: 'The new pbehavior id, as a JSON string', schema: string().required() }, 400: badRequest },
+  handler: async (ctx, { body, query }) => {
+    const id = await service(ctx).create(body, { user: ctx.state.user?.name ?? '', replaceExpired: flagValue(query.replace_expired) === true });
+    ctx.type = 'application/json';
+    ctx.body = JSON.stringify(id);
+  },
+});
+
+const windowSchema = object({ start: number().integer().required(), end: number().integer().required() });
+
 export const pbehaviorRoutes: RouteDefinition[] = [
-  defineRoute({
-    method: 'POST',
-    path: '/api/v2/pbehavior',
-    right: 'pbehaviors:write',
-    summary: 'Create a pbehavior',
+  createRoute,
+  previewRoute({
+    create: createRoute,
+    path: '/api/v2/pbehavior/preview',
+    resource: 'a pbehavior',
     description:
-      'Creates a pbehavior; its `eids` are the entities its filter selects. `author` defaults to the authenticated user. ' +
-      'With `replace_expired=1`, an expired pbehavior holding the same `_id` is renamed `EXP<ms>-<_id>` and disabled first.',
+      'Lists the entities the filter selects (those the pbehavior pauses while active), says whether it would be active now (`active_now`) ' +
+      'and gives its next occurrences within a year (at most 10: `next_occurrences`, in force or to come).',
+    answer: previewAnswerSchema(previewEntitySchema, { enabled: boolean().required(), active_now: boolean().required(), next_occurrences: array(windowSchema).required() }),
+    handler: (ctx, body, limit) => service(ctx).preview(body, ctx.state.user?.name ?? '', limit),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/v2/pbehavior-timespans',
+    right: 'pbehaviors:read',
+    summary: 'The maintenance calendar: pbehavior occurrences in a time window',
+    description:
+      'Expands the occurrences of every enabled pbehavior (rrule, exdates, its time zone) that overlap [`from`, `to`] (epoch seconds, at most ' +
+      `${maxCalendarDays} days apart), for one \`entity\`, the entities an entity \`filter\` (JSON text) selects, or all; sorted by start. ` +
+      '`start_local` and `end_local` are written in `timezone` (default: `[pbehaviors] default_timezone`); `active` marks the occurrence in force now.',
     tags,
-    body: { required: true, otherMedia: 'absent' },
-    querySchema: createQuerySchema,
-    requestSchema: pbehaviorCreationSchema,
-    // The original's spellings (`filter_`, a filter as JSON text, `enabled` as text, null for absent) first.
-    prepareBody: creationBody,
-    responses: { 200: { description: 'The new pbehavior id, as a JSON string', schema: string().required() }, 400: badRequest },
-    handler: async (ctx, { body, query }) => {
-      const id = await service(ctx).create(body, { user: ctx.state.user?.name ?? '', replaceExpired: flagValue(query.replace_expired) === true });
-      ctx.type = 'application/json';
-      ctx.body = JSON.stringify(id);
-    },
+    querySchema: timespansQuerySchema,
+    queryOptions: { singleValued: true },
+    responses: { 200: { description: 'The occurrences', schema: calendarSchema }, 400: badRequest },
+    handler: (ctx, { query }) =>
+      ctx.state.scope.resolve(PbehaviorCalendar).timespans({
+        from: query.from,
+        to: query.to,
+        entity: query.entity,
+        filter: query.filter === undefined ? undefined : checkedFilter(parseFilterText(query.filter)),
+        timezone: query.timezone,
+      }),
   }),
   defineRoute({
     method: 'PUT',

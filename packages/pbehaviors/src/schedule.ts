@@ -137,6 +137,29 @@ export class Schedule {
     return last === null ? null : Math.min(last + this.#duration, t);
   }
 
+  /**
+   * The occurrences that overlap [from, to] (epoch seconds), in order: for a recurrence, its starts in the zone less
+   * the exdates, each lasting `tstop − tstart`. Walks only the periods around the window (from the start with COUNT);
+   * stops at `max` occurrences.
+   */
+  windowsIn(from: number, to: number, max = Infinity): Window[] {
+    const recurring = this.#recurring;
+    if (!recurring) return this.#spec.tstart <= to && this.#spec.tstop >= from ? [{ start: this.#spec.tstart, end: this.#spec.tstop }] : [];
+    const { zone, excludedWalls, walk, span, startWall } = recurring;
+    const duration = this.#duration;
+    const windows: Window[] = [];
+    const fromWall = span === null ? startWall : Math.max(startWall, zone.toWallClock(from - duration) - conversionMargin);
+    const toWall = zone.toWallClock(to) + conversionMargin;
+    walk(fromWall, (wall) => {
+      if (wall > toWall) return false;
+      if (excludedWalls.has(wall)) return true;
+      const start = zone.toInstant(wall);
+      if (start <= to && start + duration >= from) windows.push({ start, end: start + duration });
+      return windows.length < max;
+    });
+    return windows;
+  }
+
   /** Expired at t: no occurrence ends after t (REFERENCE §5.9); an endless recurrence never expires. */
   isExpiredAt(t: number): boolean {
     const recurring = this.#recurring;

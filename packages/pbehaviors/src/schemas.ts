@@ -15,6 +15,42 @@ export function flagValue(value: string | undefined): boolean | undefined {
 
 const count = (name: string) => string().matches(/^[0-9]{1,9}$/, `${name} must be a non-negative integer`);
 
+/** The longest window `GET /api/v2/pbehavior-timespans` expands. */
+export const maxCalendarDays = 400;
+
+const epochSeconds = (name: string) =>
+  number().typeError(`${name} must be a time in epoch seconds`).integer(`${name} must be a time in epoch seconds`).min(0, `${name} must be a time in epoch seconds`).max(253402297199, `${name} is too far in the future`);
+
+export const timespansQuerySchema = object({
+  from: epochSeconds('from').required('from is required'),
+  to: epochSeconds('to')
+    .required('to is required')
+    .test('window', `to must be after from, at most ${maxCalendarDays} days later`, function (to) {
+      const from = (this.parent as { from?: number }).from;
+      return from === undefined || (to > from && to - from <= maxCalendarDays * 86400);
+    }),
+  entity: string().max(1024, 'entity must be at most 1024 characters long'),
+  filter: string().max(65536, 'filter must be at most 65536 characters long'),
+  timezone: string().max(64, 'timezone must be at most 64 characters long'),
+});
+
+const timespanSchema = object({
+  pbehavior: object({ _id: string().required(), name: string().required(), type_: string().required(), reason: string().defined() }).required(),
+  start: number().integer().required(),
+  end: number().integer().required(),
+  start_local: string().required(),
+  end_local: string().required(),
+  active: boolean().required(),
+});
+
+export const calendarSchema = object({
+  from: number().integer().required(),
+  to: number().integer().required(),
+  timezone: string().required(),
+  count: number().integer().required(),
+  timespans: array(timespanSchema).required(),
+});
+
 export const createQuerySchema = object({ replace_expired: flag('replace_expired') });
 export const listQuerySchema = object({ current_active_pbh: flag('current_active_pbh') });
 export const byEntityQuerySchema = object({ enabled: flag('enabled') });

@@ -2,7 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { InferType } from 'yup';
 import { inject, injectable } from 'tsyringe';
 import { ErrorCodes, HttpError, injectRef, kernelRefs, errorDetail, hasCode, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
-import { alarmChangesRef, alarmReaderRef, type AlarmChangeService, type AlarmReader, type AlarmTriggerEvent } from '@vigie/alarms';
+import { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, type AlarmChangeService, type AlarmReader, type AlarmTriggerEvent, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
+import type { PreviewPage } from '@vigie/rule-schemas';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import type { VigieEvent } from '@vigie/events';
 import { activePbehaviorsRef, type ActivePbehaviors } from '@vigie/pbehaviors';
@@ -13,7 +14,7 @@ import { DeliveryRepository, type DeliveryAttempt, type DeliveryRecord, type Del
 import { HttpSender } from './http-sender.js';
 import { WebhookSecretBox } from './secret-box.js';
 import { templateData } from './template-views.js';
-import { WebhookCatalog, type CompiledWebhook } from './webhook-catalog.js';
+import { WebhookCatalog, compileWebhook, type CompiledWebhook } from './webhook-catalog.js';
 import { WebhookRepository, type WebhookRecord } from './webhook-repository.js';
 
 /** The Agenda job that makes one attempt of one delivery. */
@@ -54,6 +55,14 @@ export type DeliveryQuery = InferType<typeof deliveryQuerySchema>;
  * schedules the next after the retry delay, until the retries are exhausted and the delivery is `failed`, kept,
  * and replayable. Every attempt carries the delivery id as `Idempotency-Key`.
  */
+/** What a webhook would do now: the open alarms it selects, the triggers that send it, whether it is enabled. */
+export interface WebhookPreview extends PreviewPage<PreviewAlarm> {
+  triggers: string[];
+  enabled: boolean;
+  /** Why the webhook would be skipped (a pattern or template that does not compile), when it would. */
+  problem?: string;
+}
+
 @injectable()
 export class DeliveryService {
   readonly #timeoutMs: number;
@@ -69,6 +78,7 @@ export class DeliveryService {
     @inject(HttpSender) private readonly sender: HttpSender,
     @injectRef(alarmChangesRef) private readonly alarmChanges: AlarmChangeService,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
+    @injectRef(openAlarmPreviewRef) private readonly openAlarms: OpenAlarmPreview,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
     @injectRef(activePbehaviorsRef) private readonly pbehaviors: ActivePbehaviors,
     @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
@@ -103,6 +113,45 @@ export class DeliveryService {
         this.logger.error({ err, webhook: id, alarm: alarm._id, trigger }, 'webhook delivery could not be recorded');
       }
     }
+  }
+
+  /**
+   * What the webhook would do if saved now (nothing stored): the open alarms its entity and alarm patterns select
+   * (less those under an active pbehavior with `disable_if_active_pbehavior`), which its `triggers` (and event
+   * patterns) then send. A disabled webhook sends nothing: `enabled` says so.
+   */
+  async preview(webhook: WebhookRecord, limit: number): Promise<WebhookPreview> {
+    const answer = { triggers: webhook.hook.triggers, enabled: webhook.enabled };
+    let compiled: Omit<CompiledWebhook, 'record'>;
+    try {
+      compiled = compileWebhook(webhook);
+    } catch (err) {
+      return { subject: 'alarms', count: 0, scanned: 0, data: [], ...answer, problem: errorDetail(err) };
+    }
+    const active = webhook.disable_if_active_pbehavior ? await this.pbehaviors.at() : null;
+    const page = await this.openAlarms.select({
+      limit,
+      needsEntity: compiled.entityPatterns !== null,
+      selects: (alarm, entity) =>
+        (compiled.entityPatterns === null || compiled.entityPatterns.matches(entity as never)) &&
+        (compiled.alarmPatterns === null || compiled.alarmPatterns.matches(alarm as never)) &&
+        !(active?.on(alarm.d).some((pbehavior) => pbehavior.enabled !== false) ?? false),
+    });
+    return { ...page, ...answer };
+  }
+
+  /** For dry runs: the webhooks this trigger would send, without recording or sending them. */
+  async wouldFire({ trigger, alarm, entity, event }: AlarmTriggerEvent): Promise<string[]> {
+    const webhooks = (await this.catalog.enabled()).filter((webhook) => webhook.triggers.has(trigger));
+    if (webhooks.length === 0) return [];
+    const fullEntity = entity ?? ((await this.entities.get(alarm.d)) as Record<string, unknown> | null) ?? undefined;
+    const fired: string[] = [];
+    for (const webhook of webhooks) {
+      if (await this.#matches(webhook, alarm.d, alarm as unknown as Record<string, unknown>, fullEntity, event)) {
+        fired.push(`send webhook ${webhook.record._id} (${webhook.record.request.method} ${webhook.record.request.url})`);
+      }
+    }
+    return fired;
   }
 
   async #matches(

@@ -1,5 +1,5 @@
 import { defineBridge, provide } from '@vigie/kernel';
-import { alarmChangesRef, alarmReaderRef } from '@vigie/alarms';
+import { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef } from '@vigie/alarms';
 import { entityRepositoryRef } from '@vigie/context-graph';
 import { activePbehaviorsRef } from '@vigie/pbehaviors';
 import { DeliveryRepository } from './delivery-repository.js';
@@ -13,7 +13,7 @@ import { WebhookService } from './webhook-service.js';
 
 /** The webhooks feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const webhooksBridge = defineBridge({
-  imports: [alarmChangesRef, alarmReaderRef, entityRepositoryRef, activePbehaviorsRef],
+  imports: [alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, entityRepositoryRef, activePbehaviorsRef],
   singletons: [WebhookSecretBox, WebhookRepository, WebhookCatalog, WebhookService, DeliveryRepository, HttpSender, DeliveryService],
   exports: [provide(webhookServiceRef, WebhookService), provide(webhookSecretBoxRef, WebhookSecretBox), provide(webhookDeliveriesRef, DeliveryService)],
 });

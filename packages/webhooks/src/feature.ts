@@ -1,5 +1,5 @@
 import { defineFeature, kernelRefs } from '@vigie/kernel';
-import { alarmTriggerRedeliveredEvent, alarmTriggerEvent } from '@vigie/alarms';
+import { alarmTriggerRedeliveredEvent, alarmTriggerEvent, triggerDryRunPoint } from '@vigie/alarms';
 import { webhooksConfig, type WebhooksConfig } from './config.js';
 import { deliveryCollection, ticketClaimCollection } from './delivery-repository.js';
 import { deliverJobName, purgeJobName, type DeliverJobData, DeliveryService } from './delivery-service.js';
@@ -27,6 +27,7 @@ export const webhooksFeature = defineFeature<WebhooksConfig>({
     f.collection(deliveryCollection, { indexes: [{ keys: { status: 1 } }, { keys: { webhook: 1 } }, { keys: { alarm: 1 } }, { keys: { created: -1 } }] });
     f.collection(ticketClaimCollection);
     f.consume(alarmTriggerEvent, alarmTriggerRedeliveredEvent);
+    f.extend(triggerDryRunPoint, (c) => ({ name: 'webhooks', wouldFire: (payload) => c.resolve(DeliveryService).wouldFire(payload) }));
     f.errors(webhookErrors);
     for (const route of [...webhookRoutes, ...deliveryRoutes]) f.route(route);
     f.job<DeliverJobData>({

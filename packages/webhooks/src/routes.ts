@@ -1,4 +1,5 @@
 import { array, boolean, object, string } from 'yup';
+import { previewAlarmSchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
 import { ErrorCodes, defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { DeliveryService } from './delivery-service.js';
 import { databaseErrorText, storeFailure } from './errors.js';
@@ -15,26 +16,39 @@ const author = (ctx: VigieContext) => ctx.state.user?.name ?? '';
 
 const notFound = { description: 'No webhook found with ID <id>' };
 
+const createRoute = defineRoute({
+  method: 'POST',
+  path: collectionPath,
+  right: 'webhooks:write',
+  summary: 'Create a webhook',
+  description: 'request.url, request.payload and request.headers values are templates, parsed at save time.',
+  tags,
+  body: { required: true, otherMedia: 'absent' },
+  errors: {
+    [ErrorCodes.BodyEmpty]: () => ({ status: 400, description: 'Nothing to create' }),
+    [ErrorCodes.DuplicateKey]: () => ({ status: 400, description: databaseErrorText.create }),
+    ...storeFailure(databaseErrorText.create),
+  },
+  requestSchema: webhookInputSchema,
+  responses: {
+    200: { description: 'The id of the new webhook', schema: object({ _id: string().required() }) },
+    400: { description: 'Invalid JSON, an invalid webhook, a duplicate id or a database error' },
+  },
+  handler: (ctx, { body }) => service(ctx).create(body, author(ctx)),
+});
+
 export const webhookRoutes: RouteDefinition[] = [
-  defineRoute({
-    method: 'POST',
-    path: collectionPath,
-    right: 'webhooks:write',
-    summary: 'Create a webhook',
-    description: 'request.url, request.payload and request.headers values are templates, parsed at save time.',
-    tags,
-    body: { required: true, otherMedia: 'absent' },
-    errors: {
-      [ErrorCodes.BodyEmpty]: () => ({ status: 400, description: 'Nothing to create' }),
-      [ErrorCodes.DuplicateKey]: () => ({ status: 400, description: databaseErrorText.create }),
-      ...storeFailure(databaseErrorText.create),
-    },
-    requestSchema: webhookInputSchema,
-    responses: {
-      200: { description: 'The id of the new webhook', schema: object({ _id: string().required() }) },
-      400: { description: 'Invalid JSON, an invalid webhook, a duplicate id or a database error' },
-    },
-    handler: (ctx, { body }) => service(ctx).create(body, author(ctx)),
+  createRoute,
+  previewRoute({
+    create: createRoute,
+    path: `${collectionPath}/preview`,
+    resource: 'a webhook',
+    description:
+      'Lists the open alarms the webhook selects (entity and alarm patterns; those under an active pbehavior are left out with ' +
+      '`disable_if_active_pbehavior`): its `triggers` (and event patterns) send it for them. A disabled webhook sends nothing (`enabled`). ' +
+      '`problem` says why it would be skipped.',
+    answer: previewAnswerSchema(previewAlarmSchema, { triggers: array(string().required()).required(), enabled: boolean().required(), problem: string() }),
+    handler: (ctx, body, limit) => ctx.state.scope.resolve(DeliveryService).preview(service(ctx).draft(body, author(ctx)), limit),
   }),
   {
     method: 'GET',

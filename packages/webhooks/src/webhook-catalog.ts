@@ -16,6 +16,22 @@ export interface CompiledWebhook {
   headers: [string, Template][];
 }
 
+/** What the engine reads of a webhook to match and render it. */
+export type WebhookTerms = Pick<WebhookRecord, 'hook'> & { request: Pick<WebhookRecord['request'], 'url' | 'payload' | 'headers'> };
+
+/** The webhook's patterns and templates compiled; throws what does not compile. */
+export function compileWebhook({ hook, request }: WebhookTerms): Omit<CompiledWebhook, 'record'> {
+  return {
+    triggers: new Set(hook.triggers),
+    eventPatterns: hook.event_patterns ? compileEventPatterns(hook.event_patterns, 'hook.event_patterns') : null,
+    entityPatterns: hook.entity_patterns ? compileEntityPatterns(hook.entity_patterns, 'hook.entity_patterns') : null,
+    alarmPatterns: hook.alarm_patterns ? compileAlarmPatterns(hook.alarm_patterns, 'hook.alarm_patterns') : null,
+    url: compile(request.url),
+    payload: request.payload === undefined ? null : compile(request.payload),
+    headers: Object.entries(request.headers ?? {}).map(([name, value]) => [name, compile(value)]),
+  };
+}
+
 /** How long the compiled list is trusted before it is read again (writes of this process refresh it at once). */
 const refreshMs = 10_000;
 
@@ -55,17 +71,7 @@ export class WebhookCatalog {
     for (const record of await this.webhooks.list()) {
       if (!record.enabled) continue;
       try {
-        const { hook, request } = record;
-        compiled.push({
-          record,
-          triggers: new Set<string>(hook.triggers),
-          eventPatterns: hook.event_patterns ? compileEventPatterns(hook.event_patterns, 'hook.event_patterns') : null,
-          entityPatterns: hook.entity_patterns ? compileEntityPatterns(hook.entity_patterns, 'hook.entity_patterns') : null,
-          alarmPatterns: hook.alarm_patterns ? compileAlarmPatterns(hook.alarm_patterns, 'hook.alarm_patterns') : null,
-          url: compile(request.url),
-          payload: request.payload === undefined ? null : compile(request.payload),
-          headers: Object.entries(request.headers ?? {}).map(([name, value]) => [name, compile(value)]),
-        });
+        compiled.push({ record, ...compileWebhook(record) });
       } catch (err) {
         this.logger.warn({ webhook: record._id, problem: errorDetail(err) }, 'webhook skipped: its patterns or templates do not compile');
       }

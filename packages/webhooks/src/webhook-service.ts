@@ -49,6 +49,12 @@ export class WebhookService {
     @inject(WebhookCatalog) private readonly catalog: WebhookCatalog,
   ) {}
 
+  /** The webhook a body describes, as it would be stored now without its credentials (the preview's webhook). */
+  draft(input: WebhookInput, author: string): WebhookRecord {
+    const now = this.clock.nowSec();
+    return this.#record(input._id?.trim() ?? randomUUID(), input, undefined, { author, creation_date: now, last_update_date: now });
+  }
+
   async create(input: WebhookInput, author: string): Promise<{ _id: string }> {
     const now = this.clock.nowSec();
     const id = input._id?.trim() ?? randomUUID();
