@@ -88,6 +88,11 @@ export class AlarmListService {
     return (await this.#withEntities([alarm]))[0] ?? null;
   }
 
+  /** A stored alarm as the routes show it, with its entity. */
+  async show(alarm: Alarm): Promise<AlarmOutput> {
+    return (await this.#withEntities([alarm]))[0]!;
+  }
+
   async #withEntities(alarms: readonly Alarm[]): Promise<AlarmOutput[]> {
     const entities = await this.#entities.getMany(new Set(alarms.map((alarm) => alarm.d)));
     return alarms.map((alarm) => ({

@@ -1,5 +1,7 @@
 import { defineBridge, provide } from '@vigie/kernel';
 import { entityRepositoryRef } from '@vigie/context-graph';
+import { engineSettingsRef } from '@vigie/events';
+import { AlarmActionService } from './alarm-actions.js';
 import { AlarmBeat } from './alarm-beat.js';
 import { AlarmChangeService } from './alarm-changes.js';
 import { AlarmListService } from './alarm-list.js';
@@ -9,7 +11,7 @@ import { alarmChangesRef, alarmReaderRef } from './refs.js';
 
 /** The alarms feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const alarmsBridge = defineBridge({
-  imports: [entityRepositoryRef],
-  singletons: [AlarmRepository, AlarmChangeService, AlarmReader, AlarmBeat, AlarmListService],
+  imports: [entityRepositoryRef, engineSettingsRef],
+  singletons: [AlarmRepository, AlarmChangeService, AlarmReader, AlarmBeat, AlarmListService, AlarmActionService],
   exports: [provide(alarmChangesRef, AlarmChangeService), provide(alarmReaderRef, AlarmReader)],
 });

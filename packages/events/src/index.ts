@@ -6,7 +6,7 @@ export { engineConfigSchema, type EngineConfig } from './config.js';
 export { registerEngineBeat, type EngineBeat } from './engine-beat.js';
 export { EventIntake } from './event-intake.js';
 export { engineSettingsRef, eventIntakeRef } from './refs.js';
-export { acceptEvent, eventProblem, routingKeyOf, sourceTypes, type EventProblem, type EventSender } from './event-validation.js';
+export { acceptEvent, eventProblem, refusedByEventRoute, routingKeyOf, sourceTypes, type EventProblem, type EventSender } from './event-validation.js';
 export { PipelineRunner, laneOf, type PipelineStats } from './pipeline-runner.js';
 export {
   PipelineOrder,
