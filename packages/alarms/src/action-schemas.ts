@@ -1,12 +1,9 @@
 import { boolean, number, object, string, type AnyObject, type ObjectSchema, type Schema } from 'yup';
-import { idField, inputBounds } from '@vigie/kernel';
+import { durationWithUnitSchema, idField, inputBounds, type DurationWithUnit } from '@vigie/kernel';
 
 /** The operations people apply to an alarm by its id (`PUT /api/v2/alarms/<id>/<action>`), as event types. */
 export const alarmActions = ['ack', 'ackremove', 'snooze', 'unsnooze', 'cancel', 'uncancel', 'changestate', 'assocticket', 'comment', 'done'] as const;
 export type AlarmAction = (typeof alarmActions)[number];
-
-/** Units of a snooze duration, in seconds. */
-export const durationUnits: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
 
 /** The longest snooze: a year (a longer one is a pbehavior's job). */
 const maxSnoozeSeconds = 366 * 86400;
@@ -15,14 +12,7 @@ const bounded = (name: string) => string().typeError(`${name} must be a string`)
 
 const comment = bounded('comment').meta({ jsonSchema: { description: 'The step message (at most 255 characters)' } });
 
-const durationSchema = object({
-  value: number().typeError('duration.value must be an integer').required('duration.value is required').integer('duration.value must be an integer').min(1, 'duration.value must be at least 1'),
-  unit: string().typeError('duration.unit must be a string').required('duration.unit is required').oneOf(Object.keys(durationUnits), `duration.unit must be one of ${Object.keys(durationUnits).join(', ')}`),
-})
-  .default(undefined)
-  .typeError('duration must be an object {value, unit}')
-  .noUnknown('the following keys of duration are invalid: ${unknown}')
-  .test('duration-bound', `duration must be at most ${maxSnoozeSeconds / 86400} days`, (value) => value === undefined || (value.value ?? 0) * (durationUnits[value.unit ?? 's'] ?? 1) <= maxSnoozeSeconds);
+const durationSchema = durationWithUnitSchema('duration', maxSnoozeSeconds);
 
 /** Each action's body; every action takes `comment`. */
 const bodies: Record<AlarmAction, ObjectSchema<AnyObject>> = {
@@ -63,7 +53,7 @@ export function bulkActionItemSchema(action: AlarmAction): ObjectSchema<AnyObjec
 export interface ActionBody {
   comment?: string;
   ack_resources?: boolean;
-  duration?: { value: number; unit: string };
+  duration?: DurationWithUnit;
   state?: number;
   ticket?: string;
   url?: string;

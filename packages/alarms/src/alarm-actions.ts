@@ -1,8 +1,8 @@
 import { inject, injectable } from 'tsyringe';
-import { HttpError, injectRef, kernelRefs, type AuthenticatedUser, type Clock } from '@vigie/kernel';
+import { HttpError, durationWithUnitSeconds, injectRef, kernelRefs, type AuthenticatedUser, type Clock } from '@vigie/kernel';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import { acceptEvent, engineSettingsRef, refusedByEventRoute, type EngineSettings, type VigieEvent } from '@vigie/events';
-import { durationUnits, type ActionBody, type AlarmAction } from './action-schemas.js';
+import type { ActionBody, AlarmAction } from './action-schemas.js';
 import type { Alarm } from './alarm.js';
 import { AlarmChangeService } from './alarm-changes.js';
 import { AlarmListService, type AlarmOutput } from './alarm-list.js';
@@ -74,7 +74,7 @@ export class AlarmActionService {
       output: body.comment ?? '',
       ...(body.ack_resources === undefined ? {} : { ack_resources: body.ack_resources }),
       ...(body.state === undefined ? {} : { state: body.state }),
-      ...(body.duration === undefined ? {} : { duration: body.duration.value * (durationUnits[body.duration.unit] ?? 1) }),
+      ...(body.duration === undefined ? {} : { duration: durationWithUnitSeconds(body.duration) }),
       ...(body.ticket === undefined ? {} : { ticket: body.ticket }),
       ...(body.url === undefined ? {} : { ticket_url: body.url }),
       ...(body.system_name === undefined ? {} : { ticket_system_name: body.system_name }),

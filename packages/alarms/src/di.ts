@@ -3,6 +3,7 @@ import { entityRepositoryRef } from '@vigie/context-graph';
 import { engineSettingsRef } from '@vigie/events';
 import { AlarmActionService } from './alarm-actions.js';
 import { AlarmBeat } from './alarm-beat.js';
+import { AlarmTimeline } from './alarm-timeline.js';
 import { AlarmChangeService } from './alarm-changes.js';
 import { AlarmListService } from './alarm-list.js';
 import { AlarmReader } from './alarm-reader.js';
@@ -12,6 +13,6 @@ import { alarmChangesRef, alarmReaderRef } from './refs.js';
 /** The alarms feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const alarmsBridge = defineBridge({
   imports: [entityRepositoryRef, engineSettingsRef],
-  singletons: [AlarmRepository, AlarmChangeService, AlarmReader, AlarmBeat, AlarmListService, AlarmActionService],
+  singletons: [AlarmRepository, AlarmChangeService, AlarmReader, AlarmBeat, AlarmListService, AlarmActionService, AlarmTimeline],
   exports: [provide(alarmChangesRef, AlarmChangeService), provide(alarmReaderRef, AlarmReader)],
 });

@@ -1,6 +1,7 @@
 import { HttpError, defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { AlarmListService } from './alarm-list.js';
-import { alarmListQuerySchema, alarmListSchema, alarmOutputSchema, errorSchema, maxAlarmPage } from './schemas.js';
+import { AlarmTimeline } from './alarm-timeline.js';
+import { alarmListQuerySchema, alarmListSchema, alarmOutputSchema, errorSchema, maxAlarmPage, timelineQuerySchema, timelineSchema } from './schemas.js';
 
 const tags = ['alarms'];
 const service = (ctx: VigieContext) => ctx.state.scope.resolve(AlarmListService);
@@ -28,6 +29,25 @@ export const alarmRoutes: RouteDefinition[] = [
       const page = await service(ctx).list(query);
       return { total: 1, data: [page], success: true };
     },
+  }),
+  // Before `/api/v2/alarms/*id`, which would take `<id>/steps` as an id.
+  defineRoute({
+    method: 'GET',
+    path: '/api/v2/alarms/:id/steps',
+    summary: 'The timeline of an alarm: its steps, paged',
+    description:
+      '`page` (from 1) and `limit` (1 to 2000, default 50); `type` keeps the listed step types; `sort` `asc` (oldest first, default) ' +
+      'or `desc`; `with_children=true` merges the steps of a meta-alarm\'s children (each step then names its `alarm_id` and ' +
+      '`entity_id`). An alarm keeps at most 2,000 steps, its first one and the newest: `folded_steps` says how many were dropped.',
+    tags,
+    querySchema: timelineQuerySchema,
+    queryOptions: { singleValued: true },
+    responses: {
+      200: { description: '`{steps, total, page, limit, folded_steps}`', schema: timelineSchema },
+      400: { description: 'Invalid query value', schema: errorSchema },
+      404: { description: '`No alarm with id <id>`', schema: errorSchema },
+    },
+    handler: (ctx, { query }) => ctx.state.scope.resolve(AlarmTimeline).page(pathParam(ctx, 'id'), query),
   }),
   {
     method: 'GET',

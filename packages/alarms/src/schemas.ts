@@ -3,6 +3,9 @@ import { isSafeFieldPath } from '@vigie/filter-safety';
 
 export const maxAlarmPage = 10_000;
 
+/** Most steps a timeline page holds: one alarm's whole capped history. */
+export const maxTimelinePage = 2000;
+
 const flag = (name: string, fallback: boolean) =>
   boolean()
     .transform((value: unknown, original: unknown) => (typeof original === 'string' ? { true: true, false: false, '1': true, '0': false }[original.toLowerCase()] ?? original : value))
@@ -63,3 +66,43 @@ export const alarmListSchema = object({
 });
 
 export const errorSchema = object({ name: string().defined(), description: string().defined() });
+
+/** Query of `GET /api/v2/alarms/<id>/steps`. */
+export const timelineQuerySchema = object({
+  page: number().typeError('page must be an integer').integer('page must be an integer').min(1, 'page must be at least 1').max(1_000_000, 'page must be at most 1000000').default(1),
+  limit: number()
+    .typeError('limit must be an integer')
+    .integer('limit must be an integer')
+    .min(1, 'limit must be at least 1')
+    .max(maxTimelinePage, `limit must be at most ${maxTimelinePage}`)
+    .default(50),
+  type: string()
+    .typeError('type must be a comma-separated list of step types')
+    .max(1000, 'type must be at most 1000 characters')
+    .meta({ jsonSchema: { description: 'Keep only these step types, comma-separated (e.g. `ack,comment,snooze`)' } }),
+  sort: string()
+    .typeError('sort must be asc or desc')
+    .transform((value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value))
+    .oneOf(['asc', 'desc'], 'sort must be asc or desc')
+    .default('asc')
+    .meta({ jsonSchema: { description: '`asc` oldest first (default), `desc` newest first' } }),
+  with_children: flag('with_children', false).meta({ jsonSchema: { description: 'With a meta-alarm\'s children\'s steps, each naming its `alarm_id` and `entity_id`' } }),
+});
+
+const stepSchema = object({
+  _t: string().required(),
+  t: number().required(),
+  a: string().defined(),
+  m: string().defined(),
+}).meta({ jsonSchema: { description: 'A step `{_t, t, a, m, val?, role?, initiator?, data?}`; `alarm_id`, `entity_id` with children' } });
+
+export const timelineSchema = object({
+  steps: array(stepSchema).required(),
+  total: number().integer().required().meta({ jsonSchema: { description: 'Steps matching the query, all pages' } }),
+  page: number().integer().required(),
+  limit: number().integer().required(),
+  folded_steps: number()
+    .integer()
+    .required()
+    .meta({ jsonSchema: { description: 'Steps the 2,000-step cap dropped between the first step and the oldest kept one (0: the history is whole)' } }),
+});

@@ -5,7 +5,7 @@ import { eventFilterBridge } from './di.js';
 import { ruleErrors } from './errors.js';
 import { eventFilterStage } from './event-filter-stage.js';
 import { RuleCache } from './rule-cache.js';
-import { eventFilterRoutes } from './routes.js';
+import { bulkEventFilterRoutes, eventFilterRoutes } from './routes.js';
 
 /**
  * Event filter: the rules the event pipeline applies to every incoming event, by priority — enrich it, stop the
@@ -20,7 +20,7 @@ export const eventFilterFeature = defineFeature({
     f.use(eventFilterBridge);
     f.collection('eventfilter');
     f.errors(ruleErrors);
-    for (const route of eventFilterRoutes) f.route(route);
+    for (const route of [...eventFilterRoutes, ...bulkEventFilterRoutes]) f.route(route);
     f.extend(pipelineStagesPoint, (c) => eventFilterStage(c.resolve(RuleCache), c.resolve(eventEntitiesRef)));
   },
 });

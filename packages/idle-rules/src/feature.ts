@@ -3,7 +3,7 @@ import { PipelineOrder, pipelineStagesPoint, registerEngineBeat } from '@vigie/e
 import { idleRulesBridge } from './di.js';
 import { IdleRuleEngine } from './idle-rule-engine.js';
 import { idleRuleErrors } from './errors.js';
-import { idleRuleRoutes } from './routes.js';
+import { bulkIdleRuleRoutes, idleRuleRoutes } from './routes.js';
 
 /** Order of the stage that notes events for the idle rules: right after the alarms stage. */
 export const idleRulesStageOrder = PipelineOrder.alarms + 50;
@@ -22,7 +22,7 @@ export const idleRulesFeature = defineFeature({
     f.collection('idle_rule');
     f.collection('idle_rule_marks');
     f.errors(idleRuleErrors);
-    for (const route of idleRuleRoutes) f.route(route);
+    for (const route of [...idleRuleRoutes, ...bulkIdleRuleRoutes]) f.route(route);
     f.extend(pipelineStagesPoint, (c) => {
       const engine = c.resolve(IdleRuleEngine);
       return {

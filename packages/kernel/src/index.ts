@@ -58,7 +58,16 @@ export {
   type BulkRouteSpec,
 } from './http/bulk.js';
 export type { ResponseMismatch } from './http/response-check.js';
-export { validate, durationPattern, durationSeconds, durationSetting, type CheckOptions } from './validation.js';
+export {
+  validate,
+  durationPattern,
+  durationSeconds,
+  durationSetting,
+  durationWithUnitSchema,
+  durationWithUnitSeconds,
+  type CheckOptions,
+  type DurationWithUnit,
+} from './validation.js';
 export {
   inputBounds,
   idField,

@@ -120,6 +120,7 @@ export function defineBulkRoute(spec: BulkRouteSpec): RouteDefinition {
     description: `${spec.description ?? ''}${spec.description ? ' ' : ''}The body is an array of 1 to ${max} items; each is validated and done as its single route does it, and one failing item never stops the others.`,
     ...(spec.tags ? { tags: spec.tags } : {}),
     requestDoc: array(spec.itemSchema).min(1).max(max),
+    ...(spec.method === 'DELETE' ? { body: { onDelete: true } } : {}),
     ...(spec.wording ? { errors: spec.wording } : {}),
     responses: {
       207: { description: 'One `{id, status, error?}` per item, in the order sent', schema: bulkResultSchema },
