@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs Vigie's benchmarks. `node bench/run.mjs [http|import|weather|events|all]` (default all); `pnpm bench` builds first.
+// Runs Vigie's benchmarks. `node bench/run.mjs [http|import|weather|alarms|events|all]` (default all); `pnpm bench` builds first.
 // Every benchmark measures its baseline in the same run and prints the ratio, never an absolute pass/fail alone.
 import { spawn } from 'node:child_process';
 import { execSync } from 'node:child_process';
@@ -112,6 +112,7 @@ const benchmarks = {
   http: httpBenchmark,
   import: () => sourceBenchmark('context-graph-import.ts'),
   weather: () => sourceBenchmark('weather-pbehaviors.ts'),
+  alarms: () => sourceBenchmark('alarm-list.ts'),
   events: () => sourceBenchmark('events-pipeline.ts', { compiled: true }),
 };
 

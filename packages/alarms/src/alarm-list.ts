@@ -1,11 +1,11 @@
 import { inject, injectable } from 'tsyringe';
 import { assertSafeFilter } from '@vigie/filter-safety';
 import { injectRef, HttpError, type Filter } from '@vigie/kernel';
-import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
+import { entityReaderRef, entityRepositoryRef, type EntityReader, type EntityRepository } from '@vigie/context-graph';
 import type { InferType } from 'yup';
 import type { Alarm } from './alarm.js';
 import { AlarmRepository } from './alarm-repository.js';
-import type { alarmListQuerySchema } from './schemas.js';
+import type { alarmCountersQuerySchema, alarmListQuerySchema } from './schemas.js';
 
 export type AlarmListQuery = InferType<typeof alarmListQuerySchema>;
 
@@ -25,8 +25,58 @@ export interface AlarmPage {
   last: number;
 }
 
-/** Fields `search` looks in (case-insensitive substring). */
+/** Fields `search` looks in (case-insensitive substring), besides the entity's infos. */
 const searchedFields = ['d', 'v.display_name', 'v.output', 'v.connector', 'v.connector_name', 'v.component', 'v.resource'];
+
+/** Entities whose infos match a search that are looked for among the alarms at most (a search that broad is no search). */
+const maxSearchedEntities = 10_000;
+
+export type AlarmCountersQuery = InferType<typeof alarmCountersQuerySchema>;
+
+export interface AlarmCounters {
+  total: number;
+  by_state: { '0': number; '1': number; '2': number; '3': number };
+  acknowledged: number;
+  unacknowledged: number;
+  snoozed: number;
+  under_pbehavior: number;
+}
+
+/** Whether an entity's infos (`{<name>: {description, value}}`) hold `needle` (lower case) in a name or a value. */
+function infosHold(infos: unknown, needle: string): boolean {
+  if (typeof infos !== 'object' || infos === null) return false;
+  for (const [name, info] of Object.entries(infos as Record<string, unknown>)) {
+    if (name.toLowerCase().includes(needle)) return true;
+    const value = typeof info === 'object' && info !== null ? (info as { value?: unknown }).value : info;
+    if ((typeof value === 'string' || typeof value === 'number') && String(value).toLowerCase().includes(needle)) return true;
+    if (Array.isArray(value) && value.some((item) => typeof item === 'string' && item.toLowerCase().includes(needle))) return true;
+  }
+  return false;
+}
+
+/** The list's sort: up to three keys with their directions (one direction for all, or one each), then `_id`. */
+function sortOf(keys: string, directions: string): Record<string, 1 | -1> {
+  const dirs = directions.split(',');
+  const sort: Record<string, 1 | -1> = {};
+  for (const [i, key] of keys.split(',').entries()) sort[key] = (dirs[i] ?? dirs[0]) === 'ASC' ? 1 : -1;
+  // The id last, in the first key's direction: pages are stable when the keys tie.
+  if (!('_id' in sort)) sort._id = dirs[0] === 'ASC' ? 1 : -1;
+  return sort;
+}
+
+/** One filter of all clauses: merged into one object when no two share a field, else `$and`. */
+function mergeClauses(clauses: readonly Filter[]): Filter {
+  if (clauses.length === 0) return {};
+  if (clauses.length === 1) return clauses[0]!;
+  const merged: Filter = {};
+  for (const clause of clauses) {
+    for (const [key, condition] of Object.entries(clause)) {
+      if (key in merged) return { $and: [...clauses] };
+      merged[key] = condition;
+    }
+  }
+  return merged;
+}
 
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -49,37 +99,84 @@ function parseFilter(text: string | undefined): Filter | null {
 export class AlarmListService {
   readonly #alarms: AlarmRepository;
   readonly #entities: EntityRepository;
+  readonly #entityReader: EntityReader;
 
-  constructor(@inject(AlarmRepository) alarms: AlarmRepository, @injectRef(entityRepositoryRef) entities: EntityRepository) {
+  constructor(
+    @inject(AlarmRepository) alarms: AlarmRepository,
+    @injectRef(entityRepositoryRef) entities: EntityRepository,
+    @injectRef(entityReaderRef) entityReader: EntityReader,
+  ) {
     this.#alarms = alarms;
     this.#entities = entities;
+    this.#entityReader = entityReader;
   }
 
   async list(query: AlarmListQuery): Promise<AlarmPage> {
+    if (query.page !== undefined && query.skip !== undefined) throw new HttpError(400, 'Give skip or page, not both');
+    const skip = query.page !== undefined ? (query.page - 1) * query.limit : (query.skip ?? 0);
+    const filter = await this.#filter(query);
+    if (filter === null) return { alarms: [], total: 0, first: skip + 1, last: skip };
+    const total = await this.#alarms.count(filter);
+    const page = await this.#alarms.find(filter, {
+      sort: sortOf(query.sort_key, query.sort_dir),
+      skip,
+      limit: query.limit,
+      ...(query.with_steps ? {} : { projection: { 'v.steps': 0 } }),
+    });
+    const alarms = await this.#withEntities(page);
+    return { alarms, total, first: skip + 1, last: skip + alarms.length };
+  }
+
+  /** `GET /api/v2/alarm-counters`: the alarms the list's filter selects, counted per state and per operation. */
+  async counters(query: AlarmCountersQuery): Promise<AlarmCounters> {
+    const counters: AlarmCounters = { total: 0, by_state: { '0': 0, '1': 0, '2': 0, '3': 0 }, acknowledged: 0, unacknowledged: 0, snoozed: 0, under_pbehavior: 0 };
+    const filter = await this.#filter(query);
+    if (filter === null) return counters;
+    // One pass over the matching alarms, reading only the fields counted.
+    const alarms = await this.#alarms.find(filter, { projection: { 'v.state.val': 1, 'v.ack._t': 1, 'v.snooze._t': 1, 'v.pbehavior_info.id': 1 } });
+    for (const { v } of alarms) {
+      counters.total += 1;
+      const state = String(v.state?.val ?? 0) as keyof AlarmCounters['by_state'];
+      if (state in counters.by_state) counters.by_state[state] += 1;
+      if (v.ack) counters.acknowledged += 1;
+      else counters.unacknowledged += 1;
+      if (v.snooze) counters.snoozed += 1;
+      if (v.pbehavior_info) counters.under_pbehavior += 1;
+    }
+    return counters;
+  }
+
+  /**
+   * The store filter of the list's query, or null when it selects nothing. The clauses are merged into one object
+   * where their fields differ (`{v.resolved: null, v.state.val: 3}` rather than `$and`), which the embedded store
+   * answers from its index on `v.resolved` and its direct equality test instead of the general query engine.
+   */
+  async #filter(query: AlarmCountersQuery): Promise<Filter | null> {
     const clauses: Filter[] = [];
     if (query.opened && !query.resolved) clauses.push({ 'v.resolved': null });
     else if (!query.opened && query.resolved) clauses.push({ 'v.resolved': { $ne: null } });
-    else if (!query.opened && !query.resolved) return { alarms: [], total: 0, first: query.skip + 1, last: query.skip };
+    else if (!query.opened && !query.resolved) return null;
     // The window: created by tstop, and open or resolved at or after tstart.
     if (query.tstop !== undefined) clauses.push({ t: { $lte: query.tstop } });
     if (query.tstart !== undefined) clauses.push({ $or: [{ 'v.resolved': null }, { 'v.resolved': { $gte: query.tstart } }] });
     const userFilter = parseFilter(query.filter);
     if (userFilter) clauses.push(userFilter);
-    if (query.search !== undefined && query.search.trim() !== '') {
-      const pattern = escapeRegex(query.search.trim());
-      clauses.push({ $or: searchedFields.map((field) => ({ [field]: { $regex: pattern, $options: 'i' } })) });
+    if (query.search !== undefined && query.search.trim() !== '') clauses.push(await this.#search(query.search.trim()));
+    return mergeClauses(clauses);
+  }
+
+  /** Alarms whose searched fields, or whose entity's infos (names or values), hold `text` (case-insensitive). */
+  async #search(text: string): Promise<Filter> {
+    const pattern = escapeRegex(text);
+    const byFields: Filter[] = searchedFields.map((field) => ({ [field]: { $regex: pattern, $options: 'i' } }));
+    const needle = text.toLowerCase();
+    const entities = await this.#entityReader.find({ infos: { $exists: true, $ne: {} } }, { projection: { infos: 1 } });
+    const matched: string[] = [];
+    for (const entity of entities) {
+      if (infosHold(entity.infos, needle)) matched.push(entity._id);
+      if (matched.length >= maxSearchedEntities) break;
     }
-    const filter: Filter = clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };
-    const direction = query.sort_dir === 'ASC' ? 1 : -1;
-    const total = await this.#alarms.count(filter);
-    const page = await this.#alarms.find(filter, {
-      sort: query.sort_key === '_id' ? { _id: direction } : { [query.sort_key]: direction, _id: direction },
-      skip: query.skip,
-      limit: query.limit,
-      ...(query.with_steps ? {} : { projection: { 'v.steps': 0 } }),
-    });
-    const alarms = await this.#withEntities(page);
-    return { alarms, total, first: query.skip + 1, last: query.skip + alarms.length };
+    return { $or: matched.length > 0 ? [...byFields, { d: { $in: matched } }] : byFields };
   }
 
   async get(id: string): Promise<AlarmOutput | null> {

@@ -1,5 +1,5 @@
 import { defineBridge, provide } from '@vigie/kernel';
-import { entityRepositoryRef } from '@vigie/context-graph';
+import { entityReaderRef, entityRepositoryRef } from '@vigie/context-graph';
 import { engineSettingsRef } from '@vigie/events';
 import { AlarmActionService } from './alarm-actions.js';
 import { AlarmBeat } from './alarm-beat.js';
@@ -12,7 +12,7 @@ import { alarmChangesRef, alarmReaderRef } from './refs.js';
 
 /** The alarms feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const alarmsBridge = defineBridge({
-  imports: [entityRepositoryRef, engineSettingsRef],
+  imports: [entityRepositoryRef, entityReaderRef, engineSettingsRef],
   singletons: [AlarmRepository, AlarmChangeService, AlarmReader, AlarmBeat, AlarmListService, AlarmActionService, AlarmTimeline],
   exports: [provide(alarmChangesRef, AlarmChangeService), provide(alarmReaderRef, AlarmReader)],
 });

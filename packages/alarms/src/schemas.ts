@@ -3,6 +3,9 @@ import { isSafeFieldPath } from '@vigie/filter-safety';
 
 export const maxAlarmPage = 10_000;
 
+/** Fields the alarm list sorts on at most. */
+export const maxSortKeys = 3;
+
 /** Most steps a timeline page holds: one alarm's whole capped history. */
 export const maxTimelinePage = 2000;
 
@@ -26,15 +29,27 @@ export const alarmListQuerySchema = object({
   search: string().typeError('search must be a string').max(256, 'search must be at most 256 characters'),
   sort_key: string()
     .typeError('sort_key must be a field path')
-    .max(200, 'sort_key must be at most 200 characters')
-    .test('field-path', 'sort_key must be a field path such as t or v.state.val', (value) => value === undefined || isSafeFieldPath(value))
-    .default('t'),
+    .max(600, 'sort_key must be at most 600 characters')
+    .test('field-paths', `sort_key must be a field path, or up to ${maxSortKeys} comma-separated ones, such as v.state.val,t`, (value) => {
+      if (value === undefined) return true;
+      const keys = value.split(',');
+      return keys.length <= maxSortKeys && keys.every((key) => key.length <= 200 && isSafeFieldPath(key));
+    })
+    .default('t')
+    .meta({ jsonSchema: { description: `Up to ${maxSortKeys} comma-separated field paths, e.g. \`v.state.val,v.last_update_date\`` } }),
   sort_dir: string()
     .typeError('sort_dir must be ASC or DESC')
     .transform((value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value))
-    .oneOf(['ASC', 'DESC'], 'sort_dir must be ASC or DESC')
-    .default('DESC'),
-  skip: number().typeError('skip must be an integer').integer('skip must be an integer').min(0, 'skip must not be negative').default(0),
+    .matches(/^(ASC|DESC)(,(ASC|DESC)){0,2}$/, 'sort_dir must be ASC or DESC, or one of them per sort_key field')
+    .default('DESC')
+    .meta({ jsonSchema: { description: 'ASC or DESC for every key, or one per `sort_key` field (comma-separated)' } }),
+  skip: number().typeError('skip must be an integer').integer('skip must be an integer').min(0, 'skip must not be negative'),
+  page: number()
+    .typeError('page must be an integer')
+    .integer('page must be an integer')
+    .min(1, 'page must be at least 1')
+    .max(1_000_000, 'page must be at most 1000000')
+    .meta({ jsonSchema: { description: 'The 1-based page of `limit` alarms (instead of `skip`)' } }),
   limit: number()
     .typeError('limit must be an integer')
     .integer('limit must be an integer')
@@ -42,6 +57,20 @@ export const alarmListQuerySchema = object({
     .max(maxAlarmPage, `limit must be at most ${maxAlarmPage}`)
     .default(50),
   with_steps: flag('with_steps', false).meta({ jsonSchema: { description: 'Include `v.steps` (default false)' } }),
+});
+
+/** Query of `GET /api/v2/alarm-counters`: the list's filter. */
+export const alarmCountersQuerySchema = alarmListQuerySchema.pick(['tstart', 'tstop', 'opened', 'resolved', 'filter', 'search']);
+
+export const alarmCountersSchema = object({
+  total: number().integer().required().meta({ jsonSchema: { description: 'Alarms matching the filter' } }),
+  by_state: object({ '0': number().integer().required(), '1': number().integer().required(), '2': number().integer().required(), '3': number().integer().required() })
+    .required()
+    .meta({ jsonSchema: { description: 'Alarms per state: 0 ok, 1 minor, 2 major, 3 critical' } }),
+  acknowledged: number().integer().required(),
+  unacknowledged: number().integer().required(),
+  snoozed: number().integer().required(),
+  under_pbehavior: number().integer().required().meta({ jsonSchema: { description: 'Alarms whose entity is under a pbehavior (`v.pbehavior_info`)' } }),
 });
 
 export const alarmOutputSchema = object({

@@ -1,8 +1,10 @@
 import { array, number, object, string, type Schema } from 'yup';
 import type { Context } from 'koa';
+import pMap from 'p-map';
 import { HttpError, isHttpError } from '../errors.js';
 import type { HttpMethod, RouteDefinition, VigieContext } from '../feature.js';
 import { isJsonObject } from '../store/json.js';
+import { assertWithinInputBounds } from '../input-bounds.js';
 import { requestBody } from './context.js';
 import { wordError, type ErrorWording } from './error-wording.js';
 
@@ -63,32 +65,31 @@ export async function runBulk(
   work: (item: unknown, index: number) => Promise<BulkItemOutcome | void>,
   options: BulkOptions = {},
 ): Promise<BulkItemResult[]> {
-  const results: BulkItemResult[] = new Array<BulkItemResult>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      const item = items[index];
+  // p-map keeps the results in the order of the items, whatever order they finish in.
+  const results = await pMap(
+    items,
+    async (item, index): Promise<BulkItemResult> => {
       try {
         const outcome = await work(item, index);
-        results[index] = { id: outcome?.id ?? itemId(item), status: outcome?.status ?? 200 };
+        return { id: outcome?.id ?? itemId(item), status: outcome?.status ?? 200 };
       } catch (err) {
-        results[index] = { id: itemId(item), ...itemError(err, ctx, options.wording) };
+        return { id: itemId(item), ...itemError(err, ctx, options.wording) };
       }
-    }
-  };
-  const workers = Math.max(1, Math.min(options.concurrency ?? 1, items.length));
-  await Promise.all(Array.from({ length: workers }, worker));
+    },
+    { concurrency: Math.max(1, options.concurrency ?? 1) },
+  );
   ctx.status = 207;
   return results;
 }
 
-/** The items of a bulk body: a JSON array of 1 to `max` elements, else a 400 for the whole request. */
+/** The items of a bulk body: a JSON array of 1 to `max` elements within the input bounds, else a 400 for the whole request. */
 export function bulkBody(ctx: VigieContext, max: number = maxBulkItems): unknown[] {
   const body = requestBody(ctx);
   if (!Array.isArray(body)) throw new HttpError(400, 'The body must be a JSON array of items');
   if (body.length === 0) throw new HttpError(400, 'The body must hold at least one item');
   if (body.length > max) throw new HttpError(400, `A bulk request may carry at most ${max} items; this one has ${body.length}`);
+  // The input bounds hold for the request as a whole: a value beyond them refuses it, not one item.
+  assertWithinInputBounds(body);
   return body;
 }
 
