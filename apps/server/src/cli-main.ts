@@ -99,7 +99,7 @@ const commands: Record<string, Command> = {
     usage: 'vigie user add <name> [--role <role>] [--password-stdin | --password <p>]',
     summary: 'create a local user',
     options: { role: { type: 'string' }, ...passwordOptions },
-    optionsHelp: `  --role <role>         role of the user (default user)\n${passwordHelp}`,
+    optionsHelp: `  --role <role>         role of the user (default viewer)\n${passwordHelp}`,
     positionals: 1,
     run: async ({ values, positionals }, io) =>
       withAdministration(values, io, async (admin) => {
@@ -179,7 +179,7 @@ const commands: Record<string, Command> = {
     positionals: 1,
     run: async ({ values, positionals }, io) =>
       withAdministration(values, io, async (admin) => {
-        const { key } = await admin.createApiKey(positionals[0] as string, (values.label as string | undefined) ?? '');
+        const { key } = await admin.createApiKey(positionals[0] as string, { label: (values.label as string | undefined) ?? '' });
         io.out(`${key}\n`);
       }),
   },

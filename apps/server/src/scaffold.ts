@@ -250,6 +250,8 @@ export const ${c}Routes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '${base}',
+    // Every route names the right it needs (\`<resource>:<action>\`); the kernel checks it before the handler.
+    right: '${id}:read',
     summary: 'List the items',
     tags,
     responses: { 200: { description: 'Every item, by id', schema: ${c}ListSchema } },
@@ -259,6 +261,7 @@ export const ${c}Routes: RouteDefinition[] = [
   defineRoute({
     method: 'POST',
     path: '${base}',
+    right: '${id}:write',
     summary: 'Create an item',
     tags,
     body: { required: true },
@@ -269,6 +272,7 @@ export const ${c}Routes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '${base}/:id',
+    right: '${id}:read',
     summary: 'One item',
     tags,
     responses: { 200: { description: 'The item', schema: ${c}ItemSchema }, 404: { description: 'No such item' } },

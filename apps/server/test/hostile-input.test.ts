@@ -73,7 +73,7 @@ beforeAll(async () => {
       media: Object.keys(op.requestBody?.content ?? {}),
     })),
   );
-}, 60_000);
+});
 
 afterAll(async () => {
   await kernel?.stop();

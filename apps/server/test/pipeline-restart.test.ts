@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { onLines, startSourceServer } from '@vigie/kernel/testing';
+import { waitFor } from '@vigie/testkit';
 
 const fixture = fileURLToPath(new URL('./fixtures/pipeline-server.ts', import.meta.url));
 const authorization = `Basic ${Buffer.from('root:admin password').toString('base64')}`;
@@ -25,15 +26,6 @@ async function startServer(installDir: string, env: Record<string, string>): Pro
   return { url, lines, exited, kill: (signal) => child.kill(signal) };
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 interface Alarm {
   d: string;
@@ -75,7 +67,7 @@ it('after a kill -9 with events in flight, processes every acknowledged event ex
   const answer = (await res.json()) as { sent_events: unknown[]; failed_events: unknown[] };
   expect(answer.sent_events).toHaveLength(events.length);
   // Each of the 4 workers stores a comment step, then holds that event: applied, still queued; the others wait behind.
-  await waitFor('every worker to hold an event', () => (first.lines.filter((l) => l.startsWith('HELD ')).length >= 4 ? true : undefined));
+  await waitFor(() => first.lines.filter((l) => l.startsWith('HELD ')).length >= 4, 'every worker to hold an event');
   const beforeCrash = await alarms(first);
   expect(beforeCrash.length).toBeGreaterThan(0);
   const commentsBeforeCrash = beforeCrash.flatMap((a) => a.v.steps.filter((s) => s._t === 'comment')).length;
@@ -87,11 +79,11 @@ it('after a kill -9 with events in flight, processes every acknowledged event ex
 
   const second = await startServer(installDir, {});
   running = second;
-  const final = await waitFor('every event processed', async () => {
+  const final = await waitFor(async () => {
     const list = await alarms(second);
     const complete = list.length === resources.length && list.every((a) => a.v.steps.filter((s) => s._t === 'comment').length >= comments.length);
     return complete ? list : undefined;
-  });
+  }, 'every event processed');
   // Let anything still queued (a duplicate would be) go through before the final look.
   await new Promise((resolve) => setTimeout(resolve, 500));
   const settled = await alarms(second);

@@ -37,7 +37,7 @@ const greeting = (kernelRange: string) => `export const greetingFeature = {
   id: 'greeting',
   kernel: ${JSON.stringify(kernelRange)},
   register(f) {
-    f.route({ method: 'GET', path: '/api/v2/greeting', handler: (ctx) => ({ hello: ctx.state.user.name }) });
+    f.route({ method: 'GET', path: '/api/v2/greeting', right: 'greeting:read', handler: (ctx) => ({ hello: ctx.state.user.name }) });
   },
 };
 `;

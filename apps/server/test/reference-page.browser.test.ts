@@ -23,7 +23,7 @@ describeWithService('chromium', existsSync(executablePath), () => {
     writeFileSync(join(installDir, 'etc', 'webserver.conf'), '[log]\nlevel = silent\n');
     kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: password }, port: 0 });
     url = (await kernel.start()).url;
-  }, 60_000);
+  });
   afterAll(async () => {
     await kernel?.stop();
     rmSync(installDir, { recursive: true, force: true });
@@ -55,5 +55,5 @@ describeWithService('chromium', existsSync(executablePath), () => {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
     }
-  }, 90_000);
+  });
 });

@@ -19,5 +19,7 @@ export function legacyRouter(): Router<VigieState> {
 
 /** Documentation of the router's routes; `/ping` stays undocumented on purpose. */
 export const legacyRouterOptions: RouterOptions = {
+  // The right every route of the router needs (a `docs` entry may name another for its route).
+  right: 'hello:read',
   docs: { 'GET /api/v2/hello/legacy/greetings/:name': { summary: 'Greets someone by name', tags: ['hello'] } },
 };

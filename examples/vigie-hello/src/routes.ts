@@ -10,6 +10,7 @@ export const helloRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v2/hello',
+    right: 'hello:read',
     summary: 'Greets the caller, with the plugin counters',
     tags,
     responses: { 200: { description: 'Greeting and counters', schema: helloSchema } },
@@ -18,6 +19,7 @@ export const helloRoutes: RouteDefinition[] = [
   {
     method: 'POST',
     path: '/api/v2/hello/visits',
+    right: 'hello:write',
     summary: 'Records a visit',
     tags,
     body: { required: true },

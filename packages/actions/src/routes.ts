@@ -29,6 +29,7 @@ export const actionRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'POST',
     path: '/api/v2/actions',
+    right: 'actions:write',
     summary: 'Create an action',
     description: '`_id` and `type` are required. Keys other than those of the schema are ignored.',
     tags,
@@ -44,6 +45,7 @@ export const actionRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'PUT',
     path: '/api/v2/actions/*id',
+    right: 'actions:write',
     summary: 'Replace an action',
     description: 'The body is a whole action whose `_id` is the path id; `creation_date` is kept.',
     tags,
@@ -63,6 +65,7 @@ export const actionRoutes: RouteDefinition[] = [
   {
     method: 'DELETE',
     path: '/api/v2/actions/*id',
+    right: 'actions:write',
     summary: 'Delete an action',
     tags,
     responses: { 200: { description: '`true`, also when no action had this id (as the original)', schema: deletedSchema } },
@@ -74,6 +77,7 @@ export const actionRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v2/actions/*id',
+    right: 'actions:read',
     summary: 'Get an action',
     tags,
     responses: {
@@ -89,6 +93,7 @@ export const actionRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v2/actions',
+    right: 'actions:read',
     summary: 'List actions',
     tags,
     responses: { 200: { description: 'Every action, by id', schema: array(actionSchema) } },

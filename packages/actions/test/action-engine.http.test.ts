@@ -96,7 +96,7 @@ describe('actions on triggers', () => {
     // Another event that changes the alarm: one more ack, whatever the number of triggers of its change.
     await h.send(check({ state: 3 }));
     const alarms = await h.eventually((found) => disk(found)?.v.steps.filter((s: { _t: string }) => s._t === 'ack').length === 2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await h.beat();
     expect((await h.alarms()).find((a) => a.d === 'disk/host')!.v.steps.filter((s: { _t: string }) => s._t === 'ack')).toHaveLength(2);
     expect(alarms.find((a) => a.d === 'cpu/host')!.v.ack).toBeUndefined();
   });

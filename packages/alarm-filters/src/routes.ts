@@ -15,6 +15,7 @@ export const alarmFilterRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'POST',
     path: collectionPath,
+    right: 'alarm-filters:write',
     summary: 'Create an alarm-filter action',
     description: '`condition` and `entity_filter` may be objects or JSON text; both are stored as JSON text.',
     tags,
@@ -30,6 +31,7 @@ export const alarmFilterRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: collectionPath,
+    right: 'alarm-filters:read',
     summary: 'List alarm-filter actions (Vigie addition)',
     tags,
     responses: { 200: { description: 'Every action, by id', schema: alarmFilterListSchema } },
@@ -38,6 +40,7 @@ export const alarmFilterRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: itemPath,
+    right: 'alarm-filters:read',
     summary: 'Get an alarm-filter action',
     tags,
     responses: { 200: { description: 'An array holding the action, empty when no action has this id', schema: alarmFilterListSchema } },
@@ -46,6 +49,7 @@ export const alarmFilterRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'PUT',
     path: itemPath,
+    right: 'alarm-filters:write',
     summary: 'Update an alarm-filter action',
     description: 'Merges the given keys into the action; the others keep their values.',
     tags,
@@ -65,6 +69,7 @@ export const alarmFilterRoutes: RouteDefinition[] = [
   {
     method: 'DELETE',
     path: itemPath,
+    right: 'alarm-filters:write',
     summary: 'Delete an alarm-filter action',
     tags,
     responses: { 200: { description: '`n` actions deleted (0 when none has this id), `ok` 1', schema: deletedSchema } },

@@ -6,6 +6,9 @@ import { alarmOutputSchema, errorSchema } from './schemas.js';
 const tags = ['alarms'];
 const service = (ctx: VigieContext) => ctx.state.scope.resolve(AlarmActionService);
 
+/** The right of each action: acknowledging is a right of its own, the other actions change the alarm. */
+const actionRight = (action: AlarmAction): string => (action === 'ack' || action === 'ackremove' ? 'alarms:ack' : 'alarms:write');
+
 /** What each action does, for the OpenAPI document. */
 const actionSummaries: Record<AlarmAction, string> = {
   ack: 'Acknowledge an alarm (`ack_resources: true` on a component alarm also acknowledges its resources)',
@@ -29,6 +32,7 @@ export const alarmActionRoutes: RouteDefinition[] = alarmActions.map((action) =>
   defineRoute({
     method: 'PUT',
     path: `/api/v2/alarms/:id/${action}`,
+    right: actionRight(action),
     summary: actionSummaries[action],
     description: stepsNote,
     tags,
@@ -49,6 +53,7 @@ export const bulkAlarmActionRoutes: RouteDefinition[] = alarmActions.map((action
   return defineBulkRoute({
     method: 'PUT',
     path: `/api/v2/bulk/alarms/${action}`,
+    right: actionRight(action),
     summary: `${actionSummaries[action]}, for many alarms`,
     description: `Each item is \`{_id, …}\`: the alarm id and the body of \`PUT /api/v2/alarms/<id>/${action}\`. ${stepsNote} Item statuses: 200, 400, 404, 409 as the single route.`,
     tags,

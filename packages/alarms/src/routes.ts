@@ -10,6 +10,7 @@ export const alarmRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'GET',
     path: '/alerts/get-alarms',
+    right: 'alarms:read',
     summary: 'List alarms',
     description:
       'The original clients\' alarm list. Open alarms by default (`opened=true`, `resolved=false`); `tstart`/`tstop` keep alarms ' +
@@ -35,6 +36,7 @@ export const alarmRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'GET',
     path: '/api/v2/alarm-counters',
+    right: 'alarms:read',
     summary: 'Count alarms per state, acknowledged, snoozed and under pbehavior',
     description: 'The filter of `GET /alerts/get-alarms` (`tstart`, `tstop`, `opened`, `resolved`, `filter`, `search`); open alarms by default.',
     tags,
@@ -50,6 +52,7 @@ export const alarmRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'GET',
     path: '/api/v2/alarms/:id/steps',
+    right: 'alarms:read',
     summary: 'The timeline of an alarm: its steps, paged',
     description:
       '`page` (from 1) and `limit` (1 to 2000, default 50); `type` keeps the listed step types; `sort` `asc` (oldest first, default) ' +
@@ -68,6 +71,7 @@ export const alarmRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v2/alarms/*id',
+    right: 'alarms:read',
     summary: 'Get one alarm with its steps',
     tags,
     responses: {

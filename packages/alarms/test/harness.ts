@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
 import { kernelRefs, defineFeature, ManualClock, type AnyFeature, type ConfigOverrides } from '@vigie/kernel';
 import { contextGraphFeature } from '@vigie/context-graph';
-import { eventsFeature } from '@vigie/events';
+import { engineBeatsRef, eventsFeature } from '@vigie/events';
 import { check, recordingFeature } from '@vigie/events/testing';
-import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { eventually as eventuallyRead, startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { alarmTriggerEvent, type AlarmTriggerEvent } from '../src/index.js';
 import { alarmsFeature } from '../src/index.js';
 
@@ -50,7 +50,9 @@ export interface AlarmsHarness {
   sendSome(processed: number, ...events: Record<string, unknown>[]): Promise<void>;
   /** `/alerts/get-alarms` with `query`; the alarms of the page. */
   alarms(query?: Record<string, string | number | boolean>): Promise<ListedAlarm[]>;
-  /** Polls `/alerts/get-alarms` until `accept` holds (beats run every second in these tests). */
+  /** Runs every engine beat once now and waits for it (the beats' timers are off in these tests). */
+  beat(): Promise<void>;
+  /** Runs the beats and reads `/alerts/get-alarms` until `accept` holds. */
   eventually(query: Record<string, string | number | boolean>, accept: (alarms: ListedAlarm[]) => boolean): Promise<ListedAlarm[]>;
   stop(): Promise<void>;
 }
@@ -62,7 +64,9 @@ export async function startAlarms(alarmsConfig: Record<string, string> = {}, ext
   const t = await startFeatureTest({
     features: [eventsFeature, contextGraphFeature, alarmsFeature, recorder.feature, triggers.feature, ...(extra.features ?? [])],
     clock,
-    config: { 'webserver.conf': { engine: { beat_interval: '1s' }, alarms: alarmsConfig, ...extra.config?.['webserver.conf'] } },
+    // The beats' timers stay off (an hour): tests advance the clock and run the beats themselves, so what a beat
+    // changes (alarms and the triggers it emits) is all done when they assert on it.
+    config: { 'webserver.conf': { engine: { beat_interval: '1h' }, alarms: alarmsConfig, ...extra.config?.['webserver.conf'] } },
   });
   let sent = 0;
   const sendSome = async (processed: number, ...events: Record<string, unknown>[]) => {
@@ -81,14 +85,15 @@ export async function startAlarms(alarmsConfig: Record<string, string> = {}, ext
     const body = res.body as { data: { alarms: ListedAlarm[] }[] };
     return body.data[0]!.alarms;
   };
-  const eventually = async (query: Record<string, string | number | boolean>, accept: (alarms: ListedAlarm[]) => boolean) => {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const found = await alarms(query);
-      if (accept(found)) return found;
-      if (Date.now() > deadline) throw new Error(`condition not met; alarms: ${JSON.stringify(found.map((a) => ({ d: a.d, v: { state: a.v.state, status: a.v.status, resolved: a.v.resolved, snooze: a.v.snooze } })))}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
-  return { t, clock, triggers: triggers.seen, send, sendSome, alarms, eventually, stop: () => t.stop() };
+  const beat = () => t.kernel.scope('events').resolve(engineBeatsRef).runAll();
+  const eventually = (query: Record<string, string | number | boolean>, accept: (alarms: ListedAlarm[]) => boolean) =>
+    eventuallyRead(
+      async () => {
+        await beat();
+        return alarms(query);
+      },
+      accept,
+      'the alarms',
+    );
+  return { t, clock, triggers: triggers.seen, send, sendSome, alarms, beat, eventually, stop: () => t.stop() };
 }

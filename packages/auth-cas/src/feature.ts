@@ -1,5 +1,5 @@
 import { defineFeature } from '@vigie/kernel';
-import { adminPolicyRef, authProvidersPoint, sessionsRef } from '@vigie/auth';
+import { authProvidersPoint, sessionsRef } from '@vigie/auth';
 import { casConfigSchema, type CasConfig } from './config.js';
 import { CasProvider } from './cas-provider.js';
 import { casBridge } from './di.js';
@@ -17,7 +17,7 @@ export const authCasFeature = defineFeature<CasConfig>({
   register(f) {
     f.use(casBridge);
     f.collection('cas_tickets');
-    f.consume(adminPolicyRef, sessionsRef);
+    f.consume(sessionsRef);
     f.extend(authProvidersPoint, (c) => c.resolve(CasProvider));
     for (const route of casRoutes) f.route(route);
   },

@@ -23,7 +23,7 @@ export const casRoutes: RouteDefinition[] = [
       summary: 'Store the single sign-on (CAS) configuration',
       description:
         'Replaces the `cservice.casconfig` record: `server` (CAS base URL), `service` (Vigie’s external base URL), `default_role`, ' +
-        '`title` (button label, `CAS` by default), `enable` (true by default). Requires the administrator role (`[auth] admin_role`).',
+        '`title` (button label, `CAS` by default), `enable` (true by default). Requires the right `identity:write` (the built-in administrator role has it).',
       answer: 'The stored record',
     },
     get: { summary: 'Read the single sign-on (CAS) configuration', answer: 'The stored record; `data` is empty when none is stored' },

@@ -33,9 +33,9 @@ describeWithService('Chromium (Debian package chromium)', chromiumInstalled, () 
     await page.getByLabel('Password').fill('any password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${t.url}/login`);
-    expect(await page.locator('#signed-in').textContent({ timeout: 10_000 })).toBe('You are signed in as marie.');
+    expect(await page.locator('#signed-in').textContent({ timeout: 30_000 })).toBe('You are signed in as marie.');
     const me = await page.goto(`${t.url}/account/me`);
-    expect(await me?.json()).toEqual({ id: 'marie', name: 'marie', role: 'viewer', via: 'cas' });
+    expect(await me?.json()).toMatchObject({ id: 'marie', name: 'marie', role: 'viewer', roles: ['viewer'], via: 'cas' });
   });
 
   it('the CAS button of the login page signs in, and Sign out ends the session', async () => {
@@ -44,7 +44,7 @@ describeWithService('Chromium (Debian package chromium)', chromiumInstalled, () 
     await page.goto(`${t.url}/login`);
     await page.getByRole('link', { name: 'Company SSO' }).click();
     await page.waitForURL(`${t.url}/login`);
-    expect(await page.locator('#signed-in').textContent({ timeout: 10_000 })).toBe('You are signed in as marie.');
+    expect(await page.locator('#signed-in').textContent({ timeout: 30_000 })).toBe('You are signed in as marie.');
     await page.getByRole('link', { name: 'Sign out' }).click();
     await page.waitForURL(`${t.url}/login`);
     expect(await page.getByLabel('User name').count()).toBe(1);

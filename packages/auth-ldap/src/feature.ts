@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { defineFeature, kernelRefs, SecretBox } from '@vigie/kernel';
-import { adminPolicyRef, authProvidersPoint } from '@vigie/auth';
+import { authProvidersPoint } from '@vigie/auth';
 import { ldapConfigSchema, type LdapConfig } from './config.js';
 import { ldapBridge } from './di.js';
 import { LdapProvider } from './ldap-provider.js';
@@ -29,7 +29,6 @@ export const authLdapFeature = defineFeature<LdapConfig>({
         ),
     );
     f.use(ldapBridge);
-    f.consume(adminPolicyRef);
     f.extend(authProvidersPoint, (c) => c.resolve(LdapProvider));
     for (const route of ldapRoutes) f.route(route);
     f.onInit((c) => c.resolve(ldapSecretBoxRef).load());

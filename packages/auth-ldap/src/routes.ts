@@ -13,7 +13,7 @@ export const ldapRoutes = identityRecordRoutes({
     description:
       'Replaces the `cservice.ldapconfig` record. `ldap_uri` or the obsolete `host` and `port` name the directory. ' +
       '`admin_passwd` is stored encrypted and answered masked; leave it out (or send it masked) to keep the stored one. ' +
-      'Requires the administrator role (`[auth] admin_role`).',
+      'Requires the right `identity:write` (the built-in administrator role has it).',
     answer: 'The stored record, password masked',
   },
   get: {

@@ -119,12 +119,12 @@ describe('the directory configuration route', () => {
     expect((await t.post(path, { ...withoutPassword, admin_passwd: '********' })).status).toBe(200);
   });
 
-  it('requires the administrator role to change it', async () => {
+  it('requires the right identity:write to change it', async () => {
     t = await start();
     await t.kernel.scope('auth').resolve(userAdministrationRef).addUser({ name: 'ada', password: 'ada password', role: 'operator' });
     const res = await t.post(path, record('ldap://ldap.example.org'), { auth: ['ada', 'ada password'] });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ name: '', description: 'Changing the directory configuration requires the admin role' });
+    expect(res.body).toEqual({ name: '', description: 'the right identity:write is required' });
     expect((await t.get(path, { auth: false })).status).toBe(401);
   });
 });
@@ -150,7 +150,7 @@ describeWithService('slapd (Debian package slapd)', slapdInstalled, () => {
     const k = await configured(slapd.ldapUrl, {}, 'basic,ldap', { ufilter: 'uid=%s' });
     const me = await k.get('/api/v2/account/me', { auth: ['alice', 'alice-password'] });
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ id: 'alice', name: 'alice', role: 'operator', via: 'ldap' });
+    expect(me.body).toMatchObject({ id: 'alice', name: 'alice', role: 'operator', roles: ['operator'], via: 'ldap' });
     const stored = await k.kernel.store.collection('users').findOne({ _id: 'alice' });
     expect(stored).toMatchObject({ external: true, enabled: true, role: 'operator', password: null, mail: 'alice@example.org', firstname: 'Alice', lastname: 'Liddell' });
     expect((await k.get('/api/v2/account/me', { auth: ['alice', 'wrong-password'] })).status).toBe(401);
@@ -170,7 +170,7 @@ describeWithService('slapd (Debian package slapd)', slapdInstalled, () => {
     const k = await configured(slapd.ldapUrl, {}, 'Basic,canopsis.auth.ldap');
     const res = await k.post('/auth', { username: 'bob', password: 'bob-password' }, { auth: false });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: 'bob', name: 'bob', role: 'operator', via: 'ldap' });
+    expect(res.body).toMatchObject({ id: 'bob', name: 'bob', role: 'operator', roles: ['operator'], via: 'ldap' });
     const cookie = /(vigie_session=[^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1] as string;
     expect((await k.get('/account/me', { auth: false, headers: { cookie } })).body).toMatchObject({ name: 'bob', via: 'ldap' });
   });

@@ -9,6 +9,12 @@ export interface ApiKeyRecord extends Doc {
   user: string;
   label: string;
   created: number;
+  /** The key's first characters, to tell keys apart in lists (the rest is never stored). */
+  prefix?: string;
+  /** Epoch seconds after which the key is refused; absent: never. */
+  expires?: number | null;
+  /** The rights the key may use (a subset of its owner's); absent: all of the owner's. */
+  rights?: string[];
 }
 
 export function digestKey(key: string): string {
@@ -26,9 +32,9 @@ export class ApiKeyRepository extends DocumentRepository<ApiKeyRecord> {
   }
 
   /** Creates a key for a user; the key itself is returned once and never stored. */
-  async create(user: string, label: string): Promise<{ key: string; record: ApiKeyRecord }> {
+  async create(user: string, options: Pick<ApiKeyRecord, 'label' | 'expires' | 'rights'>): Promise<{ key: string; record: ApiKeyRecord }> {
     const key = `vk_${randomBytes(32).toString('base64url')}`;
-    const record = await this.insert({ _id: digestKey(key), user, label, created: this.clock.nowSec() });
+    const record = await this.insert({ _id: digestKey(key), user, ...options, prefix: key.slice(0, 10), created: this.clock.nowSec() });
     return { key, record };
   }
 

@@ -3,6 +3,7 @@ import { authConfigSchema, type AuthConfig } from './config.js';
 import { authBridge } from './di.js';
 import { ProviderChain } from './provider-chain.js';
 import { accountRoutes } from './routes.js';
+import { administrationRoutes } from './admin-routes.js';
 import { ApiKeyProvider } from './providers/api-keys.js';
 import { LocalUserProvider } from './providers/local-users.js';
 import { authProvidersPoint, usersChangedEvent } from './refs.js';
@@ -22,7 +23,7 @@ export function printGeneratedPassword(name: string, password: string): void {
  * Authentication: the provider chain named by `[auth] providers`, local users over HTTP Basic, API keys, login
  * sessions (`POST /auth`, `GET /logout`, the `/login` page), and the `auth.providers` extension point through
  * which LDAP, CAS and SAML2 add their providers. Exports `sessionsRef` (open one after a browser sign-on),
- * `userAdministrationRef` (`signOnExternal`), `adminPolicyRef` and `providerChainRef` to those packages.
+ * `userAdministrationRef` (`signOnExternal`) and `providerChainRef` to those packages.
  */
 export const authFeature = defineFeature<AuthConfig>({
   id: 'auth',
@@ -33,13 +34,14 @@ export const authFeature = defineFeature<AuthConfig>({
     f.collection('sessions');
     f.collection('api_keys');
     f.collection('users');
+    f.collection('roles');
     f.collection(identityRecordCollection);
     f.event(usersChangedEvent);
     f.extensionPoint(authProvidersPoint);
     f.extend(authProvidersPoint, (c) => c.resolve(LocalUserProvider));
     f.extend(authProvidersPoint, (c) => c.resolve(ApiKeyProvider));
     f.authenticator((c) => c.resolve(ProviderChain));
-    for (const route of accountRoutes) f.route(route);
+    for (const route of [...accountRoutes, ...administrationRoutes]) f.route(route);
 
     f.onInit(async (c) => {
       const chain = c.resolve(ProviderChain);

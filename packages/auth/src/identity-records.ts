@@ -1,6 +1,5 @@
 import { array, boolean, number, object, string, type Schema } from 'yup';
 import { HttpError, defineRoute, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
-import { adminPolicyRef } from './refs.js';
 
 /**
  * The answer of the original's `/rest/object/…` routes (LDAP and CAS configuration): `{total, data: [record],
@@ -27,7 +26,7 @@ export interface IdentityRecordStore<I> {
 export interface IdentityRecordRoutesSpec<I> {
   /** `/rest/object/<type>/<id>`. */
   path: string;
-  /** Names the record in the refusals: `Changing the <name>`, `the body must be the <name> record (a JSON object)`. */
+  /** Names the record in the refusal `the body must be the <name> record (a JSON object)`. */
   name: string;
   /** The input the POST stores, checked by the kernel. */
   inputSchema: Schema<I>;
@@ -43,8 +42,9 @@ const errorSchema = object({ name: string().required(), description: string().re
 
 /**
  * The POST and GET of an identity provider's record in the original's `/rest/object/…` form (LDAP, CAS): only an
- * administrator writes it, the body must be a JSON object before its fields are checked, answers are enveloped.
- * The feature mounting them consumes `adminPolicyRef` (`f.consume`): the POST checks the caller through it.
+ * administrator writes it (the right `identity:write`: whoever may change it could point logins at a directory of
+ * their own and sign on as anybody), the body must be a JSON object before its fields are checked, answers are
+ * enveloped; reading it (secrets masked) takes `identity:read`.
  */
 export function identityRecordRoutes<I>(spec: IdentityRecordRoutesSpec<I>): RouteDefinition[] {
   const { path, name, tags } = spec;
@@ -52,6 +52,7 @@ export function identityRecordRoutes<I>(spec: IdentityRecordRoutesSpec<I>): Rout
     defineRoute({
       method: 'POST',
       path,
+      right: 'identity:write',
       summary: spec.post.summary,
       description: spec.post.description,
       tags,
@@ -59,11 +60,10 @@ export function identityRecordRoutes<I>(spec: IdentityRecordRoutesSpec<I>): Rout
       responses: {
         200: { description: spec.post.answer, schema: objectEnvelopeSchema(spec.recordSchema) },
         400: { description: 'Invalid record: the description names the field', schema: errorSchema },
-        403: { description: 'The user is not an administrator', schema: errorSchema },
+        403: { description: 'The user lacks the right `identity:write`', schema: errorSchema },
       },
-      // Who may, then what the body is, before its fields are checked.
+      // What the body is, before its fields are checked.
       preValidation: (ctx) => {
-        ctx.state.scope.resolve(adminPolicyRef).assertAdministrator(ctx.state.user, `Changing the ${name}`);
         const body = requestBody(ctx);
         if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, `the body must be the ${name} record (a JSON object)`);
       },
@@ -72,6 +72,7 @@ export function identityRecordRoutes<I>(spec: IdentityRecordRoutesSpec<I>): Rout
     {
       method: 'GET',
       path,
+      right: 'identity:read',
       summary: spec.get.summary,
       ...(spec.get.description === undefined ? {} : { description: spec.get.description }),
       tags,

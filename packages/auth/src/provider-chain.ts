@@ -1,11 +1,11 @@
 import { hash, randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type AuthenticatedUser, type HttpContext, parseBasicAuthorization, type Authenticator, type AuthOutcome, type Clock, type Extensions, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, type AuthenticatedUser, type Authenticator, type AuthOutcome, type Clock, type Extensions, type HttpContext, type Logger, parseBasicAuthorization } from '@vigie/kernel';
+import { AccessResolver, type Identity } from './access.js';
 import { providerNames, type AuthConfig } from './config.js';
 import type { AuthProvider, AuthRequest, ProviderOutcome } from './provider.js';
 import { Sessions } from './sessions.js';
 import { authProvidersPoint } from './refs.js';
-import { UserRepository } from './user-repository.js';
 
 const maxCachedCredentials = 10_000;
 /** The provider of local users over HTTP Basic, always in the chain. */
@@ -38,11 +38,12 @@ class HttpAuthRequest implements AuthRequest {
  * one accepts. A refusal does not stop the chain (a user unknown locally may be known to the directory), and
  * providers switched on by their own configuration (SAML2) come last. A verified credential is remembered
  * for `cache_ttl_seconds` under a keyed hash of the credential (never the credential itself), so password hashing
- * and directory binds are paid once per TTL rather than per request.
+ * and directory binds are paid once per TTL rather than per request; the account's state and rights are read on
+ * every request all the same (`AccessResolver`).
  */
 @injectable()
 export class ProviderChain implements Authenticator {
-  readonly #cache = new Map<string, { outcome: AuthOutcome; expires: number }>();
+  readonly #cache = new Map<string, { identity: Identity; expires: number }>();
   /** Keys the cache: a secret prefix makes the stored hashes useless outside this process. */
   readonly #cacheSecret = randomBytes(32).toString('base64');
   /** Verifications under way, by cache key: concurrent requests with one credential share a single check. */
@@ -55,7 +56,7 @@ export class ProviderChain implements Authenticator {
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
     @inject(Sessions) private readonly sessions: Sessions,
-    @inject(UserRepository) private readonly users: UserRepository,
+    @inject(AccessResolver) private readonly access: AccessResolver,
   ) {}
 
   /** The configured providers, in order, then those switched on by their own configuration; fails with every unknown name listed. */
@@ -76,53 +77,54 @@ export class ProviderChain implements Authenticator {
     return this.#providers;
   }
 
-  authenticate(ctx: HttpContext): AuthOutcome | Promise<AuthOutcome> {
-    if (this.sessions.hasCookie(ctx)) return this.#afterSession(ctx);
-    return this.#askProviders(new HttpAuthRequest(ctx), 0, false);
-  }
-
-  async #afterSession(ctx: HttpContext): Promise<AuthOutcome> {
-    const user = await this.sessionUser(ctx);
-    if (user) return { ok: true, user };
-    return this.#askProviders(new HttpAuthRequest(ctx), 0, true);
-  }
-
   /**
-   * Asks the providers from `start` on. Answers synchronously when the first provider with a credential has it
-   * remembered (the common case: no promise is spent on the request); otherwise goes on asynchronously.
+   * The session, else the providers, say who the request is from; then its rights are read from the account (and
+   * key) in the store, so that a disabled account or revoked key is refused at once, whatever was remembered.
    */
-  #askProviders(request: HttpAuthRequest, start: number, refused: boolean): AuthOutcome | Promise<AuthOutcome> {
-    const providers = this.providers();
-    if (start >= providers.length) return { ok: false, reason: refused ? 'invalid' : 'missing' };
-    const provider = providers[start] as AuthProvider;
-    const credential = provider.credential?.(request) ?? null;
-    const cacheKey = credential === null ? null : hash('sha256', `${this.#cacheSecret}\n${provider.name}\n${credential}`, 'base64');
-    const cached = cacheKey === null ? undefined : this.#cache.get(cacheKey);
-    const now = this.clock.nowMs();
-    if (cached && cached.expires > now) return cached.outcome;
-    return this.#verifyThenAsk(request, start, cacheKey, refused, now);
+  async authenticate(ctx: HttpContext): Promise<AuthOutcome> {
+    if (this.sessions.hasCookie(ctx)) {
+      const user = await this.sessionUser(ctx);
+      if (user) return { ok: true, user };
+    }
+    const found = await this.#askProviders(new HttpAuthRequest(ctx), 0, this.sessions.hasCookie(ctx));
+    if ('reason' in found) return { ok: false, reason: found.reason };
+    const granted = await this.access.grant(found);
+    if ('refused' in granted) {
+      this.logger.info({ provider: found.via, reason: granted.refused, requestId: ctx.state.requestId }, 'authentication refused');
+      return { ok: false, reason: 'invalid' };
+    }
+    return { ok: true, user: granted.user };
   }
 
-  async #verifyThenAsk(request: HttpAuthRequest, index: number, cacheKey: string | null, refused: boolean, now: number): Promise<AuthOutcome> {
-    const provider = this.providers()[index] as AuthProvider;
-    const outcome = await this.verify(provider, request, cacheKey);
-    if (outcome === null) return this.#askProviders(request, index + 1, refused);
-    if ('refused' in outcome) {
-      this.logger.info({ provider: provider.name, reason: outcome.refused, requestId: request.ctx.state.requestId }, 'authentication refused');
-      return this.#askProviders(request, index + 1, true);
+  /** Asks the providers from `start` on; a remembered credential spares its provider the check. */
+  async #askProviders(request: HttpAuthRequest, start: number, refused: boolean): Promise<Identity | { reason: 'missing' | 'invalid' }> {
+    const providers = this.providers();
+    for (let index = start; index < providers.length; index += 1) {
+      const provider = providers[index] as AuthProvider;
+      const credential = provider.credential?.(request) ?? null;
+      const cacheKey = credential === null ? null : hash('sha256', `${this.#cacheSecret}\n${provider.name}\n${credential}`, 'base64');
+      const cached = cacheKey === null ? undefined : this.#cache.get(cacheKey);
+      const now = this.clock.nowMs();
+      if (cached && cached.expires > now) return cached.identity;
+      const outcome = await this.verify(provider, request, cacheKey);
+      if (outcome === null) continue;
+      if ('refused' in outcome) {
+        this.logger.info({ provider: provider.name, reason: outcome.refused, requestId: request.ctx.state.requestId }, 'authentication refused');
+        refused = true;
+        continue;
+      }
+      if (cacheKey !== null) this.remember(cacheKey, outcome.user, now);
+      return outcome.user;
     }
-    const accepted: AuthOutcome = { ok: true, user: outcome.user };
-    if (cacheKey !== null) this.remember(cacheKey, accepted, now);
-    return accepted;
+    return { reason: refused ? 'invalid' : 'missing' };
   }
 
   /** The user of the request's live session, or null (no session, expired, or the account is gone or disabled). */
   async sessionUser(ctx: HttpContext): Promise<AuthenticatedUser | null> {
     const session = await this.sessions.find(ctx);
     if (!session) return null;
-    const user = await this.users.get(session.user);
-    if (!user?.enabled) return null;
-    return { id: user._id, name: user._id, role: user.role, via: session.via };
+    const granted = await this.access.grant({ id: session.user, name: session.user, via: session.via });
+    return 'user' in granted ? granted.user : null;
   }
 
   /**
@@ -134,7 +136,10 @@ export class ProviderChain implements Authenticator {
       if (!provider.login) continue;
       const outcome = await provider.login(username, password);
       if (outcome === null) continue;
-      if ('user' in outcome) return outcome.user;
+      if ('user' in outcome) {
+        const granted = await this.access.grant(outcome.user);
+        return 'user' in granted ? granted.user : null;
+      }
       this.logger.info({ provider: provider.name, reason: outcome.refused, requestId }, 'login refused');
     }
     return null;
@@ -175,13 +180,13 @@ export class ProviderChain implements Authenticator {
     this.#cache.clear();
   }
 
-  private remember(key: string, outcome: AuthOutcome, now: number): void {
+  private remember(key: string, identity: Identity, now: number): void {
     const ttl = this.config.cache_ttl_seconds * 1000;
     if (ttl === 0) return;
     if (this.#cache.size >= maxCachedCredentials) {
       const oldest = this.#cache.keys().next();
       if (!oldest.done) this.#cache.delete(oldest.value);
     }
-    this.#cache.set(key, { outcome, expires: now + ttl });
+    this.#cache.set(key, { identity, expires: now + ttl });
   }
 }

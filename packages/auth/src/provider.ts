@@ -1,4 +1,5 @@
-import type { AuthenticatedUser, HttpContext } from '@vigie/kernel';
+import type { HttpContext } from '@vigie/kernel';
+import type { Identity } from './access.js';
 
 /** What a provider sees of a request. */
 export interface AuthRequest {
@@ -13,11 +14,12 @@ export interface AuthRequest {
 
 /**
  * The answer of one provider:
- * - `{ user }`: recognised;
+ * - `{ user }`: recognised; the user must have an account in `users` (`signOnExternal` makes one at first sign-on),
+ *   whose state and roles are read on every request (an identity without an account is refused);
  * - `{ refused }`: credentials for this provider were given and are wrong (the reason is logged, not shown);
  * - `null`: nothing in the request concerns this provider; the next one is asked.
  */
-export type ProviderOutcome = { user: AuthenticatedUser } | { refused: string } | null;
+export type ProviderOutcome = { user: Identity } | { refused: string } | null;
 
 /** A browser sign-on through another site (CAS, SAML2): a button on the login page. */
 export interface SignOn {

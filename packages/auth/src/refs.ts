@@ -1,5 +1,4 @@
 import { eventRef, extensionPointRef, serviceRef } from '@vigie/kernel';
-import type { AdminPolicy } from './admin-policy.js';
 import type { IdentityRecords } from './identity-record-store.js';
 import type { ProviderChain } from './provider-chain.js';
 import type { AuthProvider } from './provider.js';
@@ -13,8 +12,6 @@ export const authProvidersPoint = extensionPointRef<AuthProvider>('auth.provider
 export const userAdministrationRef = serviceRef<UserAdministration>('auth.userAdministration');
 /** Opens a login session after a browser sign-on. */
 export const sessionsRef = serviceRef<Sessions>('auth.sessions');
-/** Who may change identity-provider settings. */
-export const adminPolicyRef = serviceRef<AdminPolicy>('auth.adminPolicy');
 /** The identity providers' configuration records (the `object` collection this feature owns). */
 export const identityRecordsRef = serviceRef<IdentityRecords>('auth.identityRecords');
 /** The configured providers, in order. */

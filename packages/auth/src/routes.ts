@@ -1,10 +1,17 @@
-import { object, string } from 'yup';
-import { HttpError, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { array, object, string } from 'yup';
+import { HttpError, requestBody, type AuthenticatedUser, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { loginErrors, renderLoginPage } from './login-page.js';
 import { providerChainRef, sessionsRef } from './refs.js';
 import { UserRepository } from './user-repository.js';
 
-const accountSchema = object({ id: string().required(), name: string().required(), role: string().nullable(), via: string().required() });
+const accountSchema = object({
+  id: string().required(),
+  name: string().required(),
+  role: string().nullable(),
+  roles: array(string().required()).required(),
+  rights: array(string().required()).required().meta({ description: 'What the user may do; `*` stands for every right' }),
+  via: string().required(),
+});
 const errorSchema = object({ name: string().required(), description: string().required() });
 const loginSchema = object({
   username: string().required(),
@@ -16,6 +23,11 @@ const tags = ['auth'];
 // By reference, not by class: the login page helpers also answer in the scopes of CAS and SAML2, which consume them.
 const chain = (ctx: VigieContext) => ctx.state.scope.resolve(providerChainRef);
 const sessions = (ctx: VigieContext) => ctx.state.scope.resolve(sessionsRef);
+
+/** The account as `GET /api/v2/account/me` and a JSON login answer it. */
+function account(user: AuthenticatedUser): Record<string, unknown> {
+  return { id: user.id, name: user.name, role: user.role ?? null, roles: [...(user.roles ?? [])], rights: [...user.rights].sort(), via: user.via };
+}
 
 /** A path of this server to go to after login; anything else (other sites, `//host`, `/\host`) becomes `/login`. */
 export function localPath(candidate: unknown): string {
@@ -62,7 +74,7 @@ async function login(ctx: VigieContext): Promise<unknown> {
   const user = await chain(ctx).login(username, password, ctx.state.requestId);
   if (user) {
     await sessions(ctx).open(ctx, user);
-    if (!fromForm) return { id: user.id, name: user.name, role: user.role ?? null, via: user.via };
+    if (!fromForm) return account(user);
     ctx.status = 303;
     ctx.redirect(next);
     return undefined;
@@ -87,13 +99,11 @@ export const accountRoutes: RouteDefinition[] = [
     method: 'GET',
     // `/account/me` is the original's path; `/api/v2/account/me` the Vigie one. Both answer the same.
     path: ['/api/v2/account/me', '/account/me'],
+    right: 'account:own',
     summary: 'The authenticated user',
     tags,
     responses: { 200: { description: 'The user the request authenticated as', schema: accountSchema } },
-    handler: (ctx) => {
-      const user = ctx.state.user;
-      return { id: user?.id, name: user?.name, role: user?.role ?? null, via: user?.via };
-    },
+    handler: (ctx) => account(ctx.state.user as AuthenticatedUser),
   },
   {
     method: 'POST',

@@ -48,7 +48,7 @@ export class Sessions {
   }
 
   /** Opens a session for a verified user and sets its cookie on the answer. */
-  async open(ctx: HttpContext, user: AuthenticatedUser): Promise<void> {
+  async open(ctx: HttpContext, user: Pick<AuthenticatedUser, 'id' | 'via'>): Promise<void> {
     const now = this.clock.nowSec();
     await this.#sessions.deleteMany({ expires: { $lte: now } });
     const token = randomBytes(32).toString('base64url');

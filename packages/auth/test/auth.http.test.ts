@@ -34,7 +34,7 @@ describe('local users over HTTP Basic', () => {
     t = await start();
     const me = await t.get('/api/v2/account/me');
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ id: 'root', name: 'root', role: 'admin', via: 'basic' });
+    expect(me.body).toMatchObject({ id: 'root', name: 'root', role: 'admin', roles: ['admin'], via: 'basic' });
   });
 
   it('answers 401 JSON with a Basic challenge to missing, wrong and malformed credentials', async () => {
@@ -110,10 +110,10 @@ describe('API keys', () => {
   it('authenticate through the authkey query parameter or the x-canopsis-authkey header, as their user', async () => {
     t = await start();
     const users = administration(t);
-    await users.addUser({ name: 'robot', password: 'robot password', role: 'connector' });
-    const { key } = await users.createApiKey('robot', 'ci');
+    await users.addUser({ name: 'robot', password: 'robot password', role: 'operator' });
+    const { key } = await users.createApiKey('robot', { label: 'ci' });
     const byQuery = await t.get(`/api/v2/account/me?authkey=${encodeURIComponent(key)}`, { auth: false });
-    expect(byQuery.body).toEqual({ id: 'robot', name: 'robot', role: 'connector', via: 'authkey' });
+    expect(byQuery.body).toMatchObject({ id: 'robot', name: 'robot', role: 'operator', roles: ['operator'], via: 'authkey' });
     const byHeader = await t.get('/api/v2/account/me', { auth: false, headers: { 'x-canopsis-authkey': key } });
     expect(byHeader.status).toBe(200);
     expect((await t.get('/api/v2/account/me?authkey=vk_unknown', { auth: false })).status).toBe(401);
@@ -123,7 +123,7 @@ describe('API keys', () => {
 
   it('stores only a digest of each key', async () => {
     t = await start();
-    const { key, id } = await administration(t).createApiKey('root', 'x');
+    const { key, id } = await administration(t).createApiKey('root', { label: 'x' });
     const stored = await t.kernel.store.collection('api_keys').find({});
     expect(stored).toEqual([expect.objectContaining({ _id: id, user: 'root' })]);
     expect(JSON.stringify(stored)).not.toContain(key);
@@ -161,7 +161,10 @@ describe('provider selection', () => {
       },
     });
     t = await start({ features: [authFeature, tokenFeature], config: { providers: 'token,basic' } });
-    expect((await t.get('/api/v2/account/me', { auth: false, headers: { 'x-token': 'let-me-in' } })).body).toMatchObject({ name: 'svc', via: 'token' });
+    // The rights come from the account: a provider naming a user Vigie has no account for is refused.
+    expect((await t.get('/api/v2/account/me', { auth: false, headers: { 'x-token': 'let-me-in' } })).status).toBe(401);
+    await administration(t).signOnExternal({ name: 'svc', via: 'token', defaultRole: 'viewer', contact: {} });
+    expect((await t.get('/api/v2/account/me', { auth: false, headers: { 'x-token': 'let-me-in' } })).body).toMatchObject({ name: 'svc', role: 'viewer', via: 'token' });
     expect((await t.get('/api/v2/account/me', { auth: false, headers: { 'x-token': 'nope' } })).status).toBe(401);
     expect((await t.get('/api/v2/account/me')).status).toBe(200);
   });

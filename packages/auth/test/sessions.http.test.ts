@@ -40,7 +40,7 @@ describe('login sessions', () => {
     t = await start();
     const res = await t.post('/auth', { username: 'root', password: 'correct horse' }, { auth: false });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: 'root', name: 'root', role: 'admin', via: 'basic' });
+    expect(res.body).toMatchObject({ id: 'root', name: 'root', role: 'admin', roles: ['admin'], via: 'basic' });
     const setCookie = res.headers.get('set-cookie') ?? '';
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Lax/);
@@ -51,7 +51,7 @@ describe('login sessions', () => {
     for (const path of ['/api/v2/account/me', '/account/me']) {
       const me = await t.get(path, { auth: false, headers: { cookie } });
       expect(me.status).toBe(200);
-      expect(me.body).toEqual({ id: 'root', name: 'root', role: 'admin', via: 'basic' });
+      expect(me.body).toMatchObject({ id: 'root', name: 'root', role: 'admin', roles: ['admin'], via: 'basic' });
     }
     const stored = await t.kernel.store.collection('sessions').find({});
     expect(stored).toEqual([expect.objectContaining({ user: 'root', via: 'basic' })]);

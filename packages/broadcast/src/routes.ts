@@ -35,6 +35,7 @@ export const broadcastRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'POST',
     path: collectionPath,
+    right: 'broadcast:write',
     summary: 'Create a broadcast message',
     tags,
     errors: absentBodyErrors(nothingToCreate),
@@ -46,6 +47,7 @@ export const broadcastRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: collectionPath,
+    right: 'broadcast:read',
     summary: 'List broadcast messages',
     tags,
     responses: { 200: { description: 'Every message, by start then id', schema: broadcastMessageListSchema } },
@@ -55,6 +57,7 @@ export const broadcastRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: `${collectionPath}/active`,
+    right: 'broadcast:read',
     summary: 'List the broadcast messages to display now',
     description: 'Messages with `start <= now <= end`, in epoch seconds.',
     tags,
@@ -64,6 +67,7 @@ export const broadcastRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: itemPath,
+    right: 'broadcast:read',
     summary: 'Get a broadcast message',
     tags,
     responses: {
@@ -80,6 +84,7 @@ export const broadcastRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'PUT',
     path: itemPath,
+    right: 'broadcast:write',
     summary: 'Replace a broadcast message',
     description: 'Full replacement. An unknown id changes nothing and gets the same answer.',
     tags,
@@ -95,6 +100,7 @@ export const broadcastRoutes: RouteDefinition[] = [
   {
     method: 'DELETE',
     path: itemPath,
+    right: 'broadcast:write',
     summary: 'Delete a broadcast message',
     description: 'Answers `{status: true}` whether or not the message existed.',
     tags,

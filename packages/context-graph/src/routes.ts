@@ -22,6 +22,7 @@ export const entityRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'GET',
     path: '/api/v2/entities',
+    right: 'entities:read',
     summary: 'List entities of the context graph',
     description:
       `Vigie addition. Entities matching \`filter\` (MongoDB-style, safe operators only: $and $or $nor $not $eq $ne $gt $gte $lt $lte ` +
@@ -46,6 +47,7 @@ export const entityRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v2/entities/*id',
+    right: 'entities:read',
     summary: 'Get an entity of the context graph',
     description: 'Vigie addition. The id is the rest of the path: `/api/v2/entities/disk/host` and `/api/v2/entities/disk%2Fhost` both name `disk/host`.',
     tags,

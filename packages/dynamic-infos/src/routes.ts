@@ -18,6 +18,7 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'POST',
     path: collectionPath,
+    right: 'dynamic-infos:write',
     summary: 'Create a dynamic infos rule',
     tags,
     body: { required: true, otherMedia: 'absent' },
@@ -32,6 +33,7 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'GET',
     path: collectionPath,
+    right: 'dynamic-infos:read',
     summary: 'List dynamic infos rules',
     description: 'search is a literal, case-insensitive substring looked for in any of search_fields.',
     tags,
@@ -51,6 +53,7 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: rulePath,
+    right: 'dynamic-infos:read',
     summary: 'Get a dynamic infos rule',
     tags,
     errors: storeFailure('Cannot retrieve the dynamic infos rule from the database, please contact your administrator.'),
@@ -60,6 +63,7 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'PUT',
     path: rulePath,
+    right: 'dynamic-infos:write',
     summary: 'Replace a dynamic infos rule',
     description: 'author, creation_date and last_modified_date in the body are ignored: the first two are kept, the third refreshed.',
     tags,
@@ -76,6 +80,7 @@ export const dynamicInfosRoutes: RouteDefinition[] = [
   {
     method: 'DELETE',
     path: rulePath,
+    right: 'dynamic-infos:write',
     summary: 'Delete a dynamic infos rule',
     tags,
     errors: storeFailure('failed to delete dynamic infos'),

@@ -1,5 +1,5 @@
 // The dynamic-infos engine end to end: rules through /api/v2/dynamic-infos, events through /api/v2/event, infos seen
-// through /alerts/get-alarms; an injected clock and 1 s beats for the changes no event causes (snooze ends).
+// through /alerts/get-alarms; an injected clock and beats run by the test for the changes no event causes (snooze ends).
 import { describe, expect, it } from 'vitest';
 import { check, engineTests, type ListedAlarm } from '@vigie/testkit/engines';
 import { dynamicInfosFeature } from '../src/index.js';

@@ -35,7 +35,8 @@ const rule = {
 };
 
 async function addUser(name: string, password: string) {
-  await t.kernel.scope('auth').resolve(userAdministrationRef).addUser({ name, password });
+  // Another author: any role with the right dynamic-infos:write; the administrator's has it.
+  await t.kernel.scope('auth').resolve(userAdministrationRef).addUser({ name, password, role: 'admin' });
 }
 
 const storeFailure = () => new VigieError(ErrorCodes.StoreFailure, 'disk I/O error');

@@ -43,6 +43,7 @@ export const eventFilterRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'POST',
     path: '/api/v2/eventfilter/rules',
+    right: 'eventfilter:write',
     summary: 'Create an event-filter rule',
     description: 'An `_id` that is a non-empty string without spaces is kept; otherwise one is generated.',
     tags,
@@ -61,6 +62,7 @@ export const eventFilterRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'PUT',
     path: '/api/v2/eventfilter/rules/:id',
+    right: 'eventfilter:write',
     summary: 'Replace an event-filter rule',
     description: 'The body is a whole rule; its `_id`, when present, must be the path id.',
     tags,
@@ -84,6 +86,7 @@ export const eventFilterRoutes: RouteDefinition[] = [
   {
     method: 'DELETE',
     path: '/api/v2/eventfilter/rules/:id',
+    right: 'eventfilter:write',
     summary: 'Delete an event-filter rule',
     tags,
     responses: {
@@ -98,6 +101,7 @@ export const eventFilterRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v2/eventfilter/rules/:id',
+    right: 'eventfilter:read',
     summary: 'Get an event-filter rule',
     tags,
     responses: {
@@ -114,6 +118,7 @@ export const eventFilterRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v2/eventfilter/rules',
+    right: 'eventfilter:read',
     summary: 'List event-filter rules',
     tags,
     responses: { 200: { description: 'Every rule, in the order the pipeline applies them (priority, then id)', schema: array(ruleOutputSchema) } },
@@ -136,6 +141,7 @@ export const bulkEventFilterRoutes: RouteDefinition[] = [
     summary: 'Create event-filter rules',
     description: 'Each item is the body of `POST /api/v2/eventfilter/rules`; its result `id` is the created rule\'s id.',
     tags,
+    right: 'eventfilter:write',
     itemSchema: ruleBodySchema,
     wording: { ...ruleErrors, ...createRuleErrors },
     work: async (ctx, item) => {
@@ -150,6 +156,7 @@ export const bulkEventFilterRoutes: RouteDefinition[] = [
     summary: 'Replace event-filter rules',
     description: 'Each item is the body of `PUT /api/v2/eventfilter/rules/<_id>`, the rule to replace named by its `_id`.',
     tags,
+    right: 'eventfilter:write',
     itemSchema: ruleBodySchema,
     wording: ruleErrors,
     work: async (ctx, item) => {
@@ -166,6 +173,7 @@ export const bulkEventFilterRoutes: RouteDefinition[] = [
     summary: 'Delete event-filter rules',
     description: 'Each item is `{_id}`, the rule to delete; an unknown id is a 400 item, as the single route answers.',
     tags,
+    right: 'eventfilter:write',
     itemSchema: object({ _id: string().required() }),
     wording: ruleErrors,
     work: async (ctx, item) => {

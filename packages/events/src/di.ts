@@ -1,16 +1,17 @@
 import { defineBridge, provide } from '@vigie/kernel';
 import { AmqpIngestion } from './amqp-ingestion.js';
+import { EngineBeats } from './engine-beats.js';
 import { EngineSettingsService } from './engine-settings.js';
 import { EventIntake } from './event-intake.js';
 import { EventQueueRepository } from './event-queue.js';
 import { PipelineHealth } from './pipeline-health.js';
 import { PipelineRunner } from './pipeline-runner.js';
-import { engineSettingsRef, eventIntakeRef } from './refs.js';
+import { engineBeatsRef, engineSettingsRef, eventIntakeRef } from './refs.js';
 
 /** The events feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const eventsBridge = defineBridge({
-  singletons: [EngineSettingsService, EventQueueRepository, PipelineRunner, EventIntake, PipelineHealth],
-  exports: [provide(engineSettingsRef, EngineSettingsService), provide(eventIntakeRef, EventIntake)],
+  singletons: [EngineSettingsService, EngineBeats, EventQueueRepository, PipelineRunner, EventIntake, PipelineHealth],
+  exports: [provide(engineSettingsRef, EngineSettingsService), provide(engineBeatsRef, EngineBeats), provide(eventIntakeRef, EventIntake)],
 });
 
 /** The AMQP ingestion feature's class graph: it hands what it consumes to the events feature's intake. */

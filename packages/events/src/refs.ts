@@ -1,5 +1,6 @@
 import { serviceRef } from '@vigie/kernel';
 import type { EventIntake } from './event-intake.js';
+import type { EngineBeats } from './engine-beats.js';
 import type { EngineSettings } from './pipeline.js';
 
 /** The durable queue's intake: what sources (HTTP, AMQP, heartbeats, correlation) hand their events to. */
@@ -7,3 +8,6 @@ export const eventIntakeRef = serviceRef<EventIntake>('events.eventIntake');
 
 /** The `[engine]` settings as the engines read them (beat interval, limits). */
 export const engineSettingsRef = serviceRef<EngineSettings>('events.engineSettings');
+
+/** Every engine beat of the kernel, to run them on demand (tests drive the engines with it). */
+export const engineBeatsRef = serviceRef<EngineBeats>('events.engineBeats');

@@ -46,6 +46,7 @@ export const eventRoutes: RouteDefinition[] = [
   {
     method: 'POST',
     path: ['/api/v2/event', '/event'],
+    right: 'events:write',
     summary: 'Send events',
     description:
       'One event or a list. Valid events are durably queued before the answer and listed in `sent_events`; each refused one is in ' +

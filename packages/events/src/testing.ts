@@ -42,7 +42,7 @@ export function recordingFeature(stages: { name: string; order: number; act?: (c
       }
     },
   });
-  const waitFor = (stage: string, count: number, timeoutMs = 10000): Promise<void> =>
+  const waitFor = (stage: string, count: number, timeoutMs = 30_000): Promise<void> =>
     (seen.get(stage)?.length ?? 0) >= count
       ? Promise.resolve()
       : new Promise<void>((resolve, reject) => {

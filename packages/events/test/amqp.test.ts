@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { connect, type ChannelModel } from 'amqplib';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeWithService, onLines, spawnSource, tcpReachable } from '@vigie/kernel/testing';
-import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { startFeatureTest, waitFor, type TestKernel } from '@vigie/testkit';
 import { eventsAmqpFeature, eventsFeature } from '../src/index.js';
 import { check, recordingFeature } from '../src/testing.js';
 
@@ -45,27 +45,17 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
 
   /** Waits until a node consumes the intake queue: the exchange, the queues and their bindings are in place. */
   async function exchangeReady(queue = 'intake'): Promise<void> {
-    for (let attempt = 0; attempt < 200; attempt++) {
+    await waitFor(async () => {
       const channel = await broker.createChannel();
       channel.on('error', () => undefined);
       try {
         const intake = await channel.checkQueue(`${prefix}.${queue}`);
         await channel.close();
-        if (intake.consumerCount > 0) return;
+        return intake.consumerCount > 0;
       } catch {
-        // Not declared yet.
+        return false; // Not declared yet.
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`no node consumes ${prefix}.${queue}`);
-  }
-
-  async function waitUntil(condition: () => boolean, what: string): Promise<void> {
-    for (let attempt = 0; attempt < 400; attempt++) {
-      if (condition()) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error(`timed out waiting for ${what}`);
+    }, `a node consuming ${prefix}.${queue}`);
   }
 
   it.each([
@@ -92,11 +82,11 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
     expect(recorder.seen.get('seen')?.map((s) => `${s.entityId} ${String(s.event.output)}`).sort()).toEqual(['cpu/host second', 'disk/host first', 'mem/host third']);
 
     const dead: { reason: unknown; body: string }[] = [];
-    for (let attempt = 0; attempt < 200 && dead.length < 7; attempt++) {
+    await waitFor(async () => {
       const message = await channel.get(`${prefix}.dead`, { noAck: true });
       if (message) dead.push({ reason: message.properties.headers?.['x-vigie-reason'], body: message.content.toString('latin1') });
-      else await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+      return dead.length >= 7;
+    }, 'the seven dead-lettered messages');
     expect(dead.map((d) => d.reason)).toEqual([
       expect.stringMatching(/^the message is not JSON: /),
       'state: state must be an integer between 0 and 3',
@@ -138,7 +128,7 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
     }
     await channel.waitForConfirms();
     const total = () => (a.recorder.seen.get('seen')?.length ?? 0) + (b.recorder.seen.get('seen')?.length ?? 0);
-    await waitUntil(() => total() >= entities * perEntity, 'every event');
+    await waitFor(() => total() >= entities * perEntity, 'every event');
     expect(total()).toBe(entities * perEntity);
 
     const byEntity = new Map<string, { node: string; seq: number }[]>();
@@ -173,7 +163,7 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
     const seen = (lines: string[]) => lines.filter((l) => l.startsWith('SEEN ')).map((l) => l.split(' ').slice(1));
     const first = start({ HOLD: '1' });
     try {
-      await waitUntil(() => first.lines.includes('READY'), 'the first node');
+      await waitFor(() => first.lines.includes('READY'), 'the first node');
       await exchangeReady();
       const channel = await broker.createConfirmChannel();
       const resources = 10;
@@ -183,7 +173,7 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
       }
       await channel.waitForConfirms();
       // Every event accepted (queued, its message acknowledged); the 2 lanes hold one event each, unfinished.
-      await waitUntil(() => first.lines.includes(`ACCEPTED ${resources * perResource}`) && seen(first.lines).length === 2, 'every event accepted');
+      await waitFor(() => first.lines.includes(`ACCEPTED ${resources * perResource}`) && seen(first.lines).length === 2, 'every event accepted');
       // Lets the acknowledgements, sent right after the write, leave the process.
       await new Promise((resolve) => setTimeout(resolve, 300));
       first.child.kill('SIGKILL');
@@ -191,7 +181,7 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
 
       const second = start({});
       try {
-        await waitUntil(() => seen(second.lines).length >= resources * perResource, 'every event after the restart');
+        await waitFor(() => seen(second.lines).length >= resources * perResource, 'every event after the restart');
         await new Promise((resolve) => setTimeout(resolve, 300));
         const after = seen(second.lines);
         // Each event once after the restart (the two held ones again, with the ids they were accepted under)...

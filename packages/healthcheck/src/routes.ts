@@ -5,6 +5,7 @@ import { parseCriticals, serviceIds, HealthSummaryService } from './summary.js';
 export const healthcheckRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'GET',
+    right: 'healthcheck:read',
     // The spec's form is `/api/v2/healthcheck/`. Declared without the slash, the route answers both forms
     // (declared with it, the router would refuse the form without).
     path: '/api/v2/healthcheck',

@@ -195,7 +195,7 @@ describe('database', () => {
 describe('engines', () => {
   const beatRecorded = async (kernel: TestKernel, at: number) => {
     await vi.waitFor(async () => expect(await kernel.kernel.store.collection(beatCollection).findOne({ _id: 'scheduler' })).toMatchObject({ at }), {
-      timeout: 10000,
+      timeout: 30_000,
     });
   };
 

@@ -27,6 +27,7 @@ export const heartbeatRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'POST',
     path: collectionPath,
+    right: 'heartbeats:write',
     summary: 'Create a heartbeat',
     description: 'The id derives from the pattern, so a second heartbeat for the same pattern is refused. Keys other than `pattern` and `expected_interval` are ignored.',
     tags,
@@ -41,6 +42,7 @@ export const heartbeatRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: collectionPath,
+    right: 'heartbeats:read',
     summary: 'List heartbeats',
     tags,
     responses: { 200: { description: 'Every heartbeat', schema: heartbeatListSchema }, 400: errorResponses[400] },
@@ -49,6 +51,7 @@ export const heartbeatRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: itemPath,
+    right: 'heartbeats:read',
     summary: 'Get a heartbeat',
     tags,
     responses: { 200: { description: 'The heartbeat', schema: heartbeatSchema }, ...errorResponses },
@@ -62,6 +65,7 @@ export const heartbeatRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'PUT',
     path: itemPath,
+    right: 'heartbeats:write',
     summary: 'Replace a heartbeat (not in the spec)',
     description: 'A new pattern gives the heartbeat a new id, returned as `description`.',
     tags,
@@ -78,6 +82,7 @@ export const heartbeatRoutes: RouteDefinition[] = [
   {
     method: 'DELETE',
     path: itemPath,
+    right: 'heartbeats:write',
     summary: 'Delete a heartbeat',
     tags,
     responses: { 200: { description: '`{name: "heartbeat removed", description: <id>}`', schema: outcomeSchema }, ...errorResponses },

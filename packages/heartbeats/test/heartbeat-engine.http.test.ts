@@ -1,5 +1,5 @@
 // The heartbeat engine end to end: heartbeats through /api/v2/heartbeat, events through /api/v2/event, alarms read
-// through /alerts/get-alarms; an injected clock makes the intervals pass, 1 s beats check them.
+// through /alerts/get-alarms; an injected clock makes the intervals pass, the beats the test runs check them.
 import { describe, expect, it } from 'vitest';
 import { check, engineTests, type EngineHarness } from '@vigie/testkit/engines';
 import { heartbeatAlarmResource, heartbeatId, heartbeatsFeature } from '../src/index.js';
@@ -20,19 +20,18 @@ async function begin(): Promise<EngineHarness> {
 }
 
 const heartbeatAlarm = (alarms: { d: string }[]) => alarms.find((a) => a.d === entity) as { d: string; v: Record<string, any> } | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('heartbeats', () => {
   it('raises a critical alarm when no matching event came within the interval, and resolves it on the next one', async () => {
     await begin();
     // The first interval starts when the engine first sees the heartbeat (a beat).
-    await pause(1200);
+    await engines.h.beat();
     await engines.h.send(check({ state: 0 }));
     engines.clock.advance(50_000);
     // A matching event refreshes the heartbeat: 50 s later, 59 s after the first one, still no alarm.
     await engines.h.send(check({ state: 0, resource: 'cpu' }));
     engines.clock.advance(59_000);
-    await pause(1200);
+    await engines.h.beat();
     expect(heartbeatAlarm(await engines.h.alarms())).toBeUndefined();
     engines.clock.advance(2000);
     const alarms = await engines.h.eventually((found) => heartbeatAlarm(found) !== undefined);
@@ -47,7 +46,7 @@ describe('heartbeats', () => {
     // Events that do not match (another connector name) do not resolve it.
     await engines.h.send(check({ connector_name: 'nagios-2' }));
     engines.clock.advance(5000);
-    await pause(1200);
+    await engines.h.beat();
     expect(heartbeatAlarm(await engines.h.alarms())!.v.state.val).toBe(3);
     await engines.h.send(check({ state: 0 }));
     await engines.h.eventually((found) => heartbeatAlarm(found)?.v.state.val === 0);
@@ -58,7 +57,7 @@ describe('heartbeats', () => {
 
   it('closes the alarm of a deleted heartbeat', async () => {
     await begin();
-    await pause(1200);
+    await engines.h.beat();
     engines.clock.advance(61_000);
     await engines.h.eventually((found) => heartbeatAlarm(found)?.v.state.val === 3);
     expect((await engines.h.t.request('DELETE', `/api/v2/heartbeat/${hid}`)).status).toBe(200);

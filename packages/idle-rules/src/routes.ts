@@ -18,6 +18,7 @@ export const idleRuleRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'POST',
     path: '/api/v2/idle-rule',
+    right: 'idle-rules:write',
     summary: 'Create an idle rule',
     description: 'The service sets `_id` (unless given), `author`, `creation_date` and `last_modified_date`.',
     tags,
@@ -31,6 +32,7 @@ export const idleRuleRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'PUT',
     path: '/api/v2/idle-rule/:id',
+    right: 'idle-rules:write',
     summary: 'Replace an idle rule',
     description: 'The body is a whole rule whose `_id` equals the path id; `creation_date` is kept, `author` and `last_modified_date` are refreshed.',
     tags,
@@ -50,6 +52,7 @@ export const idleRuleRoutes: RouteDefinition[] = [
   {
     method: 'DELETE',
     path: '/api/v2/idle-rule/:id',
+    right: 'idle-rules:write',
     summary: 'Delete an idle rule',
     tags,
     responses: {
@@ -61,6 +64,7 @@ export const idleRuleRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v2/idle-rule/:id',
+    right: 'idle-rules:read',
     summary: 'Get an idle rule',
     tags,
     responses: {
@@ -76,6 +80,7 @@ export const idleRuleRoutes: RouteDefinition[] = [
   },
   {
     method: 'GET',
+    right: 'idle-rules:read',
     // `/api/v2/idle-rule` is the original's only list route (REFERENCE §1): kept as an alias.
     path: ['/api/v2/idle-rules', '/api/v2/idle-rule'],
     summary: 'List idle rules',
@@ -100,6 +105,7 @@ export const bulkIdleRuleRoutes: RouteDefinition[] = [
     summary: 'Create idle rules',
     description: 'Each item is the body of `POST /api/v2/idle-rule`; its result `id` is the created rule\'s id.',
     tags,
+    right: 'idle-rules:write',
     itemSchema: idleRuleBodySchema,
     wording: idleRuleErrors,
     work: async (ctx, item) => ({ id: (await service(ctx).create(validate(idleRuleBodySchema, item, { strict: true }), author(ctx)))._id }),
@@ -110,6 +116,7 @@ export const bulkIdleRuleRoutes: RouteDefinition[] = [
     summary: 'Replace idle rules',
     description: 'Each item is the body of `PUT /api/v2/idle-rule/<_id>`, the rule to replace named by its `_id`.',
     tags,
+    right: 'idle-rules:write',
     itemSchema: idleRuleBodySchema,
     wording: idleRuleErrors,
     work: async (ctx, item) => {
@@ -125,6 +132,7 @@ export const bulkIdleRuleRoutes: RouteDefinition[] = [
     summary: 'Delete idle rules',
     description: 'Each item is `{_id}`, the rule to delete.',
     tags,
+    right: 'idle-rules:write',
     itemSchema: object({ _id: string().required() }),
     wording: idleRuleErrors,
     work: async (ctx, item) => {

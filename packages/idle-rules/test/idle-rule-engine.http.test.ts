@@ -1,5 +1,5 @@
 // The idle-rule engine end to end: rules through /api/v2/idle-rule, events through /api/v2/event, effects through
-// /alerts/get-alarms; an injected clock makes minutes pass, 1 s beats apply the rules.
+// /alerts/get-alarms; an injected clock makes minutes pass, the test runs the beats that apply the rules.
 import { describe, expect, it } from 'vitest';
 import { check, engineTests } from '@vigie/testkit/engines';
 import { idleRulesFeature } from '../src/index.js';
@@ -25,7 +25,7 @@ describe('idle rules', () => {
     // An event 2 minutes in starts a new idle period for the disk.
     await engines.h.send(check());
     engines.clock.advance(2 * 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await engines.h.beat();
     expect(steps(byEntity(await engines.h.alarms(), 'disk/host'), 'ack')).toHaveLength(0);
     engines.clock.advance(60_000);
     const alarms = await engines.h.eventually((found) => steps(byEntity(found, 'disk/host'), 'ack').length === 1);
@@ -34,7 +34,7 @@ describe('idle rules', () => {
     expect(byEntity(alarms, 'cpu/host')!.v.ack).toBeUndefined();
     // Still idle: the rule does not fire again until an event starts a new idle period.
     engines.clock.advance(10 * 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await engines.h.beat();
     expect(steps(byEntity(await engines.h.alarms(), 'disk/host'), 'ack')).toHaveLength(1);
     await engines.h.send(check());
     engines.clock.advance(3 * 60_000);
@@ -49,7 +49,7 @@ describe('idle rules', () => {
     // A new state is an update: the idle period starts again.
     await engines.h.send(check({ state: 3 }));
     engines.clock.advance(90_000);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await engines.h.beat();
     expect(byEntity(await engines.h.alarms(), 'disk/host')!.v.ack).toBeUndefined();
     engines.clock.advance(30_000);
     const [alarm] = await engines.h.eventually((found) => byEntity(found, 'disk/host')?.v.ack !== undefined);

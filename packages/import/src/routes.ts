@@ -21,6 +21,7 @@ function bodyFormat(ctx: VigieContext): BodyFormat {
 const submitRoute = (method: HttpMethod): RouteDefinition => ({
   method,
   path: importPath,
+  right: 'import:write',
   summary: 'Submit a context graph import',
   description:
     'The body is written to a file, up to `[import] max_body_size` (512mb by default), and processed in the background, one import ' +
@@ -48,6 +49,7 @@ export const importRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: `${importPath}/status/*id`,
+    right: 'import:read',
     summary: 'Status of a context graph import',
     description: 'An unknown id answers 200 `{_id, status: "not_found"}`.',
     tags,

@@ -48,11 +48,3 @@ export async function startImportTest(options: { config?: ConfigOverrides; clock
   return { ...t, announced, submit, submitRaw, finished, run: async (document) => finished(await submit(document)), entities };
 }
 
-/** Waits until `condition` holds, checking every 20 ms; fails after `timeoutMs`. */
-export async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { StoreFactory } from '@vigie/kernel';
 import { ManualClock } from '@vigie/kernel/testing';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
-import { startImportTest, until, type ImportTestKernel } from './helpers.js';
+import { eventually } from '@vigie/testkit';
+import { startImportTest, type ImportTestKernel } from './helpers.js';
 import { importStatusChangedEvent } from '../src/index.js';
 
 let t: ImportTestKernel | undefined;
@@ -282,7 +283,7 @@ describe('the processing queue', () => {
       const jobs = await k.kernel.scheduler.list('import.process');
       return jobs.length > 0 && jobs.every((job) => job.lastRunAt === null && (job.nextRunAt?.getTime() ?? 0) > Date.now());
     };
-    await until(wakeUpsOnly, 'the job run');
+    await eventually(wakeUpsOnly, Boolean, 'the job run');
     expect(await k.kernel.scheduler.list('import.process')).toHaveLength(1);
     expect((await k.get(`/api/contextgraph/import/status/${later}`)).body).toMatchObject({ status: 'pending' });
     expect(k.announced.size).toBe(0);

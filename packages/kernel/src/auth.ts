@@ -1,11 +1,17 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Context } from 'koa';
+import { everyRight, type Rights } from './rights.js';
 
 /** Who made a request. `name` is what `author` fields record. */
 export interface AuthenticatedUser {
   id: string;
   name: string;
+  /** The first of `roles`: what events record as the sender's role and `account/me` shows. */
   role?: string;
+  /** Every role the user holds. */
+  roles?: readonly string[];
+  /** What the user may do: the union of their roles' rights (an API key's: a subset of its owner's). */
+  rights: Rights;
   /** The provider that recognised the user (`basic`, `authkey`, `ldap`, …). */
   via: string;
 }
@@ -45,9 +51,11 @@ export function secretsEqual(a: string, b: string): boolean {
   return timingSafeEqual(ha, hb);
 }
 
+const allRights: Rights = new Set([everyRight]);
+
 /**
- * HTTP Basic against a fixed list of users: what `startTestKernel` uses when no auth feature is composed.
- * Production deployments use `@vigie/auth`.
+ * HTTP Basic against a fixed list of users, each holding every right: what `startTestKernel` uses when no auth
+ * feature is composed. Production deployments use `@vigie/auth`.
  */
 export class StaticBasicAuthenticator implements Authenticator {
   readonly #users: ReadonlyMap<string, string>;
@@ -62,7 +70,7 @@ export class StaticBasicAuthenticator implements Authenticator {
     const creds = parseBasicAuthorization(header);
     const expected = creds ? this.#users.get(creds.user) : undefined;
     if (!creds || expected === undefined || !secretsEqual(creds.password, expected)) return { ok: false, reason: 'invalid' };
-    return { ok: true, user: { id: creds.user, name: creds.user, via: 'basic' } };
+    return { ok: true, user: { id: creds.user, name: creds.user, via: 'basic', rights: allRights } };
   }
 
   challenge(): string {

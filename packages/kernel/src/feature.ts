@@ -60,6 +60,12 @@ export interface RouteDefinition<B = unknown, Q = unknown> {
   path: string | readonly string[];
   /** Routes are authenticated unless this is true (identity-provider callbacks, metadata). */
   public?: boolean;
+  /**
+   * The right (`<resource>:<action>`, e.g. `idle-rules:write`) the user must hold; the kernel checks it after
+   * authentication and before the body is read, and answers 403 without it. Required on every route that is not
+   * public: the boot check refuses a route without one.
+   */
+  right?: string;
   /** Body handling; JSON up to the server's default limit for POST/PUT/PATCH unless set. `false` leaves the stream unread. */
   body?: BodyOptions | false;
   /** Error wording for this route, over the feature's. */
@@ -114,19 +120,31 @@ export function defineRoute<B = undefined, Q = undefined>(route: RouteDefinition
  */
 export interface KoaRouterLike {
   readonly stack: readonly { readonly path: string | RegExp; readonly methods: readonly string[] }[];
-  match(path: string, method: string): { readonly path: readonly { readonly methods: readonly string[] }[]; readonly route: boolean };
+  match(
+    path: string,
+    method: string,
+  ): {
+    readonly path: readonly { readonly methods: readonly string[] }[];
+    /** The layers matching the path and the method, in the router's order. */
+    readonly pathAndMethod: readonly { readonly path: string | RegExp; readonly methods: readonly string[] }[];
+    readonly route: boolean;
+  };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Koa middleware of any context type
   routes(): (ctx: any, next: () => Promise<any>) => any;
 }
 
 /** Documentation of one route of a router, for the OpenAPI document. */
 export interface RouterRouteDoc {
+  /** The right this route needs, over the router's `right`. */
+  right?: string;
   summary?: string;
   description?: string;
   tags?: readonly string[];
 }
 
 export interface RouterOptions {
+  /** The right every route of the router needs unless its `docs` entry names another; the boot check requires one. */
+  right?: string;
   /** Documentation by `'<METHOD> <path as declared in the router>'`; routes without one are listed as undocumented. */
   docs?: Readonly<Record<string, RouterRouteDoc>>;
 }
@@ -139,6 +157,8 @@ export interface RouterRouteEntry {
   path: string;
   /** Absent when the author attached none: the route is undocumented. */
   doc?: RouterRouteDoc;
+  /** The right the route needs (its doc's, else the router's); absent only in a composition the boot check refuses. */
+  right?: string;
 }
 
 export interface JobDefinition<D = unknown> extends JobOptions {
@@ -164,6 +184,8 @@ export interface Extensions {
 export interface RouteCatalog {
   list(): { featureId: string; route: RouteDefinition }[];
   routers(): RouterRouteEntry[];
+  /** Every right a composed route or router route needs, sorted: what roles are made of. */
+  rights(): string[];
 }
 
 export type LifecycleHook = (scope: FeatureScope) => Promise<void> | void;

@@ -97,6 +97,7 @@ export {
   type AuthOutcome,
   type Authenticator,
 } from './auth.js';
+export { everyRight, holdsRight, missingRight, ownAccountRight, rightPattern, type Rights } from './rights.js';
 export type {
   BatchOperation,
   BatchResult,
@@ -124,3 +125,4 @@ export type { FeatureStore, StoreProbe } from './store/owned-store.js';
 export { cloneJson, isJsonObject, jsonEqual } from './store/json.js';
 export type { Scheduler, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
 export type { JobStorePort, StoredJob, JobQuery, JobSelection, JobSortField } from './scheduler/job-store.js';
+export { escapeRegExp } from './text.js';

@@ -40,6 +40,7 @@ import { createLogger, type Logger } from './log.js';
 import { AgendaScheduler } from './scheduler/agenda-scheduler.js';
 import { OwnedStore, storeProbe } from './store/owned-store.js';
 import type { IndexSpec, StoreAdapter, StoreFactory } from './store/port.js';
+import { rightProblem } from './rights.js';
 import { validate } from './validation.js';
 
 /** Version of this kernel, matched against each feature's `kernel` range. */
@@ -368,6 +369,8 @@ export class Kernel {
       const id = record.feature.id;
       for (const route of record.routes) {
         const paths = typeof route.path === 'string' ? [route.path] : route.path;
+        const rightIssue = route.public === true ? (route.right === undefined ? null : 'is public, so it cannot require a right') : rightProblem(route.right);
+        if (rightIssue !== null) problems.push(`feature ${id}: route ${route.method} ${paths.join(', ')} ${rightIssue}`);
         for (const path of paths) {
           if (!path.startsWith('/')) problems.push(`feature ${id}: route path ${path} must be absolute`);
           const key = `${route.method} ${RouteTable.shape(path)}`;
@@ -378,6 +381,8 @@ export class Kernel {
       }
       for (const entry of this.#routerEntries(record)) {
         if (!entry.path.startsWith('/')) problems.push(`feature ${id}: router path ${entry.path} must be absolute`);
+        const rightIssue = rightProblem(entry.right);
+        if (rightIssue !== null) problems.push(`feature ${id}: router route ${entry.method} ${entry.path} ${rightIssue}`);
         const owner = routes.get(`${entry.method} ${RouteTable.shape(entry.path)}`);
         if (owner !== undefined) problems.push(`router route ${entry.method} ${entry.path} of feature ${id} is hidden by a declared route of feature ${owner}`);
       }
@@ -432,6 +437,14 @@ export class Kernel {
   /** The routes of every feature, for documentation (OpenAPI). */
   routes(): { featureId: string; route: RouteDefinition }[] {
     return this.#records.flatMap((r) => r.routes.map((route) => ({ featureId: r.feature.id, route })));
+  }
+
+  /** Every right a route or router route needs, sorted. */
+  rights(): string[] {
+    const rights = new Set<string>();
+    for (const { route } of this.routes()) if (route.right !== undefined) rights.add(route.right);
+    for (const entry of this.routerRoutes()) if (entry.right !== undefined) rights.add(entry.right);
+    return [...rights].sort();
   }
 
   /** The routes of every feature's `@koa/router` routers, for documentation (OpenAPI). */
@@ -495,7 +508,7 @@ export class Kernel {
       [kernelRefs.installDir.id]: this.installDir,
       [kernelRefs.dataDir.id]: this.dataDir,
       [kernelRefs.env.id]: this.#options.env ?? process.env,
-      [kernelRefs.routeCatalog.id]: { list: () => this.routes(), routers: () => this.routerRoutes() },
+      [kernelRefs.routeCatalog.id]: { list: () => this.routes(), routers: () => this.routerRoutes(), rights: () => this.rights() },
       [kernelRefs.observations.id]: this.observations,
       [kernelRefs.inputLimits.id]: { jsonMaxDepth: this.serverConfig.json_max_depth } satisfies InputLimits,
     };

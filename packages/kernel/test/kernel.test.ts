@@ -39,8 +39,8 @@ describe('composition checks', () => {
         id,
         kernel: '^0.1.0',
         register(f) {
-          f.route({ method: 'GET', path: `/api/v2/thing/:${id}`, handler: () => null });
-          f.route({ method: 'POST', path: '/api/v2/thing/', handler: () => null });
+          f.route({ method: 'GET', path: `/api/v2/thing/:${id}`, right: 'sample:read', handler: () => null });
+          f.route({ method: 'POST', path: '/api/v2/thing/', right: 'sample:write', handler: () => null });
           f.job({ name: 'shared.job', handler: async () => undefined });
           f.healthCheck({ name: 'shared', check: async () => ({ ok: true, message: '' }) });
         },

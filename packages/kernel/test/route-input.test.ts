@@ -18,6 +18,7 @@ describe('route input validated from the schemas', () => {
   it('types input.body and input.query from requestSchema and querySchema, undefined without them', () => {
     const route = defineRoute({
       method: 'POST',
+      right: 'sample:write',
       path: '/x',
       requestSchema: object({ name: string().required() }).required(),
       handler: (_ctx, input) => {
@@ -62,6 +63,7 @@ describe('route input validated from the schemas', () => {
         f.route(
           defineRoute({
             method: 'PUT',
+            right: 'sample:write',
             path: '/api/v2/thing/:id',
             requestSchema: object({ name: string().required() }).required(),
             preValidation: (ctx) => {
@@ -96,6 +98,7 @@ describe('routes without schemas', () => {
       register(f) {
         f.route({
           method: 'POST',
+          right: 'sample:write',
           path: '/api/v2/plain',
           handler: (_ctx, input) => {
             inputs.push(input);
@@ -120,7 +123,7 @@ describe('routes without schemas', () => {
       id: 'streaming',
       kernel: '^0.1.0',
       register(f) {
-        f.route({ method: 'PUT', path: '/api/v2/upload', body: false, requestSchema: object(), handler: () => null });
+        f.route({ method: 'PUT', path: '/api/v2/upload', right: 'sample:write', body: false, requestSchema: object(), handler: () => null });
       },
     });
     expect(() => new Kernel({ features: [streaming], installDir: '/nonexistent-vigie', env: {}, store: memoryStoreFactory(), logger: createLogger({ level: 'silent' }) })).toThrow(
@@ -136,12 +139,14 @@ describe('answers checked against the declared response schemas (tests only)', (
     register(f) {
       f.route({
         method: 'GET',
+        right: 'sample:read',
         path: '/api/v2/liar',
         responses: { 200: { description: 'a name', schema: object({ name: string().required() }) } },
         handler: () => ({ name: 42 }),
       });
       f.route({
         method: 'GET',
+        right: 'sample:read',
         path: '/api/v2/page',
         responses: { 200: { description: 'a name, or the page for a browser', schema: object({ name: string().required() }) } },
         handler: (ctx) => {

@@ -38,8 +38,8 @@ function routerFeature() {
     register(f) {
       f.collection('ticks');
       f.service(greeterRef, () => ({ greet: (n: string) => `hello ${n}` }));
-      f.route({ method: 'GET', path: '/api/v2/legacy/declared', handler: () => ({ declared: true }) });
-      f.router(router, { docs: { 'GET /api/v2/legacy/greetings/:name': { summary: 'Greets someone' } } });
+      f.route({ method: 'GET', path: '/api/v2/legacy/declared', right: 'sample:read', handler: () => ({ declared: true }) });
+      f.router(router, { right: 'legacy:read', docs: { 'GET /api/v2/legacy/greetings/:name': { summary: 'Greets someone' } } });
       f.job({ name: 'legacy.tick', handler: async (run) => void (await run.scope.resolve(kernelRefs.store).collection('ticks').insertOne({ _id: run.id })) });
     },
   });
@@ -80,9 +80,9 @@ describe('@koa/router routers', () => {
   it('are listed for documentation, with the descriptions their authors attached', async () => {
     t = await startTestKernel({ store: memoryStoreFactory(), features: [routerFeature()] });
     expect(t.kernel.routerRoutes()).toEqual([
-      { featureId: 'legacy', method: 'GET', path: '/api/v2/legacy/greetings/:name', doc: { summary: 'Greets someone' } },
-      { featureId: 'legacy', method: 'POST', path: '/api/v2/legacy/failures' },
-      { featureId: 'legacy', method: 'GET', path: '/api/v2/legacy/crash' },
+      { featureId: 'legacy', method: 'GET', path: '/api/v2/legacy/greetings/:name', doc: { summary: 'Greets someone' }, right: 'legacy:read' },
+      { featureId: 'legacy', method: 'POST', path: '/api/v2/legacy/failures', right: 'legacy:read' },
+      { featureId: 'legacy', method: 'GET', path: '/api/v2/legacy/crash', right: 'legacy:read' },
     ]);
   });
 
@@ -90,8 +90,8 @@ describe('@koa/router routers', () => {
     const router = new Router();
     router.get('/api/v2/shadowed', (ctx) => void (ctx.body = 1));
     const features = [
-      defineFeature({ id: 'owner', kernel: '^0.1.0', register: (f) => f.route({ method: 'GET', path: '/api/v2/shadowed', handler: () => 1 }) }),
-      defineFeature({ id: 'shadow', kernel: '^0.1.0', register: (f) => f.router(router) }),
+      defineFeature({ id: 'owner', kernel: '^0.1.0', register: (f) => f.route({ method: 'GET', path: '/api/v2/shadowed', right: 'sample:read', handler: () => 1 }) }),
+      defineFeature({ id: 'shadow', kernel: '^0.1.0', register: (f) => f.router(router, { right: 'shadow:read' }) }),
       defineFeature({ id: 'wrong', kernel: '^0.1.0', register: (f) => f.router({} as never) }),
     ];
     let error: unknown;
@@ -132,7 +132,7 @@ describe('observations', () => {
     expect(http.every((o) => o.seconds >= 0)).toBe(true);
 
     await t.kernel.scheduler.now('legacy.tick', {});
-    await expect.poll(() => jobs.length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => jobs.length, { timeout: 30_000 }).toBe(1);
     expect(jobs[0]).toMatchObject({ job: 'legacy.tick', ok: true });
     expect(store).toContainEqual(expect.objectContaining({ collection: 'ticks', operation: 'insertOne', ok: true }));
   });

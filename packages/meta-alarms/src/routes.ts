@@ -15,6 +15,7 @@ export const metaAlarmRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'POST',
     path: collectionPath,
+    right: 'meta-alarms:write',
     summary: 'Create a meta-alarm rule',
     tags,
     body: { required: true, otherMedia: 'absent' },
@@ -37,6 +38,7 @@ export const metaAlarmRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: collectionPath,
+    right: 'meta-alarms:read',
     summary: 'List meta-alarm rules',
     tags,
     responses: { 200: { description: 'Every rule, by _id', schema: array(metaAlarmRuleSchema) } },
@@ -45,6 +47,7 @@ export const metaAlarmRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: rulePath,
+    right: 'meta-alarms:read',
     summary: 'Get a meta-alarm rule',
     tags,
     responses: { 200: { description: 'The rule, or null when none has this id', schema: metaAlarmRuleSchema.nullable() } },
@@ -53,6 +56,7 @@ export const metaAlarmRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'PUT',
     path: rulePath,
+    right: 'meta-alarms:write',
     summary: 'Replace a meta-alarm rule',
     description: 'Not shown in the spec. Full replacement with the same checks as POST; the body _id, when given, must equal the path id.',
     tags,
@@ -71,6 +75,7 @@ export const metaAlarmRoutes: RouteDefinition[] = [
   {
     method: 'DELETE',
     path: rulePath,
+    right: 'meta-alarms:write',
     summary: 'Delete a meta-alarm rule',
     tags,
     responses: { 200: { description: 'deletedCount is 0 when no rule has this id', schema: deleteResultSchema } },

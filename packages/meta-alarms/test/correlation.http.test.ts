@@ -71,7 +71,7 @@ describe('meta-alarm rule types', () => {
     const h = await engines.start();
     await rule({ _id: 'three', name: 'three', type: 'complex', config: { threshold_count: 3, time_interval: 600 } });
     await h.send(resource('r1'), resource('r2'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await h.beat();
     expect(metaAlarms(await h.alarms())).toEqual([]);
     await h.send(resource('r3'));
     await withMetaChildren(['r1/host', 'r2/host', 'r3/host']);
@@ -86,7 +86,7 @@ describe('meta-alarm rule types', () => {
     await h.send(...['f1', 'f2', 'f3', 'f4'].map((name) => resource(name, { component: 'farm', state: 0 })));
     await rule({ _id: 'half-farm', name: 'half', type: 'complex', config: { threshold_rate: 0.5, total_entity_patterns: [{ component: 'farm' }], entity_patterns: [{ component: 'farm' }] } });
     await h.send(resource('f1', { component: 'farm' }));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await h.beat();
     expect(metaAlarms(await h.alarms())).toEqual([]);
     await h.send(resource('f2', { component: 'farm' }));
     await withMetaChildren(['f1/farm', 'f2/farm']);
@@ -100,7 +100,7 @@ describe('meta-alarm rule types', () => {
     clock.advance(120_000);
     // After the window: the group starts again from b, alone.
     await h.send(resource('b'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await h.beat();
     expect(metaAlarms(await h.alarms())).toEqual([]);
     clock.advance(30_000);
     await h.send(resource('c'));

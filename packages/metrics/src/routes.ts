@@ -11,8 +11,8 @@ export function metricsRoutes(token: string | undefined): RouteDefinition[] {
   return [
     {
       method: 'GET',
+      ...(token === undefined ? { right: 'metrics:read' } : { public: true }),
       path: '/metrics',
-      public: token !== undefined,
       summary: 'Prometheus metrics: HTTP requests, store operations, jobs, event pipeline, process',
       description: token === undefined ? undefined : 'Needs `Authorization: Bearer <[metrics] token>` instead of the usual credentials.',
       tags: ['metrics'],

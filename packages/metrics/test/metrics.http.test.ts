@@ -12,6 +12,7 @@ const sampleFeature = defineFeature({
     f.route({
       method: 'GET',
       path: '/api/v2/samples/:id',
+      right: 'samples:read',
       handler: async (ctx) => (await ctx.state.scope.resolve(kernelRefs.store).collection('samples').findOne({ _id: ctx.params.id })) ?? {},
     });
     f.job<{ fail: boolean }>({
@@ -49,7 +50,7 @@ describe('GET /metrics', () => {
       .poll(async () => {
         text = (await t?.get('/metrics'))?.text ?? '';
         return sample(text, 'vigie_job_runs_total', { job: 'sample.work', outcome: 'failed' });
-      }, { timeout: 10000 })
+      }, { timeout: 30_000 })
       .toBe(1);
     expect(sample(text, 'vigie_job_runs_total', { job: 'sample.work', outcome: 'ok' })).toBe(1);
     expect(sample(text, 'vigie_http_requests_total', { method: 'GET', route: '/api/v2/samples/:id', status: '200' })).toBe(2);

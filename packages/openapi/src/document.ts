@@ -79,6 +79,7 @@ function operation(entry: CatalogRoute, path: string, parameters: { name: string
   }
   if (Object.keys(responses).length === 0) responses['200'] = { description: 'Success' };
   if (!route.public) responses['401'] = { description: 'Missing or invalid credentials', content: { 'application/json': { schema: errorSchemaRef } } };
+  if (route.right !== undefined) responses['403'] ??= forbiddenResponse(route.right);
   responses.default = { description: 'Error', content: { 'application/json': { schema: errorSchemaRef } } };
 
   const op: JsonObject = {
@@ -88,7 +89,9 @@ function operation(entry: CatalogRoute, path: string, parameters: { name: string
     parameters: [...pathParameters(parameters), ...queryParameters(route.querySchema)],
     responses,
   };
-  if (route.description) op.description = route.description;
+  const description = withRight(route.description, route.right);
+  if (description) op.description = description;
+  if (route.right !== undefined) op['x-vigie-right'] = route.right;
   if (route.public) op.security = [];
   const media = mediaTypes(route);
   const requestSchema = route.requestSchema ?? route.requestDoc;
@@ -98,6 +101,17 @@ function operation(entry: CatalogRoute, path: string, parameters: { name: string
     op.requestBody = { required: route.body !== false && route.body?.required === true, content };
   }
   return op;
+}
+
+/** The description, with a last line naming the right the route needs (also given as `x-vigie-right`). */
+function withRight(description: string | undefined, right: string | undefined): string | undefined {
+  if (right === undefined) return description;
+  const line = `Requires the right \`${right}\`.`;
+  return description ? `${description}\n\n${line}` : line;
+}
+
+function forbiddenResponse(right: string): JsonObject {
+  return { description: `The user lacks the right \`${right}\``, content: { 'application/json': { schema: errorSchemaRef } } };
 }
 
 function pathParameters(parameters: { name: string; rest: boolean }[]): JsonObject[] {
@@ -123,10 +137,13 @@ function routerOperation(entry: RouterRouteEntry, path: string, parameters: { na
     responses: {
       '200': { description: 'Answered by a @koa/router router of the feature' },
       '401': { description: 'Missing or invalid credentials', content: { 'application/json': { schema: errorSchemaRef } } },
+      ...(entry.right !== undefined ? { '403': forbiddenResponse(entry.right) } : {}),
       default: { description: 'Error', content: { 'application/json': { schema: errorSchemaRef } } },
     },
   };
-  if (entry.doc?.description) op.description = entry.doc.description;
+  const description = withRight(entry.doc?.description, entry.right);
+  if (description) op.description = description;
+  if (entry.right !== undefined) op['x-vigie-right'] = entry.right;
   if (!entry.doc) op['x-vigie-undocumented'] = true;
   return op;
 }

@@ -7,6 +7,7 @@ export const openApiRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: referencePaths.documentPath,
+    right: 'openapi:read',
     summary: 'The OpenAPI 3.1 description of this server',
     tags: ['openapi'],
     responses: { 200: { description: 'An OpenAPI 3.1 document', schema: mixed() } },
@@ -15,6 +16,7 @@ export const openApiRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: referencePaths.page,
+    right: 'openapi:read',
     summary: 'Interactive API reference (Swagger UI) of this server',
     tags: ['openapi'],
     responses: { 200: { description: 'An HTML page', contentType: 'text/html', schema: string() } },
@@ -28,6 +30,7 @@ export const openApiRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: referencePaths.assets,
+    right: 'openapi:read',
     summary: 'Static assets of the API reference page (Swagger UI), authenticated like the page',
     tags: ['openapi'],
     responses: { 200: { description: 'A stylesheet, script or icon' }, 404: { description: 'No such asset' } },

@@ -15,6 +15,7 @@ const widgetsFeature = defineFeature({
     f.route({
       method: 'POST',
       path: '/api/v2/widgets',
+      right: 'widgets:write',
       summary: 'Create a widget',
       tags: ['widgets'],
       requestSchema: widget,
@@ -24,6 +25,8 @@ const widgetsFeature = defineFeature({
     f.route({
       method: 'GET',
       path: ['/api/v2/widgets/*id', '/api/v2/widget/:id/'],
+      right: 'widgets:read',
+      description: 'Reads one widget.',
       summary: 'One widget',
       querySchema: object({ verbose: number().integer() }),
       responses: { 200: { description: 'The widget', schema: widget }, 404: { description: 'No such widget' } },
@@ -31,11 +34,11 @@ const widgetsFeature = defineFeature({
     });
     f.route({ method: 'GET', path: '/public/widgets/count', public: true, handler: () => ({ n: 0 }) });
     // A body the handler reads itself is documented by requestDoc.
-    f.route({ method: 'PUT', path: '/api/v2/widgets-upload', body: false, requestDoc: array(widget), handler: () => ({}) });
+    f.route({ method: 'PUT', path: '/api/v2/widgets-upload', right: 'widgets:write', body: false, requestDoc: array(widget), handler: () => ({}) });
     const legacy = new Router({ prefix: '/api/v2/legacy-widgets' });
     legacy.get('/:id', (ctx) => void (ctx.body = { id: ctx.params.id }));
     legacy.post('/', (ctx) => void (ctx.body = {}));
-    f.router(legacy, { docs: { 'POST /api/v2/legacy-widgets/': { summary: 'Create a legacy widget', description: 'From the old Koa app' } } });
+    f.router(legacy, { right: 'widgets:read', docs: { 'POST /api/v2/legacy-widgets/': { right: 'widgets:write', summary: 'Create a legacy widget', description: 'From the old Koa app' } } });
   },
 });
 
@@ -65,11 +68,20 @@ describe('GET /api/v2/openapi.json', () => {
     expect(Object.values(upload.requestBody.content).map((media) => media.schema.type)).toEqual(['array']);
     const one = doc.paths['/api/v2/widgets/{id}']?.get as { parameters: { name: string; in: string }[]; responses: Record<string, unknown> };
     expect(one.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'id', in: 'path' }), expect.objectContaining({ name: 'verbose', in: 'query' })]));
-    expect(Object.keys(one.responses)).toEqual(expect.arrayContaining(['200', '404', '401']));
+    expect(Object.keys(one.responses)).toEqual(expect.arrayContaining(['200', '404', '401', '403']));
+    // Each operation names the right it needs, as an extension and as the last line of its description.
+    expect(one).toMatchObject({ 'x-vigie-right': 'widgets:read', description: 'Reads one widget.\n\nRequires the right `widgets:read`.' });
+    expect(doc.paths['/api/v2/widgets-upload']?.put).toMatchObject({ 'x-vigie-right': 'widgets:write', description: 'Requires the right `widgets:write`.' });
     expect(doc.paths['/public/widgets/count']?.get?.security).toEqual([]);
+    expect(doc.paths['/public/widgets/count']?.get).not.toHaveProperty('x-vigie-right');
     // Router routes: undocumented unless their author described them.
     expect(doc.paths['/api/v2/legacy-widgets/{id}']?.get).toMatchObject({ summary: 'GET /api/v2/legacy-widgets/{id} (undocumented)', 'x-vigie-undocumented': true, tags: ['widgets'] });
-    expect(doc.paths['/api/v2/legacy-widgets']?.post).toMatchObject({ summary: 'Create a legacy widget', description: 'From the old Koa app' });
+    expect(doc.paths['/api/v2/legacy-widgets']?.post).toMatchObject({
+      summary: 'Create a legacy widget',
+      description: 'From the old Koa app\n\nRequires the right `widgets:write`.',
+      'x-vigie-right': 'widgets:write',
+    });
+    expect(doc.paths['/api/v2/legacy-widgets/{id}']?.get).toMatchObject({ 'x-vigie-right': 'widgets:read' });
     expect(doc.paths['/api/v2/legacy-widgets']?.post).not.toHaveProperty('x-vigie-undocumented');
     // The validator does reject a broken document (so the check above can fail).
     expect((await new Validator().validate({ ...doc, paths: { 'no-leading-slash': {} } } as never)).valid).toBe(false);

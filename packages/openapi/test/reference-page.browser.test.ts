@@ -37,7 +37,7 @@ describeWithService('chromium', existsSync(executablePath), () => {
         if (!request.url().startsWith(t.url) && !request.url().startsWith('data:')) foreign.push(request.url());
       });
       await page.goto(`${t.url}/api/v2/docs`);
-      await page.locator('.opblock-summary-path').first().waitFor({ timeout: 20000 });
+      await page.locator('.opblock-summary-path').first().waitFor({ timeout: 30_000 });
       const paths = await page.locator('.opblock-summary-path').allInnerTexts();
       const normalised = paths.map((p) => p.replace(/\u200b/g, '').trim());
       expect(normalised).toEqual(expect.arrayContaining(['/api/v2/openapi.json', '/api/v2/docs', '/api/v2/account/me']));
@@ -46,5 +46,5 @@ describeWithService('chromium', existsSync(executablePath), () => {
     } finally {
       await context.close();
     }
-  }, 60000);
+  });
 });

@@ -52,6 +52,7 @@ export const bulkPbehaviorRoutes: RouteDefinition[] = [
     summary: 'Create pbehaviors',
     description: 'Each item is the body of `POST /api/v2/pbehavior`; its result `id` is the new pbehavior id.',
     tags,
+    right: 'pbehaviors:write',
     itemSchema: pbehaviorCreationSchema,
     wording: pbehaviorErrors,
     work: async (ctx, item) => ({ id: await service(ctx).create(checkedCreation(item), { user: user(ctx), replaceExpired: false }) }),
@@ -62,6 +63,7 @@ export const bulkPbehaviorRoutes: RouteDefinition[] = [
     summary: 'Update pbehaviors',
     description: 'Each item is the body of `PUT /api/v2/pbehavior/<_id>`, the pbehavior named by its `_id`.',
     tags,
+    right: 'pbehaviors:write',
     itemSchema: pbehaviorBodySchema,
     wording: pbehaviorErrors,
     work: async (ctx, item) => {
@@ -78,6 +80,7 @@ export const bulkPbehaviorRoutes: RouteDefinition[] = [
     summary: 'Delete pbehaviors',
     description: 'Each item is `{_id}`; an unknown id is a 404 item (the single route answers it with `deletedCount` 0).',
     tags,
+    right: 'pbehaviors:write',
     itemSchema: object({ _id: string().required() }),
     wording: pbehaviorErrors,
     work: async (ctx, item) => {
@@ -94,6 +97,7 @@ export const bulkPbehaviorRoutes: RouteDefinition[] = [
       'when absent), authored by the user, with `comment` as its first comment; its result `id` is the new pbehavior id, ' +
       'its status 404 for an unknown entity.',
     tags,
+    right: 'pbehaviors:write',
     itemSchema: entityPbehaviorSchema,
     wording: pbehaviorErrors,
     work: async (ctx, item) => {

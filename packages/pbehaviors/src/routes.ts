@@ -26,6 +26,7 @@ export const pbehaviorRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'POST',
     path: '/api/v2/pbehavior',
+    right: 'pbehaviors:write',
     summary: 'Create a pbehavior',
     description:
       'Creates a pbehavior; its `eids` are the entities its filter selects. `author` defaults to the authenticated user. ' +
@@ -46,6 +47,7 @@ export const pbehaviorRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'PUT',
     path: '/api/v2/pbehavior/*id',
+    right: 'pbehaviors:write',
     summary: 'Update a pbehavior',
     description: 'Given fields replace the stored ones; null or absent fields, `eids` and `comments` are left as they are. `rrule: ""` removes the recurrence.',
     tags,
@@ -62,6 +64,7 @@ export const pbehaviorRoutes: RouteDefinition[] = [
   {
     method: 'DELETE',
     path: '/api/v2/pbehavior/*id',
+    right: 'pbehaviors:write',
     summary: 'Delete a pbehavior',
     tags,
     responses: { 200: { description: 'How many pbehaviors were deleted (0 for an unknown id)', schema: deleteOutputSchema } },
@@ -70,6 +73,7 @@ export const pbehaviorRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'GET',
     path: '/api/v2/pbehavior',
+    right: 'pbehaviors:read',
     summary: 'List pbehaviors',
     description: 'Every pbehavior, or with `current_active_pbh=true` only those active at the time of the request.',
     tags,
@@ -82,6 +86,7 @@ export const pbehaviorRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'GET',
     path: '/api/v2/pbehavior_byeid/*entityId',
+    right: 'pbehaviors:read',
     summary: 'The pbehaviors applied to an entity',
     description: 'Pbehaviors whose `eids` hold the entity id (which may contain slashes); `enabled=1|0` keeps only enabled or disabled ones.',
     tags,
@@ -94,6 +99,7 @@ export const pbehaviorRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'GET',
     path: '/pbehavior/read',
+    right: 'pbehaviors:read',
     summary: 'Search and page through pbehaviors',
     description:
       '`_id` selects one pbehavior; `search` is a case-insensitive substring of name, reason, author, type_, connector, connector_name, ' +

@@ -6,7 +6,7 @@ import { boolean, object, string, type InferType } from 'yup';
  */
 export const saml2ConfigSchema = object({
   saml2: boolean().default(false),
-  saml2_default_role: string().default('user'),
+  saml2_default_role: string().default('viewer'),
 });
 
 export type Saml2Config = InferType<typeof saml2ConfigSchema>;

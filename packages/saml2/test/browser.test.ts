@@ -48,10 +48,10 @@ describeWithService('Chromium (Debian package chromium)', chromiumInstalled, () 
     await page.getByRole('button', { name: 'Sign in' }).click();
     // /auth → /auth/saml2/login/ → the IdP's form (auto-submitted) → its POST to the ACS → back on /login.
     await page.waitForURL(`${t.url}/login`);
-    expect(await page.locator('#signed-in').textContent({ timeout: 10_000 })).toBe('You are signed in as newcomer.');
+    expect(await page.locator('#signed-in').textContent({ timeout: 30_000 })).toBe('You are signed in as newcomer.');
     expect(idp.requests).toHaveLength(1);
     const me = await page.goto(`${t.url}/account/me`);
-    expect(await me?.json()).toEqual({ id: 'newcomer', name: 'newcomer', role: 'viewer', via: 'saml2' });
+    expect(await me?.json()).toMatchObject({ id: 'newcomer', name: 'newcomer', role: 'viewer', roles: ['viewer'], via: 'saml2' });
     const cookie = (await page.context().cookies(t.url)).find((c) => c.name === 'vigie_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
   });

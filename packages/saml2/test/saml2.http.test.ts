@@ -93,7 +93,7 @@ describe('SAML2 service provider', () => {
     expect(landed.status).toBe(303);
     expect(landed.headers.get('location')).toBe('/api/v2/account/me');
     const cookie = cookieOf(landed) as string;
-    expect((await k.get('/account/me', { auth: false, headers: { cookie } })).body).toEqual({ id: 'newcomer', name: 'newcomer', role: 'viewer', via: 'saml2' });
+    expect((await k.get('/account/me', { auth: false, headers: { cookie } })).body).toMatchObject({ id: 'newcomer', name: 'newcomer', role: 'viewer', roles: ['viewer'], via: 'saml2' });
     expect(await k.kernel.store.collection('users').findOne({ _id: 'newcomer' })).toMatchObject({ external: true, role: 'viewer', mail: 'nora@example.org', firstname: 'Nora', lastname: 'Newcomer' });
   });
 

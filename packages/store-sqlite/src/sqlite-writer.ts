@@ -138,7 +138,9 @@ export class SqliteWriter implements EnginePersistence {
     const { port1, port2 } = new MessageChannel();
     const opened = new SharedArrayBuffer(4);
     const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.#worker = new Worker(writerSource, { eval: true, workerData: { port: port2, path, synchronous, schema, opened, sqlite }, transferList: [port2] });
+    // No `execArgv` of the process (a TypeScript loader, a test runner's hooks): the thread only needs better-sqlite3,
+    // and loading those hooks made each start of the store several times slower.
+    this.#worker = new Worker(writerSource, { eval: true, execArgv: [], workerData: { port: port2, path, synchronous, schema, opened, sqlite }, transferList: [port2] });
     this.#port = port1;
     Atomics.wait(new Int32Array(opened), 0, 0, openTimeoutMs);
     const reply = receiveMessageOnPort(port1)?.message as OpenReply | undefined;

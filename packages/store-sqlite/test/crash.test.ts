@@ -53,5 +53,5 @@ describe('crash safety of the sqlite store', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 });

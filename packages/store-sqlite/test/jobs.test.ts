@@ -80,5 +80,5 @@ describe('Agenda jobs kept in the sqlite store', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 });

@@ -8,10 +8,11 @@ import { createLogger, type AnyFeature, type Clock } from '@vigie/kernel';
 import { ManualClock } from '@vigie/kernel/testing';
 import { alarmsFeature } from '@vigie/alarms';
 import { contextGraphFeature } from '@vigie/context-graph';
-import { eventsFeature } from '@vigie/events';
+import { engineBeatsRef, eventsFeature } from '@vigie/events';
 import { check, recordingFeature } from '@vigie/events/testing';
 import { pbehaviorsFeature } from '@vigie/pbehaviors';
 import { startFeatureTest, type TestKernel } from './index.js';
+import { eventually as eventuallyRead, waitFor } from './wait.js';
 
 export { check };
 
@@ -34,25 +35,29 @@ export interface EngineHarness {
   t: TestKernel;
   /** Log lines (JSON) at info level and above. */
   logs: string[];
+  /** Runs every engine beat once now and waits for it (the beats' timers are off unless a test sets `[engine] beat_interval`). */
+  beat(): Promise<void>;
   /** Sends events and waits until the pipeline processed them. */
   send(...events: Record<string, unknown>[]): Promise<void>;
   alarms(query?: Record<string, string | number | boolean>): Promise<ListedAlarm[]>;
-  /** Polls `/alerts/get-alarms` until `accept` holds. */
+  /** Runs the beats and reads `/alerts/get-alarms` until `accept` holds. */
   eventually(accept: (alarms: ListedAlarm[]) => boolean, query?: Record<string, string | number | boolean>): Promise<ListedAlarm[]>;
-  /** Polls the logs until a line holds `text`. */
+  /** Runs the beats and reads the logs until a line holds `text`. */
   logged(text: string): Promise<string>;
 }
 
 /**
- * The features a rule engine needs (events, context graph, alarms, pbehaviors) plus `features`, with 1 s beats and a
- * fast job poll; a recording stage after the alarms tells when an event went through.
+ * The features a rule engine needs (events, context graph, alarms, pbehaviors) plus `features`, with a fast job poll;
+ * a recording stage after the alarms tells when an event went through. The beats' timers are off (an hour): a test
+ * advances its clock and runs the beats (`beat()`, or `eventually`, which runs them before each read), so that what
+ * a beat does, triggers and their subscribers included, is done when the test asserts on it.
  */
 export async function startEngines(features: readonly AnyFeature[], config: EngineConfig = {}, options: EngineOptions = {}): Promise<EngineHarness> {
   const recorder = recordingFeature([{ name: 'after-alarms', order: 10_000 }]);
   const logs: string[] = [];
   const t = await startFeatureTest({
     features: [eventsFeature, contextGraphFeature, alarmsFeature, pbehaviorsFeature, ...features, recorder.feature],
-    config: { 'webserver.conf': { engine: { beat_interval: '1s' }, server: { jobs_poll_ms: 200 }, ...config } },
+    config: { 'webserver.conf': { engine: { beat_interval: '1h' }, server: { jobs_poll_ms: 200 }, ...config } },
     logger: createLogger({ level: 'info', destination: { write: (line: string) => void logs.push(line) } }),
     ...options,
   });
@@ -70,25 +75,22 @@ export async function startEngines(features: readonly AnyFeature[], config: Engi
     expect(res.status).toBe(200);
     return (res.body as { data: { alarms: ListedAlarm[] }[] }).data[0]!.alarms;
   };
-  const eventually = async (accept: (found: ListedAlarm[]) => boolean, query: Record<string, string | number | boolean> = {}) => {
-    const deadline = Date.now() + 8000;
-    for (;;) {
-      const found = await alarms(query);
-      if (accept(found)) return found;
-      if (Date.now() > deadline) throw new Error(`condition not met; alarms: ${JSON.stringify(found.map((a) => ({ d: a.d, v: { ...a.v, steps: undefined } })))}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
-  const logged = async (text: string) => {
-    const deadline = Date.now() + 8000;
-    for (;;) {
-      const line = logs.find((l) => l.includes(text));
-      if (line) return line;
-      if (Date.now() > deadline) throw new Error(`nothing logged with ${JSON.stringify(text)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
-  return { t, logs, send, alarms, eventually, logged };
+  const beat = () => t.kernel.scope('events').resolve(engineBeatsRef).runAll();
+  const eventually = (accept: (found: ListedAlarm[]) => boolean, query: Record<string, string | number | boolean> = {}) =>
+    eventuallyRead(
+      async () => {
+        await beat();
+        return alarms(query);
+      },
+      accept,
+      'the alarms',
+    );
+  const logged = (text: string) =>
+    waitFor(async () => {
+      await beat();
+      return logs.find((line) => line.includes(text));
+    }, `a log line with ${JSON.stringify(text)}`);
+  return { t, logs, beat, send, alarms, eventually, logged };
 }
 
 /** What `engineTests` gives a test file: the engines of the running test, stopped after each test. */

@@ -41,4 +41,5 @@ export function startFeatureTest(options: FeatureTestOptions): Promise<TestKerne
 export { testAdmin };
 export type { TestKernel, TestResponse, RequestOptions } from '@vigie/kernel/testing';
 export { errorBody, expectError, oddValues, wrongTypes } from './http-answers.js';
-export { serveRestartFixture, startEnginesServer, waitFor, type EnginesServer } from './restart.js';
+export { serveRestartFixture, startEnginesServer, type EnginesServer } from './restart.js';
+export { eventually, patienceMs, waitFor } from './wait.js';

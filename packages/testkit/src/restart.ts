@@ -64,14 +64,3 @@ export async function startEnginesServer(installDir: string, serverFixture: stri
   };
   return { url, exited, kill: (signal) => child.kill(signal), request, alarm };
 }
-
-/** Polls `probe` every 100 ms until it answers something truthy, for at most `timeoutMs`. */
-export async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

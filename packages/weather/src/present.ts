@@ -49,7 +49,7 @@ export interface DependencyEntry {
   name: string;
   source_type: string;
   infos: Record<string, InfoOutput>;
-  state: StepOutput;
+  state?: StepOutput;
   status?: StepOutput | null;
   snooze?: StepOutput | null;
   ack?: StepOutput | null;
@@ -142,8 +142,9 @@ export function dependencyEntry(entity: EntityDoc, alarm: AlarmDoc | undefined, 
     name: entityName(entity),
     source_type: typeof entity.type === 'string' ? entity.type : '',
     infos: presentInfos(entity.infos),
-    state: (v && step(v.state)) ?? noAlarmState,
+    // Unlike the watcher entry, a dependency without an alarm has no `state` at all (spec: undefined when no alarm).
     ...(v && {
+      state: step(v.state) ?? noAlarmState,
       status: step(v.status),
       snooze: step(v.snooze),
       ack: step(v.ack),

@@ -44,6 +44,7 @@ export const weatherRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'GET',
     path: '/api/v2/weather/watchers/*target',
+    right: 'weather:read',
     summary: 'Watcher tiles matching a filter, or the dependencies of one watcher',
     description:
       'When `target` is a JSON object (`{…}`), it filters the watcher entities of `default_entities` (safe MongoDB operators; ' +

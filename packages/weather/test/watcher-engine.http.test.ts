@@ -1,11 +1,12 @@
 // The watcher engine end to end: watchers and entities through the context-graph import, events through
-// /api/v2/event, the watcher's alarm through /alerts/get-alarms and the weather routes. 1 s beats; an injected
+// /api/v2/event, the watcher's alarm through /alerts/get-alarms and the weather routes. Beats run by the test; an injected
 // clock makes the baggot time pass.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importFeature } from '@vigie/import';
+import { eventually } from '@vigie/testkit';
 import { check, engineTests, type ListedAlarm } from '@vigie/testkit/engines';
 import { weatherFeature, type DependencyEntry, type WatcherEntry } from '../src/index.js';
 
@@ -21,13 +22,8 @@ async function importGraph(document: { cis?: unknown[]; links?: unknown[] }): Pr
   const res = await engines.h.t.request('PUT', '/api/contextgraph/import', { body: JSON.stringify({ json: document }), headers: { 'content-type': 'application/json' } });
   expect(res.status, res.text).toBe(200);
   const id = (res.body as { data: { import_id: string }[] }).data[0]!.import_id;
-  const deadline = Date.now() + 8000;
-  for (;;) {
-    const status = (await engines.h.t.get(`/api/contextgraph/import/status/${id}`)).body as { status: string; info?: string };
-    if (status.status === 'done') return;
-    if (status.status === 'failed' || Date.now() > deadline) throw new Error(`import ${status.status}: ${status.info ?? ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const status = await eventually(async () => (await engines.h.t.get(`/api/contextgraph/import/status/${id}`)).body as { status: string; info?: string }, (answer) => answer.status === 'done' || answer.status === 'failed', 'the import');
+  if (status.status !== 'done') throw new Error(`import ${status.status}: ${status.info ?? ''}`);
 }
 
 const resource = (id: string, name: string, infos: Record<string, string> = {}) => ({
@@ -52,14 +48,15 @@ async function tile(watcherId: string): Promise<WatcherEntry | undefined> {
   return (res.body as WatcherEntry[])[0];
 }
 
-async function until<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 8000;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}; last seen: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+function until<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string): Promise<T> {
+  return eventually(
+    async () => {
+      await engines.h.beat();
+      return probe();
+    },
+    accept,
+    what,
+  );
 }
 
 const alarmOf = (alarms: ListedAlarm[], entityId: string) => alarms.find((alarm) => alarm.d === entityId);
@@ -155,7 +152,8 @@ describe('watcher engine', () => {
     await importGraph({ cis: [watcher('empty', { mfilter: '{"name": "no entity has this name"}', output_template: '{{.Alarms}}' })] });
     await engines.h.send(check({ state: 3 }));
     // Two beats go by.
-    await new Promise((resolve) => setTimeout(resolve, 2200));
+    await engines.h.beat();
+    await engines.h.beat();
     expect(await dependencies('empty')).toEqual([]);
     expect(alarmOf(await engines.h.alarms(), 'empty')).toBeUndefined();
     expect(await tile('empty')).toMatchObject({ state: { val: 0 }, tileColor: 'ok', isActionRequired: false });
@@ -215,7 +213,7 @@ describe('watcher engine', () => {
     // Without the weather feature, nothing follows the dependency's alarm.
     await engines.start({}, { installDir, features: [importFeature] });
     await engines.h.send(check({ component: 'host1', resource: 'disk', state: 3 }));
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await engines.h.beat();
     expect(alarmOf(await engines.h.alarms(), 'disk/host1')?.v.state.val).toBe(3);
     expect(alarmOf(await engines.h.alarms(), 'shop')?.v.state.val).toBe(2);
     await engines.h.t.stop();

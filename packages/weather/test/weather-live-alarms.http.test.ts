@@ -4,7 +4,7 @@ import { alarmsFeature } from '@vigie/alarms';
 import { entitiesChangedEvent, contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { pbehaviorsFeature } from '@vigie/pbehaviors';
-import { startFeatureTest, type TestKernel } from '@vigie/testkit';
+import { eventually, startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { weatherFeature, type DependencyEntry, type WatcherEntry } from '../src/index.js';
 
 let t: TestKernel | undefined;
@@ -42,11 +42,7 @@ it('colours the tile and its dependency from alarms the events raised', async ()
   const dependency = async () => ((await kernel.get('/api/v2/weather/watchers/shop')).body as DependencyEntry[])[0]!;
   const send = async (event: Record<string, unknown>, until: () => Promise<boolean>) => {
     expect((await kernel.post('/api/v2/event', event)).status).toBe(200);
-    const deadline = Date.now() + 5000;
-    while (!(await until())) {
-      if (Date.now() > deadline) throw new Error('the weather did not follow the event');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await eventually(until, Boolean, 'the weather to follow the event');
   };
 
   // Written behind the context graph's back, then announced as the context graph announces its changes.

@@ -350,10 +350,10 @@ describe('GET /api/v2/weather/watchers/<watcher_id>', () => {
     expect(deps[0]?.pbehavior[0]).not.toHaveProperty('eids');
   });
 
-  it('leaves the alarm fields out of a dependency without an open alarm (a resolved one does not count)', async () => {
+  it('leaves the alarm fields, state included, out of a dependency without an open alarm (a resolved one does not count)', async () => {
     const deps = await dependencies('shop');
     expect(deps.map((dep) => dep.entity_id)).toEqual(['cpu/host1', 'disk/host1']);
-    expect(deps[0]).toEqual({ entity_id: 'cpu/host1', name: 'cpu', source_type: 'resource', infos: { site: { description: 'where it runs', value: 'Lyon' } }, state: { val: 0 }, pbehavior: [], linklist: [] });
+    expect(deps[0]).toEqual({ entity_id: 'cpu/host1', name: 'cpu', source_type: 'resource', infos: { site: { description: 'where it runs', value: 'Lyon' } }, pbehavior: [], linklist: [] });
   });
 
   it('takes a watcher id with a slash, raw or encoded, and an empty list for a watcher without dependencies', async () => {

@@ -19,6 +19,7 @@ export const webhookRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'POST',
     path: collectionPath,
+    right: 'webhooks:write',
     summary: 'Create a webhook',
     description: 'request.url, request.payload and request.headers values are templates, parsed at save time.',
     tags,
@@ -38,6 +39,7 @@ export const webhookRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: collectionPath,
+    right: 'webhooks:read',
     summary: 'List webhooks',
     tags,
     errors: storeFailure(databaseErrorText.list),
@@ -47,6 +49,7 @@ export const webhookRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: webhookPath,
+    right: 'webhooks:read',
     summary: 'Get a webhook',
     tags,
     errors: storeFailure(databaseErrorText.read),
@@ -56,6 +59,7 @@ export const webhookRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'PUT',
     path: webhookPath,
+    right: 'webhooks:write',
     summary: 'Replace a webhook',
     description:
       'Full replacement, except credentials: request.auth left out keeps the stored ones, null removes them, and a ' +
@@ -74,6 +78,7 @@ export const webhookRoutes: RouteDefinition[] = [
   {
     method: 'DELETE',
     path: webhookPath,
+    right: 'webhooks:write',
     summary: 'Delete a webhook',
     tags,
     errors: storeFailure(databaseErrorText.read),
@@ -91,6 +96,7 @@ export const deliveryRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'GET',
     path: '/api/v2/webhook-deliveries',
+    right: 'webhooks:read',
     summary: 'List webhook deliveries',
     description:
       'Newest first. `webhook`, `alarm` and `status` (pending, succeeded, failed, skipped) filter; `skip` and `limit` ' +
@@ -109,6 +115,7 @@ export const deliveryRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v2/webhook-deliveries/:id',
+    right: 'webhooks:read',
     summary: 'Get a webhook delivery',
     tags: deliveryTags,
     responses: { 200: { description: 'The delivery', schema: deliverySchema }, 404: { description: 'No webhook delivery with id <id>' } },
@@ -117,6 +124,7 @@ export const deliveryRoutes: RouteDefinition[] = [
   {
     method: 'POST',
     path: '/api/v2/webhook-deliveries/:id/replay',
+    right: 'webhooks:write',
     summary: 'Replay a failed webhook delivery',
     description:
       'Sends the delivery again as it was rendered, with the same Idempotency-Key, granting 1 + retry.count more attempts ' +

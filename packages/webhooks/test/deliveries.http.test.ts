@@ -316,7 +316,7 @@ describe('retention', () => {
       await restart('60s');
       expect(await deliveriesOf(id)).toHaveLength(1);
       await restart('1s');
-      await eventually(() => deliveriesOf(id), (d) => d.length === 0, 5000);
+      await eventually(() => deliveriesOf(id), (d) => d.length === 0, 'the deliveries to be purged');
     } finally {
       rmSync(installDir, { recursive: true, force: true });
     }

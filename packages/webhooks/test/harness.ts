@@ -6,6 +6,7 @@ import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { pbehaviorsFeature } from '@vigie/pbehaviors';
 import type { TestKernel } from '@vigie/testkit';
+export { eventually } from '@vigie/testkit';
 import { webhooksFeature } from '../src/index.js';
 import { check } from '@vigie/events/testing';
 
@@ -97,17 +98,6 @@ export interface Delivery {
   attempts: { t: number; status?: number; error?: string }[];
   ticket?: string;
   reason?: string;
-}
-
-/** Polls until `accept` holds, failing with the last value after `timeoutMs`. */
-export async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not reached in ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 export async function listDeliveries(t: Pick<TestKernel, 'get'>, query = ''): Promise<Delivery[]> {

@@ -25,6 +25,6 @@ export class ApiKeyProvider implements AuthProvider {
     const user = await this.users.get(record.user);
     if (!user) return { refused: `API key of a deleted user ${record.user}` };
     if (!user.enabled) return { refused: `account ${user._id} is disabled` };
-    return { user: { id: user._id, name: user._id, role: user.role, via: this.name } };
+    return { user: { id: user._id, name: user._id, via: this.name, apiKey: record._id } };
   }
 }

@@ -30,6 +30,6 @@ export class LocalUserProvider implements AuthProvider {
     const matches = await verifyPassword(password, user.password);
     if (!matches) return { refused: `wrong password for ${user._id}` };
     if (!user.enabled) return { refused: `account ${user._id} is disabled` };
-    return { user: { id: user._id, name: user._id, role: user.role, via: this.name } };
+    return { user: { id: user._id, name: user._id, via: this.name } };
   }
 }

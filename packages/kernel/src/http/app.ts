@@ -11,6 +11,7 @@ import { wordError, type ErrorWording } from './error-wording.js';
 import { MalformedPathError, RouteTable } from './route-table.js';
 import { RouterSet, type MountedRouter } from './routers.js';
 import type { Observations } from '../observation.js';
+import { holdsRight, missingRight } from '../rights.js';
 import type { FeatureScope } from '../refs.js';
 
 /** A route as the kernel mounts it: the definition plus the feature it belongs to. */
@@ -256,6 +257,8 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
         if (routers.size > 0) {
           const routed = routers.match(method, path);
           if (routed.found) {
+            // The boot check gave every router route a right; one it could not see (a layer added later) is refused.
+            if (routed.right === undefined || !holdsRight(ctx.state.user?.rights, routed.right)) throw missingRight(routed.right ?? 'of an undeclared route');
             await runRouter(ctx as VigieContext, routed.mounted, routed.middleware);
             return;
           }
@@ -269,6 +272,8 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
         }
         throw new HttpError(405, 'Method not allowed', { headers: { Allow: allowed.join(', ') } });
       }
+      const { right } = match.target.mounted.route;
+      if (right !== undefined && !holdsRight(ctx.state.user?.rights, right)) throw missingRight(right);
       (ctx as VigieContext).params = match.params;
       await match.target.run(ctx as VigieContext);
     } catch (err) {

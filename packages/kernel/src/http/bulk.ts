@@ -99,6 +99,8 @@ export interface BulkRouteSpec {
   summary: string;
   description?: string;
   tags?: readonly string[];
+  /** The right the user must hold (`<resource>:<action>`), as the single routes declare it. */
+  right: string;
   /** One item, as the single route takes it (documentation; each item is validated by `work`). */
   itemSchema: Schema;
   maxItems?: number;
@@ -118,6 +120,7 @@ export function defineBulkRoute(spec: BulkRouteSpec): RouteDefinition {
     method: spec.method,
     path: spec.path,
     summary: spec.summary,
+    right: spec.right,
     description: `${spec.description ?? ''}${spec.description ? ' ' : ''}The body is an array of 1 to ${max} items; each is validated and done as its single route does it, and one failing item never stops the others.`,
     ...(spec.tags ? { tags: spec.tags } : {}),
     requestDoc: array(spec.itemSchema).min(1).max(max),

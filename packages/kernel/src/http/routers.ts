@@ -11,15 +11,28 @@ export interface MountedRouter {
   wording: ErrorWording | undefined;
 }
 
-/** The routers' answer to a request the route table did not match. */
-export type RouterMatch = { found: true; mounted: MountedRouter; middleware: ReturnType<KoaRouterLike['routes']> } | { found: false; allowed: string[] };
+/** The routers' answer to a request the route table did not match; `right` is what the matched route needs. */
+export type RouterMatch =
+  | { found: true; mounted: MountedRouter; middleware: ReturnType<KoaRouterLike['routes']>; right: string | undefined }
+  | { found: false; allowed: string[] };
+
+interface RouterEntry {
+  mounted: MountedRouter;
+  middleware: ReturnType<KoaRouterLike['routes']>;
+  /** The right of each route, by `<METHOD> <layer path>`. */
+  rights: ReadonlyMap<string, string | undefined>;
+}
 
 /** Finds the first router with a route for this method and path; otherwise the methods its routes allow on the path. */
 export class RouterSet {
-  readonly #entries: { mounted: MountedRouter; middleware: ReturnType<KoaRouterLike['routes']> }[];
+  readonly #entries: RouterEntry[];
 
   constructor(routers: readonly MountedRouter[]) {
-    this.#entries = routers.map((mounted) => ({ mounted, middleware: mounted.router.routes() }));
+    this.#entries = routers.map((mounted) => ({
+      mounted,
+      middleware: mounted.router.routes(),
+      rights: new Map(routerRoutes(mounted.featureId, mounted.router, mounted.options).map((e) => [`${e.method} ${e.path}`, e.right])),
+    }));
   }
 
   get size(): number {
@@ -30,7 +43,13 @@ export class RouterSet {
     const allowed = new Set<string>();
     for (const entry of this.#entries) {
       const matched = entry.mounted.router.match(path, method);
-      if (matched.route) return { found: true, ...entry };
+      if (matched.route) {
+        // HEAD is answered by the GET route; the first route layer is the one @koa/router runs.
+        const asked = method === 'HEAD' ? 'GET' : method;
+        const layer = matched.pathAndMethod.find((l) => l.methods.includes(asked) && typeof l.path === 'string');
+        const right = layer ? entry.rights.get(`${asked} ${String(layer.path)}`) : undefined;
+        return { found: true, mounted: entry.mounted, middleware: entry.middleware, right };
+      }
       for (const layer of matched.path) for (const m of layer.methods) allowed.add(m);
     }
     return { found: false, allowed: [...allowed] };
@@ -48,7 +67,8 @@ export function routerRoutes(featureId: string, router: KoaRouterLike, options: 
     for (const method of layer.methods) {
       if (method === 'HEAD' && layer.methods.includes('GET')) continue;
       const doc = docs.get(unslashed(`${method} ${layer.path}`));
-      entries.push({ featureId, method, path: layer.path, ...(doc ? { doc } : {}) });
+      const right = doc?.right ?? options.right;
+      entries.push({ featureId, method, path: layer.path, ...(doc ? { doc } : {}), ...(right !== undefined ? { right } : {}) });
     }
   }
   return entries;

@@ -17,6 +17,8 @@ export const notesFeature = defineFeature<NotesConfig>({
     f.route({
       method: 'GET',
       path: '/api/v2/notes/:id',
+      // Checked by the kernel before the handler (403 without it); a route without a right fails the boot check.
+      right: 'notes:read',
       summary: 'Read a note',
       tags: ['notes'],
       handler: async (ctx) => {

@@ -45,12 +45,14 @@ export const sampleFeature = defineFeature<SampleConfig>({
     });
     f.route({
       method: 'GET',
+      right: 'sample:read',
       path: '/api/v2/greet/*name',
       handler: async (ctx) => ctx.state.scope.resolve(greetingServiceRef).greet(pathParam(ctx, 'name')),
     });
     f.route(
       defineRoute({
         method: 'POST',
+        right: 'sample:write',
         path: '/api/v2/greet',
         requestSchema: greetingSchema,
         responses: { 200: { description: 'Who was greeted, by whom', schema: greetedSchema } },
@@ -61,6 +63,7 @@ export const sampleFeature = defineFeature<SampleConfig>({
     f.route(
       defineRoute({
         method: 'GET',
+        right: 'sample:read',
         path: '/api/v2/greetings',
         querySchema: greetingQuerySchema,
         queryOptions: { singleValued: true },
@@ -69,11 +72,13 @@ export const sampleFeature = defineFeature<SampleConfig>({
     );
     f.route({
       method: 'GET',
+      right: 'sample:read',
       path: '/api/v2/greet-count/:name',
       handler: async (ctx) => ({ count: await ctx.state.scope.resolve(GreetingPolicy).count(ctx.params.name as string) }),
     });
     f.route({
       method: 'GET',
+      right: 'sample:read',
       path: '/api/v2/teapot',
       handler: () => {
         throw new HttpError(418, 'short and stout', { name: 'teapot' });
@@ -81,6 +86,7 @@ export const sampleFeature = defineFeature<SampleConfig>({
     });
     f.route({
       method: 'GET',
+      right: 'sample:read',
       path: '/api/v2/boom',
       handler: () => {
         throw new Error('secret internal detail');
