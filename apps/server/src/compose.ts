@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { ConfigFiles, ErrorCodes, hasCode, Kernel, VigieError, type AnyFeature } from '@vigie/kernel';
 import { availableFeatures, defaultFeatureIds } from './features.js';
 import { loadPlugins } from './plugins.js';
-import { availableStores, defaultStore } from './stores.js';
+import { availableStores, defaultStore, storeForUrl } from './stores.js';
 
 export interface ServerOptions {
   /** `--install-dir`, else `$VIGIE_HOME`, else `./.vigie`. */
@@ -39,7 +39,8 @@ export async function createServerKernel(options: ServerOptions = {}): Promise<K
   }
   const features = await Promise.all(listed.map((id) => (availableFeatures[id] as () => Promise<AnyFeature>)()));
   const plugins = await loadPlugins(list(server.plugins) ?? [], installDir);
-  const adapter = files.section('webserver.conf', 'store').adapter ?? defaultStore;
+  const storeSection = files.section('webserver.conf', 'store');
+  const adapter = storeSection.adapter ?? storeForUrl(storeSection.url) ?? defaultStore;
   const loadStore = availableStores[adapter];
   if (!loadStore) throw new Error(`[store] adapter ${adapter} is unknown (available: ${Object.keys(availableStores).join(', ')})`);
   const overrides: Record<string, string | number> = {};

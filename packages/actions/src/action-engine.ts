@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, durationSeconds, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
+import { injectRef, kernelRefs, durationSeconds, RuleCache, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
 import { alarmReaderRef, type Alarm, type AlarmReader, type AlarmTriggerEvent } from '@vigie/alarms';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
-import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, isPatternError, type CompiledPatterns, type PatternAlarm, type PatternEntity, type PatternEvent } from '@vigie/patterns';
+import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, type CompiledPatterns, type PatternAlarm, type PatternEntity, type PatternEvent } from '@vigie/patterns';
 import { patternRegExp } from '@vigie/rule-schemas';
 import { ActionRepository, type ActionRecord } from './action-repository.js';
 import { RuleOperationRunner } from './rule-operation.js';
@@ -31,7 +31,7 @@ interface CompiledAction {
   delayMs: number;
 }
 
-/** How long the engine trusts its copy of the actions (writes of other nodes show after at most this). */
+/** The actions are read again at least this often (writes of other nodes show at once when the store notifies them). */
 const reloadAfterMs = 10_000;
 
 /**
@@ -44,10 +44,7 @@ const reloadAfterMs = 10_000;
 export class ActionEngine {
   /** Set while an action's operation runs, so the triggers it causes are not matched again. */
   readonly #applying = new AsyncLocalStorage<string>();
-  #compiled: CompiledAction[] = [];
-  #loadedWrites = -1;
-  #loadedAt = 0;
-  #loading: Promise<CompiledAction[]> | undefined;
+  readonly #actions: RuleCache<ActionRecord, CompiledAction>;
   /** Changes (their stored alarm objects) already seen: legacy actions run once per change, whatever its triggers. */
   readonly #changesSeen = new WeakSet<Alarm>();
 
@@ -57,9 +54,11 @@ export class ActionEngine {
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
     @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
-    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.clock) clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.#actions = new RuleCache({ source: repository, compile: compileAction, order: applicationOrder, kind: 'action', logField: 'action', refreshMs: reloadAfterMs, clock, logger });
+  }
 
   /** The `alarms.trigger` subscriber. Returns at once: the alarm's entity is still locked by the change. */
   onTrigger(payload: AlarmTriggerEvent): void {
@@ -72,7 +71,7 @@ export class ActionEngine {
   }
 
   async #handle(payload: AlarmTriggerEvent, firstOfChange: boolean): Promise<void> {
-    const actions = await this.#actions();
+    const actions = await this.#actions.rules();
     if (actions.length === 0) return;
     const { alarm } = payload;
     let entity = payload.entity as PatternEntity | undefined;
@@ -132,55 +131,30 @@ export class ActionEngine {
       this.runner.run(entityId, { type: action.type, parameters: action.parameters ?? null }, { rule: `action ${action._id}`, defaultAuthor: 'system' }),
     );
   }
+}
 
-  /** The valid actions in application order, read again after a write of this process or when old. */
-  async #actions(): Promise<CompiledAction[]> {
-    const fresh = this.#loadedWrites === this.repository.writes && this.clock.nowMs() - this.#loadedAt < reloadAfterMs;
-    if (fresh) return this.#compiled;
-    this.#loading ??= this.#load().finally(() => {
-      this.#loading = undefined;
-    });
-    return this.#loading;
-  }
+/** Priority first, then `_id`. */
+function applicationOrder(a: ActionRecord, b: ActionRecord): number {
+  return (a.priority ?? 0) - (b.priority ?? 0) || (a._id < b._id ? -1 : 1);
+}
 
-  async #load(): Promise<CompiledAction[]> {
-    const writes = this.repository.writes;
-    const records = await this.repository.list();
-    const compiled: CompiledAction[] = [];
-    for (const record of records) {
-      const action = this.#compile(record);
-      if (action) compiled.push(action);
-    }
-    compiled.sort((a, b) => (a.record.priority ?? 0) - (b.record.priority ?? 0) || (a.record._id < b.record._id ? -1 : 1));
-    this.#compiled = compiled;
-    this.#loadedWrites = writes;
-    this.#loadedAt = this.clock.nowMs();
-    return compiled;
+/** The action ready to apply; throws when it cannot be. */
+function compileAction(record: ActionRecord): CompiledAction {
+  const hook = record.hook;
+  const delaySec = record.delay ? durationSeconds(record.delay) : 0;
+  if (delaySec === null) throw new Error(`delay ${JSON.stringify(record.delay)} is not a duration`);
+  let legacy: CompiledAction['legacy'] = null;
+  if (!hook) {
+    if (!record.fields?.length || !record.regex) throw new Error('an action needs a hook, or fields and regex');
+    legacy = { fields: record.fields, regex: patternRegExp(record.regex) };
   }
-
-  #compile(record: ActionRecord): CompiledAction | null {
-    try {
-      const hook = record.hook;
-      const delaySec = record.delay ? durationSeconds(record.delay) : 0;
-      if (delaySec === null) throw new Error(`delay ${JSON.stringify(record.delay)} is not a duration`);
-      let legacy: CompiledAction['legacy'] = null;
-      if (!hook) {
-        if (!record.fields?.length || !record.regex) throw new Error('an action needs a hook, or fields and regex');
-        legacy = { fields: record.fields, regex: patternRegExp(record.regex) };
-      }
-      return {
-        record,
-        triggers: new Set(hook?.triggers ?? []),
-        eventPatterns: hook?.event_patterns ? compileEventPatterns(hook.event_patterns, 'hook.event_patterns') : null,
-        alarmPatterns: compileAlarmPatterns(hook?.alarm_patterns ?? null, 'hook.alarm_patterns'),
-        entityPatterns: compileEntityPatterns(hook?.entity_patterns ?? null, 'hook.entity_patterns'),
-        legacy,
-        delayMs: delaySec * 1000,
-      };
-    } catch (err) {
-      const problem = isPatternError(err) ? err.detail : err instanceof Error ? err.message : String(err);
-      this.logger.warn({ action: record._id, problem }, 'action skipped: it cannot be applied');
-      return null;
-    }
-  }
+  return {
+    record,
+    triggers: new Set(hook?.triggers ?? []),
+    eventPatterns: hook?.event_patterns ? compileEventPatterns(hook.event_patterns, 'hook.event_patterns') : null,
+    alarmPatterns: compileAlarmPatterns(hook?.alarm_patterns ?? null, 'hook.alarm_patterns'),
+    entityPatterns: compileEntityPatterns(hook?.entity_patterns ?? null, 'hook.entity_patterns'),
+    legacy,
+    delayMs: delaySec * 1000,
+  };
 }

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { assertSafeFilter } from '@vigie/filter-safety';
-import { injectRef, kernelRefs, errorDetail, type Clock, type Filter, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, errorDetail, RuleCache, type Clock, type Filter, type Logger } from '@vigie/kernel';
 import { alarmChangesRef, alarmReaderRef, type Alarm, type AlarmChangeService, type AlarmOperation, type AlarmReader } from '@vigie/alarms';
 import { activePbehaviorsRef, type ActivePbehaviors, type ActivePbehaviorsAt } from '@vigie/pbehaviors';
 import type { AlarmFiltersConfig } from './config.js';
@@ -25,6 +25,8 @@ export interface AlarmFilterBeatReport {
 }
 
 /** Snooze length of the `snooze` task: the original's default (the synthetic event has no duration). */
+/** The filters are read again at least this often between beats (each beat reads them anyway). */
+const filtersRefreshMs = 10_000;
 const snoozeSeconds = 300;
 const maxState = 3;
 const openAlarms: Filter = { 'v.resolved': null };
@@ -65,16 +67,15 @@ function latestMessage(alarm: Alarm): string {
  */
 @injectable()
 export class AlarmFilterEngine {
-  /** Filter id ⇒ its compiled form (null: invalid, logged once) and the version it was compiled from. */
-  readonly #compiled = new Map<string, { version: string; filter: CompiledFilter | null }>();
-  /** Runs whose tasks changed nothing, logged once per filter version and alarm. */
-  readonly #reported = new Set<string>();
+  readonly #filters: RuleCache<AlarmFilterRecord, CompiledFilter>;
+  /** Runs whose tasks changed nothing, logged once per filter version (its compiled form) and alarm. */
+  readonly #reported = new WeakMap<CompiledFilter, Set<string>>();
   readonly #author: string;
   /** Whether an open alarm may show a timer (unknown at start): without filters nor timers, a beat reads nothing. */
   #timersShown = true;
 
   constructor(
-    @inject(AlarmFilterRepository) private readonly filters: AlarmFilterRepository,
+    @inject(AlarmFilterRepository) filters: AlarmFilterRepository,
     @injectRef(alarmChangesRef) private readonly changes: AlarmChangeService,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
     @injectRef(activePbehaviorsRef) private readonly pbehaviors: ActivePbehaviors,
@@ -83,12 +84,15 @@ export class AlarmFilterEngine {
     @injectRef(kernelRefs.config) config: AlarmFiltersConfig,
   ) {
     this.#author = config.author;
+    this.#filters = new RuleCache({ source: filters, compile: compileFilter, kind: 'alarm filter', logField: 'filter', refreshMs: filtersRefreshMs, clock, logger });
   }
 
   async beat(): Promise<AlarmFilterBeatReport> {
     const report: AlarmFilterBeatReport = { runs: 0, timersChanged: 0 };
     const nowSec = this.clock.nowSec();
-    const filters = this.#compile(await this.filters.list());
+    // Each beat reads the filters (cheap, and as fresh as the store even without change notifications).
+    this.#filters.invalidate();
+    const filters = await this.#filters.rules();
     if (filters.length === 0 && !this.#timersShown) return report;
     const timers = new Map<string, AlarmTimers>();
     const pbehaviors = filters.some((filter) => filter.record.postpone_if_active_pbehavior) ? await this.pbehaviors.at(nowSec) : null;
@@ -172,9 +176,10 @@ export class AlarmFilterEngine {
       applied++;
     }
     this.logger.debug({ filter: record._id, alarm: alarm._id, applied }, 'alarm filter ran');
-    const key = `${record._id}\u0000${alarm._id}`;
-    if (applied === 0 && !this.#reported.has(key)) {
-      this.#reported.add(key);
+    let reported = this.#reported.get(filter);
+    if (!reported) this.#reported.set(filter, (reported = new Set()));
+    if (applied === 0 && !reported.has(alarm._id)) {
+      reported.add(alarm._id);
       this.logger.info({ filter: record._id, alarm: alarm._id, entityId: alarm.d, reasons: unchanged }, 'alarm filter run changed nothing');
     }
     return nextRun;
@@ -233,40 +238,17 @@ export class AlarmFilterEngine {
     }
     return changed;
   }
+}
 
-  /** The filters the engine can apply, compiled once per version; invalid ones are logged once and skipped. */
-  #compile(records: readonly AlarmFilterRecord[]): CompiledFilter[] {
-    const compiled: CompiledFilter[] = [];
-    const seen = new Set<string>();
-    for (const record of records) {
-      seen.add(record._id);
-      const version = JSON.stringify(record);
-      let known = this.#compiled.get(record._id);
-      if (known?.version !== version) {
-        known = { version, filter: this.#compileOne(record) };
-        this.#compiled.set(record._id, known);
-        for (const key of this.#reported) if (key.startsWith(`${record._id}\u0000`)) this.#reported.delete(key);
-      }
-      if (known.filter) compiled.push(known.filter);
-    }
-    for (const id of this.#compiled.keys()) if (!seen.has(id)) this.#compiled.delete(id);
-    return compiled;
-  }
-
-  #compileOne(record: AlarmFilterRecord): CompiledFilter | null {
-    try {
-      const unknown = record.tasks.filter((task) => !(alarmFilterTasks as readonly string[]).includes(task));
-      if (record.tasks.length === 0) throw new Error('it has no tasks');
-      if (unknown.length > 0) throw new Error(`unknown task(s) ${unknown.join(', ')}`);
-      if (!Number.isInteger(record.limit) || record.limit < 0) throw new Error(`limit ${JSON.stringify(record.limit)} is not a number of seconds`);
-      if (!Number.isInteger(record.repeat) || record.repeat < 1) throw new Error(`repeat ${JSON.stringify(record.repeat)} lets it run no time`);
-      const condition = query('condition', record.condition);
-      return { record, entityFilter: query('entity_filter', record.entity_filter), condition: Object.keys(condition).length === 0 ? null : condition };
-    } catch (err) {
-      this.logger.warn({ filter: record._id, problem: errorDetail(err) }, 'alarm filter skipped: it cannot be applied');
-      return null;
-    }
-  }
+/** The filter ready to apply; throws when it cannot be. */
+function compileFilter(record: AlarmFilterRecord): CompiledFilter {
+  const unknown = record.tasks.filter((task) => !(alarmFilterTasks as readonly string[]).includes(task));
+  if (record.tasks.length === 0) throw new Error('it has no tasks');
+  if (unknown.length > 0) throw new Error(`unknown task(s) ${unknown.join(', ')}`);
+  if (!Number.isInteger(record.limit) || record.limit < 0) throw new Error(`limit ${JSON.stringify(record.limit)} is not a number of seconds`);
+  if (!Number.isInteger(record.repeat) || record.repeat < 1) throw new Error(`repeat ${JSON.stringify(record.repeat)} lets it run no time`);
+  const condition = query('condition', record.condition);
+  return { record, entityFilter: query('entity_filter', record.entity_filter), condition: Object.keys(condition).length === 0 ? null : condition };
 }
 
 /** A stored query (JSON text), checked again: a filter written by an older version or by hand may be unsafe. */

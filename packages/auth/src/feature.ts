@@ -8,6 +8,8 @@ import { ApiKeyProvider } from './providers/api-keys.js';
 import { LocalUserProvider } from './providers/local-users.js';
 import { authProvidersPoint, usersChangedEvent } from './refs.js';
 import { UserAdministration } from './user-administration.js';
+import { UserRepository } from './user-repository.js';
+import { ApiKeyRepository } from './api-key-repository.js';
 import { identityRecordCollection } from './identity-record-store.js';
 
 /** How the first administrator's generated password reaches the operator: printed once, never logged. */
@@ -47,6 +49,9 @@ export const authFeature = defineFeature<AuthConfig>({
       const chain = c.resolve(ProviderChain);
       chain.providers();
       c.resolve(kernelRefs.eventBus).on(usersChangedEvent, () => chain.forgetCredentials());
+      // Users and keys changed on another node sharing the store: remembered credentials are checked again at once.
+      c.resolve(UserRepository).watch(() => chain.forgetCredentials());
+      c.resolve(ApiKeyRepository).watch(() => chain.forgetCredentials());
       const created = await c
         .resolve(UserAdministration)
         .ensureAdministrator(c.resolve(kernelRefs.env), f.config.admin_role);

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, SerialQueues, errorDetail, type Clock, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, RuleCache, SerialQueues, errorDetail, type Clock, type Logger } from '@vigie/kernel';
 import { alarmChangesRef, alarmReaderRef, type Alarm, type AlarmChangeService, type AlarmReader, type AlarmTriggerEvent } from '@vigie/alarms';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import { compileAlarmPatterns, compileEntityPatterns, type CompiledPatterns, type PatternAlarm, type PatternEntity } from '@vigie/patterns';
@@ -13,7 +13,7 @@ import { DynamicInfosRepository, type DynamicInfosRecord } from './dynamic-infos
  */
 export const excludedTemplateFunctions = ['json', 'json_unquote', 'replace', 'formattedDate'] as const;
 
-/** How old the rules read from the store may get: bounds how long another node's writes take to apply here. */
+/** The rules are read again at least this often (writes of other nodes show at once when the store notifies them). */
 const rulesRefreshMs = 5000;
 
 interface CompiledInfo {
@@ -42,11 +42,7 @@ type EntityDoc = Record<string, unknown>;
  */
 @injectable()
 export class DynamicInfosEngine {
-  /** Rule id ⇒ its compiled form (null: invalid, logged once) and the version it was compiled from. */
-  readonly #compiled = new Map<string, { version: string; rule: CompiledRule | null }>();
-  #rules: CompiledRule[] = [];
-  #loadedAtMs = Number.NEGATIVE_INFINITY;
-  #loadedWrites = -1;
+  readonly #rules: RuleCache<DynamicInfosRecord, CompiledRule>;
   /** Rendering failures already logged, per rule version and info. */
   readonly #reported = new Set<string>();
   /** Evaluations one at a time per entity, each reading the latest alarm. */
@@ -54,17 +50,19 @@ export class DynamicInfosEngine {
   readonly #changesSeen = new WeakSet<Alarm>();
 
   constructor(
-    @inject(DynamicInfosRepository) private readonly repository: DynamicInfosRepository,
+    @inject(DynamicInfosRepository) repository: DynamicInfosRepository,
     @injectRef(alarmChangesRef) private readonly changes: AlarmChangeService,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
-    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.clock) clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.#rules = new RuleCache({ source: repository, compile: compileRule, kind: 'dynamic infos rule', refreshMs: rulesRefreshMs, clock, logger });
+  }
 
   /** The pipeline stage's part: the event changed the entity's alarm (`changed` is that alarm as stored). */
   async afterChange(entityId: string, changed: Alarm, entity?: EntityDoc): Promise<void> {
-    const rules = await this.#currentRules();
+    const rules = await this.#rules.rules();
     if (rules.length === 0 && !hasInfos(changed)) return;
     await this.refresh(entityId, entity);
   }
@@ -84,7 +82,7 @@ export class DynamicInfosEngine {
   }
 
   async #refresh(entityId: string, knownEntity?: EntityDoc): Promise<void> {
-    const rules = await this.#currentRules();
+    const rules = await this.#rules.rules();
     const alarm = await this.alarms.openAlarm(entityId);
     if (!alarm || (rules.length === 0 && !hasInfos(alarm))) return;
     let entity: EntityDoc | null | undefined = knownEntity;
@@ -124,56 +122,25 @@ export class DynamicInfosEngine {
     }
     return rendered;
   }
+}
 
-  /** The rules, read again after a write through this process or when older than `rulesRefreshMs`. */
-  async #currentRules(): Promise<CompiledRule[]> {
-    const nowMs = this.clock.nowMs();
-    if (this.#loadedWrites === this.repository.writes && nowMs - this.#loadedAtMs < rulesRefreshMs) return this.#rules;
-    this.#loadedWrites = this.repository.writes;
-    this.#loadedAtMs = nowMs;
-    this.#rules = this.#compile(await this.repository.list());
-    return this.#rules;
-  }
-
-  #compile(records: readonly DynamicInfosRecord[]): CompiledRule[] {
-    const compiled: CompiledRule[] = [];
-    const seen = new Set<string>();
-    for (const record of records) {
-      seen.add(record._id);
-      const version = JSON.stringify([record.infos, record.alarm_patterns, record.entity_patterns]);
-      let known = this.#compiled.get(record._id);
-      if (known?.version !== version) {
-        known = { version, rule: this.#compileOne(record) };
-        this.#compiled.set(record._id, known);
-      }
-      if (known.rule) compiled.push(known.rule);
-    }
-    for (const id of this.#compiled.keys()) if (!seen.has(id)) this.#compiled.delete(id);
-    return compiled;
-  }
-
-  #compileOne(record: DynamicInfosRecord): CompiledRule | null {
+/** The rule ready to apply; throws when it cannot be. */
+function compileRule(record: DynamicInfosRecord): CompiledRule {
+  const infos = record.infos.map((info): CompiledInfo => {
+    if (typeof info.value !== 'string' || !info.value.includes('{{')) return { name: info.name, value: info.value };
     try {
-      const infos = record.infos.map((info): CompiledInfo => {
-        if (typeof info.value !== 'string' || !info.value.includes('{{')) return { name: info.name, value: info.value };
-        try {
-          return { name: info.name, value: compile(info.value, { exclude: excludedTemplateFunctions }) };
-        } catch (err) {
-          throw new Error(`info ${info.name}: ${errorDetail(err)}`);
-        }
-      });
-      return {
-        id: record._id,
-        alarmPatterns: compileAlarmPatterns(record.alarm_patterns, 'alarm_patterns'),
-        entityPatterns: compileEntityPatterns(record.entity_patterns, 'entity_patterns'),
-        infos,
-        templated: infos.some((info) => isTemplate(info.value)),
-      };
+      return { name: info.name, value: compile(info.value, { exclude: excludedTemplateFunctions }) };
     } catch (err) {
-      this.logger.warn({ rule: record._id, problem: errorDetail(err) }, 'dynamic infos rule skipped: it cannot be applied');
-      return null;
+      throw new Error(`info ${info.name}: ${errorDetail(err)}`);
     }
-  }
+  });
+  return {
+    id: record._id,
+    alarmPatterns: compileAlarmPatterns(record.alarm_patterns, 'alarm_patterns'),
+    entityPatterns: compileEntityPatterns(record.entity_patterns, 'entity_patterns'),
+    infos,
+    templated: infos.some((info) => isTemplate(info.value)),
+  };
 }
 
 function isTemplate(value: CompiledInfo['value']): value is Template {

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, durationSeconds, type Clock, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, durationSeconds, RuleCache, type Clock, type Logger } from '@vigie/kernel';
 import { eventIntakeRef, type EventIntake, type PipelineContext, type VigieEvent } from '@vigie/events';
 import { warmUpSeconds, type HeartbeatsConfig } from './config.js';
 import { HeartbeatRepository, type HeartbeatRecord } from './heartbeat-repository.js';
@@ -19,7 +19,7 @@ interface WatchedHeartbeat {
   resource: string;
 }
 
-/** How long the engine trusts its copy of the heartbeats (writes of other nodes show after at most this). */
+/** The heartbeats are read again at least this often (writes of other nodes show at once when the store notifies them). */
 const reloadAfterMs = 10_000;
 
 /**
@@ -31,18 +31,14 @@ const reloadAfterMs = 10_000;
  */
 @injectable()
 export class HeartbeatEngine {
-  #watched: WatchedHeartbeat[] = [];
-  #loadedWrites = -1;
-  #loadedAt = 0;
+  readonly #heartbeats: RuleCache<HeartbeatRecord, WatchedHeartbeat>;
   /** Heartbeat id ⇒ the second of the last match this process stored, to store at most one match per second. */
   readonly #storedMatch = new Map<string, number>();
   readonly #warmUpSec: number;
   #warmUpUntilSec = 0;
-  /** Heartbeats already reported as unusable (stored by another tool), so each is logged once. */
-  readonly #reported = new Set<string>();
 
   constructor(
-    @inject(HeartbeatRepository) private readonly heartbeats: HeartbeatRepository,
+    @inject(HeartbeatRepository) heartbeats: HeartbeatRepository,
     @inject(HeartbeatStateRepository) private readonly states: HeartbeatStateRepository,
     @injectRef(eventIntakeRef) private readonly intake: EventIntake,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
@@ -50,6 +46,7 @@ export class HeartbeatEngine {
     @injectRef(kernelRefs.config) config: HeartbeatsConfig,
   ) {
     this.#warmUpSec = warmUpSeconds(config);
+    this.#heartbeats = new RuleCache({ source: heartbeats, compile: watchedHeartbeat, kind: 'heartbeat', logField: 'heartbeat', refreshMs: reloadAfterMs, clock, logger });
   }
 
   /** The pipeline stage's part. */
@@ -57,7 +54,7 @@ export class HeartbeatEngine {
     const { event } = context;
     if (event.connector === heartbeatConnector && event.connector_name === heartbeatConnector) return;
     const nowSec = Math.floor(context.acceptedAt / 1000);
-    for (const heartbeat of await this.#heartbeats()) {
+    for (const heartbeat of await this.#heartbeats.rules()) {
       if (!heartbeat.pattern.every(([key, value]) => event[key] === value)) continue;
       const id = heartbeat.record._id;
       if (this.#storedMatch.get(id) === nowSec) continue;
@@ -69,7 +66,9 @@ export class HeartbeatEngine {
 
   /** Starts the interval of new heartbeats, raises the alarms of expired ones, closes those of deleted ones. */
   async beat(): Promise<number> {
-    const watched = await this.#heartbeats(true);
+    // Each beat reads the heartbeats: one deleted on another node has its alarm closed by the next beat anywhere.
+    this.#heartbeats.invalidate();
+    const watched = await this.#heartbeats.rules();
     const states = new Map((await this.states.all()).map((state) => [state._id, state]));
     const nowSec = this.clock.nowSec();
     let raised = 0;
@@ -101,7 +100,8 @@ export class HeartbeatEngine {
    */
   async resume(): Promise<void> {
     this.#warmUpUntilSec = this.clock.nowSec() + this.#warmUpSec;
-    const byId = new Map((await this.#heartbeats(true)).map((heartbeat) => [heartbeat.record._id, heartbeat]));
+    this.#heartbeats.invalidate();
+    const byId = new Map((await this.#heartbeats.rules()).map((heartbeat) => [heartbeat.record._id, heartbeat]));
     for (const state of await this.states.all()) {
       const heartbeat = byId.get(state._id);
       if (state.alarm && heartbeat) await this.#send(heartbeat.resource, 3, heartbeat.record.output ?? '');
@@ -123,25 +123,13 @@ export class HeartbeatEngine {
     };
     return this.intake.accept([event]);
   }
+}
 
-  async #heartbeats(force = false): Promise<WatchedHeartbeat[]> {
-    const fresh = this.#loadedWrites === this.heartbeats.writes && this.clock.nowMs() - this.#loadedAt < reloadAfterMs;
-    if (fresh && !force) return this.#watched;
-    const writes = this.heartbeats.writes;
-    const watched: WatchedHeartbeat[] = [];
-    for (const record of await this.heartbeats.list()) {
-      const intervalSec = durationSeconds(record.expected_interval);
-      const pattern = Object.entries(record.pattern ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
-      if (intervalSec === null || intervalSec <= 0 || pattern.length === 0) {
-        if (!this.#reported.has(record._id)) this.logger.warn({ heartbeat: record._id, expected_interval: record.expected_interval }, 'heartbeat skipped: its pattern or interval cannot be used');
-        this.#reported.add(record._id);
-        continue;
-      }
-      watched.push({ record, pattern, intervalSec, resource: heartbeatAlarmResource(Object.fromEntries(pattern)) });
-    }
-    this.#watched = watched;
-    this.#loadedWrites = writes;
-    this.#loadedAt = this.clock.nowMs();
-    return watched;
-  }
+/** What the engine watches of a heartbeat; throws when its pattern or interval cannot be used (stored by another tool). */
+function watchedHeartbeat(record: HeartbeatRecord): WatchedHeartbeat {
+  const intervalSec = durationSeconds(record.expected_interval);
+  if (intervalSec === null || intervalSec <= 0) throw new Error(`expected_interval ${JSON.stringify(record.expected_interval)} is not a positive duration`);
+  const pattern = Object.entries(record.pattern ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  if (pattern.length === 0) throw new Error('its pattern has no string value');
+  return { record, pattern, intervalSec, resource: heartbeatAlarmResource(Object.fromEntries(pattern)) };
 }

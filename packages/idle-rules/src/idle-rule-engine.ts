@@ -1,9 +1,9 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, durationSeconds, type Clock, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, durationSeconds, RuleCache, type Clock, type Logger } from '@vigie/kernel';
 import { RuleOperationRunner } from '@vigie/actions';
 import { alarmReaderRef, type Alarm, type AlarmReader } from '@vigie/alarms';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
-import { compileAlarmPatterns, compileEntityPatterns, isPatternError, type CompiledPatterns, type PatternAlarm, type PatternEntity } from '@vigie/patterns';
+import { compileAlarmPatterns, compileEntityPatterns, type CompiledPatterns, type PatternAlarm, type PatternEntity } from '@vigie/patterns';
 import { IdleMarkRepository, ruleKey, type IdleMark } from './idle-marks.js';
 import { IdleRuleRepository, type IdleRuleRecord } from './idle-rule-repository.js';
 
@@ -20,6 +20,9 @@ export interface IdleBeatReport {
   forgotten: number;
 }
 
+/** The rules are read again at least this often between beats (each beat reads them anyway). */
+const rulesRefreshMs = 10_000;
+
 /** Marks of entities without an open alarm are removed every this many beats. */
 const beatsBetweenCleanups = 60;
 
@@ -31,8 +34,7 @@ const beatsBetweenCleanups = 60;
  */
 @injectable()
 export class IdleRuleEngine {
-  /** Rule id ⇒ its compiled form (null: invalid) and the version it was compiled from. */
-  readonly #compiled = new Map<string, { version: string; rule: CompiledRule | null }>();
+  readonly #rules: RuleCache<IdleRuleRecord, CompiledRule>;
   /** Whether any rule exists (as of the last beat, or the last write through this process's routes). */
   #rulesExist = false;
   #rulesExistWrites = -1;
@@ -46,7 +48,9 @@ export class IdleRuleEngine {
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.#rules = new RuleCache({ source: rules, compile: compileRule, kind: 'idle rule', refreshMs: rulesRefreshMs, clock, logger });
+  }
 
   /** The pipeline stage's part: an event on an entity with an open alarm starts a new idle period. */
   async eventSeen(entityId: string, acceptedAtMs: number): Promise<void> {
@@ -61,7 +65,9 @@ export class IdleRuleEngine {
 
   async beat(): Promise<IdleBeatReport> {
     const report: IdleBeatReport = { fired: 0, forgotten: 0 };
-    const rules = this.#compile(await this.rules.list());
+    // Each beat reads the rules (cheap, and as fresh as the store even without change notifications).
+    this.#rules.invalidate();
+    const rules = await this.#rules.rules();
     this.#rulesExist = rules.length > 0;
     const nowSec = this.clock.nowSec();
     for (const rule of rules) report.fired += await this.#run(rule, nowSec);
@@ -98,40 +104,17 @@ export class IdleRuleEngine {
     const since = lastEvent ? Math.max(alarm.v.last_event_date, mark?.last_event ?? 0) : alarm.v.last_update_date;
     return nowSec - since >= rule.durationSec;
   }
+}
 
-  /** The rules the engine can apply, compiled once per version; invalid ones are logged once and skipped. */
-  #compile(records: readonly IdleRuleRecord[]): CompiledRule[] {
-    const compiled: CompiledRule[] = [];
-    const seen = new Set<string>();
-    for (const record of records) {
-      seen.add(record._id);
-      const version = JSON.stringify([record.type, record.duration, record.operation, record.alarm_patterns, record.entity_patterns]);
-      let known = this.#compiled.get(record._id);
-      if (known?.version !== version) {
-        known = { version, rule: this.#compileOne(record) };
-        this.#compiled.set(record._id, known);
-      }
-      if (known.rule) compiled.push({ ...known.rule, record });
-    }
-    for (const id of this.#compiled.keys()) if (!seen.has(id)) this.#compiled.delete(id);
-    return compiled;
-  }
-
-  #compileOne(record: IdleRuleRecord): CompiledRule | null {
-    try {
-      const durationSec = durationSeconds(record.duration);
-      if (durationSec === null) throw new Error(`duration ${JSON.stringify(record.duration)} is not a duration`);
-      if (record.type !== 'last_event' && record.type !== 'last_update') throw new Error(`unknown type ${JSON.stringify(record.type)}`);
-      return {
-        record,
-        durationSec,
-        alarmPatterns: compileAlarmPatterns(record.alarm_patterns, 'alarm_patterns'),
-        entityPatterns: compileEntityPatterns(record.entity_patterns, 'entity_patterns'),
-      };
-    } catch (err) {
-      const problem = isPatternError(err) ? err.detail : err instanceof Error ? err.message : String(err);
-      this.logger.warn({ rule: record._id, problem }, 'idle rule skipped: it cannot be applied');
-      return null;
-    }
-  }
+/** The rule ready to apply; throws when it cannot be. */
+function compileRule(record: IdleRuleRecord): CompiledRule {
+  const durationSec = durationSeconds(record.duration);
+  if (durationSec === null) throw new Error(`duration ${JSON.stringify(record.duration)} is not a duration`);
+  if (record.type !== 'last_event' && record.type !== 'last_update') throw new Error(`unknown type ${JSON.stringify(record.type)}`);
+  return {
+    record,
+    durationSec,
+    alarmPatterns: compileAlarmPatterns(record.alarm_patterns, 'alarm_patterns'),
+    entityPatterns: compileEntityPatterns(record.entity_patterns, 'entity_patterns'),
+  };
 }

@@ -1,7 +1,7 @@
 import { injectable } from 'tsyringe';
 import { kernelRefs } from './kernel-refs.js';
 import { injectRef } from './refs.js';
-import type { Collection, Doc, SortSpec, Store } from './store/port.js';
+import type { Collection, Doc, SortSpec, Store, StoreChanges } from './store/port.js';
 
 /**
  * The get/list/insert/replace/delete of one collection whose documents are keyed by `_id`, with one contract for
@@ -20,11 +20,24 @@ import type { Collection, Doc, SortSpec, Store } from './store/port.js';
 export class DocumentRepository<T extends Doc> {
   protected readonly documents: Collection<T>;
   readonly #order: SortSpec | undefined;
+  readonly #changes: StoreChanges | undefined;
   #writes = 0;
 
   constructor(store: Store, collectionName: string, options: { order?: SortSpec } = {}) {
     this.documents = store.collection<T>(collectionName);
     this.#order = options.order;
+    this.#changes = store.changes;
+  }
+
+  /**
+   * Calls `listener` after a write to the collection by any node sharing the store, when the store says so (see
+   * `Store.changes`; never otherwise). Returns the unsubscription.
+   */
+  watch(listener: () => void): () => void {
+    const name = this.documents.name;
+    return this.#changes?.subscribe((collection) => {
+      if (collection === '' || collection === name) listener();
+    }) ?? (() => undefined);
   }
 
   /**

@@ -83,6 +83,7 @@ export { systemClock, ManualClock, type Clock } from './clock.js';
 export { SerialQueues } from './serial-queues.js';
 export { EventBus } from './event-bus.js';
 export { DocumentRepository, documentRepositoryClass } from './document-repository.js';
+export { RuleCache, type RuleCacheOptions, type RuleSource } from './rule-cache.js';
 export { Observations, type HttpObservation, type StoreObservation, type JobObservation, type PipelineObservation } from './observation.js';
 export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';
 export { SecretBox, decodeSecretKey, type SecretBoxOptions } from './secret-box.js';
@@ -112,6 +113,7 @@ export type {
   Projection,
   SortSpec,
   Store,
+  StoreChanges,
   StoreAdapter,
   StoreFactory,
   StoreFactoryContext,

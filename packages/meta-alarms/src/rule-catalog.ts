@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
-import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, isPatternError, type CompiledPatterns, type PatternAlarm, type PatternEntity, type PatternEvent } from '@vigie/patterns';
+import { injectRef, kernelRefs, RuleCache, type Clock, type Logger } from '@vigie/kernel';
+import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, type CompiledPatterns, type PatternAlarm, type PatternEntity, type PatternEvent } from '@vigie/patterns';
 import { compile, type Template } from '@vigie/templates';
 import { MetaAlarmRuleRepository, type MetaAlarmRuleRecord } from './meta-alarm-rule-repository.js';
 
@@ -28,75 +28,52 @@ export interface CompiledRule {
 /** A group's window when the rule gives no `time_interval` (the original's default). */
 export const defaultIntervalSec = 86_400;
 
-/** How long the engine trusts its copy of the rules (writes of other nodes show after at most this). */
+/** The rules are read again at least this often (writes of other nodes show at once when the store notifies them). */
 const reloadAfterMs = 10_000;
 
 /**
  * The rules the correlation engine applies, compiled once per change. A rule that cannot work (a complex rule with
- * both thresholds or neither, a pattern that does not compile) is left out, and why is logged at each load.
+ * both thresholds or neither, a pattern that does not compile) is left out, and why is logged once per version.
  */
 @injectable()
 export class RuleCatalog {
-  #compiled: CompiledRule[] = [];
-  #loadedWrites = -1;
-  #loadedAt = 0;
-  #loading: Promise<CompiledRule[]> | undefined;
+  readonly #rules: RuleCache<MetaAlarmRuleRecord, CompiledRule>;
 
   constructor(
     @inject(MetaAlarmRuleRepository) private readonly repository: MetaAlarmRuleRepository,
-    @injectRef(kernelRefs.clock) private readonly clock: Clock,
-    @injectRef(kernelRefs.logger) private readonly logger: Logger,
-  ) {}
+    @injectRef(kernelRefs.clock) clock: Clock,
+    @injectRef(kernelRefs.logger) logger: Logger,
+  ) {
+    this.#rules = new RuleCache({ source: repository, compile: compileRule, kind: 'meta-alarm rule', refreshMs: reloadAfterMs, clock, logger });
+  }
 
-  async rules(): Promise<CompiledRule[]> {
-    if (this.#loadedWrites === this.repository.writes && this.clock.nowMs() - this.#loadedAt < reloadAfterMs) return this.#compiled;
-    this.#loading ??= this.#load().finally(() => {
-      this.#loading = undefined;
-    });
-    return this.#loading;
+  rules(): Promise<CompiledRule[]> {
+    return this.#rules.rules();
   }
 
   /** The rule as stored, even one the engine leaves out (a meta-alarm keeps the id of a rule that may be gone). */
   get(id: string): Promise<MetaAlarmRuleRecord | null> {
     return this.repository.get(id);
   }
+}
 
-  async #load(): Promise<CompiledRule[]> {
-    const writes = this.repository.writes;
-    const compiled: CompiledRule[] = [];
-    for (const record of await this.repository.list()) {
-      const rule = this.#compile(record);
-      if (rule) compiled.push(rule);
-    }
-    this.#compiled = compiled;
-    this.#loadedWrites = writes;
-    this.#loadedAt = this.clock.nowMs();
-    return compiled;
-  }
-
-  #compile(record: MetaAlarmRuleRecord): CompiledRule | null {
-    try {
-      const config = record.config ?? {};
-      return {
-        record,
-        scope: compileEntityPatterns(record.patterns?.entity_patterns ?? null, 'patterns.entity_patterns'),
-        alarmPatterns: [
-          compileAlarmPatterns(config.alarm_patterns ?? null, 'config.alarm_patterns'),
-          compileAlarmPatterns(config.attribute_patterns ?? null, 'config.attribute_patterns'),
-        ],
-        entityPatterns: compileEntityPatterns(config.entity_patterns ?? null, 'config.entity_patterns'),
-        eventPatterns: config.event_patterns ? compileEventPatterns(config.event_patterns, 'config.event_patterns') : null,
-        totalPatterns: compileEntityPatterns(config.total_entity_patterns ?? config.entity_patterns ?? null, 'config.total_entity_patterns'),
-        threshold: thresholdOf(record),
-        intervalSec: config.time_interval && config.time_interval > 0 ? config.time_interval : defaultIntervalSec,
-        output: record.output_template ? compile(record.output_template) : null,
-      };
-    } catch (err) {
-      const problem = isPatternError(err) ? err.detail : err instanceof Error ? err.message : String(err);
-      this.logger.warn({ rule: record._id, problem }, 'meta-alarm rule does nothing: it cannot be applied');
-      return null;
-    }
-  }
+/** The rule ready to apply; throws when it cannot be. */
+function compileRule(record: MetaAlarmRuleRecord): CompiledRule {
+  const config = record.config ?? {};
+  return {
+    record,
+    scope: compileEntityPatterns(record.patterns?.entity_patterns ?? null, 'patterns.entity_patterns'),
+    alarmPatterns: [
+      compileAlarmPatterns(config.alarm_patterns ?? null, 'config.alarm_patterns'),
+      compileAlarmPatterns(config.attribute_patterns ?? null, 'config.attribute_patterns'),
+    ],
+    entityPatterns: compileEntityPatterns(config.entity_patterns ?? null, 'config.entity_patterns'),
+    eventPatterns: config.event_patterns ? compileEventPatterns(config.event_patterns, 'config.event_patterns') : null,
+    totalPatterns: compileEntityPatterns(config.total_entity_patterns ?? config.entity_patterns ?? null, 'config.total_entity_patterns'),
+    threshold: thresholdOf(record),
+    intervalSec: config.time_interval && config.time_interval > 0 ? config.time_interval : defaultIntervalSec,
+    output: record.output_template ? compile(record.output_template) : null,
+  };
 }
 
 /** The grouping threshold of a rule; throws why a complex rule cannot fire (REFERENCE §5.7). */

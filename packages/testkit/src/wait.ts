@@ -4,8 +4,8 @@
  */
 import { vi } from 'vitest';
 
-/** How long a test waits for a condition before failing (`VIGIE_TEST_PATIENCE_MS`, 30 s by default). */
-export const patienceMs = Number(process.env.VIGIE_TEST_PATIENCE_MS) || 30_000;
+/** How long a test waits for a condition before failing (`VIGIE_TEST_PATIENCE_MS`, 60 s by default). */
+export const patienceMs = Number(process.env.VIGIE_TEST_PATIENCE_MS) || 60_000;
 
 /**
  * Reads `read()` every 50 ms until `accept` holds for its value, and returns that value; fails after `patienceMs`

@@ -1,4 +1,4 @@
-import type { BatchOperation, BatchResult, Collection, Doc, Store } from './port.js';
+import type { BatchOperation, BatchResult, Collection, Doc, Store, StoreChanges } from './port.js';
 
 /** Who owns which collection: features by id, and the kernel's own (jobs). */
 export type CollectionOwners = ReadonlyMap<string, string>;
@@ -34,6 +34,18 @@ export class OwnedStore implements FeatureStore {
       `feature ${this.featureId} uses collection ${name}, which it does not own` +
         (owner === undefined ? ' (declare it with f.collection)' : ` (${owner === 'kernel' ? 'the kernel' : `feature ${owner}`} does; use its services)`),
     );
+  }
+
+  /** The store's change notifications, for this feature's collections only. */
+  get changes(): StoreChanges | undefined {
+    const changes = this.store.changes;
+    if (!changes) return undefined;
+    return {
+      subscribe: (listener) =>
+        changes.subscribe((collection) => {
+          if (collection === '' || this.owned.has(collection)) listener(collection);
+        }),
+    };
   }
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {

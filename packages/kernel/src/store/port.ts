@@ -95,7 +95,18 @@ export interface BatchResult {
   deleted: number;
 }
 
+/**
+ * Committed writes, as collection names, from every node sharing the store: how caches of stored rules learn at once
+ * that another node changed them. An empty name means anything may have changed (notifications were lost).
+ */
+export interface StoreChanges {
+  /** Calls `listener` after each committed write to a collection, whichever node made it; returns the unsubscription. */
+  subscribe(listener: (collection: string) => void): () => void;
+}
+
 export interface Store {
+  /** Present on adapters whose store several nodes share and that can say when a collection changed. */
+  readonly changes?: StoreChanges;
   collection<T extends Doc = Doc>(name: string): Collection<T>;
   /**
    * Applies every operation, in order, all or nothing: each operation sees the effects of the previous ones,
