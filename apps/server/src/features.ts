@@ -8,6 +8,7 @@ export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature
   auth: async () => (await import('@vigie/auth')).authFeature,
   'auth-ldap': async () => (await import('@vigie/auth-ldap')).authLdapFeature,
   'auth-cas': async () => (await import('@vigie/auth-cas')).authCasFeature,
+  'auth-oidc': async () => (await import('@vigie/auth-oidc')).authOidcFeature,
   saml2: async () => (await import('@vigie/saml2')).saml2Feature,
   openapi: async () => (await import('@vigie/openapi')).openApiFeature,
   events: async () => (await import('@vigie/events')).eventsFeature,

@@ -127,16 +127,17 @@ export type { ${P}Item } from './schemas.js';
 import { ${c}Bridge } from './di.js';
 import { ${c}Errors } from './errors.js';
 import { ${c}Routes } from './routes.js';
-import { ${c}ConfigSchema, type ${P}Config } from './schemas.js';
+import { ${c}ItemCollection } from './${id}-repository.js';
+import { ${c}Config } from './schemas.js';
 
 /** ${P}: items kept in the store and served over HTTP. */
-export const ${c}Feature = defineFeature<${P}Config>({
+export const ${c}Feature = defineFeature({
   id: '${id}',
   kernel: '${kernelRange}',
-  config: { schema: ${c}ConfigSchema },
+  config: ${c}Config,
   register(f) {
     f.use(${c}Bridge);
-    f.collection('${collection}');
+    f.collection(${c}ItemCollection);
     f.errors(${c}Errors);
     for (const route of ${c}Routes) f.route(route);
   },
@@ -159,13 +160,16 @@ export const ${c}Bridge = defineBridge({
   exports: [provide(${c}ServiceRef, ${P}Service)],
 });
 `,
-    'src/schemas.ts': `import { array, number, object, string, type InferType } from 'yup';
+    'src/schemas.ts': `import { featureConfig } from '@vigie/kernel';
+import { array, number, object, string, type InferType } from 'yup';
 
 /** \`[${id}]\` of \`etc/webserver.conf\`. */
 export const ${c}ConfigSchema = object({
   max_items: number().integer().min(1).default(100),
 });
 export type ${P}Config = InferType<typeof ${c}ConfigSchema>;
+/** The configuration as the feature declares it and its classes inject it (\`@injectRef(${c}Config.ref)\`). */
+export const ${c}Config = featureConfig(${c}ConfigSchema);
 
 /** POST body: exactly these keys. The kernel checks it before the handler, which gets it typed from this schema. */
 export const ${c}InputSchema = object({
@@ -190,17 +194,20 @@ export const ${c}Errors: ErrorWording = {
 };
 `,
     [`src/${id}-repository.ts`]: `import { injectable } from 'tsyringe';
-import { DocumentRepository, injectRef, kernelRefs, type Doc, type Store } from '@vigie/kernel';
+import { collectionRef, DocumentRepository, injectRef, kernelRefs, type Doc, type FeatureStore } from '@vigie/kernel';
 import type { ${P}Item } from './schemas.js';
 
 /** An item as stored in \`${collection}\`: the served item, as a store document. */
 export interface ${P}Record extends Doc, ${P}Item {}
 
+/** The collection, named once: the feature declares it, the repository reads and writes it. */
+export const ${c}ItemCollection = collectionRef<${P}Record>('${collection}');
+
 /** The items in \`${collection}\`, by id: get, list, insert, replace and delete come from DocumentRepository. */
 @injectable()
 export class ${P}Repository extends DocumentRepository<${P}Record> {
-  constructor(@injectRef(kernelRefs.store) store: Store) {
-    super(store, '${collection}', { order: { _id: 1 } });
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
+    super(store, ${c}ItemCollection, { order: { _id: 1 } });
   }
 
   count(): Promise<number> {
@@ -209,9 +216,9 @@ export class ${P}Repository extends DocumentRepository<${P}Record> {
 }
 `,
     [`src/${id}-service.ts`]: `import { inject, injectable } from 'tsyringe';
-import { HttpError, injectRef, kernelRefs } from '@vigie/kernel';
+import { HttpError, injectRef } from '@vigie/kernel';
 import { ${P}Repository, type ${P}Record } from './${id}-repository.js';
-import type { ${P}Config, ${P}Input, ${P}Item } from './schemas.js';
+import { ${c}Config, type ${P}Config, type ${P}Input, type ${P}Item } from './schemas.js';
 
 const toItem = (record: ${P}Record): ${P}Item => ({ _id: record._id, name: record.name });
 
@@ -219,7 +226,7 @@ const toItem = (record: ${P}Record): ${P}Item => ({ _id: record._id, name: recor
 export class ${P}Service {
   constructor(
     @inject(${P}Repository) private readonly items: ${P}Repository,
-    @injectRef(kernelRefs.config) private readonly config: ${P}Config,
+    @injectRef(${c}Config.ref) private readonly config: ${P}Config,
   ) {}
 
   async list(): Promise<${P}Item[]> {

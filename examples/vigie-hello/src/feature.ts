@@ -6,7 +6,8 @@ import { helloErrors } from './errors.js';
 import { HelloService } from './hello-service.js';
 import { legacyRouter, legacyRouterOptions } from './legacy-router.js';
 import { helloRoutes } from './routes.js';
-import { helloConfigSchema, type HelloConfig } from './schemas.js';
+import { helloConfig, type HelloConfig } from './schemas.js';
+import { summaryCollection, visitCollection } from './visit-repository.js';
 
 /** The example plugin: list `@acme/vigie-hello` in `[server] plugins`, configure it in `[hello]`. */
 export const helloFeature = defineFeature<HelloConfig>({
@@ -14,11 +15,11 @@ export const helloFeature = defineFeature<HelloConfig>({
   kernel: '^0.1.0',
   // The event pipeline's extension point belongs to the events feature, `context-graph.entities-changed` to the context graph.
   dependsOn: ['events', 'context-graph'],
-  config: { schema: helloConfigSchema },
+  config: helloConfig,
   register(f) {
     f.use(helloBridge);
-    f.collection('hello_visits');
-    f.collection('hello_summary');
+    f.collection(visitCollection);
+    f.collection(summaryCollection);
     f.consume(entitiesChangedEvent);
     f.errors(helloErrors);
     for (const route of helloRoutes) f.route(route);

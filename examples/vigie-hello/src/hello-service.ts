@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, type Clock } from '@vigie/kernel';
-import type { HelloConfig, Visit } from './schemas.js';
+import { helloConfig, type HelloConfig, type Visit } from './schemas.js';
 import { VisitRepository } from './visit-repository.js';
 
 /** Greets, records visits, counts events by connector and the entities the event bus reports changed, summarises on a schedule. */
@@ -14,7 +14,7 @@ export class HelloService {
   constructor(
     @inject(VisitRepository) private readonly visits: VisitRepository,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
-    @injectRef(kernelRefs.config) private readonly config: HelloConfig,
+    @injectRef(helloConfig.ref) private readonly config: HelloConfig,
   ) {}
 
   greet(name: string): string {

@@ -1,5 +1,5 @@
 import { number, object, string, type InferType } from 'yup';
-import { durationPattern } from '@vigie/kernel';
+import { durationPattern, featureConfig } from '@vigie/kernel';
 
 /** `[hello]` of the server's `etc/webserver.conf`: validated (and cast) by the kernel at start. */
 export const helloConfigSchema = object({
@@ -10,6 +10,9 @@ export const helloConfigSchema = object({
   max_visits: number().integer().min(1).default(1000),
 });
 export type HelloConfig = InferType<typeof helloConfigSchema>;
+
+/** The feature's configuration: schema, where it is read, and the typed reference its classes inject. */
+export const helloConfig = featureConfig(helloConfigSchema);
 
 /** `POST /api/v2/hello/visits` body. */
 export const visitInputSchema = object({

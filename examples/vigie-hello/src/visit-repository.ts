@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type Collection, type Doc, type FeatureStore } from '@vigie/kernel';
+
+export const visitCollection = collectionRef<VisitRecord>('hello_visits');
+export const summaryCollection = collectionRef<SummaryRecord>('hello_summary');
 
 export interface VisitRecord extends Doc {
   _id: string;
@@ -22,9 +25,9 @@ export class VisitRepository {
   readonly #visits: Collection<VisitRecord>;
   readonly #summary: Collection<SummaryRecord>;
 
-  constructor(@injectRef(kernelRefs.store) private readonly store: Store) {
-    this.#visits = store.collection<VisitRecord>('hello_visits');
-    this.#summary = store.collection<SummaryRecord>('hello_summary');
+  constructor(@injectRef(kernelRefs.store) private readonly store: FeatureStore) {
+    this.#visits = store.collection(visitCollection);
+    this.#summary = store.collection(summaryCollection);
   }
 
   async add(name: string, at: number): Promise<VisitRecord> {

@@ -41,8 +41,8 @@ describe('the hello plugin', () => {
     expect((await t.get('/api/v2/hello/legacy/ping')).body).toEqual({ pong: true });
     expect((await t.get('/api/v2/hello/legacy/ping', { auth: false })).status).toBe(401);
     expect(t.kernel.routerRoutes()).toEqual([
-      { featureId: 'hello', method: 'GET', path: '/api/v2/hello/legacy/greetings/:name', doc: { summary: 'Greets someone by name', tags: ['hello'] } },
-      { featureId: 'hello', method: 'GET', path: '/api/v2/hello/legacy/ping' },
+      { featureId: 'hello', method: 'GET', path: '/api/v2/hello/legacy/greetings/:name', doc: { summary: 'Greets someone by name', tags: ['hello'] }, right: 'hello:read' },
+      { featureId: 'hello', method: 'GET', path: '/api/v2/hello/legacy/ping', right: 'hello:read' },
     ]);
   });
 

@@ -4,6 +4,7 @@ import { delayedActionJob, ActionEngine, type DelayedActionData } from './action
 import { actionsBridge } from './di.js';
 import { actionErrors } from './errors.js';
 import { actionRoutes } from './routes.js';
+import { actionCollection } from './action-repository.js';
 
 /**
  * Actions: operations (a pbehavior, a snooze, an ack, …) applied when a trigger fires on an alarm matching the hook's
@@ -16,7 +17,7 @@ export const actionsFeature = defineFeature({
   dependsOn: ['alarms', 'context-graph', 'pbehaviors'],
   register(f) {
     f.use(actionsBridge);
-    f.collection('default_action');
+    f.collection(actionCollection);
     f.consume(alarmTriggerEvent);
     f.errors(actionErrors);
     for (const route of actionRoutes) f.route(route);

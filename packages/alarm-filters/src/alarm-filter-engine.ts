@@ -3,7 +3,7 @@ import { assertSafeFilter } from '@vigie/filter-safety';
 import { injectRef, kernelRefs, errorDetail, RuleCache, type Clock, type Filter, type Logger } from '@vigie/kernel';
 import { alarmChangesRef, alarmReaderRef, type Alarm, type AlarmChangeService, type AlarmOperation, type AlarmReader } from '@vigie/alarms';
 import { activePbehaviorsRef, type ActivePbehaviors, type ActivePbehaviorsAt } from '@vigie/pbehaviors';
-import type { AlarmFiltersConfig } from './config.js';
+import { alarmFiltersConfig, type AlarmFiltersConfig } from './config.js';
 import { AlarmFilterRepository, type AlarmFilterRecord } from './alarm-filter-repository.js';
 import { alarmFilterTasks } from './schemas.js';
 
@@ -81,7 +81,7 @@ export class AlarmFilterEngine {
     @injectRef(activePbehaviorsRef) private readonly pbehaviors: ActivePbehaviors,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
-    @injectRef(kernelRefs.config) config: AlarmFiltersConfig,
+    @injectRef(alarmFiltersConfig.ref) config: AlarmFiltersConfig,
   ) {
     this.#author = config.author;
     this.#filters = new RuleCache({ source: filters, compile: compileFilter, kind: 'alarm filter', logField: 'filter', refreshMs: filtersRefreshMs, clock, logger });

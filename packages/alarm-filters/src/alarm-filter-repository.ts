@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { DocumentRepository, injectRef, kernelRefs, type Doc, type Store } from '@vigie/kernel';
+import { collectionRef, DocumentRepository, injectRef, kernelRefs, type Doc, type FeatureStore } from '@vigie/kernel';
 import type { AlarmFilter } from './schemas.js';
 
 /**
@@ -11,13 +11,15 @@ export interface AlarmFilterRecord extends Doc, Omit<AlarmFilter, 'condition'> {
 }
 
 /** The keys a PUT may change. */
+export const alarmFilterCollection = collectionRef<AlarmFilterRecord>('default_alarmfilter');
+
 export type AlarmFilterChanges = Partial<Omit<AlarmFilterRecord, '_id'>>;
 
 /** The alarm-filter actions in `default_alarmfilter`, by id. */
 @injectable()
 export class AlarmFilterRepository extends DocumentRepository<AlarmFilterRecord> {
-  constructor(@injectRef(kernelRefs.store) store: Store) {
-    super(store, 'default_alarmfilter', { order: { _id: 1 } });
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
+    super(store, alarmFilterCollection, { order: { _id: 1 } });
   }
 
   /** Sets the given keys and returns the result, or null when `id` does not exist. */

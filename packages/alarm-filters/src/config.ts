@@ -1,4 +1,5 @@
 import { object, string, type InferType } from 'yup';
+import { featureConfig } from '@vigie/kernel';
 
 /** `[alarm-filters]` of `etc/webserver.conf`. */
 export const alarmFiltersConfigSchema = object({
@@ -7,3 +8,6 @@ export const alarmFiltersConfigSchema = object({
 });
 
 export type AlarmFiltersConfig = InferType<typeof alarmFiltersConfigSchema>;
+
+/** The feature's configuration: schema, where it is read, and the typed reference its classes inject. */
+export const alarmFiltersConfig = featureConfig(alarmFiltersConfigSchema);

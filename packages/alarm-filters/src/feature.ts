@@ -1,10 +1,11 @@
 import { defineFeature } from '@vigie/kernel';
 import { registerEngineBeat } from '@vigie/events';
 import { AlarmFilterEngine } from './alarm-filter-engine.js';
-import { alarmFiltersConfigSchema, type AlarmFiltersConfig } from './config.js';
+import { alarmFiltersConfig, type AlarmFiltersConfig } from './config.js';
 import { alarmFiltersBridge } from './di.js';
 import { alarmFilterErrors } from './errors.js';
 import { alarmFilterRoutes } from './routes.js';
+import { alarmFilterCollection } from './alarm-filter-repository.js';
 
 /**
  * Alarm-filter actions: tasks run on the alarms a filter selects, `limit` seconds after they appear and up to
@@ -15,10 +16,10 @@ export const alarmFiltersFeature = defineFeature<AlarmFiltersConfig>({
   id: 'alarm-filters',
   kernel: '^0.1.0',
   dependsOn: ['events', 'alarms', 'pbehaviors'],
-  config: { schema: alarmFiltersConfigSchema },
+  config: alarmFiltersConfig,
   register(f) {
     f.use(alarmFiltersBridge);
-    f.collection('default_alarmfilter');
+    f.collection(alarmFilterCollection);
     f.errors(alarmFilterErrors);
     for (const route of alarmFilterRoutes) f.route(route);
     registerEngineBeat(f, { name: 'alarm filters', tick: (c) => c.resolve(AlarmFilterEngine).beat() });

@@ -3,7 +3,7 @@ import { injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
 import { AlarmStatus, type Alarm } from './alarm.js';
 import { AlarmChangeService } from './alarm-changes.js';
 import { AlarmRepository } from './alarm-repository.js';
-import { retentionSeconds, type AlarmsConfig } from './config.js';
+import { alarmsConfig, retentionSeconds, type AlarmsConfig } from './config.js';
 import { computeStatus, resolutionDue, type AlarmOperation } from './lifecycle.js';
 
 /** What one beat did, for logs and tests. */
@@ -33,7 +33,7 @@ export class AlarmBeat {
     @inject(AlarmChangeService) changes: AlarmChangeService,
     @injectRef(kernelRefs.clock) clock: Clock,
     @injectRef(kernelRefs.logger) logger: Logger,
-    @injectRef(kernelRefs.config) config: AlarmsConfig,
+    @injectRef(alarmsConfig.ref) config: AlarmsConfig,
   ) {
     this.#repository = repository;
     this.#changes = changes;

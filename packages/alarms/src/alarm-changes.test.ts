@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '@vigie/documents';
+import { featureStoreOf } from '@vigie/kernel/testing';
 import { EventBus, ManualClock, createLogger } from '@vigie/kernel';
 import { AlarmChangeService } from './alarm-changes.js';
 import { AlarmRepository } from './alarm-repository.js';
@@ -13,7 +14,7 @@ const eventId = (n: number, node = 'node-a') => `${(1_700_000_000_000).toString(
 
 function service(): AlarmChangeService {
   return new AlarmChangeService(
-    new AlarmRepository(createMemoryStore()),
+    new AlarmRepository(featureStoreOf(createMemoryStore())),
     new ManualClock(1_700_000_000_000),
     new EventBus(),
     createLogger({ level: 'silent' }),

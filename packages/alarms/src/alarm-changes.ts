@@ -4,7 +4,7 @@ import { injectRef, kernelRefs, SerialQueues, type Clock, type EventBus, type Lo
 import type { VigieEvent } from '@vigie/events';
 import type { Alarm, AlarmTrigger } from './alarm.js';
 import { AlarmRepository } from './alarm-repository.js';
-import { lifecycleSettings, type AlarmsConfig } from './config.js';
+import { alarmsConfig, lifecycleSettings, type AlarmsConfig } from './config.js';
 import { alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
 import { applyOperation, type AlarmOperation, type LifecycleSettings } from './lifecycle.js';
 
@@ -97,7 +97,7 @@ export class AlarmChangeService {
     @injectRef(kernelRefs.clock) clock: Clock,
     @injectRef(kernelRefs.eventBus) bus: EventBus,
     @injectRef(kernelRefs.logger) logger: Logger,
-    @injectRef(kernelRefs.config) config: AlarmsConfig,
+    @injectRef(alarmsConfig.ref) config: AlarmsConfig,
   ) {
     this.#repository = repository;
     this.#clock = clock;

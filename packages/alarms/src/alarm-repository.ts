@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, jsonEqual, type BatchOperation, type Collection, type Filter, type FindOptions, type Store } from '@vigie/kernel';
+import { injectRef, kernelRefs, jsonEqual, type BatchOperation, type Collection, type Filter, type FindOptions, type FeatureStore } from '@vigie/kernel';
 import { alarmCollection, type Alarm } from './alarm.js';
 import { alarmUpdate } from './alarm-update.js';
 
@@ -14,14 +14,14 @@ interface PendingWrite {
 /** `periodical_alarm`, owned by the alarms feature. */
 @injectable()
 export class AlarmRepository {
-  readonly #store: Store;
+  readonly #store: FeatureStore;
   readonly #alarms: Collection<Alarm>;
   #pending: PendingWrite[] = [];
   #flushScheduled = false;
 
-  constructor(@injectRef(kernelRefs.store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
     this.#store = store;
-    this.#alarms = store.collection<Alarm>(alarmCollection);
+    this.#alarms = store.collection(alarmCollection);
   }
 
   /** The entity's open (not resolved) alarm; there is at most one. */
@@ -51,14 +51,14 @@ export class AlarmRepository {
    */
   save(alarm: Alarm, previous: Alarm | null): Promise<boolean> {
     let operation: BatchOperation;
-    if (previous === null) operation = { op: 'insert', collection: alarmCollection, doc: alarm };
+    if (previous === null) operation = { op: 'insert', collection: alarmCollection.name, doc: alarm };
     else {
       // Alarms written before revisions existed have none: `null` matches the missing field.
       const filter = { _id: alarm._id, revision: previous.revision ?? null };
       const update = alarmUpdate(previous, alarm);
       operation = update
-        ? { op: 'update', collection: alarmCollection, filter, update }
-        : { op: 'replace', collection: alarmCollection, filter, doc: alarm };
+        ? { op: 'update', collection: alarmCollection.name, filter, update }
+        : { op: 'replace', collection: alarmCollection.name, filter, doc: alarm };
     }
     return new Promise<boolean>((done, failed) => {
       this.#pending.push({ alarm, operation, done, failed });

@@ -24,8 +24,8 @@ const check = (state: number, output = `state ${state}`, extra: Partial<AlarmOpe
  * checks that both store the same document, member order included. Returns how many changes went as updates.
  */
 async function bothWays(operations: AlarmOperation[]): Promise<{ updates: number; replaces: number; last: Alarm }> {
-  const replaced = createMemoryStore().collection<Alarm>(alarmCollection);
-  const updated = createMemoryStore().collection<Alarm>(alarmCollection);
+  const replaced = createMemoryStore().collection<Alarm>(alarmCollection.name);
+  const updated = createMemoryStore().collection<Alarm>(alarmCollection.name);
   let current: Alarm | null = null;
   let updates = 0;
   let replaces = 0;

@@ -1,4 +1,4 @@
-import type { Doc } from '@vigie/kernel';
+import { collectionRef, type Doc } from '@vigie/kernel';
 
 /** `v.state.val`: 0 info/ok, 1 minor, 2 major, 3 critical. */
 export const AlarmState = { ok: 0, minor: 1, major: 2, critical: 3 } as const;
@@ -110,7 +110,7 @@ export interface Alarm extends Doc {
   folded_steps?: number;
 }
 
-export const alarmCollection = 'periodical_alarm';
+export const alarmCollection = collectionRef<Alarm>('periodical_alarm');
 
 /** Most steps one alarm keeps; the oldest after the first are dropped beyond it. */
 export const maxSteps = 2000;

@@ -1,5 +1,5 @@
 import { boolean, number, object, type InferType } from 'yup';
-import { durationSeconds, durationSetting as duration } from '@vigie/kernel';
+import { durationSeconds, durationSetting as duration, featureConfig } from '@vigie/kernel';
 import type { LifecycleSettings } from './lifecycle.js';
 
 /** `[alarms]` of `etc/webserver.conf`: the knobs of the alarm lifecycle (REFERENCE §6.1, §6.4). */
@@ -27,6 +27,9 @@ export const alarmsConfigSchema = object({
 });
 
 export type AlarmsConfig = InferType<typeof alarmsConfigSchema>;
+
+/** The feature's configuration: schema, where it is read, and the typed reference its classes inject. */
+export const alarmsConfig = featureConfig(alarmsConfigSchema);
 
 const seconds = (text: string): number => durationSeconds(text) ?? 0;
 

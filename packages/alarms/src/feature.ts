@@ -4,7 +4,7 @@ import { AlarmBeat } from './alarm-beat.js';
 import { AlarmChangeService } from './alarm-changes.js';
 import { AlarmRepository } from './alarm-repository.js';
 import { alarmStage } from './alarm-stage.js';
-import { alarmsConfigSchema, type AlarmsConfig } from './config.js';
+import { alarmsConfig, type AlarmsConfig } from './config.js';
 import { alarmsBridge } from './di.js';
 import { alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
 import { alarmActionRoutes, bulkAlarmActionRoutes } from './action-routes.js';
@@ -19,7 +19,7 @@ export const alarmsFeature = defineFeature<AlarmsConfig>({
   id: 'alarms',
   kernel: '^0.1.0',
   dependsOn: ['events', 'context-graph'],
-  config: { schema: alarmsConfigSchema },
+  config: alarmsConfig,
   register(f) {
     f.use(alarmsBridge);
     // Indexes of the reads: the open alarm of an entity, the beats' candidates, the list's time window.

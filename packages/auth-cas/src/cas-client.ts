@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { injectable } from 'tsyringe';
-import { ErrorCodes, injectRef, kernelRefs, type Clock, type Collection, type Doc, type Store } from '@vigie/kernel';
-import type { CasConfig } from './config.js';
+import { collectionRef, ErrorCodes, injectRef, kernelRefs, type Clock, type Collection, type Doc, type FeatureStore } from '@vigie/kernel';
+import { casConfig, type CasConfig } from './config.js';
 
 const casNamespace = 'http://www.yale.edu/tp/cas';
 /** CAS protocol 3.0 §3.1: tickets are at most 256 characters; anything else is refused unsent. */
@@ -13,7 +13,9 @@ const maxAnswerBytes = 256 * 1024;
 export type TicketCheck = { user: string; attributes: Record<string, string> } | { refused: string };
 
 /** A ticket Vigie has presented once, by digest, so a replayed one is refused even by a lax server. */
-interface UsedTicket extends Doc {
+export const usedTicketCollection = collectionRef<UsedTicket>('cas_tickets');
+
+export interface UsedTicket extends Doc {
   _id: string;
   at: number;
 }
@@ -56,11 +58,11 @@ export class CasClient {
   readonly #used: Collection<UsedTicket>;
 
   constructor(
-    @injectRef(kernelRefs.store) store: Store,
+    @injectRef(kernelRefs.store) store: FeatureStore,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
-    @injectRef(kernelRefs.config) private readonly config: CasConfig,
+    @injectRef(casConfig.ref) private readonly config: CasConfig,
   ) {
-    this.#used = store.collection<UsedTicket>('cas_tickets');
+    this.#used = store.collection(usedTicketCollection);
   }
 
   async validate(server: string, service: string, ticket: string): Promise<TicketCheck> {

@@ -1,4 +1,5 @@
 import { number, object, type InferType } from 'yup';
+import { featureConfig } from '@vigie/kernel';
 
 /** `[auth-cas]` of `etc/webserver.conf`: how Vigie talks to the CAS server (the record says which one). */
 export const casConfigSchema = object({
@@ -7,3 +8,6 @@ export const casConfigSchema = object({
 });
 
 export type CasConfig = InferType<typeof casConfigSchema>;
+
+/** The feature's configuration: schema, where it is read, and the typed reference its classes inject. */
+export const casConfig = featureConfig(casConfigSchema);

@@ -1,17 +1,5 @@
 import { boolean, object, string, type InferType } from 'yup';
-
-const httpUrl = (field: string) =>
-  string()
-    .max(2048)
-    .test(`${field}-url`, `${field} must be an http:// or https:// URL`, (value) => {
-      if (value === undefined) return true;
-      try {
-        const url = new URL(value);
-        return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '' && url.search === '' && url.hash === '';
-      } catch {
-        return false;
-      }
-    });
+import { baseUrlField } from '@vigie/auth';
 
 /** The CAS record as posted (`cservice.casconfig`). */
 export const casRecordInputSchema = object({
@@ -20,8 +8,8 @@ export const casRecordInputSchema = object({
   crecord_type: string().optional(),
   crecord_name: string().optional(),
   enable: boolean().optional(),
-  server: httpUrl('server').required('server is required'),
-  service: httpUrl('service').required('service is required'),
+  server: baseUrlField('server').required('server is required'),
+  service: baseUrlField('service').required('service is required'),
   default_role: string().required('default_role is required').max(255),
   title: string().optional().max(255),
 });

@@ -1,5 +1,5 @@
 import { boolean, number, object, string, type InferType } from 'yup';
-import { decodeSecretKey } from '@vigie/kernel';
+import { decodeSecretKey, featureConfig } from '@vigie/kernel';
 
 /** `[auth-ldap]` of `etc/webserver.conf`: how Vigie talks to the directory (the record says which directory). */
 export const ldapConfigSchema = object({
@@ -23,3 +23,6 @@ export const ldapConfigSchema = object({
 });
 
 export type LdapConfig = InferType<typeof ldapConfigSchema>;
+
+/** The feature's configuration: schema, where it is read, and the typed reference its classes inject. */
+export const ldapConfig = featureConfig(ldapConfigSchema);

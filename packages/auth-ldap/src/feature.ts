@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { defineFeature, kernelRefs, SecretBox } from '@vigie/kernel';
 import { authProvidersPoint } from '@vigie/auth';
-import { ldapConfigSchema, type LdapConfig } from './config.js';
+import { ldapConfig, type LdapConfig } from './config.js';
 import { ldapBridge } from './di.js';
 import { LdapProvider } from './ldap-provider.js';
 import { ldapSecretBoxRef } from './refs.js';
@@ -18,7 +18,7 @@ export const authLdapFeature = defineFeature<LdapConfig>({
   id: 'auth-ldap',
   kernel: '^0.1.0',
   dependsOn: ['auth'],
-  config: { schema: ldapConfigSchema },
+  config: ldapConfig,
   register(f) {
     f.service(
       ldapSecretBoxRef,

@@ -4,7 +4,7 @@ import { Client, InvalidCredentialsError, type Entry } from 'ldapts';
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, type Logger } from '@vigie/kernel';
 import { userAdministrationRef, type ProviderOutcome, type UserAdministration, type UserContact } from '@vigie/auth';
-import type { LdapConfig } from './config.js';
+import { ldapConfig, type LdapConfig } from './config.js';
 import { userFilter } from './filter.js';
 import { LdapConfigRepository, type DirectorySettings } from './ldap-config-repository.js';
 
@@ -32,7 +32,7 @@ export class LdapDirectory {
   constructor(
     @inject(LdapConfigRepository) private readonly records: LdapConfigRepository,
     @injectRef(userAdministrationRef) private readonly users: UserAdministration,
-    @injectRef(kernelRefs.config) private readonly config: LdapConfig,
+    @injectRef(ldapConfig.ref) private readonly config: LdapConfig,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { injectable } from 'tsyringe';
-import { DocumentRepository, injectRef, kernelRefs, type Clock, type Doc, type Store } from '@vigie/kernel';
+import { collectionRef, DocumentRepository, injectRef, kernelRefs, type Clock, type Doc, type FeatureStore } from '@vigie/kernel';
 
 /** Keys are stored as their SHA-256 digest: a leaked store does not leak usable keys. */
 export interface ApiKeyRecord extends Doc {
@@ -17,6 +17,8 @@ export interface ApiKeyRecord extends Doc {
   rights?: string[];
 }
 
+export const apiKeyCollection = collectionRef<ApiKeyRecord>('api_keys');
+
 export function digestKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
@@ -25,10 +27,10 @@ export function digestKey(key: string): string {
 @injectable()
 export class ApiKeyRepository extends DocumentRepository<ApiKeyRecord> {
   constructor(
-    @injectRef(kernelRefs.store) store: Store,
+    @injectRef(kernelRefs.store) store: FeatureStore,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {
-    super(store, 'api_keys');
+    super(store, apiKeyCollection);
   }
 
   /** Creates a key for a user; the key itself is returned once and never stored. */

@@ -1,4 +1,5 @@
 import { mixed, number, object, string, type InferType } from 'yup';
+import { featureConfig } from '@vigie/kernel';
 
 /** `[auth]` of `etc/webserver.conf`. */
 export const authConfigSchema = object({
@@ -25,6 +26,9 @@ export const authConfigSchema = object({
 });
 
 export type AuthConfig = InferType<typeof authConfigSchema>;
+
+/** The feature's configuration: schema, where it is read, and the typed reference its classes inject. */
+export const authConfig = featureConfig(authConfigSchema);
 
 /** `canopsis.auth.authkey` ⇒ `authkey`; `Basic` ⇒ `basic`. */
 export function providerNames(list: string): string[] {

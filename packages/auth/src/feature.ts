@@ -1,5 +1,5 @@
 import { defineFeature, kernelRefs } from '@vigie/kernel';
-import { authConfigSchema, type AuthConfig } from './config.js';
+import { authConfig, type AuthConfig } from './config.js';
 import { authBridge } from './di.js';
 import { ProviderChain } from './provider-chain.js';
 import { accountRoutes } from './routes.js';
@@ -11,6 +11,10 @@ import { UserAdministration } from './user-administration.js';
 import { UserRepository } from './user-repository.js';
 import { ApiKeyRepository } from './api-key-repository.js';
 import { identityRecordCollection } from './identity-record-store.js';
+import { sessionCollection } from './sessions.js';
+import { apiKeyCollection } from './api-key-repository.js';
+import { userCollection } from './user-repository.js';
+import { roleCollection } from './roles.js';
 
 /** How the first administrator's generated password reaches the operator: printed once, never logged. */
 export function printGeneratedPassword(name: string, password: string): void {
@@ -30,13 +34,13 @@ export function printGeneratedPassword(name: string, password: string): void {
 export const authFeature = defineFeature<AuthConfig>({
   id: 'auth',
   kernel: '^0.1.0',
-  config: { schema: authConfigSchema },
+  config: authConfig,
   register(f) {
     f.use(authBridge);
-    f.collection('sessions');
-    f.collection('api_keys');
-    f.collection('users');
-    f.collection('roles');
+    f.collection(sessionCollection);
+    f.collection(apiKeyCollection);
+    f.collection(userCollection);
+    f.collection(roleCollection);
     f.collection(identityRecordCollection);
     f.event(usersChangedEvent);
     f.extensionPoint(authProvidersPoint);

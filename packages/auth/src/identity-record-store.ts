@@ -1,8 +1,8 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type Collection, type Doc, type FeatureStore } from '@vigie/kernel';
 
 /** The original's `object` collection, where identity providers keep their `cservice` records (LDAP, CAS). */
-export const identityRecordCollection = 'object';
+export const identityRecordCollection = collectionRef<Doc>('object');
 
 /**
  * The identity providers' configuration records, one document each: the auth feature owns the collection, the LDAP
@@ -12,7 +12,7 @@ export const identityRecordCollection = 'object';
 export class IdentityRecords {
   readonly #objects: Collection;
 
-  constructor(@injectRef(kernelRefs.store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
     this.#objects = store.collection(identityRecordCollection);
   }
 

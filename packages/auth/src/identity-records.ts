@@ -1,4 +1,4 @@
-import { array, boolean, number, object, string, type Schema } from 'yup';
+import { array, boolean, number, object, string, type Schema, type StringSchema } from 'yup';
 import { HttpError, defineRoute, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 
 /**
@@ -12,6 +12,24 @@ export function objectEnvelope<T>(record: T | null): { total: number; data: T[];
 /** The OpenAPI schema of that answer. */
 export function objectEnvelopeSchema(record: Schema): Schema {
   return object({ total: number().required(), data: array(record).required(), success: boolean().required() });
+}
+
+/**
+ * A base URL of an identity-provider record (a server, Vigie's external URL): http(s), without credentials, query
+ * or fragment, at most 2048 characters. Refused with `<field> must be an http:// or https:// URL`.
+ */
+export function baseUrlField(field: string): StringSchema<string | undefined> {
+  return string()
+    .max(2048)
+    .test(`${field}-url`, `${field} must be an http:// or https:// URL`, (value) => {
+      if (value === undefined) return true;
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** What read routes show instead of a stored secret. */

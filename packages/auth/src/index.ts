@@ -17,6 +17,7 @@ export {
   objectEnvelope,
   objectEnvelopeSchema,
   maskedSecret,
+  baseUrlField,
   identityRecordRoutes,
   type IdentityRecordRoutesSpec,
   type IdentityRecordStore,

@@ -22,6 +22,7 @@ export const loginErrors: Readonly<Record<string, string>> = {
   missing: 'Enter a user name and a password.',
   signon: 'Sign-on failed: the identity provider’s answer was refused. Try again or contact your administrator.',
   disabled: 'Sign-on is not available: the identity provider is not configured.',
+  unavailable: 'Sign-on is not available right now: the identity provider cannot be reached. Try again later.',
 };
 
 /** A plain, accessible HTML page: labelled fields, one heading, errors announced to screen readers, no script. */

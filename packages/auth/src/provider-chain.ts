@@ -2,7 +2,7 @@ import { hash, randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, type AuthenticatedUser, type Authenticator, type AuthOutcome, type Clock, type Extensions, type HttpContext, type Logger, parseBasicAuthorization } from '@vigie/kernel';
 import { AccessResolver, type Identity } from './access.js';
-import { providerNames, type AuthConfig } from './config.js';
+import { authConfig, providerNames, type AuthConfig } from './config.js';
 import type { AuthProvider, AuthRequest, ProviderOutcome } from './provider.js';
 import { Sessions } from './sessions.js';
 import { authProvidersPoint } from './refs.js';
@@ -51,7 +51,7 @@ export class ProviderChain implements Authenticator {
   #providers: AuthProvider[] | undefined;
 
   constructor(
-    @injectRef(kernelRefs.config) private readonly config: AuthConfig,
+    @injectRef(authConfig.ref) private readonly config: AuthConfig,
     @injectRef(kernelRefs.extensions) private readonly extensions: Extensions,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
@@ -159,6 +159,12 @@ export class ProviderChain implements Authenticator {
       if (label !== null) methods.push({ provider: provider.name, path: provider.signOn.loginPath, label });
     }
     return methods;
+  }
+
+  /** Where to send the browser after closing a session opened through `via`: the provider's sign-out, or null. */
+  async signOutUrl(via: string, ctx: HttpContext): Promise<string | null> {
+    const provider = this.providers().find((candidate) => candidate.name === via);
+    return (await provider?.signOn?.signOutUrl?.(ctx)) ?? null;
   }
 
   private verify(provider: AuthProvider, request: AuthRequest, cacheKey: string | null): Promise<ProviderOutcome> {

@@ -27,6 +27,12 @@ export interface SignOn {
   readonly loginPath: string;
   /** The button's label, or null when the method is not configured (no button then). */
   label(): Promise<string | null>;
+  /**
+   * Where `GET /logout` sends the browser once a session this provider opened is closed, to end the user's session
+   * at the identity provider too (OpenID Connect RP-initiated logout); null or absent: the login page. It may read
+   * the request (a cookie the sign-on set) and change the answer (clear that cookie).
+   */
+  signOutUrl?(ctx: HttpContext): Promise<string | null>;
 }
 
 /** A way to authenticate, contributed to the `auth.providers` extension point. */

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { DocumentRepository, everyRight, injectRef, kernelRefs, type Doc, type RouteCatalog, type Rights, type Store } from '@vigie/kernel';
-import type { AuthConfig } from './config.js';
+import { collectionRef, DocumentRepository, everyRight, injectRef, kernelRefs, type Doc, type FeatureStore, type RouteCatalog, type Rights } from '@vigie/kernel';
+import { authConfig, type AuthConfig } from './config.js';
 
 /** A role made over HTTP, as stored in `roles`. */
 export interface RoleRecord extends Doc {
@@ -31,11 +31,14 @@ function isReadRight(right: string): boolean {
 /** What an operator does besides reading: acting on alarms and scheduling downtime. */
 const operatorResources = new Set(['alarms', 'pbehaviors']);
 
+/** The custom roles, by name. */
+export const roleCollection = collectionRef<RoleRecord>('roles');
+
 /** The custom roles in `roles`, by name. */
 @injectable()
 export class RoleRepository extends DocumentRepository<RoleRecord> {
-  constructor(@injectRef(kernelRefs.store) store: Store) {
-    super(store, 'roles', { order: { _id: 1 } });
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
+    super(store, roleCollection, { order: { _id: 1 } });
   }
 
   findMany(names: readonly string[]): Promise<RoleRecord[]> {
@@ -56,7 +59,7 @@ export class RoleCatalog {
   constructor(
     @inject(RoleRepository) private readonly roles: RoleRepository,
     @injectRef(kernelRefs.routeCatalog) private readonly routes: RouteCatalog,
-    @injectRef(kernelRefs.config) private readonly config: AuthConfig,
+    @injectRef(authConfig.ref) private readonly config: AuthConfig,
   ) {}
 
   /** Every right a composed route needs (what custom roles and keys are made of). */

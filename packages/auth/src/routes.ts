@@ -132,13 +132,18 @@ export const accountRoutes: RouteDefinition[] = [
     path: '/logout',
     public: true,
     summary: 'End the session',
-    description: 'Deletes the session named by the cookie, clears the cookie and redirects to the login page. Requests without a session are redirected too.',
+    description:
+      'Deletes the session named by the cookie, clears the cookie and redirects to the login page — or, for a session opened by an ' +
+      'identity provider that has a sign-out (OpenID Connect with an `end_session_endpoint`), to that provider, which sends the ' +
+      'browser back to the login page. Requests without a session are redirected too.',
     tags,
-    responses: { 303: { description: 'Redirect to `/login`' } },
+    responses: { 303: { description: 'Redirect to `/login`, or to the identity provider’s sign-out' } },
     handler: async (ctx) => {
+      const session = await sessions(ctx).find(ctx);
       await sessions(ctx).close(ctx);
+      const elsewhere = session ? await chain(ctx).signOutUrl(session.via, ctx) : null;
       ctx.status = 303;
-      ctx.redirect('/login');
+      ctx.redirect(elsewhere ?? '/login');
     },
   },
   {

@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type AuthenticatedUser, type Clock, type Collection, type Doc, type HttpContext, type Store } from '@vigie/kernel';
-import type { AuthConfig } from './config.js';
+import { collectionRef, injectRef, kernelRefs, type AuthenticatedUser, type Clock, type Collection, type Doc, type HttpContext, type FeatureStore } from '@vigie/kernel';
+import { authConfig, type AuthConfig } from './config.js';
 
 /** A login session as stored in `sessions`: keyed by a digest of the cookie value, never the value itself. */
+export const sessionCollection = collectionRef<SessionRecord>('sessions');
+
 export interface SessionRecord extends Doc {
   /** SHA-256 hex of the session token. */
   _id: string;
@@ -40,11 +42,11 @@ export class Sessions {
   readonly #sessions: Collection<SessionRecord>;
 
   constructor(
-    @injectRef(kernelRefs.store) store: Store,
+    @injectRef(kernelRefs.store) store: FeatureStore,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
-    @injectRef(kernelRefs.config) private readonly config: AuthConfig,
+    @injectRef(authConfig.ref) private readonly config: AuthConfig,
   ) {
-    this.#sessions = store.collection<SessionRecord>('sessions');
+    this.#sessions = store.collection(sessionCollection);
   }
 
   /** Opens a session for a verified user and sets its cookie on the answer. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { ErrorCodes, holdsRight, HttpError, injectRef, kernelRefs, ownAccountRight, VigieError, type Clock, type EventBus } from '@vigie/kernel';
 import { ApiKeyRepository, type ApiKeyRecord } from './api-key-repository.js';
-import type { AuthConfig } from './config.js';
+import { authConfig, type AuthConfig } from './config.js';
 import { hashPassword, verifyPassword } from './password.js';
 import type { ProviderOutcome } from './provider.js';
 import { usersChangedEvent } from './refs.js';
@@ -76,7 +76,7 @@ export class UserAdministration {
     @inject(Sessions) private readonly sessions: Sessions,
     @inject(RoleAdministration) private readonly roles: RoleAdministration,
     @inject(RoleCatalog) private readonly catalog: RoleCatalog,
-    @injectRef(kernelRefs.config) private readonly config: AuthConfig,
+    @injectRef(authConfig.ref) private readonly config: AuthConfig,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
 
@@ -176,23 +176,26 @@ export class UserAdministration {
    * Signs on a user an identity provider (LDAP, CAS, SAML2) has verified: created with `defaultRole` at first
    * login, its contact fields refreshed at every login. A local account of the same name is never taken over
    * (a directory entry named like the local administrator must not become it), and a disabled account stays out.
+   * `roles`, from a provider that maps roles (OpenID Connect), replace the user's roles at every login, so removing
+   * someone from a group at the provider takes effect at their next login.
    */
-  async signOnExternal(input: { name: string; via: string; defaultRole: string; contact: UserContact }): Promise<ProviderOutcome> {
+  async signOnExternal(input: { name: string; via: string; defaultRole: string; contact: UserContact; roles?: readonly string[] }): Promise<ProviderOutcome> {
     if (!userNamePattern.test(input.name)) return { refused: `${input.via} user name ${JSON.stringify(input.name)} is not a valid Vigie user name` };
     const contact = Object.fromEntries(Object.entries(input.contact).filter(([, value]) => typeof value === 'string')) as UserContact;
+    const changes = input.roles === undefined ? contact : { ...contact, ...roleFields(input.roles) };
     let user = await this.users.get(input.name);
     if (user && !user.external) return { refused: `${input.name} is a local account; ${input.via} may not sign it on` };
     if (!user) {
       try {
-        user = await this.users.create({ _id: input.name, ...roleFields([input.defaultRole]), enabled: true, external: true, password: null, ...contact });
+        user = await this.users.create({ _id: input.name, ...roleFields(input.roles ?? [input.defaultRole]), enabled: true, external: true, password: null, ...contact });
       } catch (err) {
         // Two first logins at once: the other one created it.
         if ((err as { code?: string }).code !== ErrorCodes.DuplicateKey) throw err;
         user = await this.users.get(input.name);
         if (!user?.external) return { refused: `${input.name} is a local account; ${input.via} may not sign it on` };
       }
-    } else if (Object.keys(contact).length > 0) {
-      await this.users.update(input.name, contact);
+    } else if (Object.keys(changes).length > 0) {
+      await this.users.update(input.name, changes);
     }
     if (!user.enabled) return { refused: `account ${user._id} is disabled` };
     return { user: { id: user._id, name: user._id, via: input.via } };

@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { DocumentRepository, escapeRegExp, injectRef, kernelRefs, type Clock, type Doc, type Filter, type Store } from '@vigie/kernel';
+import { collectionRef, DocumentRepository, escapeRegExp, injectRef, kernelRefs, type Clock, type Doc, type FeatureStore, type Filter } from '@vigie/kernel';
 
 /** A local or external (directory, SSO) user as stored in `users`. */
 export interface UserRecord extends Doc {
@@ -38,6 +38,8 @@ export function roleFields(roles: readonly string[]): Pick<UserRecord, 'role' | 
 }
 
 /** What an identity provider tells about a user besides the name. */
+export const userCollection = collectionRef<UserRecord>('users');
+
 export type UserContact = Partial<Pick<UserRecord, 'mail' | 'firstname' | 'lastname'>>;
 
 /** What may be shown of a user: everything but the password hash. */
@@ -52,10 +54,10 @@ export function publicUser(user: UserRecord): PublicUser {
 @injectable()
 export class UserRepository extends DocumentRepository<UserRecord> {
   constructor(
-    @injectRef(kernelRefs.store) store: Store,
+    @injectRef(kernelRefs.store) store: FeatureStore,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {
-    super(store, 'users', { order: { _id: 1 } });
+    super(store, userCollection, { order: { _id: 1 } });
   }
 
   countWithRole(role: string): Promise<number> {

@@ -2,6 +2,7 @@ import { defineFeature } from '@vigie/kernel';
 import { broadcastBridge } from './di.js';
 import { broadcastErrors } from './errors.js';
 import { broadcastRoutes } from './routes.js';
+import { broadcastMessageCollection } from './broadcast-message-repository.js';
 
 /** Broadcast messages: information banners the interface displays during their window (`broadcast_message`). */
 export const broadcastFeature = defineFeature({
@@ -9,7 +10,7 @@ export const broadcastFeature = defineFeature({
   kernel: '^0.1.0',
   register(f) {
     f.use(broadcastBridge);
-    f.collection('broadcast_message');
+    f.collection(broadcastMessageCollection);
     f.errors(broadcastErrors);
     for (const route of broadcastRoutes) f.route(route);
   },

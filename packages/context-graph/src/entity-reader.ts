@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Collection, type Doc, type Filter, type FindOptions, type Store } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Collection, type Doc, type Filter, type FindOptions, type FeatureStore } from '@vigie/kernel';
 import { entityCollection } from './entity-repository.js';
 
 /**
@@ -10,7 +10,7 @@ import { entityCollection } from './entity-repository.js';
 export class EntityReader {
   readonly #entities: Collection;
 
-  constructor(@injectRef(kernelRefs.store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
     this.#entities = store.collection(entityCollection);
   }
 

@@ -1,20 +1,11 @@
 import { injectable } from 'tsyringe';
 import { assertSafeFilter } from '@vigie/filter-safety';
-import {
-  injectRef, kernelRefs,
-  type BatchOperation,
-  type Collection,
-  type EventBus,
-  type Filter,
-  type Logger,
-  type SortSpec,
-  type Store,
-} from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type BatchOperation, type Collection, type EventBus, type Filter, type Logger, type SortSpec, type FeatureStore } from '@vigie/kernel';
 import { toEntity, type Entity } from './entity.js';
 import { GraphDraft, type GraphChanges } from './graph-draft.js';
 import { entitiesChangedEvent } from './refs.js';
 
-export const entityCollection = 'default_entities';
+export const entityCollection = collectionRef('default_entities');
 
 export interface EntityQuery {
   /** A MongoDB-style filter; checked with `assertSafeFilter` (only safe operators, bounded size). */
@@ -31,7 +22,7 @@ export class EntityRepository {
   readonly #entities: Collection;
 
   constructor(
-    @injectRef(kernelRefs.store) private readonly store: Store,
+    @injectRef(kernelRefs.store) private readonly store: FeatureStore,
     @injectRef(kernelRefs.eventBus) private readonly eventBus: EventBus,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {
@@ -92,12 +83,12 @@ export class EntityRepository {
     const own: Record<string, unknown> = {};
     if (add.length > 0) own.$addToSet = { depends: { $each: add } };
     if (change.fields && Object.keys(change.fields).length > 0) own.$set = change.fields;
-    if (Object.keys(own).length > 0) operations.push({ op: 'update', collection: entityCollection, filter: { _id: id }, update: own });
+    if (Object.keys(own).length > 0) operations.push({ op: 'update', collection: entityCollection.name, filter: { _id: id }, update: own });
     if (remove.length > 0) {
-      operations.push({ op: 'update', collection: entityCollection, filter: { _id: id }, update: { $pullAll: { depends: remove } } });
-      operations.push({ op: 'update', collection: entityCollection, filter: { _id: { $in: remove } }, update: { $pull: { impact: id } }, multi: true });
+      operations.push({ op: 'update', collection: entityCollection.name, filter: { _id: id }, update: { $pullAll: { depends: remove } } });
+      operations.push({ op: 'update', collection: entityCollection.name, filter: { _id: { $in: remove } }, update: { $pull: { impact: id } }, multi: true });
     }
-    if (add.length > 0) operations.push({ op: 'update', collection: entityCollection, filter: { _id: { $in: add } }, update: { $addToSet: { impact: id } }, multi: true });
+    if (add.length > 0) operations.push({ op: 'update', collection: entityCollection.name, filter: { _id: { $in: add } }, update: { $addToSet: { impact: id } }, multi: true });
     if (operations.length === 0) return;
     await this.store.batch(operations);
     try {
@@ -115,9 +106,9 @@ export class EntityRepository {
   async commit(changes: GraphChanges, alongside: readonly BatchOperation[] = []): Promise<void> {
     const operations: BatchOperation[] = [];
     const replacedIds = changes.replaced.map((entity) => entity._id);
-    for (const entity of changes.replaced) operations.push({ op: 'replace', collection: entityCollection, filter: { _id: entity._id }, doc: entity });
-    if (changes.deleted.length > 0) operations.push({ op: 'delete', collection: entityCollection, filter: { _id: { $in: [...changes.deleted] } }, multi: true });
-    for (const entity of changes.created) operations.push({ op: 'insert', collection: entityCollection, doc: entity });
+    for (const entity of changes.replaced) operations.push({ op: 'replace', collection: entityCollection.name, filter: { _id: entity._id }, doc: entity });
+    if (changes.deleted.length > 0) operations.push({ op: 'delete', collection: entityCollection.name, filter: { _id: { $in: [...changes.deleted] } }, multi: true });
+    for (const entity of changes.created) operations.push({ op: 'insert', collection: entityCollection.name, doc: entity });
     operations.push(...alongside);
     await this.store.batch(operations);
 

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, cloneJson, hasCode, ErrorCodes, type BatchOperation, type Clock, type EventBus, type JsonValue, type Logger, type Store } from '@vigie/kernel';
+import { injectRef, kernelRefs, cloneJson, hasCode, ErrorCodes, type BatchOperation, type Clock, type EventBus, type JsonValue, type Logger, type FeatureStore } from '@vigie/kernel';
 import { entitiesChangedEvent } from './refs.js';
 import type { VigieEvent } from '@vigie/events';
 import type { Entity, EntityType } from './entity.js';
@@ -73,7 +73,7 @@ export class EventEntities {
     @inject(EntityRepository) private readonly entities: EntityRepository,
     @injectRef(kernelRefs.eventBus) private readonly eventBus: EventBus,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
-    @injectRef(kernelRefs.store) private readonly store: Store,
+    @injectRef(kernelRefs.store) private readonly store: FeatureStore,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 
@@ -132,7 +132,7 @@ export class EventEntities {
       const changed = Object.entries(infos).some(([key, value]) => JSON.stringify(entity.infos[key]) !== JSON.stringify(value));
       if (changed) {
         entity.infos = { ...entity.infos, ...infos };
-        await this.store.batch([{ op: 'update', collection: entityCollection, filter: { _id: id }, update: { $set: { infos: entity.infos } } }]);
+        await this.store.batch([{ op: 'update', collection: entityCollection.name, filter: { _id: id }, update: { $set: { infos: entity.infos } } }]);
         await this.#announce([id]);
       }
       this.#remember(id, entity);
@@ -269,12 +269,12 @@ export class EventEntities {
         add(to, 'depends', from);
       }
     }
-    const operations: BatchOperation[] = [...created.values()].map((doc) => ({ op: 'insert', collection: entityCollection, doc }));
+    const operations: BatchOperation[] = [...created.values()].map((doc) => ({ op: 'insert', collection: entityCollection.name, doc }));
     for (const [id, { impact, depends }] of additions) {
       const addToSet: Record<string, unknown> = {};
       if (impact.size > 0) addToSet.impact = { $each: [...impact] };
       if (depends.size > 0) addToSet.depends = { $each: [...depends] };
-      operations.push({ op: 'update', collection: entityCollection, filter: { _id: id }, update: { $addToSet: addToSet } });
+      operations.push({ op: 'update', collection: entityCollection.name, filter: { _id: id }, update: { $addToSet: addToSet } });
     }
     return operations;
   }

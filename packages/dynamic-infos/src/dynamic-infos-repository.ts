@@ -1,16 +1,18 @@
 import { injectable } from 'tsyringe';
-import { DocumentRepository, injectRef, kernelRefs, type Doc, type Store } from '@vigie/kernel';
+import { collectionRef, DocumentRepository, injectRef, kernelRefs, type Doc, type FeatureStore } from '@vigie/kernel';
 import type { ListRequest } from './list-query.js';
 import type { DynamicInfosRule } from './schemas.js';
 
 /** A rule as stored in `dynamic_infos`: the API's fields and value forms (`dynamicInfosRuleSchema`), read as is by the engine. */
 export interface DynamicInfosRecord extends Doc, DynamicInfosRule {}
 
+export const dynamicInfosCollection = collectionRef<DynamicInfosRecord>('dynamic_infos');
+
 /** The rules in `dynamic_infos`, by id. */
 @injectable()
 export class DynamicInfosRepository extends DocumentRepository<DynamicInfosRecord> {
-  constructor(@injectRef(kernelRefs.store) store: Store) {
-    super(store, 'dynamic_infos', { order: { _id: 1 } });
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
+    super(store, dynamicInfosCollection, { order: { _id: 1 } });
   }
 
   async page(request: ListRequest): Promise<{ count: number; rules: DynamicInfosRecord[] }> {

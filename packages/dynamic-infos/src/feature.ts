@@ -5,6 +5,7 @@ import { dynamicInfosBridge } from './di.js';
 import { DynamicInfosEngine } from './dynamic-infos-engine.js';
 import { dynamicInfosErrors } from './errors.js';
 import { dynamicInfosRoutes } from './routes.js';
+import { dynamicInfosCollection } from './dynamic-infos-repository.js';
 
 /**
  * Dynamic infos rules: information added to matching alarms (`v.infos.<rule id>`), kept in `dynamic_infos`. The
@@ -17,7 +18,7 @@ export const dynamicInfosFeature = defineFeature({
   dependsOn: ['events', 'alarms', 'context-graph'],
   register(f) {
     f.use(dynamicInfosBridge);
-    f.collection('dynamic_infos');
+    f.collection(dynamicInfosCollection);
     f.consume(alarmTriggerEvent);
     f.errors(dynamicInfosErrors);
     for (const route of dynamicInfosRoutes) f.route(route);

@@ -6,6 +6,7 @@ import { ruleErrors } from './errors.js';
 import { eventFilterStage } from './event-filter-stage.js';
 import { RuleCache } from './rule-cache.js';
 import { bulkEventFilterRoutes, eventFilterRoutes } from './routes.js';
+import { ruleCollection } from './rule-repository.js';
 
 /**
  * Event filter: the rules the event pipeline applies to every incoming event, by priority — enrich it, stop the
@@ -18,7 +19,7 @@ export const eventFilterFeature = defineFeature({
   dependsOn: ['events', 'context-graph'],
   register(f) {
     f.use(eventFilterBridge);
-    f.collection('eventfilter');
+    f.collection(ruleCollection);
     f.errors(ruleErrors);
     for (const route of [...eventFilterRoutes, ...bulkEventFilterRoutes]) f.route(route);
     f.extend(pipelineStagesPoint, (c) => eventFilterStage(c.resolve(RuleCache), c.resolve(eventEntitiesRef)));

@@ -1,4 +1,4 @@
-import { documentRepositoryClass, type DocumentRepository, type Doc } from '@vigie/kernel';
+import { collectionRef, documentRepositoryClass, type DocumentRepository, type Doc } from '@vigie/kernel';
 import type { Rule } from './schemas.js';
 
 /** A pattern object: event fields to match (REFERENCE §5.1). */
@@ -11,6 +11,8 @@ export type Pattern = Record<string, unknown>;
  */
 export interface RuleRecord extends Doc, Rule {}
 
+export const ruleCollection = collectionRef<RuleRecord>('eventfilter');
+
 /** The rules in `eventfilter`, by id, listed in store order (the service and the pipeline sort them by priority). */
-export const RuleRepository = documentRepositoryClass<RuleRecord>('eventfilter');
+export const RuleRepository = documentRepositoryClass(ruleCollection);
 export type RuleRepository = DocumentRepository<RuleRecord>;

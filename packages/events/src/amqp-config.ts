@@ -1,5 +1,5 @@
 import { number, object, string, type InferType } from 'yup';
-import { durationSetting } from '@vigie/kernel';
+import { durationSetting, featureConfig } from '@vigie/kernel';
 
 /** AMQP short strings (exchange and queue names) hold at most 255 bytes. */
 const maxNameBytes = 255;
@@ -55,3 +55,6 @@ export const amqpConfigSchema = object({
 });
 
 export type AmqpConfig = InferType<typeof amqpConfigSchema>;
+
+/** The feature's configuration: schema, where it is read, and the typed reference its classes inject. */
+export const amqpConfig = featureConfig(amqpConfigSchema, { section: 'amqp' });

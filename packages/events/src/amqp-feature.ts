@@ -1,5 +1,5 @@
 import { defineFeature } from '@vigie/kernel';
-import { amqpConfigSchema, type AmqpConfig } from './amqp-config.js';
+import { amqpConfig, type AmqpConfig } from './amqp-config.js';
 import { AmqpIngestion } from './amqp-ingestion.js';
 import { eventsAmqpBridge } from './di.js';
 
@@ -11,7 +11,7 @@ export const eventsAmqpFeature = defineFeature<AmqpConfig>({
   id: 'events-amqp',
   kernel: '^0.1.0',
   dependsOn: ['events'],
-  config: { schema: amqpConfigSchema, section: 'amqp' },
+  config: amqpConfig,
   register(f) {
     f.use(eventsAmqpBridge);
     if (f.config.url !== '') {

@@ -2,7 +2,7 @@ import { connect, type ChannelModel, type ConfirmChannel, type ConsumeMessage, t
 import { injectable } from 'tsyringe';
 import { injectRef, kernelRefs, durationSeconds, type Clock, type HealthResult, type Logger } from '@vigie/kernel';
 import { eventIntakeRef } from './refs.js';
-import { partitionList, type AmqpConfig } from './amqp-config.js';
+import { amqpConfig, partitionList, type AmqpConfig } from './amqp-config.js';
 import { readMessage, type ReadMessage } from './amqp-messages.js';
 import type { EventIntake } from './event-intake.js';
 import { entityIdOf, type VigieEvent } from './pipeline.js';
@@ -73,7 +73,7 @@ export class AmqpIngestion {
   #routeTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    @injectRef(kernelRefs.config) private readonly config: AmqpConfig,
+    @injectRef(amqpConfig.ref) private readonly config: AmqpConfig,
     @injectRef(eventIntakeRef) private readonly intake: EventIntake,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,

@@ -1,5 +1,5 @@
 import { boolean, number, object, string, type InferType } from 'yup';
-import { durationSeconds, durationSetting, parseByteSize } from '@vigie/kernel';
+import { durationSeconds, durationSetting, parseByteSize, featureConfig } from '@vigie/kernel';
 
 function isByteSize(value: string | undefined): boolean {
   try {
@@ -39,6 +39,9 @@ export const engineConfigSchema = object({
 });
 
 export type EngineConfig = InferType<typeof engineConfigSchema>;
+
+/** The feature's configuration: schema, where it is read, and the typed reference its classes inject. */
+export const engineConfig = featureConfig(engineConfigSchema, { section: 'engine' });
 
 /** Milliseconds in a validated `<n><unit>` duration. */
 export function durationMs(text: string): number {

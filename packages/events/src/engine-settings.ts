@@ -1,7 +1,7 @@
 import { injectable } from 'tsyringe';
-import { durationMs, type EngineConfig } from './config.js';
+import { engineConfig, durationMs, type EngineConfig } from './config.js';
 import type { EngineSettings } from './pipeline.js';
-import { injectRef, kernelRefs, parseByteSize } from '@vigie/kernel';
+import { injectRef, parseByteSize } from '@vigie/kernel';
 
 /** The `[engine]` values other features need, in the units they use (exported as `engineSettings`). */
 @injectable()
@@ -14,7 +14,7 @@ export class EngineSettingsService implements EngineSettings {
   readonly maxWaitingEvents: number;
   readonly allowChangeSeverityToInfo: boolean;
 
-  constructor(@injectRef(kernelRefs.config) config: EngineConfig) {
+  constructor(@injectRef(engineConfig.ref) config: EngineConfig) {
     this.beatIntervalMs = durationMs(config.beat_interval);
     this.maxEventAgeMs = durationMs(config.max_event_age);
     this.maxQueueDepth = config.max_queue_depth;

@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type BatchOperation, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type BatchOperation, type Collection, type Doc, type FeatureStore } from '@vigie/kernel';
 import type { VigieEvent } from './pipeline.js';
 import { shallowCopy } from './shallow-copy.js';
 
@@ -34,21 +34,21 @@ export interface FailedEvent extends QueuedEvent {
  * The events of one acceptance (an HTTP request, an AMQP batch) as stored, in order: one document, one row to
  * write and one to delete for up to `eventsPerDocument` events. Its id is its first event's.
  */
-interface StoredBatch extends Doc {
+export interface StoredBatch extends Doc {
   node: string;
   accepted_at: number;
   events: { _id: string; entity: string; event: VigieEvent }[];
 }
 
 /** Events of a stored batch processed while others of it still wait: one record per group settled (never rewritten). */
-interface BatchProgress extends Doc {
+export interface BatchProgress extends Doc {
   node: string;
   batch: string;
   done: string[];
 }
 
 /** A queue document of an older version: one event. */
-interface StoredEvent extends Doc {
+export interface StoredEvent extends Doc {
   node: string;
   entity: string;
   accepted_at: number;
@@ -58,8 +58,9 @@ interface StoredEvent extends Doc {
 /** Events in one `event_queue` document at most (a MongoDB document is limited to 16 MiB). */
 const eventsPerDocument = 1000;
 
-export const queueCollection = 'event_queue';
-export const progressCollection = 'event_queue_progress';
+export const queueCollection = collectionRef<StoredBatch | StoredEvent>('event_queue');
+export const progressCollection = collectionRef<BatchProgress>('event_queue_progress');
+export const failureCollection = collectionRef<FailedEvent>('event_failures');
 
 /**
  * The durable event queue: an event is in `event_queue` from its acceptance until it has been processed. The
@@ -69,16 +70,16 @@ export const progressCollection = 'event_queue_progress';
  */
 @injectable()
 export class EventQueueRepository {
-  readonly #store: Store;
+  readonly #store: FeatureStore;
   readonly #queue: Collection<StoredBatch | StoredEvent>;
   readonly #progress: Collection<BatchProgress>;
   readonly #failures: Collection<FailedEvent>;
 
-  constructor(@injectRef(kernelRefs.store) store: Store) {
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
     this.#store = store;
     this.#queue = store.collection(queueCollection);
     this.#progress = store.collection(progressCollection);
-    this.#failures = store.collection<FailedEvent>('event_failures');
+    this.#failures = store.collection(failureCollection);
   }
 
   /**
@@ -115,12 +116,12 @@ export class EventQueueRepository {
   async settle(completed: readonly string[], progress: ReadonlyMap<string, { node: string; ids: readonly string[] }>): Promise<void> {
     const operations: BatchOperation[] = [];
     if (completed.length > 0) {
-      operations.push({ op: 'delete', collection: queueCollection, filter: { _id: { $in: [...completed] } }, multi: true });
-      operations.push({ op: 'delete', collection: progressCollection, filter: { batch: { $in: [...completed] } }, multi: true });
+      operations.push({ op: 'delete', collection: queueCollection.name, filter: { _id: { $in: [...completed] } }, multi: true });
+      operations.push({ op: 'delete', collection: progressCollection.name, filter: { batch: { $in: [...completed] } }, multi: true });
     }
     for (const [batch, { node, ids }] of progress) {
       // Named after its first event, finished once: unique.
-      operations.push({ op: 'insert', collection: progressCollection, doc: { _id: ids[0] as string, node, batch, done: [...ids] } });
+      operations.push({ op: 'insert', collection: progressCollection.name, doc: { _id: ids[0] as string, node, batch, done: [...ids] } });
     }
     if (operations.length > 0) await this.#store.batch(operations);
   }

@@ -1,8 +1,8 @@
 import { defineFeature } from '@vigie/kernel';
-import { engineConfigSchema, type EngineConfig } from './config.js';
+import { engineConfig, type EngineConfig } from './config.js';
 import { eventsBridge } from './di.js';
 import { EventIntake } from './event-intake.js';
-import { progressCollection, queueCollection } from './event-queue.js';
+import { failureCollection, progressCollection, queueCollection } from './event-queue.js';
 import { PipelineHealth } from './pipeline-health.js';
 import { pipelineStagesPoint } from './pipeline.js';
 import { eventRoutes } from './routes.js';
@@ -19,12 +19,12 @@ export const eventsHealthChecks = { pipeline: 'engines.pipeline' } as const;
 export const eventsFeature = defineFeature<EngineConfig>({
   id: 'events',
   kernel: '^0.1.0',
-  config: { schema: engineConfigSchema, section: 'engine' },
+  config: engineConfig,
   register(f) {
     f.use(eventsBridge);
     f.collection(queueCollection, { indexes: [{ keys: { node: 1 } }] });
     f.collection(progressCollection, { indexes: [{ keys: { node: 1 } }, { keys: { batch: 1 } }] });
-    f.collection('event_failures');
+    f.collection(failureCollection);
     f.extensionPoint(pipelineStagesPoint);
     f.extend(pipelineStagesPoint, () => validationStage);
     for (const route of eventRoutes) f.route(route);

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, type Clock, type Extensions, type Logger, type Observations } from '@vigie/kernel';
-import type { EngineConfig } from './config.js';
+import { engineConfig, type EngineConfig } from './config.js';
 import { EventQueueRepository, type QueuedEvent } from './event-queue.js';
 import { EventTrip } from './pipeline-context.js';
 import { pipelineStagesPoint, type PipelineStage } from './pipeline.js';
@@ -122,7 +122,7 @@ export class PipelineRunner {
     @injectRef(kernelRefs.extensions) private readonly extensions: Extensions,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
-    @injectRef(kernelRefs.config) config: EngineConfig,
+    @injectRef(engineConfig.ref) config: EngineConfig,
     @injectRef(kernelRefs.observations) private readonly observations: Observations,
   ) {
     this.#concurrency = config.lanes;

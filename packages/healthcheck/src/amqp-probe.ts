@@ -1,7 +1,7 @@
 import { connect, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type HealthResult } from '@vigie/kernel';
-import { listOf, type HealthcheckConfig } from './config.js';
+import { injectRef, type HealthResult } from '@vigie/kernel';
+import { healthcheckConfig, listOf, type HealthcheckConfig } from './config.js';
 import { Deadline, reasonOf } from './deadline.js';
 
 /**
@@ -30,7 +30,7 @@ const passiveFailure = (kind: 'exchange' | 'queue', name: string) => (err: unkno
  */
 @injectable()
 export class AmqpProbe {
-  constructor(@injectRef(kernelRefs.config) private readonly config: HealthcheckConfig) {}
+  constructor(@injectRef(healthcheckConfig.ref) private readonly config: HealthcheckConfig) {}
 
   async check(): Promise<HealthResult> {
     const deadline = new Deadline(this.config.check_timeout_ms);

@@ -1,4 +1,5 @@
 import { number, object, string, type InferType } from 'yup';
+import { featureConfig } from '@vigie/kernel';
 
 /** Names the stores accept for collections (the SQLite and MongoDB adapters share this rule). */
 const collectionNamePattern = /^[A-Za-z0-9_.-]{1,120}$/;
@@ -59,3 +60,6 @@ export const healthcheckConfigSchema = object({
 });
 
 export type HealthcheckConfig = InferType<typeof healthcheckConfigSchema>;
+
+/** The feature's configuration: schema, where it is read, and the typed reference its classes inject. */
+export const healthcheckConfig = featureConfig(healthcheckConfigSchema, { file: 'healthcheck/manager.conf', section: 'HEALTHCHECK' });

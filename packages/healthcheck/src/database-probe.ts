@@ -1,6 +1,6 @@
 import { injectable } from 'tsyringe';
 import { injectRef, kernelRefs, type HealthResult, type StoreProbe } from '@vigie/kernel';
-import { listOf, type HealthcheckConfig } from './config.js';
+import { healthcheckConfig, listOf, type HealthcheckConfig } from './config.js';
 import { reasonOf } from './deadline.js';
 
 /**
@@ -12,7 +12,7 @@ import { reasonOf } from './deadline.js';
 export class DatabaseProbe {
   constructor(
     @injectRef(kernelRefs.storeProbe) private readonly store: StoreProbe,
-    @injectRef(kernelRefs.config) private readonly config: HealthcheckConfig,
+    @injectRef(healthcheckConfig.ref) private readonly config: HealthcheckConfig,
   ) {}
 
   async check(): Promise<HealthResult> {

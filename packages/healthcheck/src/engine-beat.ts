@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Clock, type Collection, type Doc, type HealthResult, type Store } from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type Clock, type Collection, type Doc, type HealthResult, type FeatureStore } from '@vigie/kernel';
 import { reasonOf } from './deadline.js';
 
 /** How often the scheduler records the beat (the `healthcheck.engine-beat` job). */
@@ -7,9 +7,9 @@ export const beatEverySeconds = 30;
 /** Three missed beats: the scheduler is not running jobs (stopped, saturated or stuck). */
 export const stalledAfterSeconds = 3 * beatEverySeconds;
 /** Where the beat is kept: in the store, so that every node of a cluster sees the beat whichever node ran it. */
-export const beatCollection = 'healthcheck_engine_beat';
+export const beatCollection = collectionRef<BeatRecord>('healthcheck_engine_beat');
 
-interface BeatRecord extends Doc {
+export interface BeatRecord extends Doc {
   _id: 'scheduler';
   /** Epoch seconds of the last run. */
   at: number;
@@ -24,12 +24,12 @@ export class EngineBeat {
   #startedAt: number | undefined;
 
   constructor(
-    @injectRef(kernelRefs.store) private readonly store: Store,
+    @injectRef(kernelRefs.store) private readonly store: FeatureStore,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
   ) {}
 
   get #beats(): Collection<BeatRecord> {
-    return this.store.collection<BeatRecord>(beatCollection);
+    return this.store.collection(beatCollection);
   }
 
   /** The start of this process: before its first beat, the scheduler gets `stalledAfterSeconds` to run it. */

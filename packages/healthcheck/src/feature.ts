@@ -1,6 +1,6 @@
 import { defineFeature } from '@vigie/kernel';
 import { AmqpProbe } from './amqp-probe.js';
-import { healthcheckConfigSchema, listOf, type HealthcheckConfig } from './config.js';
+import { healthcheckConfig, listOf, type HealthcheckConfig } from './config.js';
 import { DatabaseProbe } from './database-probe.js';
 import { healthcheckBridge } from './di.js';
 import { beatCollection, beatEverySeconds, EngineBeat } from './engine-beat.js';
@@ -23,7 +23,7 @@ export const healthcheckNames = {
 export const healthcheckFeature = defineFeature<HealthcheckConfig>({
   id: 'healthcheck',
   kernel: '^0.1.0',
-  config: { file: 'healthcheck/manager.conf', section: 'HEALTHCHECK', schema: healthcheckConfigSchema },
+  config: healthcheckConfig,
   register(f) {
     f.use(healthcheckBridge);
     f.collection(beatCollection);

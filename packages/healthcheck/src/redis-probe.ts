@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type HealthResult } from '@vigie/kernel';
-import type { HealthcheckConfig } from './config.js';
+import { injectRef, type HealthResult } from '@vigie/kernel';
+import { healthcheckConfig, type HealthcheckConfig } from './config.js';
 import { Deadline, reasonOf } from './deadline.js';
 
 /** What the ECHO round trip sends and expects back. */
@@ -10,7 +10,7 @@ const echoToken = 'vigie healthcheck';
 /** The cache check: a fresh connection to `redis_url` and an ECHO that must come back unchanged. */
 @injectable()
 export class RedisProbe {
-  constructor(@injectRef(kernelRefs.config) private readonly config: HealthcheckConfig) {}
+  constructor(@injectRef(healthcheckConfig.ref) private readonly config: HealthcheckConfig) {}
 
   async check(): Promise<HealthResult> {
     const deadline = new Deadline(this.config.check_timeout_ms);

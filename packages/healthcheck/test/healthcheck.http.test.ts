@@ -194,7 +194,7 @@ describe('database', () => {
 
 describe('engines', () => {
   const beatRecorded = async (kernel: TestKernel, at: number) => {
-    await vi.waitFor(async () => expect(await kernel.kernel.store.collection(beatCollection).findOne({ _id: 'scheduler' })).toMatchObject({ at }), {
+    await vi.waitFor(async () => expect(await kernel.kernel.store.collection(beatCollection.name).findOne({ _id: 'scheduler' })).toMatchObject({ at }), {
       timeout: 30_000,
     });
   };
@@ -215,7 +215,7 @@ describe('engines', () => {
     const kernel = await start();
     await beatRecorded(kernel, startedAt / 1000);
     // As if the first beat had not run yet.
-    await kernel.kernel.store.collection(beatCollection).deleteMany({});
+    await kernel.kernel.store.collection(beatCollection.name).deleteMany({});
     clock.advance(90_000);
     expect(await summary(kernel)).toMatchObject({ engines: '' });
     clock.advance(1000);
@@ -227,7 +227,7 @@ describe('engines', () => {
     const store = kernel.kernel.store;
     const collection = store.collection.bind(store);
     vi.spyOn(store, 'collection').mockImplementation(<T extends { _id: string }>(name: string) =>
-      name === beatCollection ? ({ findOne: () => Promise.reject(new Error('store closed')) } as unknown as Collection<T>) : collection<T>(name),
+      name === beatCollection.name ? ({ findOne: () => Promise.reject(new Error('store closed')) } as unknown as Collection<T>) : collection<T>(name),
     );
     expect(await summary(kernel)).toMatchObject({ engines: "Failed to read the scheduler's engine beat: store closed", overall: false });
   });

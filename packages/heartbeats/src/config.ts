@@ -1,5 +1,5 @@
 import { object, string, type InferType } from 'yup';
-import { durationPattern, durationSeconds } from '@vigie/kernel';
+import { durationPattern, durationSeconds, featureConfig } from '@vigie/kernel';
 
 /** `[heartbeats]` of `etc/webserver.conf`. */
 export const heartbeatsConfigSchema = object({
@@ -12,6 +12,9 @@ export const heartbeatsConfigSchema = object({
 });
 
 export type HeartbeatsConfig = InferType<typeof heartbeatsConfigSchema>;
+
+/** The feature's configuration: schema, where it is read, and the typed reference its classes inject. */
+export const heartbeatsConfig = featureConfig(heartbeatsConfigSchema);
 
 export function warmUpSeconds(config: HeartbeatsConfig): number {
   return durationSeconds(config.warm_up) ?? 0;

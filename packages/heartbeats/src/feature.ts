@@ -1,10 +1,12 @@
 import { defineFeature, kernelRefs } from '@vigie/kernel';
 import { PipelineOrder, pipelineStagesPoint, registerEngineBeat } from '@vigie/events';
-import { heartbeatsConfigSchema, type HeartbeatsConfig } from './config.js';
+import { heartbeatsConfig, type HeartbeatsConfig } from './config.js';
 import { heartbeatsBridge } from './di.js';
 import { HeartbeatEngine } from './heartbeat-engine.js';
 import { heartbeatErrors } from './errors.js';
 import { heartbeatRoutes } from './routes.js';
+import { heartbeatCollection } from './heartbeat-repository.js';
+import { heartbeatStateCollection } from './heartbeat-state.js';
 
 /**
  * Heartbeats: the expected event interval of each connector, kept in `heartbeat`. The engine's pipeline stage
@@ -15,11 +17,11 @@ export const heartbeatsFeature = defineFeature<HeartbeatsConfig>({
   id: 'heartbeats',
   kernel: '^0.1.0',
   dependsOn: ['events'],
-  config: { schema: heartbeatsConfigSchema },
+  config: heartbeatsConfig,
   register(f) {
     f.use(heartbeatsBridge);
-    f.collection('heartbeat');
-    f.collection('heartbeat_state');
+    f.collection(heartbeatCollection);
+    f.collection(heartbeatStateCollection);
     f.errors(heartbeatErrors);
     for (const route of heartbeatRoutes) f.route(route);
     f.extend(pipelineStagesPoint, (c) => {

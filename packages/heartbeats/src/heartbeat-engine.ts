@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, durationSeconds, RuleCache, type Clock, type Logger } from '@vigie/kernel';
 import { eventIntakeRef, type EventIntake, type PipelineContext, type VigieEvent } from '@vigie/events';
-import { warmUpSeconds, type HeartbeatsConfig } from './config.js';
+import { heartbeatsConfig, warmUpSeconds, type HeartbeatsConfig } from './config.js';
 import { HeartbeatRepository, type HeartbeatRecord } from './heartbeat-repository.js';
 import { HeartbeatStateRepository } from './heartbeat-state.js';
 import { heartbeatAlarmResource } from './heartbeat-id.js';
@@ -43,7 +43,7 @@ export class HeartbeatEngine {
     @injectRef(eventIntakeRef) private readonly intake: EventIntake,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
-    @injectRef(kernelRefs.config) config: HeartbeatsConfig,
+    @injectRef(heartbeatsConfig.ref) config: HeartbeatsConfig,
   ) {
     this.#warmUpSec = warmUpSeconds(config);
     this.#heartbeats = new RuleCache({ source: heartbeats, compile: watchedHeartbeat, kind: 'heartbeat', logField: 'heartbeat', refreshMs: reloadAfterMs, clock, logger });

@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { DocumentRepository, injectRef, kernelRefs, type Doc, type Store } from '@vigie/kernel';
+import { collectionRef, DocumentRepository, injectRef, kernelRefs, type Doc, type FeatureStore } from '@vigie/kernel';
 import type { Heartbeat } from './schemas.js';
 
 /**
@@ -10,13 +10,13 @@ export interface HeartbeatRecord extends Doc, Heartbeat {
   output?: string;
 }
 
-const collectionName = 'heartbeat';
+export const heartbeatCollection = collectionRef<HeartbeatRecord>('heartbeat');
 
 /** The heartbeats in `heartbeat`, by id (which their pattern decides). */
 @injectable()
 export class HeartbeatRepository extends DocumentRepository<HeartbeatRecord> {
-  constructor(@injectRef(kernelRefs.store) private readonly store: Store) {
-    super(store, collectionName, { order: { _id: 1 } });
+  constructor(@injectRef(kernelRefs.store) private readonly store: FeatureStore) {
+    super(store, heartbeatCollection, { order: { _id: 1 } });
   }
 
   /**
@@ -28,8 +28,8 @@ export class HeartbeatRepository extends DocumentRepository<HeartbeatRecord> {
     if (record._id === id) return this.replace(record);
     if (!(await this.get(id))) return null;
     await this.store.batch([
-      { op: 'delete', collection: collectionName, filter: { _id: id } },
-      { op: 'insert', collection: collectionName, doc: record },
+      { op: 'delete', collection: heartbeatCollection.name, filter: { _id: id } },
+      { op: 'insert', collection: heartbeatCollection.name, doc: record },
     ]);
     this.wrote();
     return record;

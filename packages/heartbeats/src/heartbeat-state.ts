@@ -1,7 +1,9 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type Collection, type Doc, type FeatureStore } from '@vigie/kernel';
 
 /** What the engine persists of each heartbeat (collection `heartbeat_state`): a restart forgets nothing. */
+export const heartbeatStateCollection = collectionRef<HeartbeatState>('heartbeat_state');
+
 export interface HeartbeatState extends Doc {
   /** The heartbeat id. */
   _id: string;
@@ -17,8 +19,8 @@ export interface HeartbeatState extends Doc {
 export class HeartbeatStateRepository {
   readonly #states: Collection<HeartbeatState>;
 
-  constructor(@injectRef(kernelRefs.store) store: Store) {
-    this.#states = store.collection<HeartbeatState>('heartbeat_state');
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
+    this.#states = store.collection(heartbeatStateCollection);
   }
 
   all(): Promise<HeartbeatState[]> {

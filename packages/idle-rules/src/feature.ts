@@ -4,6 +4,8 @@ import { idleRulesBridge } from './di.js';
 import { IdleRuleEngine } from './idle-rule-engine.js';
 import { idleRuleErrors } from './errors.js';
 import { bulkIdleRuleRoutes, idleRuleRoutes } from './routes.js';
+import { idleRuleCollection } from './idle-rule-repository.js';
+import { idleMarkCollection } from './idle-marks.js';
 
 /** Order of the stage that notes events for the idle rules: right after the alarms stage. */
 export const idleRulesStageOrder = PipelineOrder.alarms + 50;
@@ -19,8 +21,8 @@ export const idleRulesFeature = defineFeature({
   dependsOn: ['events', 'alarms', 'context-graph', 'pbehaviors'],
   register(f) {
     f.use(idleRulesBridge);
-    f.collection('idle_rule');
-    f.collection('idle_rule_marks');
+    f.collection(idleRuleCollection);
+    f.collection(idleMarkCollection);
     f.errors(idleRuleErrors);
     for (const route of [...idleRuleRoutes, ...bulkIdleRuleRoutes]) f.route(route);
     f.extend(pipelineStagesPoint, (c) => {

@@ -1,11 +1,13 @@
 import { injectable } from 'tsyringe';
-import { ErrorCodes, injectRef, kernelRefs, hasCode, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { collectionRef, ErrorCodes, injectRef, kernelRefs, hasCode, type Collection, type Doc, type FeatureStore } from '@vigie/kernel';
 
 /**
  * What the idle-rule engine remembers of an entity (collection `idle_rule_marks`, one document per entity): the
  * time of its last event, and the alarm each rule already fired on. Every event clears `fired`, so a rule fires
  * again only after a new idle period.
  */
+export const idleMarkCollection = collectionRef<IdleMark>('idle_rule_marks');
+
 export interface IdleMark extends Doc {
   /** The entity id. */
   _id: string;
@@ -24,8 +26,8 @@ export function ruleKey(ruleId: string): string {
 export class IdleMarkRepository {
   readonly #marks: Collection<IdleMark>;
 
-  constructor(@injectRef(kernelRefs.store) store: Store) {
-    this.#marks = store.collection<IdleMark>('idle_rule_marks');
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
+    this.#marks = store.collection(idleMarkCollection);
   }
 
   async byEntity(entityIds: readonly string[]): Promise<Map<string, IdleMark>> {

@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { DocumentRepository, injectRef, kernelRefs, type Doc, type Store } from '@vigie/kernel';
+import { collectionRef, DocumentRepository, injectRef, kernelRefs, type Doc, type FeatureStore } from '@vigie/kernel';
 
 import type { IdleRule } from './schemas.js';
 
@@ -9,11 +9,13 @@ export type Pattern = Record<string, unknown>;
 /** An idle rule as stored in `idle_rule`: the API's fields and value forms (`idleRuleSchema`), read as is by the engine. */
 export interface IdleRuleRecord extends Doc, IdleRule {}
 
+export const idleRuleCollection = collectionRef<IdleRuleRecord>('idle_rule');
+
 /** The rules in `idle_rule`, by id, listed oldest first (the order they were created in). */
 @injectable()
 export class IdleRuleRepository extends DocumentRepository<IdleRuleRecord> {
-  constructor(@injectRef(kernelRefs.store) store: Store) {
-    super(store, 'idle_rule', { order: { creation_date: 1, _id: 1 } });
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
+    super(store, idleRuleCollection, { order: { creation_date: 1, _id: 1 } });
   }
 
   count(): Promise<number> {

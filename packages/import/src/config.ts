@@ -1,5 +1,5 @@
 import { object, string, type InferType } from 'yup';
-import { parseByteSize } from '@vigie/kernel';
+import { parseByteSize, featureConfig } from '@vigie/kernel';
 
 function isByteSize(value: string | undefined): boolean {
   try {
@@ -16,3 +16,6 @@ export const importConfigSchema = object({
 });
 
 export type ImportConfig = InferType<typeof importConfigSchema>;
+
+/** The feature's configuration: schema, where it is read, and the typed reference its classes inject. */
+export const importConfig = featureConfig(importConfigSchema);

@@ -1,5 +1,5 @@
 import { defineFeature } from '@vigie/kernel';
-import { importConfigSchema, type ImportConfig } from './config.js';
+import { importConfig, type ImportConfig } from './config.js';
 import { importBridge } from './di.js';
 import { importErrors } from './errors.js';
 import { importCollection } from './import-repository.js';
@@ -16,7 +16,7 @@ export const importFeature = defineFeature<ImportConfig>({
   id: 'import',
   kernel: '^0.1.0',
   dependsOn: ['context-graph'],
-  config: { schema: importConfigSchema },
+  config: importConfig,
   register(f) {
     f.use(importBridge);
     f.collection(importCollection, { indexes: [{ keys: { seq: 1 }, unique: true }] });

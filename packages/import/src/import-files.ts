@@ -4,7 +4,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { injectable } from 'tsyringe';
 import { ErrorCodes, FormJsonDepthMeter, JsonDepthMeter, injectRef, kernelRefs, VigieError, errorDetail, parseByteSize, type InputLimits } from '@vigie/kernel';
-import type { ImportConfig } from './config.js';
+import { importConfig, type ImportConfig } from './config.js';
 import type { BodyFormat } from './import-document.js';
 
 /** Code of a submission whose body could not be stored (disk full, permissions). */
@@ -23,7 +23,7 @@ export class ImportFiles {
 
   constructor(
     @injectRef(kernelRefs.dataDir) dataDir: string,
-    @injectRef(kernelRefs.config) config: ImportConfig,
+    @injectRef(importConfig.ref) config: ImportConfig,
     @injectRef(kernelRefs.inputLimits) limits: InputLimits,
   ) {
     this.directory = join(dataDir, 'imports');

@@ -1,9 +1,9 @@
 import { injectable } from 'tsyringe';
-import { ErrorCodes, injectRef, kernelRefs, hasCode, type BatchOperation, type Collection, type Doc, type Filter, type FeatureStore, type Update } from '@vigie/kernel';
+import { collectionRef, ErrorCodes, injectRef, kernelRefs, hasCode, type BatchOperation, type Collection, type Doc, type Filter, type FeatureStore, type Update } from '@vigie/kernel';
 import type { ImportStats } from './apply-plan.js';
 import type { BodyFormat } from './import-document.js';
 
-export const importCollection = 'default_importgraph';
+export const importCollection = collectionRef<ImportRecord>('default_importgraph');
 
 export const importStatuses = ['pending', 'ongoing', 'done', 'failed'] as const;
 export type ImportStatus = (typeof importStatuses)[number];
@@ -58,7 +58,7 @@ export class ImportRepository {
 
   constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
     this.#store = store;
-    this.#records = store.collection<ImportRecord>(importCollection);
+    this.#records = store.collection(importCollection);
   }
 
   get(id: string): Promise<ImportRecord | null> {
@@ -105,7 +105,7 @@ export class ImportRepository {
   /** The write that records an outcome, for a batch that commits it with the graph changes. */
   finishing(id: string, worker: ImportWorker, outcome: ImportOutcome): BatchOperation {
     // Vouched for: the context graph's store commits it with the entities, though the collection is the import's.
-    const [operation] = this.#store.vouch([{ op: 'update', collection: importCollection, ...outcomeWrite(id, worker, outcome) }]);
+    const [operation] = this.#store.vouch([{ op: 'update', collection: importCollection.name, ...outcomeWrite(id, worker, outcome) }]);
     return operation as BatchOperation;
   }
 

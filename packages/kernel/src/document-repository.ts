@@ -1,7 +1,8 @@
 import { injectable } from 'tsyringe';
 import { kernelRefs } from './kernel-refs.js';
-import { injectRef } from './refs.js';
-import type { Collection, Doc, SortSpec, Store, StoreChanges } from './store/port.js';
+import { injectRef, type CollectionRef } from './refs.js';
+import type { FeatureStore } from './store/owned-store.js';
+import type { Collection, Doc, SortSpec, StoreChanges } from './store/port.js';
 
 /**
  * The get/list/insert/replace/delete of one collection whose documents are keyed by `_id`, with one contract for
@@ -23,8 +24,8 @@ export class DocumentRepository<T extends Doc> {
   readonly #changes: StoreChanges | undefined;
   #writes = 0;
 
-  constructor(store: Store, collectionName: string, options: { order?: SortSpec } = {}) {
-    this.documents = store.collection<T>(collectionName);
+  constructor(store: FeatureStore, collection: CollectionRef<T>, options: { order?: SortSpec } = {}) {
+    this.documents = store.collection(collection);
     this.#order = options.order;
     this.#changes = store.changes;
   }
@@ -84,14 +85,15 @@ export class DocumentRepository<T extends Doc> {
  * An injectable `DocumentRepository` class for one collection (the store comes from `kernelRefs.store`, the feature's own): the whole
  * repository of a feature that needs no query of its own.
  *
- *     export const WebhookRepository = documentRepositoryClass<WebhookRecord>('webhooks', { order: { _id: 1 } });
+ *     export const webhookCollection = collectionRef<WebhookRecord>('webhooks');
+ *     export const WebhookRepository = documentRepositoryClass(webhookCollection, { order: { _id: 1 } });
  *     export type WebhookRepository = DocumentRepository<WebhookRecord>;
  */
-export function documentRepositoryClass<T extends Doc>(collectionName: string, options: { order?: SortSpec } = {}): new (store: Store) => DocumentRepository<T> {
+export function documentRepositoryClass<T extends Doc>(collection: CollectionRef<T>, options: { order?: SortSpec } = {}): new (store: FeatureStore) => DocumentRepository<T> {
   @injectable()
   class CollectionRepository extends DocumentRepository<T> {
-    constructor(@injectRef(kernelRefs.store) store: Store) {
-      super(store, collectionName, options);
+    constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
+      super(store, collection, options);
     }
   }
   return CollectionRepository;

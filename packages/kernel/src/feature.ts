@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import type { Schema } from 'yup';
+import type { InferType, Schema } from 'yup';
 import type { Logger } from './log.js';
 import type { HealthResult } from './health.js';
 import type { AuthenticatedUser, Authenticator } from './auth.js';
@@ -8,7 +8,9 @@ import type { ErrorWording } from './http/error-wording.js';
 import type { BodyOptions } from './http/body.js';
 import type { JobRun, JobOptions } from './scheduler/port.js';
 import type { IndexSpec } from './store/port.js';
-import type { AnyEventRef, AnyServiceRef, ExtensionPointRef, FeatureScope, ServiceRef } from './refs.js';
+import { serviceRef, type AnyEventRef, type AnyServiceRef, type CollectionRef, type ExtensionPointRef, type FeatureScope, type ServiceRef } from './refs.js';
+import type { Doc } from './store/port.js';
+import { configServiceId } from './kernel-refs.js';
 
 /** What every request carries in `ctx.state`. */
 export interface VigieState {
@@ -215,7 +217,7 @@ export interface FeatureRegistrar<C> {
    * Declares a collection this feature owns, with the indexes the kernel creates at init (before `onInit`). The
    * feature's store reaches only its own collections; other features read them through its exported services.
    */
-  collection(name: string, options?: { indexes?: readonly IndexSpec[] }): void;
+  collection<T extends Doc>(ref: CollectionRef<T>, options?: { indexes?: readonly IndexSpec[] }): void;
   route(route: RouteDefinition): void;
   /**
    * Mounts a `@koa/router` router (for existing Koa routes and middleware). Its routes are tried after the declared
@@ -239,13 +241,30 @@ export interface FeatureRegistrar<C> {
   onShutdown(hook: LifecycleHook): void;
 }
 
-export interface FeatureConfigSource<C> {
+/** Where a feature's configuration is read and how it is checked; made by `featureConfig`. */
+export interface FeatureConfig<C> {
   /** yup schema of the slice; the kernel validates all slices at boot and reports every problem at once. */
-  schema: Schema<C>;
+  readonly schema: Schema<C>;
   /** INI file under `<install>/etc`; `webserver.conf` by default. */
-  file?: string;
+  readonly file?: string;
   /** Section of that file; the feature id by default. */
-  section?: string;
+  readonly section?: string;
+  /** The validated slice, typed by the schema: `@injectRef(alarmsConfig.ref) config: AlarmsConfig`. */
+  readonly ref: ServiceRef<C>;
+}
+
+/**
+ * A feature's configuration: its schema, where it is read, and the reference its classes inject, typed by the
+ * schema (no cast). Declared in the package's `src/config.ts` (imported by both the definition and the services):
+ *
+ *     export const alarmsConfig = featureConfig(alarmsConfigSchema);
+ *     defineFeature({ id: 'alarms', config: alarmsConfig, … });
+ *     constructor(@injectRef(alarmsConfig.ref) config: AlarmsConfig) {}
+ *
+ * The reference resolves, in any feature's scope, that feature's own slice: use only your own feature's.
+ */
+export function featureConfig<S extends Schema>(schema: S, where: { file?: string; section?: string } = {}): FeatureConfig<InferType<S>> {
+  return Object.freeze({ schema, ...where, ref: serviceRef<InferType<S>>(configServiceId) });
 }
 
 export interface FeatureDefinition<C = unknown> {
@@ -254,7 +273,7 @@ export interface FeatureDefinition<C = unknown> {
   /** Semver range of the kernel this feature works with. */
   kernel: string;
   dependsOn?: readonly string[];
-  config?: FeatureConfigSource<C>;
+  config?: FeatureConfig<C>;
   register(registrar: FeatureRegistrar<C>): void;
 }
 

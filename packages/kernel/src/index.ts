@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 
-export { defineFeature, defineRoute } from './feature.js';
+export { defineFeature, defineRoute, featureConfig } from './feature.js';
 /** The Koa context type, for providers and helpers that read requests. */
 export type { Context as HttpContext } from 'koa';
 export type {
   AnyFeature,
   Extensions,
-  FeatureConfigSource,
+  FeatureConfig,
   FeatureDefinition,
   FeatureRegistrar,
   HealthCheckDefinition,
@@ -30,11 +30,14 @@ export { defineBridge, provide, type BridgeExport, type BridgeSpec, type DiBridg
 export {
   serviceRef,
   eventRef,
+  collectionRef,
   extensionPointRef,
   injectRef,
   type AnyEventRef,
   type AnyServiceRef,
+  type CollectionRef,
   type Constructor,
+  type RefParameterDecorator,
   type EventRef,
   type ExtensionPointRef,
   type FeatureScope,

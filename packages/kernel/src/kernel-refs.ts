@@ -10,9 +10,9 @@ import type { Scheduler } from './scheduler/port.js';
 import type { FeatureStore, StoreProbe } from './store/owned-store.js';
 
 /**
- * The kernel's services, visible to every feature without a declaration. `config`, `logger`, `eventBus`,
- * `extensions`, `featureId` and `store` are the feature's own (its configuration slice, a child logger, its view of
- * the bus, the contributions to its extension points, the collections it owns).
+ * The kernel's services, visible to every feature without a declaration. `logger`, `eventBus`, `extensions`,
+ * `featureId` and `store` are the feature's own (a child logger, its view of the bus, the contributions to its
+ * extension points, the collections it owns). The feature's configuration is `featureConfig(schema).ref`.
  */
 export const kernelRefs = {
   /** The feature's view of the store: only the collections it declared with `f.collection`. */
@@ -24,8 +24,6 @@ export const kernelRefs = {
   eventBus: serviceRef<EventBus>('kernel.eventBus'),
   scheduler: serviceRef<Scheduler>('kernel.scheduler'),
   health: serviceRef<HealthRegistry>('kernel.health'),
-  /** The feature's validated configuration slice (its type is the feature's `C`). */
-  config: serviceRef<unknown>('kernel.config'),
   featureId: serviceRef<string>('kernel.featureId'),
   installDir: serviceRef<string>('kernel.installDir'),
   /** Directory for the installation's data files. */
@@ -40,3 +38,9 @@ export const kernelRefs = {
   /** Every composed route, for documentation features (OpenAPI). */
   routeCatalog: serviceRef<RouteCatalog>('kernel.routeCatalog'),
 } as const;
+
+/** The id under which each feature's scope holds its own configuration slice (see `featureConfig`). */
+export const configServiceId = 'kernel.config';
+
+/** Every id the kernel provides in a feature's scope. */
+export const kernelServiceIds: ReadonlySet<string> = new Set([...Object.values(kernelRefs).map((ref) => ref.id), configServiceId]);

@@ -13,7 +13,7 @@ import { bridgeProblems, type DiBridge } from './di/bridge.js';
 import { ContainerScope } from './di/scope.js';
 import { ErrorCodes, VigieError } from './errors.js';
 import { EventBus } from './event-bus.js';
-import { kernelRefs } from './kernel-refs.js';
+import { configServiceId, kernelRefs, kernelServiceIds } from './kernel-refs.js';
 import type { AnyEventRef, AnyServiceRef, ExtensionPointRef, FeatureScope } from './refs.js';
 import type {
   AnyFeature,
@@ -45,8 +45,6 @@ import { validate } from './validation.js';
 
 /** Version of this kernel, matched against each feature's `kernel` range. */
 export const KERNEL_VERSION = '0.1.0';
-
-const kernelIds = new Set(Object.values(kernelRefs).map((ref) => ref.id));
 
 /** Collections the kernel itself writes (the scheduler's jobs): no feature may declare them. */
 const kernelCollections = ['agenda_jobs'];
@@ -287,7 +285,7 @@ export class Kernel {
       event: (ref) => {
         record.events.add(ref.id);
       },
-      collection: (name, options) => {
+      collection: ({ name }, options) => {
         if (record.collections.has(name)) problems.push(`feature ${id} declares collection ${name} twice`);
         record.collections.set(name, options?.indexes ?? []);
       },
@@ -426,7 +424,7 @@ export class Kernel {
     const id = record.feature.id;
     const dependsOn = record.feature.dependsOn ?? [];
     for (const { ref, via } of record.consumed) {
-      if (ref.kind === 'service' && (kernelIds.has(ref.id) || record.services.has(ref.id))) continue;
+      if (ref.kind === 'service' && (kernelServiceIds.has(ref.id) || record.services.has(ref.id))) continue;
       const what = via === 'bridge' ? `feature ${id} imports ${ref.kind} ${ref.id} into its bridge` : `feature ${id} consumes ${ref.kind} ${ref.id}`;
       const owner = (ref.kind === 'service' ? services : events).get(ref.id);
       if (owner === undefined) problems.push(`${what}, which no composed feature ${ref.kind === 'service' ? 'exports' : 'declares'}`);
@@ -534,7 +532,7 @@ export class Kernel {
       const consumedEvents = record.consumed.filter((c) => c.ref.kind === 'event').map((c) => c.ref.id);
       container.register({
         [kernelRefs.logger.id]: asValue(record.logger),
-        [kernelRefs.config.id]: asValue(record.config),
+        [configServiceId]: asValue(record.config),
         [kernelRefs.featureId.id]: asValue(id),
         [kernelRefs.store.id]: asValue(new OwnedStore(store, id, new Set(record.collections.keys()), this.#collectionOwners)),
         [kernelRefs.extensions.id]: asValue(extensions),

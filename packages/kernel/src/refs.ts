@@ -11,6 +11,7 @@
  */
 import 'reflect-metadata';
 import { inject } from 'tsyringe';
+import type { Doc } from './store/port.js';
 
 declare const carried: unique symbol;
 
@@ -33,6 +34,14 @@ export interface ExtensionPointRef<T> extends RefBase<'extension-point'> {
 export interface EventRef<P> extends RefBase<'event'> {
   /** Compile-time only: the payload type (in both directions, as emitters and handlers agree on it). */
   readonly [carried]?: (payload: P) => P;
+}
+
+/** A collection of the store: its name, written once, and the type of its documents. */
+export interface CollectionRef<T extends Doc = Doc> {
+  readonly kind: 'collection';
+  readonly name: string;
+  /** Compile-time only: the document type (in both directions, as readers and writers agree on it). */
+  readonly [carried]?: (doc: T) => T;
 }
 
 export type AnyServiceRef = ServiceRef<unknown>;
@@ -60,15 +69,35 @@ export function eventRef<P>(id: string): EventRef<P> {
 }
 
 /**
- * Injects the service a reference names into a tsyringe-built class (`@injectRef(kernelRefs.clock) clock: Clock`);
- * the feature's bridge imports it (kernel services always, other features' services when listed in `imports`).
+ * Names a collection once, with the type of its documents: `f.collection(ref)` declares it, `store.collection(ref)`
+ * and repositories reach it, batch operations name it with `ref.name`.
  */
-export function injectRef<T>(ref: ServiceRef<T>): ReturnType<typeof inject> {
-  return inject(ref.id);
+export function collectionRef<T extends Doc>(name: string): CollectionRef<T> {
+  if (!/^[a-zA-Z_][a-zA-Z0-9_.-]*$/.test(name)) throw new Error(`collection name ${JSON.stringify(name)} must be letters, digits, _ . -`);
+  return Object.freeze({ kind: 'collection', name, toString: () => `collection ${name}` });
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any constructor signature
 export type Constructor<T> = abstract new (...args: any[]) => T;
+
+/**
+ * A constructor parameter decorator that compiles only where the parameter accepts a `T`: the compiler sees the
+ * decorated class and the parameter's index (a literal), so `@injectRef(kernelRefs.clock) clock: string` is an error.
+ */
+export type RefParameterDecorator<T> = <C extends Constructor<unknown>, I extends number>(
+  target: C,
+  propertyKey: undefined,
+  parameterIndex: I & (T extends ConstructorParameters<C>[I] ? unknown : never),
+) => void;
+
+/**
+ * Injects the service a reference names into a tsyringe-built class (`@injectRef(kernelRefs.clock) clock: Clock`);
+ * the feature's bridge imports it (kernel services always, other features' services when listed in `imports`). The
+ * parameter's type must accept the reference's type (checked by the compiler, see `RefParameterDecorator`).
+ */
+export function injectRef<T>(ref: ServiceRef<T>): RefParameterDecorator<T> {
+  return inject(ref.id) as RefParameterDecorator<T>;
+}
 
 /**
  * What a feature's hooks, handlers, jobs, health checks and contributions resolve from: the services of the kernel

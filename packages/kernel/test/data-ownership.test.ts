@@ -6,9 +6,15 @@ import { kernelRefs } from '../src/kernel-refs.js';
 import { memoryStoreFactory } from '@vigie/documents';
 import { startTestKernel, type TestKernel } from '../src/testing/index.js';
 import { compose } from './compose.js';
+import { collectionRef } from '../src/refs.js';
+
+const notesCollection = collectionRef('notes');
+const elsewhereCollection = collectionRef('elsewhere');
+const agendaJobsCollection = collectionRef('agenda_jobs');
+const journalCollection = collectionRef('journal');
 
 /** Owns `notes`, indexed by `owner`. */
-const notes = defineFeature({ id: 'notes', kernel: '^0.1.0', register: (f) => f.collection('notes', { indexes: [{ keys: { owner: 1 } }] }) });
+const notes = defineFeature({ id: 'notes', kernel: '^0.1.0', register: (f) => f.collection(notesCollection, { indexes: [{ keys: { owner: 1 } }] }) });
 
 let t: TestKernel | undefined;
 afterEach(async () => {
@@ -20,16 +26,16 @@ describe('data ownership', () => {
   it('gives a feature its own collections', async () => {
     t = await startTestKernel({ store: memoryStoreFactory(), features: [notes] });
     const store = t.kernel.scope('notes').resolve(kernelRefs.store);
-    await store.collection('notes').insertOne({ _id: 'n1', owner: 'ada' });
-    expect(await store.collection('notes').find({ owner: 'ada' })).toEqual([{ _id: 'n1', owner: 'ada' }]);
+    await store.collection(notesCollection).insertOne({ _id: 'n1', owner: 'ada' });
+    expect(await store.collection(notesCollection).find({ owner: 'ada' })).toEqual([{ _id: 'n1', owner: 'ada' }]);
   });
 
   it('refuses, naming the feature and the collection, a read of a collection the feature does not own', async () => {
     const reader = defineFeature({ id: 'reader', kernel: '^0.1.0', dependsOn: ['notes'], register() {} });
     t = await startTestKernel({ store: memoryStoreFactory(), features: [notes, reader] });
     const store = t.kernel.scope('reader').resolve(kernelRefs.store);
-    expect(() => store.collection('notes')).toThrow('feature reader uses collection notes, which it does not own (feature notes does; use its services)');
-    expect(() => store.collection('elsewhere')).toThrow('feature reader uses collection elsewhere, which it does not own (declare it with f.collection)');
+    expect(() => store.collection(notesCollection)).toThrow('feature reader uses collection notes, which it does not own (feature notes does; use its services)');
+    expect(() => store.collection(elsewhereCollection)).toThrow('feature reader uses collection elsewhere, which it does not own (declare it with f.collection)');
     await expect(store.batch([{ op: 'insert', collection: 'notes', doc: { _id: 'n2' } }])).rejects.toThrow('feature reader uses collection notes');
   });
 
@@ -39,7 +45,7 @@ describe('data ownership', () => {
       kernel: '^0.1.0',
       dependsOn: ['notes'],
       register(f) {
-        f.onInit(async (scope) => void (await scope.resolve(kernelRefs.store).collection('notes').count()));
+        f.onInit(async (scope) => void (await scope.resolve(kernelRefs.store).collection(notesCollection).count()));
       },
     });
     await expect(startTestKernel({ store: memoryStoreFactory(), features: [notes, careless] })).rejects.toThrow(
@@ -48,16 +54,16 @@ describe('data ownership', () => {
   });
 
   it('gives a generic repository the store of its feature: its own collection works, another is refused', async () => {
-    const NoteRepository = documentRepositoryClass('notes');
+    const NoteRepository = documentRepositoryClass(notesCollection);
     const owner = defineFeature({
       id: 'notes',
       kernel: '^0.1.0',
       register(f) {
         f.use(defineBridge({ singletons: [NoteRepository] }));
-        f.collection('notes');
+        f.collection(notesCollection);
       },
     });
-    const PeekRepository = documentRepositoryClass('notes');
+    const PeekRepository = documentRepositoryClass(notesCollection);
     const peeker = defineFeature({ id: 'peeker', kernel: '^0.1.0', dependsOn: ['notes'], register: (f) => f.use(defineBridge({ singletons: [PeekRepository] })) });
     t = await startTestKernel({ store: memoryStoreFactory(), features: [owner, peeker] });
     const repository = t.kernel.scope('notes').resolve(NoteRepository);
@@ -73,8 +79,8 @@ describe('data ownership', () => {
       id: 'squatter',
       kernel: '^0.1.0',
       register(f) {
-        f.collection('notes');
-        f.collection('agenda_jobs');
+        f.collection(notesCollection);
+        f.collection(agendaJobsCollection);
       },
     });
     const { details } = compose([notes, squatter]);
@@ -85,7 +91,7 @@ describe('data ownership', () => {
   });
 
   it('lets an owner vouch for its operations in another feature’s atomic batch', async () => {
-    const journal = defineFeature({ id: 'journal', kernel: '^0.1.0', dependsOn: ['notes'], register: (f) => f.collection('journal') });
+    const journal = defineFeature({ id: 'journal', kernel: '^0.1.0', dependsOn: ['notes'], register: (f) => f.collection(journalCollection) });
     t = await startTestKernel({ store: memoryStoreFactory(), features: [notes, journal] });
     const vouched = t.kernel.scope('notes').resolve(kernelRefs.store).vouch([{ op: 'insert', collection: 'notes', doc: { _id: 'n3' } }]);
     await t.kernel.scope('journal').resolve(kernelRefs.store).batch([{ op: 'insert', collection: 'journal', doc: { _id: 'j1' } }, ...vouched]);

@@ -2,15 +2,18 @@ import 'reflect-metadata';
 import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '@vigie/documents';
+import { featureStoreOf } from '../src/testing/index.js';
 import { kernelRefs } from '../src/kernel-refs.js';
-import { DocumentRepository, ErrorCodes, documentRepositoryClass, hasCode, type Doc } from '../src/index.js';
+import { collectionRef, DocumentRepository, ErrorCodes, documentRepositoryClass, hasCode, type Doc } from '../src/index.js';
+
+const notesCollection = collectionRef<Note>('notes');
 
 interface Note extends Doc {
   text: string;
   rank: number;
 }
 
-const repository = (order?: Record<string, 1 | -1>) => new DocumentRepository<Note>(createMemoryStore(), 'notes', order ? { order } : {});
+const repository = (order?: Record<string, 1 | -1>) => new DocumentRepository(featureStoreOf(createMemoryStore()), notesCollection, order ? { order } : {});
 
 describe('DocumentRepository', () => {
   it('inserts and returns the stored document; a taken id is a DUPLICATE_KEY error', async () => {
@@ -51,10 +54,10 @@ describe('DocumentRepository', () => {
 
   it('documentRepositoryClass makes an injectable repository of a collection, built with the store of its container', async () => {
     const store = createMemoryStore();
-    await store.collection<Note>('notes').insertOne({ _id: 'a', text: 'stored', rank: 1 });
-    const NoteRepository = documentRepositoryClass<Note>('notes');
+    await store.collection(notesCollection.name).insertOne({ _id: 'a', text: 'stored', rank: 1 });
+    const NoteRepository = documentRepositoryClass(notesCollection);
     const child = container.createChildContainer();
-    child.register(kernelRefs.store.id, { useValue: store });
+    child.register(kernelRefs.store.id, { useValue: featureStoreOf(store) });
     expect(await child.resolve(NoteRepository).get('a')).toEqual({ _id: 'a', text: 'stored', rank: 1 });
   });
 });

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it, afterEach } from 'vitest';
 import { object, string, number } from 'yup';
-import { defineFeature } from '../src/feature.js';
+import { defineFeature, featureConfig } from '../src/feature.js';
 import { memoryStoreFactory } from '@vigie/documents';
 import { hasCode, ErrorCodes } from '../src/errors.js';
 import { startTestKernel, type TestKernel } from '../src/testing/index.js';
@@ -60,7 +60,7 @@ describe('composition checks', () => {
     const configured = defineFeature({
       id: 'configured',
       kernel: '^0.1.0',
-      config: { schema: object({ limit: number().integer().min(1).required(), mode: string().oneOf(['a', 'b']) }) },
+      config: featureConfig(object({ limit: number().integer().min(1).required(), mode: string().oneOf(['a', 'b']) })),
       register() {},
     });
     const err = compose([configured, sampleFeature], {

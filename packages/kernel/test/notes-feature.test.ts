@@ -3,6 +3,9 @@ import { memoryStoreFactory } from '@vigie/documents';
 import { kernelRefs } from '../src/kernel-refs.js';
 import { ManualClock, startTestKernel, type TestKernel } from '../src/testing/index.js';
 import { notesFeature } from './notes-feature/feature.js';
+import { collectionRef } from '../src/refs.js';
+
+const notesCollection = collectionRef('notes');
 
 /** The README's example feature (an excerpt of notes-feature/feature.ts) boots, serves its route and runs its job. */
 let t: TestKernel | undefined;
@@ -15,7 +18,7 @@ describe('the README’s notes feature', () => {
   it('reads a note, answers 404 for an unknown one, and purges the notes older than the retention', async () => {
     const clock = new ManualClock();
     t = await startTestKernel({ store: memoryStoreFactory(), features: [notesFeature], clock, config: { 'webserver.conf': { notes: { retention: '1d' } } } });
-    const notes = t.kernel.scope('notes').resolve(kernelRefs.store).collection('notes');
+    const notes = t.kernel.scope('notes').resolve(kernelRefs.store).collection(notesCollection);
     const now = clock.nowSec();
     await notes.insertMany([
       { _id: 'old', text: 'stale', created: now - 2 * 86400 },

@@ -4,11 +4,14 @@ import { defineFeature } from '../src/feature.js';
 import { ErrorCodes, HttpError, hasCode, type VigieError } from '../src/errors.js';
 import { Kernel } from '../src/kernel.js';
 import { kernelRefs } from '../src/kernel-refs.js';
+import { collectionRef } from '../src/refs.js';
 import { serviceRef, type FeatureScope } from '../src/refs.js';
 import { createLogger } from '../src/log.js';
 import { memoryStoreFactory } from '@vigie/documents';
 import type { HttpObservation, JobObservation, StoreObservation } from '../src/observation.js';
 import { startTestKernel, type TestKernel } from '../src/testing/index.js';
+
+const ticksCollection = collectionRef('ticks');
 
 let t: TestKernel | undefined;
 afterEach(async () => {
@@ -36,11 +39,11 @@ function routerFeature() {
     id: 'legacy',
     kernel: '^0.1.0',
     register(f) {
-      f.collection('ticks');
+      f.collection(ticksCollection);
       f.service(greeterRef, () => ({ greet: (n: string) => `hello ${n}` }));
       f.route({ method: 'GET', path: '/api/v2/legacy/declared', right: 'sample:read', handler: () => ({ declared: true }) });
       f.router(router, { right: 'legacy:read', docs: { 'GET /api/v2/legacy/greetings/:name': { summary: 'Greets someone' } } });
-      f.job({ name: 'legacy.tick', handler: async (run) => void (await run.scope.resolve(kernelRefs.store).collection('ticks').insertOne({ _id: run.id })) });
+      f.job({ name: 'legacy.tick', handler: async (run) => void (await run.scope.resolve(kernelRefs.store).collection(ticksCollection).insertOne({ _id: run.id })) });
     },
   });
 }

@@ -1,8 +1,8 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Collection, type Doc, type Store } from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type Collection, type Doc, type FeatureStore } from '@vigie/kernel';
 
 /** The collection, owned by the meta-alarms feature, that keeps the correlation engine's open groups. */
-export const correlationGroupCollection = 'meta_alarm_groups';
+export const correlationGroupCollection = collectionRef<CorrelationGroup>('meta_alarm_groups');
 
 /** One alarm counted in a group. */
 export interface GroupMember {
@@ -29,8 +29,8 @@ export interface CorrelationGroup extends Doc {
 export class CorrelationGroupRepository {
   readonly #groups: Collection<CorrelationGroup>;
 
-  constructor(@injectRef(kernelRefs.store) store: Store) {
-    this.#groups = store.collection<CorrelationGroup>(correlationGroupCollection);
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
+    this.#groups = store.collection(correlationGroupCollection);
   }
 
   get(ruleId: string): Promise<CorrelationGroup | null> {

@@ -7,6 +7,7 @@ import { metaAlarmErrors } from './errors.js';
 import { metaAlarmStage } from './meta-alarm-stage.js';
 import { metaAlarmRoutes } from './routes.js';
 import { correlationGroupCollection } from './correlation-groups.js';
+import { metaAlarmRuleCollection } from './meta-alarm-rule-repository.js';
 
 /**
  * Meta-alarm rules and the correlation engine: the rules of `meta_alarm_rules`, served under
@@ -21,7 +22,7 @@ export const metaAlarmsFeature = defineFeature({
   register(f) {
     f.use(metaAlarmsBridge);
     f.collection(correlationGroupCollection);
-    f.collection('meta_alarm_rules');
+    f.collection(metaAlarmRuleCollection);
     f.consume(alarmTriggerEvent, alarmTriggerRedeliveredEvent);
     f.errors(metaAlarmErrors);
     for (const route of metaAlarmRoutes) f.route(route);

@@ -1,4 +1,4 @@
-import { documentRepositoryClass, type DocumentRepository, type Doc } from '@vigie/kernel';
+import { collectionRef, documentRepositoryClass, type DocumentRepository, type Doc } from '@vigie/kernel';
 import type { RuleInput } from './rule-input.js';
 
 /**
@@ -10,11 +10,13 @@ export interface MetaAlarmRuleRecord extends Doc, Omit<RuleInput, '_id'> {
   _id: string;
 }
 
+export const metaAlarmRuleCollection = collectionRef<MetaAlarmRuleRecord>('meta_alarm_rules');
+
 export function ruleRecord(id: string, input: RuleInput): MetaAlarmRuleRecord {
   const { _id: _ignored, ...fields } = input;
   return { _id: id, ...fields };
 }
 
 /** The rules in `meta_alarm_rules`, by id. */
-export const MetaAlarmRuleRepository = documentRepositoryClass<MetaAlarmRuleRecord>('meta_alarm_rules', { order: { _id: 1 } });
+export const MetaAlarmRuleRepository = documentRepositoryClass(metaAlarmRuleCollection, { order: { _id: 1 } });
 export type MetaAlarmRuleRepository = DocumentRepository<MetaAlarmRuleRecord>;

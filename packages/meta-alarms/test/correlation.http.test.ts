@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { eventFilterFeature } from '@vigie/eventfilter';
 import { ManualClock, kernelRefs } from '@vigie/kernel';
 import { metaAlarmsFeature } from '../src/index.js';
+import { metaAlarmRuleCollection } from '../src/meta-alarm-rule-repository.js';
 import { check, engineTests, type ListedAlarm } from '@vigie/testkit/engines';
 
 const engines = engineTests([metaAlarmsFeature]);
@@ -211,7 +212,7 @@ describe('rules that cannot fire', () => {
   it('a complex rule stored with both thresholds (the API refuses it) does nothing and says why', async () => {
     const h = await engines.start();
     const store = h.t.kernel.scope('meta-alarms').resolve(kernelRefs.store);
-    await store.collection('meta_alarm_rules').insertOne({ _id: 'both', name: 'both', type: 'complex', patterns: null, config: { threshold_count: 1, threshold_rate: 0.1 } });
+    await store.collection(metaAlarmRuleCollection).insertOne({ _id: 'both', name: 'both', type: 'complex', patterns: null, config: { threshold_count: 1, threshold_rate: 0.1 } });
     await h.send(resource('r1'), resource('r2'));
     const line = await h.logged('config.threshold_count and config.threshold_rate are mutually exclusive');
     expect(JSON.parse(line)).toMatchObject({ rule: 'both' });

@@ -2,7 +2,7 @@ import { injectable } from 'tsyringe';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { HotCounter, HotHistogram } from './hot-path-metrics.js';
 import { injectRef, kernelRefs, type HttpObservation, type JobObservation, type Observations, type PipelineObservation, type StoreObservation } from '@vigie/kernel';
-import type { MetricsConfig } from './schemas.js';
+import { metricsConfig, type MetricsConfig } from './schemas.js';
 
 /** Seconds: from sub-millisecond store reads to slow imports. */
 const latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -29,7 +29,7 @@ export class MetricsRegistry {
 
   constructor(
     @injectRef(kernelRefs.observations) private readonly observations: Observations,
-    @injectRef(kernelRefs.config) private readonly config: MetricsConfig,
+    @injectRef(metricsConfig.ref) private readonly config: MetricsConfig,
   ) {}
 
   /** Subscribes to the kernel's observations (once, at start). */

@@ -1,4 +1,5 @@
 import { boolean, object, string, type InferType } from 'yup';
+import { featureConfig } from '@vigie/kernel';
 
 /** `[metrics]` of `etc/webserver.conf`. */
 export const metricsConfigSchema = object({
@@ -12,3 +13,6 @@ export const metricsConfigSchema = object({
 });
 
 export type MetricsConfig = InferType<typeof metricsConfigSchema>;
+
+/** The feature's configuration: schema, where it is read, and the typed reference its classes inject. */
+export const metricsConfig = featureConfig(metricsConfigSchema);

@@ -1,19 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { kernelRefs, defineFeature } from '@vigie/kernel';
+import { collectionRef, kernelRefs, defineFeature } from '@vigie/kernel';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { metricsFeature } from '../src/index.js';
+
+const samplesCollection = collectionRef('samples');
 
 /** A feature with a parameterised route that reads the store, and a job that fails on demand. */
 const sampleFeature = defineFeature({
   id: 'sample',
   kernel: '^0.1.0',
   register(f) {
-    f.collection('samples');
+    f.collection(samplesCollection);
     f.route({
       method: 'GET',
       path: '/api/v2/samples/:id',
       right: 'samples:read',
-      handler: async (ctx) => (await ctx.state.scope.resolve(kernelRefs.store).collection('samples').findOne({ _id: ctx.params.id })) ?? {},
+      handler: async (ctx) => (await ctx.state.scope.resolve(kernelRefs.store).collection(samplesCollection).findOne({ _id: ctx.params.id })) ?? {},
     });
     f.job<{ fail: boolean }>({
       name: 'sample.work',

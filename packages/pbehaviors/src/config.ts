@@ -1,5 +1,6 @@
 import { number, object, string, type InferType } from 'yup';
 import { TimeZone } from './time-zone.js';
+import { featureConfig } from '@vigie/kernel';
 
 /** `[pbehaviors]` of `etc/webserver.conf`. */
 export const pbehaviorsConfigSchema = object({
@@ -15,3 +16,6 @@ export const pbehaviorsConfigSchema = object({
 });
 
 export type PbehaviorsConfig = InferType<typeof pbehaviorsConfigSchema>;
+
+/** The feature's configuration: schema, where it is read, and the typed reference its classes inject. */
+export const pbehaviorsConfig = featureConfig(pbehaviorsConfigSchema);

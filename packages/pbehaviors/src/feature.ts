@@ -3,7 +3,7 @@ import { alarmChangeDataKey } from '@vigie/alarms';
 import { entitiesChangedEvent } from '@vigie/context-graph';
 import { PipelineOrder, pipelineStagesPoint, registerEngineBeat } from '@vigie/events';
 import { ActivePbehaviors } from './active-pbehaviors.js';
-import { pbehaviorsConfigSchema, type PbehaviorsConfig } from './config.js';
+import { pbehaviorsConfig, type PbehaviorsConfig } from './config.js';
 import { pbehaviorsBridge } from './di.js';
 import { pbehaviorErrors } from './errors.js';
 import { PbehaviorAlarmEngine } from './pbehavior-alarms.js';
@@ -22,7 +22,7 @@ export const pbehaviorsFeature = defineFeature<PbehaviorsConfig>({
   id: 'pbehaviors',
   kernel: '^0.1.0',
   dependsOn: ['events', 'context-graph', 'alarms'],
-  config: { schema: pbehaviorsConfigSchema },
+  config: pbehaviorsConfig,
   register(f) {
     f.use(pbehaviorsBridge);
     // A multikey index for `pbehavior_byeid` (used by the MongoDB adapter).

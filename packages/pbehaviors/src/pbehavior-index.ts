@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { Query } from 'mingo';
 import { injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
-import type { PbehaviorsConfig } from './config.js';
+import { pbehaviorsConfig, type PbehaviorsConfig } from './config.js';
 import type { PbehaviorRecord } from './pbehavior.js';
 import { PbehaviorRepository } from './pbehavior-repository.js';
 import { Schedule } from './schedule.js';
@@ -91,7 +91,7 @@ export class PbehaviorIndex {
   constructor(
     @inject(PbehaviorRepository) private readonly repository: PbehaviorRepository,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
-    @injectRef(kernelRefs.config) private readonly config: PbehaviorsConfig,
+    @injectRef(pbehaviorsConfig.ref) private readonly config: PbehaviorsConfig,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {}
 

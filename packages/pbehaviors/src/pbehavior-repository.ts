@@ -1,17 +1,17 @@
 import { injectable } from 'tsyringe';
-import { DocumentRepository, injectRef, kernelRefs, type Doc, type Filter, type FindOptions, type Store } from '@vigie/kernel';
+import { collectionRef, DocumentRepository, injectRef, kernelRefs, type Doc, type Filter, type FindOptions, type FeatureStore } from '@vigie/kernel';
 import { entityReaderRef, type EntityReader } from '@vigie/context-graph';
 import type { PbehaviorRecord } from './pbehavior.js';
 
-export const pbehaviorCollection = 'default_pbehavior';
+export const pbehaviorCollection = collectionRef<PbehaviorRecord>('default_pbehavior');
 
 /** Store access for `default_pbehavior`, and the entity reads (through the context graph) that decide `eids`. */
 @injectable()
 export class PbehaviorRepository extends DocumentRepository<PbehaviorRecord> {
-  readonly #store: Store;
+  readonly #store: FeatureStore;
   readonly #entities: EntityReader;
 
-  constructor(@injectRef(kernelRefs.store) store: Store, @injectRef(entityReaderRef) entities: EntityReader) {
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore, @injectRef(entityReaderRef) entities: EntityReader) {
     super(store, pbehaviorCollection, { order: { _id: 1 } });
     this.#store = store;
     this.#entities = entities;
@@ -28,9 +28,9 @@ export class PbehaviorRepository extends DocumentRepository<PbehaviorRecord> {
   /** Atomically: the old pbehavior moves to its archived copy, and the new one takes its `_id`. */
   async replaceArchiving(archived: PbehaviorRecord, replacedId: string, record: PbehaviorRecord): Promise<void> {
     await this.#store.batch([
-      { op: 'insert', collection: pbehaviorCollection, doc: archived },
-      { op: 'delete', collection: pbehaviorCollection, filter: { _id: replacedId } },
-      { op: 'insert', collection: pbehaviorCollection, doc: record },
+      { op: 'insert', collection: pbehaviorCollection.name, doc: archived },
+      { op: 'delete', collection: pbehaviorCollection.name, filter: { _id: replacedId } },
+      { op: 'insert', collection: pbehaviorCollection.name, doc: record },
     ]);
     this.wrote();
   }
@@ -39,7 +39,7 @@ export class PbehaviorRepository extends DocumentRepository<PbehaviorRecord> {
   async setEids(changes: readonly { id: string; eids: string[] }[]): Promise<void> {
     if (changes.length === 0) return;
     await this.#store.batch(
-      changes.map(({ id, eids }) => ({ op: 'update' as const, collection: pbehaviorCollection, filter: { _id: id }, update: { $set: { eids } } })),
+      changes.map(({ id, eids }) => ({ op: 'update' as const, collection: pbehaviorCollection.name, filter: { _id: id }, update: { $set: { eids } } })),
     );
     this.wrote();
   }

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import type { Query } from 'mingo';
 import { ErrorCodes, HttpError, injectRef, kernelRefs, hasCode, type Clock, type Filter, type SortSpec } from '@vigie/kernel';
-import type { PbehaviorsConfig } from './config.js';
+import { pbehaviorsConfig, type PbehaviorsConfig } from './config.js';
 import { presentPbehavior, withinFirstWindow, type PbehaviorOutput, type PbehaviorRecord } from './pbehavior.js';
 import { PbehaviorIndex, type IndexedPbehavior } from './pbehavior-index.js';
 import { readCreation, readUpdate, type PbehaviorBody, type PbehaviorCreationBody } from './pbehavior-input.js';
@@ -69,7 +69,7 @@ export class PbehaviorService {
     @inject(PbehaviorRepository) private readonly repository: PbehaviorRepository,
     @inject(PbehaviorIndex) private readonly index: PbehaviorIndex,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
-    @injectRef(kernelRefs.config) private readonly config: PbehaviorsConfig,
+    @injectRef(pbehaviorsConfig.ref) private readonly config: PbehaviorsConfig,
   ) {}
 
   /**

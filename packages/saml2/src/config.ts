@@ -1,4 +1,5 @@
 import { boolean, object, string, type InferType } from 'yup';
+import { featureConfig } from '@vigie/kernel';
 
 /**
  * `[webservices]` of `etc/webserver.conf`, where the spec switches SAML2 on (`saml2 = 1`). Vigie adds the role
@@ -10,3 +11,6 @@ export const saml2ConfigSchema = object({
 });
 
 export type Saml2Config = InferType<typeof saml2ConfigSchema>;
+
+/** The feature's configuration: schema, where it is read, and the typed reference its classes inject. */
+export const saml2Config = featureConfig(saml2ConfigSchema, { section: 'webservices' });

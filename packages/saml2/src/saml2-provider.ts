@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs } from '@vigie/kernel';
+import { injectRef } from '@vigie/kernel';
 import type { AuthProvider, ProviderOutcome, SignOn } from '@vigie/auth';
-import type { Saml2Config } from './config.js';
+import { saml2Config, type Saml2Config } from './config.js';
 import { Saml2Service } from './saml2-service.js';
 import { saml2Paths } from './setup.js';
 
@@ -15,7 +15,7 @@ export class Saml2Provider implements AuthProvider {
   readonly active: boolean;
   readonly signOn: SignOn;
 
-  constructor(@injectRef(kernelRefs.config) config: Saml2Config, @inject(Saml2Service) service: Saml2Service) {
+  constructor(@injectRef(saml2Config.ref) config: Saml2Config, @inject(Saml2Service) service: Saml2Service) {
     this.active = config.saml2;
     this.signOn = {
       loginPath: saml2Paths.login,

@@ -3,14 +3,16 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAML, ValidateInResponseTo, type Profile, type SamlConfig } from '@node-saml/node-saml';
 import { injectable } from 'tsyringe';
-import { ErrorCodes, injectRef, kernelRefs, type Clock, type Collection, type Doc, type Logger, type Store } from '@vigie/kernel';
+import { collectionRef, ErrorCodes, injectRef, kernelRefs, type Clock, type Collection, type Doc, type Logger, type FeatureStore } from '@vigie/kernel';
 import { userAdministrationRef, type ProviderOutcome, type UserAdministration } from '@vigie/auth';
-import type { Saml2Config } from './config.js';
+import { saml2Config, type Saml2Config } from './config.js';
 import { Saml2Log } from './saml2-log.js';
 import { algorithmName, bindings, readSaml2Setup, saml2ConfigDir, type Saml2Setup } from './setup.js';
 
 /** A response Vigie has accepted once, by digest: the same response posted again is refused. */
-interface UsedResponse extends Doc {
+export const usedResponseCollection = collectionRef<UsedResponse>('saml2_responses');
+
+export interface UsedResponse extends Doc {
   _id: string;
   at: number;
 }
@@ -45,12 +47,12 @@ export class Saml2Service {
   constructor(
     @injectRef(kernelRefs.installDir) private readonly installDir: string,
     @injectRef(userAdministrationRef) private readonly users: UserAdministration,
-    @injectRef(kernelRefs.config) private readonly config: Saml2Config,
-    @injectRef(kernelRefs.store) store: Store,
+    @injectRef(saml2Config.ref) private readonly config: Saml2Config,
+    @injectRef(kernelRefs.store) store: FeatureStore,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {
-    this.#used = store.collection<UsedResponse>('saml2_responses');
+    this.#used = store.collection(usedResponseCollection);
     this.log = new Saml2Log(installDir);
   }
 

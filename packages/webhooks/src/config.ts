@@ -1,5 +1,5 @@
 import { number, object, string, type InferType } from 'yup';
-import { decodeSecretKey, durationSeconds, durationSetting as duration } from '@vigie/kernel';
+import { decodeSecretKey, durationSeconds, durationSetting as duration, featureConfig } from '@vigie/kernel';
 
 /** `[webhooks]` of `etc/webserver.conf`. */
 export const webhooksConfigSchema = object({
@@ -29,3 +29,6 @@ export function seconds(text: string): number {
 }
 
 export type WebhooksConfig = InferType<typeof webhooksConfigSchema>;
+
+/** The feature's configuration: schema, where it is read, and the typed reference its classes inject. */
+export const webhooksConfig = featureConfig(webhooksConfigSchema);

@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { ErrorCodes, injectRef, kernelRefs, hasCode, type Collection, type Doc, type Filter, type Store } from '@vigie/kernel';
+import { collectionRef, ErrorCodes, injectRef, kernelRefs, hasCode, type Collection, type Doc, type Filter, type FeatureStore } from '@vigie/kernel';
 
 export const deliveryStatuses = ['pending', 'succeeded', 'failed', 'skipped'] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
@@ -73,8 +73,8 @@ export interface TicketClaim extends Doc {
   created: number;
 }
 
-export const deliveryCollection = 'webhook_deliveries';
-export const ticketClaimCollection = 'webhook_tickets';
+export const deliveryCollection = collectionRef<DeliveryRecord>('webhook_deliveries');
+export const ticketClaimCollection = collectionRef<TicketClaim>('webhook_tickets');
 
 const claimId = (webhook: string, alarm: string) => `${webhook}\u0000${alarm}`;
 
@@ -83,9 +83,9 @@ export class DeliveryRepository {
   readonly #deliveries: Collection<DeliveryRecord>;
   readonly #claims: Collection<TicketClaim>;
 
-  constructor(@injectRef(kernelRefs.store) store: Store) {
-    this.#deliveries = store.collection<DeliveryRecord>(deliveryCollection);
-    this.#claims = store.collection<TicketClaim>(ticketClaimCollection);
+  constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
+    this.#deliveries = store.collection(deliveryCollection);
+    this.#claims = store.collection(ticketClaimCollection);
   }
 
   /** Returns the stored delivery (the `DocumentRepository` contract); `DUPLICATE_KEY` when its id is taken. */

@@ -6,7 +6,7 @@ import { alarmChangesRef, alarmReaderRef, type AlarmChangeService, type AlarmRea
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import type { VigieEvent } from '@vigie/events';
 import { activePbehaviorsRef, type ActivePbehaviors } from '@vigie/pbehaviors';
-import { seconds, type WebhooksConfig } from './config.js';
+import { webhooksConfig, seconds, type WebhooksConfig } from './config.js';
 import { ticketFromResponse } from './declare-ticket.js';
 import type { deliveryQuerySchema } from './schemas.js';
 import { DeliveryRepository, type DeliveryAttempt, type DeliveryRecord, type DeliveryStatus, type RenderedRequest } from './delivery-repository.js';
@@ -74,7 +74,7 @@ export class DeliveryService {
     @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
-    @injectRef(kernelRefs.config) private readonly config: WebhooksConfig,
+    @injectRef(webhooksConfig.ref) private readonly config: WebhooksConfig,
   ) {
     this.#timeoutMs = seconds(config.request_timeout) * 1000;
     this.#retentionSec = seconds(config.delivery_retention);

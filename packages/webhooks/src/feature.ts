@@ -1,6 +1,6 @@
 import { defineFeature, kernelRefs } from '@vigie/kernel';
 import { alarmTriggerRedeliveredEvent, alarmTriggerEvent } from '@vigie/alarms';
-import { webhooksConfigSchema, type WebhooksConfig } from './config.js';
+import { webhooksConfig, type WebhooksConfig } from './config.js';
 import { deliveryCollection, ticketClaimCollection } from './delivery-repository.js';
 import { deliverJobName, purgeJobName, type DeliverJobData, DeliveryService } from './delivery-service.js';
 import { webhooksBridge } from './di.js';
@@ -8,6 +8,7 @@ import { webhookErrors } from './errors.js';
 import { HttpSender } from './http-sender.js';
 import { deliveryRoutes, webhookRoutes } from './routes.js';
 import { WebhookSecretBox } from './secret-box.js';
+import { webhookCollection } from './webhook-repository.js';
 
 /**
  * Webhooks: the `/api/v2/webhook` routes (kept in `webhooks`, the password encrypted at rest) and the delivery
@@ -19,10 +20,10 @@ export const webhooksFeature = defineFeature<WebhooksConfig>({
   id: 'webhooks',
   kernel: '^0.1.0',
   dependsOn: ['alarms', 'context-graph', 'pbehaviors'],
-  config: { schema: webhooksConfigSchema },
+  config: webhooksConfig,
   register(f) {
     f.use(webhooksBridge);
-    f.collection('webhooks');
+    f.collection(webhookCollection);
     f.collection(deliveryCollection, { indexes: [{ keys: { status: 1 } }, { keys: { webhook: 1 } }, { keys: { alarm: 1 } }, { keys: { created: -1 } }] });
     f.collection(ticketClaimCollection);
     f.consume(alarmTriggerEvent, alarmTriggerRedeliveredEvent);

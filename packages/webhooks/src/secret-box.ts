@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { injectable } from 'tsyringe';
 import { injectRef, kernelRefs, SecretBox, type Logger } from '@vigie/kernel';
-import type { WebhooksConfig } from './config.js';
+import { webhooksConfig, type WebhooksConfig } from './config.js';
 
 /** Where the generated key lives when `[webhooks] secret_key` is not set. */
 export const secretKeyFileName = 'webhooks-secret.key';
@@ -10,7 +10,7 @@ export const secretKeyFileName = 'webhooks-secret.key';
 @injectable()
 export class WebhookSecretBox extends SecretBox {
   constructor(
-    @injectRef(kernelRefs.config) config: WebhooksConfig,
+    @injectRef(webhooksConfig.ref) config: WebhooksConfig,
     @injectRef(kernelRefs.dataDir) dataDir: string,
     @injectRef(kernelRefs.logger) logger: Logger,
   ) {

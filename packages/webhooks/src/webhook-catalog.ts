@@ -58,7 +58,7 @@ export class WebhookCatalog {
         const { hook, request } = record;
         compiled.push({
           record,
-          triggers: new Set(hook.triggers),
+          triggers: new Set<string>(hook.triggers),
           eventPatterns: hook.event_patterns ? compileEventPatterns(hook.event_patterns, 'hook.event_patterns') : null,
           entityPatterns: hook.entity_patterns ? compileEntityPatterns(hook.entity_patterns, 'hook.entity_patterns') : null,
           alarmPatterns: hook.alarm_patterns ? compileAlarmPatterns(hook.alarm_patterns, 'hook.alarm_patterns') : null,

@@ -1,6 +1,9 @@
-import { documentRepositoryClass, type DocumentRepository, type Doc } from '@vigie/kernel';
+import { collectionRef, documentRepositoryClass, type DocumentRepository, type Doc } from '@vigie/kernel';
+import type { InferType } from 'yup';
+import type { webhookSchema } from './schemas.js';
 
-type PatternList = Record<string, unknown>[] | null;
+/** A webhook as the API shows it (`webhookSchema`). */
+type Webhook = InferType<typeof webhookSchema>;
 
 /** Credentials as stored: the password is sealed by `WebhookSecretBox` (absent when none was given). */
 export interface StoredAuth {
@@ -8,20 +11,16 @@ export interface StoredAuth {
   password?: string;
 }
 
-/** A webhook as stored in `webhooks`, in the shape the webhook engine reads (REFERENCE §5.10). */
-export interface WebhookRecord extends Doc {
-  _id: string;
-  enabled: boolean;
-  disable_if_active_pbehavior: boolean;
-  hook: { triggers: string[]; event_patterns?: PatternList; entity_patterns?: PatternList; alarm_patterns?: PatternList };
-  request: { method: string; url: string; headers?: Record<string, string>; payload?: string; auth?: StoredAuth };
-  retry?: { count?: number; delay?: number; unit?: string };
-  declare_ticket?: Record<string, string | boolean>;
-  author: string;
-  creation_date: number;
-  last_update_date: number;
+/**
+ * A webhook as stored in `webhooks`, in the shape the webhook engine reads (REFERENCE §5.10): what the API shows,
+ * plus the credentials it never returns. The headers are a map of strings, which a yup object cannot say.
+ */
+export interface WebhookRecord extends Doc, Omit<Webhook, 'request'> {
+  request: Omit<Webhook['request'], 'headers'> & { headers?: Record<string, string>; auth?: StoredAuth };
 }
 
+export const webhookCollection = collectionRef<WebhookRecord>('webhooks');
+
 /** The webhooks in `webhooks`, by id. */
-export const WebhookRepository = documentRepositoryClass<WebhookRecord>('webhooks', { order: { _id: 1 } });
+export const WebhookRepository = documentRepositoryClass(webhookCollection, { order: { _id: 1 } });
 export type WebhookRepository = DocumentRepository<WebhookRecord>;

@@ -110,9 +110,9 @@ export class WebhookService {
       _id: id,
       enabled: input.enabled ?? true,
       disable_if_active_pbehavior: input.disable_if_active_pbehavior ?? false,
-      hook: { triggers: hook.triggers as string[], ...present({ event_patterns: hook.event_patterns, entity_patterns: hook.entity_patterns, alarm_patterns: hook.alarm_patterns }) },
+      hook: { triggers: hook.triggers as WebhookRecord['hook']['triggers'], ...present({ event_patterns: hook.event_patterns, entity_patterns: hook.entity_patterns, alarm_patterns: hook.alarm_patterns }) },
       request: {
-        method: request.method.toUpperCase(),
+        method: request.method.toUpperCase() as WebhookRecord['request']['method'],
         url: request.url,
         ...present({ headers: request.headers as Record<string, string> | null | undefined, payload: request.payload, auth }),
       },

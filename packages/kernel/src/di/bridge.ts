@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { asFunction, type AwilixContainer } from 'awilix';
 import { container as tsyringeRoot, Lifecycle, type InjectionToken } from 'tsyringe';
-import { kernelRefs } from '../kernel-refs.js';
+import { kernelServiceIds } from '../kernel-refs.js';
 import type { AnyServiceRef, Constructor, ServiceRef } from '../refs.js';
 import { classKey } from './scope.js';
 
@@ -39,8 +39,6 @@ export interface DiBridge {
   install(container: AwilixContainer): void;
 }
 
-const kernelIds = Object.values(kernelRefs).map((ref) => ref.id);
-
 // Where tsyringe's `@inject` (so `@injectRef`) records a constructor's tokens, by parameter index. Decorator metadata
 // is not emitted, so these are all a class's injections.
 const injectionTokensKey = 'injectionTokens';
@@ -53,7 +51,7 @@ const injectionTokensKey = 'injectionTokens';
 export function bridgeProblems(spec: BridgeSpec): string[] {
   const problems: string[] = [];
   const singletons = new Set<unknown>(spec.singletons ?? []);
-  const imported = new Set([...kernelIds, ...(spec.imports ?? []).map((ref) => ref.id)]);
+  const imported = new Set([...kernelServiceIds, ...(spec.imports ?? []).map((ref) => ref.id)]);
   for (const cls of spec.singletons ?? []) {
     const tokens = (Reflect.getOwnMetadata(injectionTokensKey, cls) ?? {}) as Record<number, unknown>;
     for (let index = 0; index < cls.length; index += 1) {
@@ -77,7 +75,7 @@ export function defineBridge(spec: BridgeSpec): DiBridge {
     install(container) {
       // A child of tsyringe's root container: nothing is ever registered in the global container itself.
       const child = tsyringeRoot.createChildContainer();
-      for (const id of [...kernelIds, ...(spec.imports ?? []).map((ref) => ref.id)]) {
+      for (const id of [...kernelServiceIds, ...(spec.imports ?? []).map((ref) => ref.id)]) {
         child.register(id, { useFactory: () => container.resolve(id) });
       }
       for (const cls of spec.singletons ?? []) {

@@ -1,10 +1,12 @@
+import type { CollectionRef } from '../refs.js';
 import type { BatchOperation, BatchResult, Collection, Doc, Store, StoreChanges } from './port.js';
 
 /** Who owns which collection: features by id, and the kernel's own (jobs). */
 export type CollectionOwners = ReadonlyMap<string, string>;
 
-/** The store a feature resolves (`kernelRefs.store`). */
-export interface FeatureStore extends Store {
+/** The store a feature resolves (`kernelRefs.store`): its collections, reached by their references. */
+export interface FeatureStore extends Omit<Store, 'collection'> {
+  collection<T extends Doc>(ref: CollectionRef<T>): Collection<T>;
   /**
    * Hands operations on this feature's own collections to another feature's batch, for one atomic write spanning
    * both (an import's outcome committed with the entities it wrote through the context graph's service).
@@ -48,7 +50,7 @@ export class OwnedStore implements FeatureStore {
     };
   }
 
-  collection<T extends Doc = Doc>(name: string): Collection<T> {
+  collection<T extends Doc>({ name }: CollectionRef<T>): Collection<T> {
     this.#check(name);
     return this.store.collection<T>(name);
   }

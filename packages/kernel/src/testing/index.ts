@@ -6,3 +6,4 @@ export { ManualClock } from '../clock.js';
 export { AgendaScheduler } from '../scheduler/agenda-scheduler.js';
 export { spawnSource, onLines, startSourceServer, repositoryRoot, type SourceServer } from './source-process.js';
 export { tcpReachable, describeWithService, freePort } from './services.js';
+export { featureStoreOf } from './feature-store.js';

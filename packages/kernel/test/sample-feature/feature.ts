@@ -5,8 +5,9 @@ import { pathParam } from '../../src/http/context.js';
 import type { Scheduler } from '../../src/scheduler/port.js';
 import { kernelRefs } from '../../src/kernel-refs.js';
 import { serviceRef } from '../../src/refs.js';
-import { GreetingPolicy, type SampleConfig } from './greeting-policy.js';
+import { GreetingPolicy, greetingsCollection, sampleConfig } from './greeting-policy.js';
 import { sampleBridge } from './di.js';
+
 
 /** A service declared with a factory that uses the tsyringe-built policy. */
 export class GreetingService {
@@ -29,14 +30,12 @@ export type GreetingInput = InferType<typeof greetingSchema>;
 const greetedSchema = object({ greeted: string().required(), by: string().required() });
 export const greetingQuerySchema = object({ limit: number().integer().min(1).default(10), loud: boolean() });
 
-export const sampleFeature = defineFeature<SampleConfig>({
+export const sampleFeature = defineFeature({
   id: 'sample',
   kernel: '^0.1.0',
-  config: {
-    schema: object({ greeting: string().default('hello'), repeat: number().integer().min(1).max(3).default(1) }),
-  },
+  config: sampleConfig,
   register(f) {
-    f.collection('greetings');
+    f.collection(greetingsCollection);
     f.use(sampleBridge);
     f.service(greetingServiceRef, (scope) => new GreetingService(scope.resolve(GreetingPolicy), scope.resolve(kernelRefs.scheduler)), { export: true });
     f.errors({

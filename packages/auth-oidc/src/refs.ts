@@ -1,0 +1,4 @@
+import { serviceRef, type SecretBox } from '@vigie/kernel';
+
+/** The box sealing the client secret at rest and the logins under way in their cookie (this feature's own service). */
+export const oidcSecretBoxRef = serviceRef<SecretBox>('auth-oidc.secretBox');
