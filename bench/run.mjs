@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs Vigie's benchmarks. `node bench/run.mjs [http|import|weather|alarms|events|all]` (default all); `pnpm bench` builds first.
+// Runs Vigie's benchmarks. `node bench/run.mjs [http|import|weather|alarms|events|stream|export|all]` (default all); `pnpm bench` builds first.
 // Every benchmark measures its baseline in the same run and prints the ratio, never an absolute pass/fail alone.
 import { spawn } from 'node:child_process';
 import { execSync } from 'node:child_process';
@@ -92,14 +92,14 @@ async function httpBenchmark() {
  * Benchmarks written in TypeScript run through the TypeScript loader, importing the packages' sources like the
  * tests, or their compiled output (`compiled`: what the server runs; `pnpm build` first).
  */
-function sourceBenchmark(file, { compiled = false } = {}) {
+function sourceBenchmark(file, { compiled = false, gc = false } = {}) {
   const entry = join(here, file);
   if (!existsSync(entry)) {
     console.log(`\n${file}: not present in this checkout`);
     return Promise.resolve();
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(compiled ? [] : ['--conditions=vigie-source']), '--import', 'tsx', entry], {
+    const child = spawn(process.execPath, [...(compiled ? [] : ['--conditions=vigie-source']), ...(gc ? ['--expose-gc'] : []), '--import', 'tsx', entry], {
       cwd: root,
       stdio: 'inherit',
       env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.base.json') },
@@ -114,6 +114,8 @@ const benchmarks = {
   weather: () => sourceBenchmark('weather-pbehaviors.ts'),
   alarms: () => sourceBenchmark('alarm-list.ts'),
   events: () => sourceBenchmark('events-pipeline.ts', { compiled: true }),
+  stream: () => sourceBenchmark('alarm-stream.ts', { compiled: true }),
+  export: () => sourceBenchmark('alarm-export.ts', { compiled: true, gc: true }),
 };
 
 const wanted = process.argv[2] ?? 'all';

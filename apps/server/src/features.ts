@@ -27,6 +27,8 @@ export const availableFeatures: Readonly<Record<string, () => Promise<AnyFeature
   webhooks: async () => (await import('@vigie/webhooks')).webhooksFeature,
   pbehaviors: async () => (await import('@vigie/pbehaviors')).pbehaviorsFeature,
   weather: async () => (await import('@vigie/weather')).weatherFeature,
+  'live-updates': async () => (await import('@vigie/live-updates')).liveUpdatesFeature,
+  exports: async () => (await import('@vigie/exports')).exportsFeature,
   healthcheck: async () => (await import('@vigie/healthcheck')).healthcheckFeature,
   metrics: async () => (await import('@vigie/metrics')).metricsFeature,
 };

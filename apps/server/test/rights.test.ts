@@ -32,7 +32,9 @@ async function call(op: Operation, authorization: string): Promise<number> {
   const path = op.path.replace(/\{[^}]+\}/g, 'no-such-id');
   const body = ['POST', 'PUT', 'PATCH'].includes(op.method) ? '{}' : undefined;
   const res = await fetch(`${url}${path}`, { method: op.method, headers: { authorization, 'content-type': 'application/json' }, body });
-  await res.arrayBuffer();
+  // A stream (server-sent events) never ends: its status is its answer.
+  if (res.headers.get('content-type')?.startsWith('text/event-stream')) await res.body?.cancel();
+  else await res.arrayBuffer();
   return res.status;
 }
 

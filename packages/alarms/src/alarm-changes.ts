@@ -5,7 +5,7 @@ import type { VigieEvent } from '@vigie/events';
 import type { Alarm, AlarmTrigger } from './alarm.js';
 import { AlarmRepository } from './alarm-repository.js';
 import { alarmsConfig, lifecycleSettings, type AlarmsConfig } from './config.js';
-import { alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
+import { alarmChangedEvent, alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
 import { applyOperation, type AlarmOperation, type LifecycleSettings } from './lifecycle.js';
 
 /** Payload of `alarmTriggerEvent` on the kernel bus: one per trigger of a stored change. */
@@ -19,6 +19,15 @@ export interface AlarmTriggerEvent {
   event?: VigieEvent;
   /** The queue id of that event (or the id an engine gave its change): with `trigger`, names the trigger durably. */
   eventId?: string;
+}
+
+/** Payload of `alarmChangedEvent`: one per stored change. */
+export interface AlarmChangedEvent {
+  /** The alarm as stored by the change. */
+  alarm: Alarm;
+  /** The alarm as it was before the change (null for a creation). */
+  previous: Alarm | null;
+  created: boolean;
 }
 
 /** What caused an operation, for idempotency and for the trigger payloads. */
@@ -149,10 +158,19 @@ export class AlarmChangeService {
       if (await this.#repository.save(alarm, result.created ? null : current)) {
         const change: AppliedChange = { alarm, created: result.created, triggers: result.triggers };
         await this.#emit(change, cause);
+        await this.#emitChanged(change, result.created ? null : current);
         return change;
       }
       // Another node changed the alarm since it was read (a beat): read it again and decide again.
       if (attempt >= maxAttempts) throw new Error(`alarm of ${entityId} kept changing under ${operation.type}; gave up after ${maxAttempts} attempts`);
+    }
+  }
+
+  async #emitChanged(change: AppliedChange, previous: Alarm | null): Promise<void> {
+    try {
+      await this.#bus.emit(alarmChangedEvent, { alarm: change.alarm, previous, created: change.created });
+    } catch (err) {
+      this.#logger.error({ err, alarm: change.alarm._id }, 'an alarms.changed subscriber failed');
     }
   }
 

@@ -94,6 +94,31 @@ function parseFilter(text: string | undefined): Filter | null {
   return assertSafeFilter(parsed as Filter);
 }
 
+/** The selection parameters of the list, which the live stream and the export take too. */
+export type AlarmSelection = Pick<AlarmListQuery, 'opened' | 'resolved' | 'tstart' | 'tstop' | 'filter' | 'search'>;
+
+/**
+ * The store filter of the list's selection (its `filter` checked by `assertSafeFilter`), or null when it selects
+ * nothing (neither open nor resolved alarms).
+ */
+export function alarmListFilter(query: AlarmSelection, infoEntities: readonly string[] = []): Filter | null {
+  const clauses: Filter[] = [];
+  if (query.opened && !query.resolved) clauses.push({ 'v.resolved': null });
+  else if (!query.opened && query.resolved) clauses.push({ 'v.resolved': { $ne: null } });
+  else if (!query.opened && !query.resolved) return null;
+  // The window: created by tstop, and open or resolved at or after tstart.
+  if (query.tstop !== undefined) clauses.push({ t: { $lte: query.tstop } });
+  if (query.tstart !== undefined) clauses.push({ $or: [{ 'v.resolved': null }, { 'v.resolved': { $gte: query.tstart } }] });
+  const userFilter = parseFilter(query.filter);
+  if (userFilter) clauses.push(userFilter);
+  if (query.search !== undefined && query.search.trim() !== '') {
+    const pattern = escapeRegex(query.search.trim());
+    const byFields: Filter[] = searchedFields.map((field) => ({ [field]: { $regex: pattern, $options: 'i' } }));
+    clauses.push({ $or: infoEntities.length > 0 ? [...byFields, { d: { $in: [...infoEntities] } }] : byFields });
+  }
+  return mergeClauses(clauses);
+}
+
 /** The alarm list of `GET /alerts/get-alarms` and the item of `GET /api/v2/alarms/<id>`, with each alarm's entity. */
 @injectable()
 export class AlarmListService {
@@ -152,23 +177,12 @@ export class AlarmListService {
    * answers from its index on `v.resolved` and its direct equality test instead of the general query engine.
    */
   async #filter(query: AlarmCountersQuery): Promise<Filter | null> {
-    const clauses: Filter[] = [];
-    if (query.opened && !query.resolved) clauses.push({ 'v.resolved': null });
-    else if (!query.opened && query.resolved) clauses.push({ 'v.resolved': { $ne: null } });
-    else if (!query.opened && !query.resolved) return null;
-    // The window: created by tstop, and open or resolved at or after tstart.
-    if (query.tstop !== undefined) clauses.push({ t: { $lte: query.tstop } });
-    if (query.tstart !== undefined) clauses.push({ $or: [{ 'v.resolved': null }, { 'v.resolved': { $gte: query.tstart } }] });
-    const userFilter = parseFilter(query.filter);
-    if (userFilter) clauses.push(userFilter);
-    if (query.search !== undefined && query.search.trim() !== '') clauses.push(await this.#search(query.search.trim()));
-    return mergeClauses(clauses);
+    const search = query.search?.trim() ?? '';
+    return alarmListFilter(query, search === '' ? [] : await this.#entitiesWithInfos(search));
   }
 
-  /** Alarms whose searched fields, or whose entity's infos (names or values), hold `text` (case-insensitive). */
-  async #search(text: string): Promise<Filter> {
-    const pattern = escapeRegex(text);
-    const byFields: Filter[] = searchedFields.map((field) => ({ [field]: { $regex: pattern, $options: 'i' } }));
+  /** Entities whose infos hold `text` (case-insensitive) in a name or a value, at most `maxSearchedEntities`. */
+  async #entitiesWithInfos(text: string): Promise<string[]> {
     const needle = text.toLowerCase();
     const entities = await this.#entityReader.find({ infos: { $exists: true, $ne: {} } }, { projection: { infos: 1 } });
     const matched: string[] = [];
@@ -176,7 +190,7 @@ export class AlarmListService {
       if (infosHold(entity.infos, needle)) matched.push(entity._id);
       if (matched.length >= maxSearchedEntities) break;
     }
-    return { $or: matched.length > 0 ? [...byFields, { d: { $in: matched } }] : byFields };
+    return matched;
   }
 
   async get(id: string): Promise<AlarmOutput | null> {

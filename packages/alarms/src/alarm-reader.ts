@@ -40,4 +40,9 @@ export class AlarmReader {
     const { fields, ...rest } = options;
     return this.#repository.find(filter, fields ? { ...rest, projection: fields } : rest);
   }
+
+  /** How many alarms match a store filter. */
+  count(filter: Filter): Promise<number> {
+    return this.#repository.count(filter);
+  }
 }

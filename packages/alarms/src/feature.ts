@@ -6,7 +6,7 @@ import { AlarmRepository } from './alarm-repository.js';
 import { alarmStage } from './alarm-stage.js';
 import { alarmsConfig, type AlarmsConfig } from './config.js';
 import { alarmsBridge } from './di.js';
-import { alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
+import { alarmChangedEvent, alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
 import { alarmActionRoutes, bulkAlarmActionRoutes } from './action-routes.js';
 import { alarmRoutes } from './routes.js';
 import { alarmCollection } from './alarm.js';
@@ -26,6 +26,7 @@ export const alarmsFeature = defineFeature<AlarmsConfig>({
     f.collection(alarmCollection, { indexes: [{ keys: { d: 1 } }, { keys: { 'v.resolved': 1 } }, { keys: { t: 1 } }, { keys: { 'v.component': 1 } }] });
     f.event(alarmTriggerEvent);
     f.event(alarmTriggerRedeliveredEvent);
+    f.event(alarmChangedEvent);
     for (const route of [...alarmActionRoutes, ...bulkAlarmActionRoutes, ...alarmRoutes]) f.route(route);
     f.extend(pipelineStagesPoint, (c) => alarmStage(c.resolve(AlarmChangeService), c.resolve(AlarmRepository)));
 

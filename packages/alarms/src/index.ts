@@ -12,9 +12,11 @@ export {
   type AlarmTrigger,
   type AlarmValue,
 } from './alarm.js';
-export { AlarmChangeService, type AlarmTriggerEvent, type AppliedChange, type ChangeCause } from './alarm-changes.js';
+export { AlarmChangeService, type AlarmChangedEvent, type AlarmTriggerEvent, type AppliedChange, type ChangeCause } from './alarm-changes.js';
 export { AlarmReader } from './alarm-reader.js';
-export { alarmChangesRef, alarmReaderRef, alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
+export { alarmListFilter, type AlarmListQuery, type AlarmOutput, type AlarmSelection } from './alarm-list.js';
+export { alarmListQuerySchema } from './schemas.js';
+export { alarmChangedEvent, alarmChangesRef, alarmReaderRef, alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
 export { alarmChangeDataKey, operationOf } from './alarm-stage.js';
 export {
   applyOperation,

@@ -1,5 +1,5 @@
 import { eventRef, serviceRef } from '@vigie/kernel';
-import type { AlarmChangeService, AlarmTriggerEvent } from './alarm-changes.js';
+import type { AlarmChangedEvent, AlarmChangeService, AlarmTriggerEvent } from './alarm-changes.js';
 import type { AlarmReader } from './alarm-reader.js';
 
 /** Every alarm write of the other engines goes through this service (locks, idempotency, triggers). */
@@ -17,3 +17,9 @@ export const alarmTriggerEvent = eventRef<AlarmTriggerEvent>('alarms.trigger');
  * For subscribers that record per (`eventId`, trigger) and so can take a trigger twice (the webhooks).
  */
 export const alarmTriggerRedeliveredEvent = eventRef<AlarmTriggerEvent>('alarms.trigger.redelivered');
+
+/**
+ * An alarm was stored by a change: once per change, after its triggers, whether or not it has any (a change of
+ * output has none). For observers of every change (the live stream).
+ */
+export const alarmChangedEvent = eventRef<AlarmChangedEvent>('alarms.changed');

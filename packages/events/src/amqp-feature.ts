@@ -2,6 +2,7 @@ import { defineFeature } from '@vigie/kernel';
 import { amqpConfig, type AmqpConfig } from './amqp-config.js';
 import { AmqpIngestion } from './amqp-ingestion.js';
 import { eventsAmqpBridge } from './di.js';
+import { amqpConfigRef } from './refs.js';
 
 /**
  * Event ingestion from RabbitMQ, configured by `[amqp]` (nothing happens while `url` is empty). A feature of its own
@@ -14,6 +15,7 @@ export const eventsAmqpFeature = defineFeature<AmqpConfig>({
   config: amqpConfig,
   register(f) {
     f.use(eventsAmqpBridge);
+    f.service(amqpConfigRef, () => f.config, { export: true });
     if (f.config.url !== '') {
       f.healthCheck({ name: 'engines.amqp-ingestion', check: (c) => c.resolve(AmqpIngestion).health() });
     }

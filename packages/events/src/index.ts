@@ -5,7 +5,7 @@ export { AmqpIngestion } from './amqp-ingestion.js';
 export { engineConfigSchema, type EngineConfig } from './config.js';
 export { registerEngineBeat, type EngineBeat } from './engine-beat.js';
 export { EventIntake } from './event-intake.js';
-export { engineBeatsRef, engineSettingsRef, eventIntakeRef } from './refs.js';
+export { amqpConfigRef, engineBeatsRef, engineSettingsRef, eventIntakeRef } from './refs.js';
 export type { EngineBeats } from './engine-beats.js';
 export { acceptEvent, eventProblem, refusedByEventRoute, routingKeyOf, sourceTypes, type EventProblem, type EventSender } from './event-validation.js';
 export { PipelineRunner, laneOf, type PipelineStats } from './pipeline-runner.js';

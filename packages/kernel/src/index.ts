@@ -48,6 +48,7 @@ export { ErrorCodes, VigieError, HttpError, DuplicateKeyError, hasCode, errorDet
 export type { ErrorWording, WordedError } from './http/error-wording.js';
 export { parseByteSize, type BodyMedia, type BodyOptions } from './http/body.js';
 export { JsonDepthMeter, FormJsonDepthMeter, assertJsonDepth, type InputLimits } from './http/json-depth.js';
+export type { StreamLimits } from './http/stream-limits.js';
 export { requestBody, pathParam } from './http/context.js';
 export {
   bulkBody,

@@ -3,6 +3,7 @@ import type { EventBus } from './event-bus.js';
 import type { Extensions, RouteCatalog } from './feature.js';
 import type { HealthRegistry } from './health.js';
 import type { InputLimits } from './http/json-depth.js';
+import type { StreamLimits } from './http/stream-limits.js';
 import type { Logger } from './log.js';
 import type { Observations } from './observation.js';
 import { serviceRef } from './refs.js';
@@ -33,6 +34,8 @@ export const kernelRefs = {
   extensions: serviceRef<Extensions>('kernel.extensions'),
   /** The server's bounds on input (`[server] json_max_depth`), for input a feature reads itself. */
   inputLimits: serviceRef<InputLimits>('kernel.inputLimits'),
+  /** The server's bounds on server-sent event streams (`[server] stream_*`). */
+  streamLimits: serviceRef<StreamLimits>('kernel.streamLimits'),
   /** The kernel's observation hooks (requests, store operations, job runs, pipeline progress). */
   observations: serviceRef<Observations>('kernel.observations'),
   /** Every composed route, for documentation features (OpenAPI). */

@@ -35,6 +35,7 @@ import { routerRoutes, type MountedRouter } from './http/routers.js';
 import { Observations, observedJob, observedStore } from './observation.js';
 import { parseByteSize } from './http/body.js';
 import type { InputLimits } from './http/json-depth.js';
+import type { StreamLimits } from './http/stream-limits.js';
 import type { ErrorWording } from './http/error-wording.js';
 import { createLogger, type Logger } from './log.js';
 import { AgendaScheduler } from './scheduler/agenda-scheduler.js';
@@ -509,6 +510,12 @@ export class Kernel {
       [kernelRefs.routeCatalog.id]: { list: () => this.routes(), routers: () => this.routerRoutes(), rights: () => this.rights() },
       [kernelRefs.observations.id]: this.observations,
       [kernelRefs.inputLimits.id]: { jsonMaxDepth: this.serverConfig.json_max_depth } satisfies InputLimits,
+      [kernelRefs.streamLimits.id]: {
+        maxConnections: this.serverConfig.stream_max_connections,
+        queueEvents: this.serverConfig.stream_queue_events,
+        heartbeatMs: this.serverConfig.stream_heartbeat_ms,
+        replayEvents: this.serverConfig.stream_replay_events,
+      } satisfies StreamLimits,
     };
 
     const byId = new Map(this.#records.map((r) => [r.feature.id, r]));

@@ -34,6 +34,15 @@ export const serverConfigSchema = object({
   keep_alive_timeout_ms: number().integer().min(0).default(5000),
   socket_timeout_ms: number().integer().min(0).default(60000),
   max_connections: number().integer().min(0).default(1024),
+  /**
+   * Server-sent event streams (`kernelRefs.streamLimits`): how many may be open at once, how many messages may wait
+   * for one slow reader before it is dropped, the heartbeat period (keep it under `socket_timeout_ms` and the
+   * proxies' idle timeouts) and how many messages are kept for clients resuming with `Last-Event-ID`.
+   */
+  stream_max_connections: number().integer().min(1).max(100000).default(1000),
+  stream_queue_events: number().integer().min(1).max(100000).default(1000),
+  stream_heartbeat_ms: number().integer().min(100).max(3600000).default(15000),
+  stream_replay_events: number().integer().min(0).max(1000000).default(10000),
   /** How long shutdown waits for in-flight requests and running jobs. */
   shutdown_timeout_ms: number().integer().min(0).default(30000),
   /** Upper bound of each lifecycle phase (init, start, shutdown hooks). */

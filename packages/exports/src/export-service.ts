@@ -1,0 +1,224 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import { stringify } from 'csv-stringify';
+import { injectable } from 'tsyringe';
+import { HttpError, durationSeconds, injectRef, kernelRefs, type Clock, type Filter, type Scheduler, type FeatureStore, type Collection } from '@vigie/kernel';
+import { assertSafeFilter } from '@vigie/filter-safety';
+import { alarmListFilter, alarmReaderRef, type AlarmReader } from '@vigie/alarms';
+import { entityReaderRef, entityRepositoryRef, type EntityReader, type EntityRepository } from '@vigie/context-graph';
+import { exportsConfig, type ExportsConfig } from './config.js';
+import { exportTaskCollection, type ExportTask, type ExportType } from './export-task.js';
+import { separators, type AlarmExportBody, type Column, type EntityExportBody } from './schemas.js';
+
+export const exportJobName = 'exports.run';
+/** Documents read from the store at once: what bounds the job's memory, whatever the export's size. */
+export const exportPageSize = 1000;
+
+/** What the status route shows of an export. */
+export interface ExportStatusOutput {
+  _id: string;
+  type: ExportType;
+  status: ExportTask['status'];
+  rows_done: number;
+  total: number | null;
+  created: number;
+  finished: number | null;
+  error: string | null;
+}
+
+function statusOf(task: ExportTask): ExportStatusOutput {
+  const { _id, type, status, rows_done, total, created, finished, error } = task;
+  return { _id, type, status, rows_done, total, created, finished, error };
+}
+
+function columnsOf(columns: readonly (string | { name: string; label?: string } | undefined)[]): Column[] {
+  return columns.flatMap((column) => (column === undefined ? [] : [column])).map((column) => (typeof column === 'string' ? { name: column, label: column } : { name: column.name, label: column.label ?? column.name }));
+}
+
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function separatorOf(name: string | undefined): string {
+  return separators[(name ?? 'comma') as keyof typeof separators];
+}
+
+function parseFilter(filter: string | Record<string, unknown> | undefined): Filter {
+  if (filter === undefined) return {};
+  let parsed: unknown = filter;
+  if (typeof filter === 'string') {
+    if (filter.trim() === '') return {};
+    try {
+      parsed = JSON.parse(filter);
+    } catch (err) {
+      throw new HttpError(400, `Invalid filter: not valid JSON (${(err as Error).message})`);
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpError(400, 'Invalid filter: it must be a JSON object');
+  return assertSafeFilter(parsed as Filter);
+}
+
+/** A cell: the value at a dotted path; objects and lists as their JSON text, absent values empty. */
+function cell(doc: Record<string, unknown>, path: string): string | number | boolean {
+  let node: unknown = doc;
+  for (const part of path.split('.')) {
+    if (typeof node !== 'object' || node === null) return '';
+    node = Object.hasOwn(node, part) ? (node as Record<string, unknown>)[part] : undefined;
+  }
+  if (node === undefined || node === null) return '';
+  if (typeof node === 'string' || typeof node === 'number' || typeof node === 'boolean') return node;
+  return JSON.stringify(node);
+}
+
+/**
+ * Alarm and entity exports: a durable job per export reads the ids of the selection, then the documents page by page,
+ * and streams CSV rows to `<data dir>/exports/<id>.csv`, so memory stays bounded whatever the count.
+ */
+@injectable()
+export class ExportService {
+  readonly #tasks: Collection<ExportTask>;
+  readonly #directory: string;
+  readonly #retentionSec: number;
+
+  constructor(
+    @injectRef(kernelRefs.store) store: FeatureStore,
+    @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
+    @injectRef(kernelRefs.dataDir) dataDir: string,
+    @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
+    @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
+    @injectRef(entityReaderRef) private readonly entityReader: EntityReader,
+    @injectRef(exportsConfig.ref) config: ExportsConfig,
+  ) {
+    this.#tasks = store.collection(exportTaskCollection);
+    this.#directory = join(dataDir, 'exports');
+    this.#retentionSec = durationSeconds(config.retention) ?? 0;
+  }
+
+  /** Deletes the exports created longer than `[exports] retention` ago, their files first. */
+  async sweep(): Promise<void> {
+    if (this.#retentionSec === 0) return;
+    const old = await this.#tasks.find({ created: { $lt: this.clock.nowSec() - this.#retentionSec } }, { projection: { _id: 1 } });
+    for (const { _id } of old) {
+      await rm(this.file(_id), { force: true });
+      await rm(`${this.file(_id)}.part`, { force: true });
+      await this.#tasks.deleteOne({ _id });
+    }
+  }
+
+  /** Where the finished file of an export is. */
+  file(id: string): string {
+    return join(this.#directory, `${id}.csv`);
+  }
+
+  startAlarmExport(body: AlarmExportBody, author: string): Promise<ExportStatusOutput> {
+    const { columns, filter, separator, ...selection } = body;
+    const text = filter === undefined || typeof filter === 'string' ? filter : JSON.stringify(filter);
+    // A selection of neither open nor resolved alarms selects nothing.
+    const storeFilter = alarmListFilter({ ...selection, opened: selection.opened ?? true, resolved: selection.resolved ?? false, filter: text }) ?? { _id: { $in: [] } };
+    return this.#start('alarm', storeFilter, columnsOf(columns), separatorOf(separator), author);
+  }
+
+  startEntityExport(body: EntityExportBody, author: string): Promise<ExportStatusOutput> {
+    return this.#start('entity', parseFilter(body.filter), columnsOf(body.columns), separatorOf(body.separator), author);
+  }
+
+  async status(type: ExportType, id: string): Promise<ExportStatusOutput | null> {
+    const task = await this.#tasks.findOne({ _id: id, type });
+    return task ? statusOf(task) : null;
+  }
+
+  async task(type: ExportType, id: string): Promise<ExportTask | null> {
+    return this.#tasks.findOne({ _id: id, type });
+  }
+
+  async #start(type: ExportType, filter: Filter, columns: Column[], separator: string, author: string): Promise<ExportStatusOutput> {
+    await this.sweep();
+    const task: ExportTask = {
+      _id: randomUUID(),
+      type,
+      status: 'pending',
+      filter_json: JSON.stringify(filter),
+      columns,
+      separator,
+      rows_done: 0,
+      total: null,
+      created: this.clock.nowSec(),
+      finished: null,
+      error: null,
+      author,
+    };
+    await this.#tasks.insertOne(task);
+    await this.scheduler.now(exportJobName, { exportId: task._id });
+    return statusOf(task);
+  }
+
+  /** The job: writes the export's file, recording progress after each page; a failure is recorded on the export. */
+  async run(id: string, touch: () => Promise<void>): Promise<void> {
+    const task = await this.#tasks.findOne({ _id: id });
+    if (!task || task.status === 'done' || task.status === 'failed') return;
+    try {
+      await this.#write(task, touch);
+    } catch (err) {
+      await rm(`${this.file(id)}.part`, { force: true });
+      await this.#tasks.updateOne({ _id: id }, { $set: { status: 'failed', error: (err as Error).message, finished: this.clock.nowSec() } });
+    }
+  }
+
+  async #write(task: ExportTask, touch: () => Promise<void>): Promise<void> {
+    const filter = JSON.parse(task.filter_json) as Filter;
+    const total = task.type === 'alarm' ? await this.alarms.count(filter) : await this.entities.count(filter);
+    await this.#tasks.updateOne({ _id: task._id }, { $set: { status: 'running', total, rows_done: 0 } });
+    await mkdir(this.#directory, { recursive: true });
+    const partial = `${this.file(task._id)}.part`;
+    const output = createWriteStream(partial);
+    // RFC 4180 (CRLF, quotes doubled, fields quoted when needed), UTF-8; formula-looking cells get a leading '.
+    const csv = stringify({ header: true, columns: task.columns.map((c) => ({ key: c.name, header: c.label })), delimiter: task.separator, record_delimiter: 'windows', escape_formulas: true });
+    csv.pipe(output);
+    // The ids of the selection first (about 60 bytes each), then the documents a page of ids at a time: each page is a
+    // lookup by id in any store, where paging by `_id` order would sort the remaining selection again for every page
+    // in the embedded store.
+    const ids = await this.#ids(task.type, filter);
+    let rows = 0;
+    for (let from = 0; from < ids.length; from += exportPageSize) {
+      const page = await this.#page(task.type, filter, ids.slice(from, from + exportPageSize));
+      for (const doc of page) {
+        const row: Record<string, string | number | boolean> = {};
+        for (const column of task.columns) row[column.name] = cell(doc, column.name);
+        // Waits for the file when the CSV writer's buffer is full: the pages never pile up in memory.
+        if (!csv.write(row)) await once(csv, 'drain');
+      }
+      rows += page.length;
+      await this.#tasks.updateOne({ _id: task._id }, { $set: { rows_done: rows } });
+      await touch();
+    }
+    csv.end();
+    await once(output, 'close');
+    await rename(partial, this.file(task._id));
+    await this.#tasks.updateOne({ _id: task._id }, { $set: { status: 'done', rows_done: rows, finished: this.clock.nowSec() } });
+  }
+
+  /** The ids of the selection in `_id` order (the file's order). */
+  async #ids(type: ExportType, filter: Filter): Promise<string[]> {
+    const ids = type === 'entity' ? await this.entityReader.ids(filter) : (await this.alarms.find(filter, { fields: { _id: 1 } })).map((alarm) => alarm._id);
+    return ids.sort(byCodeUnits);
+  }
+
+  /** The documents of `ids` that still match the selection (one may have changed since the ids were read). */
+  async #page(type: ExportType, filter: Filter, ids: string[]): Promise<Record<string, unknown>[]> {
+    const byIds: Filter = Object.keys(filter).length === 0 ? { _id: { $in: ids } } : { _id: { $in: ids }, $and: [filter] };
+    const docs: Record<string, unknown>[] =
+      type === 'alarm' ? ((await this.alarms.find(byIds, { fields: { 'v.steps': 0 } })) as unknown as Record<string, unknown>[]) : await this.entityReader.find(byIds);
+    // A store answers `$in` in its own order.
+    return docs.sort((a, b) => byCodeUnits(a['_id'] as string, b['_id'] as string));
+  }
+
+  /** Size of a finished export's file, or null when it is gone. */
+  async fileSize(id: string): Promise<number | null> {
+    return stat(this.file(id)).then(
+      (s) => s.size,
+      () => null,
+    );
+  }
+}

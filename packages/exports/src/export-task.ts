@@ -1,0 +1,24 @@
+import { collectionRef, type Doc } from '@vigie/kernel';
+import type { Column } from './schemas.js';
+
+export type ExportType = 'alarm' | 'entity';
+export type ExportStatus = 'pending' | 'running' | 'done' | 'failed';
+
+/** `export_tasks`: one export, its selection and progress. */
+export interface ExportTask extends Doc {
+  type: ExportType;
+  status: ExportStatus;
+  /** The store filter, already checked, as JSON text (its `$` keys are no field names for the store). */
+  filter_json: string;
+  columns: Column[];
+  /** The field separator character. */
+  separator: string;
+  rows_done: number;
+  total: number | null;
+  created: number;
+  finished: number | null;
+  error: string | null;
+  author: string;
+}
+
+export const exportTaskCollection = collectionRef<ExportTask>('export_tasks');

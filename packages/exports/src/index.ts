@@ -1,0 +1,2 @@
+export { exportsFeature } from './feature.js';
+export { exportsConfigSchema, type ExportsConfig } from './config.js';

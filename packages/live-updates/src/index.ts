@@ -1,0 +1,2 @@
+export { liveUpdatesFeature } from './feature.js';
+export type { AlarmNotice } from './alarm-notice.js';

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { connect } from 'amqplib';
+import { afterEach, expect, it } from 'vitest';
+import { describeWithService, tcpReachable } from '@vigie/kernel/testing';
+import type { TestKernel } from '@vigie/testkit';
+import { check, send, startLive, type Notice } from './harness.js';
+import { SseClient } from './sse-client.js';
+
+const url = 'amqp://guest:guest@127.0.0.1:5672';
+
+describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
+  const kernels: TestKernel[] = [];
+  const clients: SseClient[] = [];
+  let prefix = '';
+
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.close();
+    for (const kernel of kernels.splice(0)) await kernel.stop();
+    const broker = await connect(url);
+    const channel = await broker.createChannel();
+    for (const suffix of ['intake', 'dead', 'p0']) await channel.deleteQueue(`${prefix}.${suffix}`);
+    await channel.deleteExchange(`${prefix}.alarm-stream`);
+    await channel.deleteExchange(`${prefix}.events`);
+    await broker.close();
+  });
+
+  it('brings the changes made on one node to the streams held by another, once each', async () => {
+    prefix = `vigie-test-${randomBytes(4).toString('hex')}`;
+    const amqp = { amqp: { url, exchange: `${prefix}.events`, queue_prefix: prefix, partitions: '1' } };
+    const nodes = [];
+    for (let n = 0; n < 2; n++) {
+      const { t } = await startLive({}, amqp);
+      kernels.push(t);
+      nodes.push(t);
+    }
+    const [a, b] = nodes as [TestKernel, TestKernel];
+    const onA = await SseClient.open(a.url, '/api/v2/alarms/stream');
+    const onB = await SseClient.open(b.url, '/api/v2/alarms/stream');
+    clients.push(onA, onB);
+
+    await send(a, check({ resource: 'from-a', state: 2 }));
+    await send(b, check({ resource: 'from-b', state: 3 }));
+    for (const client of [onA, onB]) {
+      await client.until((c) => c.messages().length === 2, 'both nodes\' changes');
+      expect(client.messages<Notice>().map((n) => `${n.type} ${n.alarm.d}`).sort()).toEqual(['create from-a/host', 'create from-b/host']);
+    }
+    // Nothing more arrives (no notice twice): one more change is the next message on each stream.
+    await send(a, check({ resource: 'from-a', state: 3 }));
+    for (const client of [onA, onB]) {
+      await client.until((c) => c.messages().length === 3, 'the third change');
+      expect(client.messages<Notice>()[2]).toMatchObject({ type: 'change', alarm: { d: 'from-a/host' } });
+    }
+  });
+});
