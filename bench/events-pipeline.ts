@@ -25,6 +25,7 @@ import { contextGraphFeature } from '../packages/context-graph/dist/index.js';
 import { eventFilterFeature } from '../packages/eventfilter/dist/index.js';
 import { eventsAmqpFeature, eventsFeature, pipelineStagesPoint, PipelineOrder, PipelineRunner, type PipelineStage } from '../packages/events/dist/index.js';
 import { Kernel, createLogger, defineFeature } from '../packages/kernel/dist/index.js';
+import { agendaSchedulerFactory } from '../packages/scheduler-agenda/dist/index.js';
 import { sqliteStoreFactory } from '../packages/store-sqlite/dist/index.js';
 import type { SenderReply, SenderRequest } from './event-sender.js';
 
@@ -83,6 +84,7 @@ const kernel = new Kernel({
     },
   },
   store: sqliteStoreFactory(),
+  scheduler: agendaSchedulerFactory(),
   logger: createLogger({ level: 'warn' }),
 });
 const authorization = `Basic ${Buffer.from(`root:${password}`).toString('base64')}`;

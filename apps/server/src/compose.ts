@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigFiles, ErrorCodes, hasCode, Kernel, VigieError, type AnyFeature } from '@vigie/kernel';
+import { agendaSchedulerFactory } from '@vigie/scheduler-agenda';
 import { availableFeatures, defaultFeatureIds } from './features.js';
 import { loadPlugins } from './plugins.js';
 import { availableStores, defaultStore, storeForUrl } from './stores.js';
@@ -54,6 +55,8 @@ export async function createServerKernel(options: ServerOptions = {}): Promise<K
       env,
       configOverrides: { 'webserver.conf': { server: overrides } },
       store,
+      // The reference server's choice of scheduler: Agenda, keeping its jobs in the store adapter's job store.
+      scheduler: agendaSchedulerFactory(),
     });
   } catch (err) {
     if (plugins.length === 0 || !hasCode(err, ErrorCodes.InvalidComposition)) throw err;

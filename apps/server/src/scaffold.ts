@@ -40,20 +40,22 @@ function templates(id: string, mode: ScaffoldResult['mode']): Record<string, str
   const kernelRange = `^${KERNEL_VERSION}`;
   const workspace = mode === 'workspace';
 
+  const shared = { '@vigie/kernel': workspace ? 'workspace:^' : kernelRange, tsyringe: '^4.10.0', yup: '^1.7.1' };
   const manifest = {
     name: packageName,
     version: '0.1.0',
     description: `Vigie feature ${id}`,
     license: 'Apache-2.0',
     type: 'module',
-    exports: { '.': workspace ? { types: './dist/index.d.ts', 'vigie-source': './src/index.ts', default: './dist/index.js' } : { types: './dist/index.d.ts', default: './dist/index.js' } },
+    exports: { '.': workspace ? { 'vigie-source': './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' } : { types: './dist/index.d.ts', default: './dist/index.js' } },
     files: ['dist', 'src', '!src/**/*.test.ts'],
     engines: { node: '>=20.19' },
     ...(workspace ? {} : { scripts: { build: 'tsc -p tsconfig.json', test: 'vitest run' } }),
-    dependencies: { '@vigie/kernel': workspace ? 'workspace:^' : kernelRange, tsyringe: '^4.10.0', yup: '^1.7.1' },
+    // The host's copies, never the package's own: one kernel (and one tsyringe, one yup) in any program.
+    peerDependencies: shared,
     devDependencies: workspace
-      ? { '@vigie/testkit': 'workspace:^', vitest: '~4.1.12' }
-      : { '@types/node': '^20.19.0', '@vigie/documents': kernelRange, typescript: '~5.9.3', vitest: '~4.1.12' },
+      ? { ...shared, '@vigie/testkit': 'workspace:^', vitest: '~4.1.12' }
+      : { ...shared, '@types/node': '^20.19.0', '@vigie/documents': kernelRange, '@vigie/kernel-testing': kernelRange, typescript: '~5.9.3', vitest: '~4.1.12' },
   };
 
   const tsconfig = workspace
@@ -88,7 +90,7 @@ function templates(id: string, mode: ScaffoldResult['mode']): Record<string, str
 
   const testImports = workspace
     ? `import { startFeatureTest, type TestKernel } from '@vigie/testkit';\n`
-    : `import { memoryStoreFactory } from '@vigie/documents';\nimport { startTestKernel, type TestKernel } from '@vigie/kernel/testing';\n`;
+    : `import { memoryStoreFactory } from '@vigie/documents';\nimport { startTestKernel, type TestKernel } from '@vigie/kernel-testing';\n`;
   const start = workspace
     ? `startFeatureTest({ features: [${c}Feature], config: { 'webserver.conf': { '${id}': { max_items: '2' } } } })`
     : `startTestKernel({ store: memoryStoreFactory(), features: [${c}Feature], config: { 'webserver.conf': { '${id}': { max_items: '2' } } } })`;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repositoryRoot as root } from '@vigie/kernel/testing';
+import { repositoryRoot as root } from '@vigie/kernel-testing';
 
 const exec = promisify(execFile);
 const minutes = (n: number) => n * 60_000;
@@ -100,6 +100,35 @@ describe('the packed packages, installed with npm outside the workspace', () => 
     });
   }, minutes(3));
 
+  it('hold one copy of the kernel: packages and plugins take it (and tsyringe, yup) as peer dependencies', async () => {
+    const copies = (await run('find', ['.', '-path', '*/node_modules/@vigie/kernel/package.json'], app)).trim().split('\n');
+    expect(copies).toEqual(['./node_modules/@vigie/kernel/package.json']);
+    const manifest = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    for (const dir of [join(app, 'node_modules', '@acme', 'vigie-hello'), join(app, 'node_modules', '@vigie', 'alarms')]) {
+      const { dependencies = {}, peerDependencies = {} } = manifest(dir);
+      expect(Object.keys(peerDependencies)).toEqual(expect.arrayContaining(['@vigie/kernel', 'tsyringe', 'yup']));
+      expect(Object.keys(dependencies)).not.toEqual(expect.arrayContaining(['@vigie/kernel']));
+    }
+  });
+
+  it('refuse, naming it, a plugin that brings a second copy of the kernel', async () => {
+    const nested = join(app, 'node_modules', '@acme', 'vigie-hello', 'node_modules', '@vigie', 'kernel');
+    cpSync(join(app, 'node_modules', '@vigie', 'kernel'), nested, { recursive: true });
+    try {
+      // Inside the application directory, so that the plugin resolves from its node_modules as a deployer's would.
+      const dir = join(app, 'second-kernel');
+      mkdirSync(join(dir, 'etc'), { recursive: true });
+      writeFileSync(join(dir, 'etc', 'webserver.conf'), '[server]\nport = 0\nplugins = @acme/vigie-hello\n');
+      const refused = await run(join(app, 'node_modules', '.bin', 'vigie'), ['serve', '--install-dir', dir], app, { VIGIE_ADMIN_PASSWORD: 'x' }).then(
+        () => '',
+        (err: Error) => err.message,
+      );
+      expect(refused).toContain("feature hello was defined with another copy of @vigie/kernel");
+    } finally {
+      rmSync(join(app, 'node_modules', '@acme', 'vigie-hello', 'node_modules'), { recursive: true, force: true });
+    }
+  }, minutes(3));
+
   it("pass the example plugin's own tests", async () => {
     const output = await run(join(app, 'node_modules', '.bin', 'vitest'), ['run'], pluginSource(), { NO_COLOR: '1' });
     expect(output).toMatch(/Tests\s+7 passed/);
@@ -109,6 +138,9 @@ describe('the packed packages, installed with npm outside the workspace', () => 
     const output = await run(join(app, 'node_modules', '.bin', 'vigie'), ['new', 'feature', 'asset-tags'], app);
     expect(output).toContain(`created plugin package ${join(app, 'asset-tags')}`);
     const dir = join(app, 'asset-tags');
+    const generated = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; peerDependencies: Record<string, string> };
+    expect(Object.keys(generated.peerDependencies).sort()).toEqual(['@vigie/kernel', 'tsyringe', 'yup']);
+    expect(generated.dependencies).toBeUndefined();
     await run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], dir);
     expect(await run(join(app, 'node_modules', '.bin', 'vitest'), ['run'], dir, { NO_COLOR: '1' })).toMatch(/Tests\s+3 passed/);
   }, minutes(3));

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { onLines, startSourceServer } from '@vigie/kernel/testing';
+import { onLines, startSourceServer } from '@vigie/kernel-testing';
 import { waitFor } from '@vigie/testkit';
 
 const fixture = fileURLToPath(new URL('./fixtures/pipeline-server.ts', import.meta.url));

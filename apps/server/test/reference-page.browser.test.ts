@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Kernel } from '@vigie/kernel';
-import { describeWithService } from '@vigie/kernel/testing';
+import { describeWithService } from '@vigie/kernel-testing';
 import { createServerKernel } from '../src/index.js';
 
 // Debian's chromium (`.ci/run` installs it); playwright-core drives it without downloading a browser.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repositoryRoot } from '@vigie/kernel/testing';
+import { repositoryRoot } from '@vigie/kernel-testing';
 import { runCli, type CliIo } from '../src/index.js';
 
 const run = promisify(execFile);
@@ -48,7 +48,11 @@ describe('vigie new feature', () => {
     for (const file of ['package.json', 'tsconfig.json', 'README.md', 'src/index.ts', 'src/feature.ts', 'src/di.ts', 'src/routes.ts', 'src/schemas.ts', 'src/errors.ts', `src/${name}-service.ts`, `src/${name}-repository.ts`, `test/${name}.http.test.ts`]) {
       expect(existsSync(join(dir, file)), file).toBe(true);
     }
-    expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))).toMatchObject({ name: `@vigie/${name}`, dependencies: { '@vigie/kernel': 'workspace:^' } });
+    expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))).toMatchObject({
+      name: `@vigie/${name}`,
+      peerDependencies: { '@vigie/kernel': 'workspace:^', tsyringe: '^4.10.0', yup: '^1.7.1' },
+      devDependencies: { '@vigie/kernel': 'workspace:^' },
+    });
     expect(readFileSync(changeset, 'utf8')).toContain(`"@vigie/${name}": minor`);
 
     linkDependencies();
@@ -75,7 +79,11 @@ describe('vigie new feature', () => {
       const plugin = io(cwd);
       expect(await runCli(['new', 'feature', 'thing'], plugin)).toBe(0);
       expect(plugin.stdout).toContain(`created plugin package ${join(cwd, 'thing')}`);
-      expect(JSON.parse(readFileSync(join(cwd, 'thing', 'package.json'), 'utf8'))).toMatchObject({ name: 'vigie-thing', dependencies: { '@vigie/kernel': '^0.1.0' } });
+      expect(JSON.parse(readFileSync(join(cwd, 'thing', 'package.json'), 'utf8'))).toMatchObject({
+        name: 'vigie-thing',
+        peerDependencies: { '@vigie/kernel': '^0.1.0', tsyringe: '^4.10.0', yup: '^1.7.1' },
+        devDependencies: { '@vigie/kernel': '^0.1.0' },
+      });
       expect(existsSync(join(cwd, 'thing', 'vitest.config.ts'))).toBe(true);
     } finally {
       rmSync(cwd, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { onLines, spawnSource } from '@vigie/kernel/testing';
+import { onLines, spawnSource } from '@vigie/kernel-testing';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { SqliteStore } from '@vigie/store-sqlite';
 import { createServerKernel, runCli, type CliIo } from '../src/index.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { userAdministrationRef } from '@vigie/auth';
 import type { Kernel } from '@vigie/kernel';
-import { describeWithService, tcpReachable } from '@vigie/kernel/testing';
+import { describeWithService, tcpReachable } from '@vigie/kernel-testing';
 import { createTestDatabase, type TestDatabase } from '@vigie/store-postgres/testing';
 import { waitFor } from '@vigie/testkit';
 import { createServerKernel } from '../src/index.js';

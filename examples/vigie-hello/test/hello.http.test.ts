@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStoreFactory } from '@vigie/documents';
-import { ManualClock, startTestKernel, type TestKernel } from '@vigie/kernel/testing';
+import { ManualClock, startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { contextGraphFeature, entitiesChangedEvent } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { helloFeature } from '../src/index.js';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '@vigie/kernel';
-import { startTestKernel } from '@vigie/kernel/testing';
+import { startTestKernel } from '@vigie/kernel-testing';
 import { alarmsFeature } from '@vigie/alarms';
 import { memoryStoreFactory } from '@vigie/documents';
 import { contextGraphFeature } from '@vigie/context-graph';

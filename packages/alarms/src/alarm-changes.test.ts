@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '@vigie/documents';
-import { featureStoreOf } from '@vigie/kernel/testing';
+import { featureStoreOf } from '@vigie/kernel-testing';
 import { EventBus, ManualClock, createLogger } from '@vigie/kernel';
 import { AlarmChangeService } from './alarm-changes.js';
 import { AlarmRepository } from './alarm-repository.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { describeWithService } from '@vigie/kernel/testing';
+import { describeWithService } from '@vigie/kernel-testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { chromiumInstalled, openChromium, type Browser } from '@vigie/testkit/browser';
 import { authCasFeature } from '../src/index.js';

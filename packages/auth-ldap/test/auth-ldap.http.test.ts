@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@vigie/kernel';
-import { describeWithService } from '@vigie/kernel/testing';
+import { describeWithService } from '@vigie/kernel-testing';
 import { providerChainRef, userAdministrationRef } from '@vigie/auth';
 import { startFeatureTest, testAdmin, type TestKernel } from '@vigie/testkit';
 import { authLdapFeature, escapeFilterValue, userFilter } from '../src/index.js';

@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, tcpReachable } from '@vigie/kernel/testing';
+import { freePort, tcpReachable } from '@vigie/kernel-testing';
 
 /** Debian's OpenLDAP server, if installed (`apt-get install slapd`). */
 export const slapdPath = '/usr/sbin/slapd';

@@ -2,7 +2,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { userAdministrationRef } from '@vigie/auth';
 import { createLogger } from '@vigie/kernel';
-import { ManualClock } from '@vigie/kernel/testing';
+import { ManualClock } from '@vigie/kernel-testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { authOidcFeature, claimValue } from '../src/index.js';
 import { startTestIdp, type IdpUser, type TestIdp } from './idp.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStoreFactory } from '@vigie/documents';
 import type { Clock, StoreAdapter, StoreFactory } from '@vigie/kernel';
-import { ManualClock, startTestKernel, type TestKernel } from '@vigie/kernel/testing';
+import { ManualClock, startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
 import { authFeature } from '../src/index.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defineFeature } from '@vigie/kernel';
-import { startTestKernel, type TestKernel } from '@vigie/kernel/testing';
+import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
 import { authFeature, authProvidersPoint, type AuthProvider, UserAdministration } from '../src/index.js';
 

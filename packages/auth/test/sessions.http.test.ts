@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vigie/kernel';
-import { startTestKernel, type TestKernel } from '@vigie/kernel/testing';
+import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
 import { authFeature, UserAdministration } from '../src/index.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@vigie/kernel/testing';
+import { ManualClock } from '@vigie/kernel-testing';
 import { errorBody, expectError, startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { broadcastFeature } from '../src/index.js';
 

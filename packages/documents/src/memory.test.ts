@@ -1,5 +1,5 @@
 import { createLogger } from '@vigie/kernel';
-import { describeJobStoreConformance, describeStoreConformance } from '@vigie/kernel/testing';
+import { describeJobStoreConformance, describeStoreConformance } from '@vigie/kernel-testing';
 import { memoryStoreFactory } from './memory-adapter.js';
 import { createMemoryStore } from './memory.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCodes, VigieError } from '@vigie/kernel';
-import { ManualClock } from '@vigie/kernel/testing';
+import { ManualClock } from '@vigie/kernel-testing';
 import { alarmsFeature } from '@vigie/alarms';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';

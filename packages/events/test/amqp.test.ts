@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, type ChannelModel } from 'amqplib';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeWithService, onLines, spawnSource, tcpReachable } from '@vigie/kernel/testing';
+import { describeWithService, onLines, spawnSource, tcpReachable } from '@vigie/kernel-testing';
 import { startFeatureTest, waitFor, type TestKernel } from '@vigie/testkit';
 import { eventsAmqpFeature, eventsFeature } from '../src/index.js';
 import { check, recordingFeature } from '../src/testing.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '@vigie/documents';
-import { featureStoreOf } from '@vigie/kernel/testing';
+import { featureStoreOf } from '@vigie/kernel-testing';
 import { EventQueueRepository, progressCollection, queueCollection, type AcceptedEvent } from '../src/event-queue.js';
 import { check } from '../src/testing.js';
 

@@ -7,7 +7,7 @@ import { connect as connectAmqp, type Channel, type ChannelModel } from 'amqplib
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defineFeature, type AnyFeature, type Collection, type HealthCheckDefinition } from '@vigie/kernel';
-import { describeWithService, ManualClock, tcpReachable } from '@vigie/kernel/testing';
+import { describeWithService, ManualClock, tcpReachable } from '@vigie/kernel-testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { beatCollection, healthcheckFeature, probeRoutingKey } from '../src/index.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestKernel } from '@vigie/kernel/testing';
+import { startTestKernel } from '@vigie/kernel-testing';
 import { eventsFeature } from '@vigie/events';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { heartbeatsFeature } from '../src/index.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@vigie/kernel/testing';
+import { ManualClock } from '@vigie/kernel-testing';
 import { alarmsFeature } from '@vigie/alarms';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';

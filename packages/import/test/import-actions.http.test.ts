@@ -1,6 +1,6 @@
 // Every row of the spec's two action tables (entities, then links), through the HTTP API.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@vigie/kernel/testing';
+import { ManualClock } from '@vigie/kernel-testing';
 import { startImportTest, type ImportTestKernel } from './helpers.js';
 
 let t: ImportTestKernel;

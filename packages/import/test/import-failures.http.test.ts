@@ -1,7 +1,7 @@
 // Every way an import fails, through the HTTP API: the status says `failed` with the reason, and the graph is
 // exactly as it was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '@vigie/kernel/testing';
+import { ManualClock } from '@vigie/kernel-testing';
 import { startImportTest, type ImportTestKernel } from './helpers.js';
 
 let t: ImportTestKernel;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { onLines, spawnSource } from '@vigie/kernel/testing';
+import { onLines, spawnSource } from '@vigie/kernel-testing';
 
 const fixture = fileURLToPath(new URL('./fixtures/import-server.ts', import.meta.url));
 const authorization = `Basic ${Buffer.from('root:root-password').toString('base64')}`;

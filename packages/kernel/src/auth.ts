@@ -1,6 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Context } from 'koa';
-import { everyRight, type Rights } from './rights.js';
+import type { Rights } from './rights.js';
 
 /** Who made a request. `name` is what `author` fields record. */
 export interface AuthenticatedUser {
@@ -49,31 +49,4 @@ export function secretsEqual(a: string, b: string): boolean {
   const ha = createHash('sha256').update(a).digest();
   const hb = createHash('sha256').update(b).digest();
   return timingSafeEqual(ha, hb);
-}
-
-const allRights: Rights = new Set([everyRight]);
-
-/**
- * HTTP Basic against a fixed list of users, each holding every right: what `startTestKernel` uses when no auth
- * feature is composed. Production deployments use `@vigie/auth`.
- */
-export class StaticBasicAuthenticator implements Authenticator {
-  readonly #users: ReadonlyMap<string, string>;
-
-  constructor(users: Record<string, string>) {
-    this.#users = new Map(Object.entries(users));
-  }
-
-  async authenticate(ctx: Context): Promise<AuthOutcome> {
-    const header = ctx.get('authorization');
-    if (!header) return { ok: false, reason: 'missing' };
-    const creds = parseBasicAuthorization(header);
-    const expected = creds ? this.#users.get(creds.user) : undefined;
-    if (!creds || expected === undefined || !secretsEqual(creds.password, expected)) return { ok: false, reason: 'invalid' };
-    return { ok: true, user: { id: creds.user, name: creds.user, via: 'basic', rights: allRights } };
-  }
-
-  challenge(): string {
-    return 'Basic realm="vigie", charset="UTF-8"';
-  }
 }

@@ -277,13 +277,30 @@ export interface FeatureDefinition<C = unknown> {
   register(registrar: FeatureRegistrar<C>): void;
 }
 
+/**
+ * Every copy of the kernel marks the definitions it makes with a token of its own, under a key all copies share. A
+ * plugin that brought its own `@vigie/kernel` (a dependency instead of a peer dependency) defines its feature with
+ * another copy, whose classes, errors and references the host's kernel would not recognise: the composition refuses
+ * it, naming the feature.
+ */
+const definedBy = Symbol.for('@vigie/kernel: defined by');
+const thisCopy = Symbol('this copy of @vigie/kernel');
+
+/** Whether `feature` was made by the `defineFeature` of another copy of the kernel loaded in this program. */
+export function definedByAnotherKernel(feature: object): boolean {
+  const mark: unknown = (feature as Record<symbol, unknown>)[definedBy];
+  return mark !== undefined && mark !== thisCopy;
+}
+
 /** The feature contract: a plain, frozen object describing one feature. */
 export function defineFeature<C = Record<string, never>>(definition: FeatureDefinition<C>): Readonly<FeatureDefinition<C>> {
   if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(definition.id)) {
     throw new Error(`feature id ${JSON.stringify(definition.id)} must be kebab-case`);
   }
   if (typeof definition.register !== 'function') throw new Error(`feature ${definition.id} has no register function`);
-  return Object.freeze({ ...definition, dependsOn: Object.freeze([...(definition.dependsOn ?? [])]) });
+  const feature = { ...definition, dependsOn: Object.freeze([...(definition.dependsOn ?? [])]) };
+  Object.defineProperty(feature, definedBy, { value: thisCopy });
+  return Object.freeze(feature);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of features with unrelated config types

@@ -25,7 +25,8 @@ export type {
   VigieContext,
   VigieState,
 } from './feature.js';
-export { Kernel, createKernel, KERNEL_VERSION, type KernelOptions, type ListeningAddress } from './kernel.js';
+export { Kernel, createKernel, type KernelOptions, type ListeningAddress } from './kernel.js';
+export { KERNEL_VERSION } from './composition.js';
 export { defineBridge, provide, type BridgeExport, type BridgeSpec, type DiBridge } from './di/bridge.js';
 export {
   serviceRef,
@@ -95,7 +96,6 @@ export { createLogger, type Logger, type LogOptions } from './log.js';
 export { envVariableFor, ConfigFiles, type ConfigOverrides } from './config/ini.js';
 export type { ServerConfig, LogConfig } from './config/kernel-config.js';
 export {
-  StaticBasicAuthenticator,
   parseBasicAuthorization,
   secretsEqual,
   type AuthenticatedUser,
@@ -129,6 +129,6 @@ export type {
 export { updateOperators } from './store/port.js';
 export type { FeatureStore, StoreProbe } from './store/owned-store.js';
 export { cloneJson, isJsonObject, jsonEqual } from './store/json.js';
-export type { Scheduler, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
+export type { Scheduler, SchedulerEngine, SchedulerFactory, SchedulerFactoryContext, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
 export type { JobStorePort, StoredJob, JobQuery, JobSelection, JobSortField } from './scheduler/job-store.js';
 export { escapeRegExp } from './text.js';

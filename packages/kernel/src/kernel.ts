@@ -3,17 +3,16 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { asFunction, asValue, createContainer, InjectionMode, type AwilixContainer } from 'awilix';
-import semver from 'semver';
 import { ObjectSchema, type Schema } from 'yup';
 import type { Authenticator } from './auth.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigFiles, type ConfigOverrides } from './config/ini.js';
 import { logConfigSchema, serverConfigSchema, type ServerConfig } from './config/kernel-config.js';
-import { bridgeProblems, type DiBridge } from './di/bridge.js';
+import type { DiBridge } from './di/bridge.js';
 import { ContainerScope } from './di/scope.js';
 import { ErrorCodes, VigieError } from './errors.js';
 import { EventBus } from './event-bus.js';
-import { configServiceId, kernelRefs, kernelServiceIds } from './kernel-refs.js';
+import { configServiceId, kernelRefs } from './kernel-refs.js';
 import type { AnyEventRef, AnyServiceRef, ExtensionPointRef, FeatureScope } from './refs.js';
 import type {
   AnyFeature,
@@ -30,25 +29,18 @@ import type {
 import { HealthRegistry } from './health.js';
 import { createHttpApp, InFlight, type MountedRoute } from './http/app.js';
 import type { ResponseMismatch } from './http/response-check.js';
-import { RouteTable } from './http/route-table.js';
-import { routerRoutes, type MountedRouter } from './http/routers.js';
+import type { MountedRouter } from './http/routers.js';
 import { Observations, observedJob, observedStore } from './observation.js';
 import { parseByteSize } from './http/body.js';
 import type { InputLimits } from './http/json-depth.js';
 import type { StreamLimits } from './http/stream-limits.js';
 import type { ErrorWording } from './http/error-wording.js';
 import { createLogger, type Logger } from './log.js';
-import { AgendaScheduler } from './scheduler/agenda-scheduler.js';
-import { OwnedStore, storeProbe } from './store/owned-store.js';
+import { declarationProblems, exportedIds, orderFeatures, routerEntries, type FeatureDeclarations } from './composition.js';
+import { OwnedStore, storeProbe, type CollectionOwners } from './store/owned-store.js';
+import type { SchedulerEngine, SchedulerFactory } from './scheduler/port.js';
 import type { IndexSpec, StoreAdapter, StoreFactory } from './store/port.js';
-import { rightProblem } from './rights.js';
 import { validate } from './validation.js';
-
-/** Version of this kernel, matched against each feature's `kernel` range. */
-export const KERNEL_VERSION = '0.1.0';
-
-/** Collections the kernel itself writes (the scheduler's jobs): no feature may declare them. */
-const kernelCollections = ['agenda_jobs'];
 
 export interface KernelOptions {
   features: readonly AnyFeature[];
@@ -58,6 +50,8 @@ export interface KernelOptions {
   env?: Readonly<Record<string, string | undefined>>;
   configOverrides?: ConfigOverrides;
   store: StoreFactory;
+  /** The scheduler, built over the store adapter's job store (`agendaSchedulerFactory()` of `@vigie/scheduler-agenda`). */
+  scheduler: SchedulerFactory;
   clock?: Clock;
   /** A logger to use instead of one built from `[log]`. */
   logger?: Logger;
@@ -67,8 +61,7 @@ export interface KernelOptions {
   onResponseMismatch?: (mismatch: ResponseMismatch) => void;
 }
 
-interface FeatureRecord {
-  feature: AnyFeature;
+interface FeatureRecord extends FeatureDeclarations {
   config: unknown;
   logger: Logger;
   services: Map<string, { factory: (scope: FeatureScope) => unknown; exported: boolean }>;
@@ -139,12 +132,12 @@ export class Kernel {
   readonly #options: KernelOptions;
   readonly #records: FeatureRecord[];
   /** Collection ⇒ owning feature id (or `kernel`). */
-  readonly #collectionOwners = new Map<string, string>(kernelCollections.map((name) => [name, 'kernel']));
+  #collectionOwners: CollectionOwners = new Map();
   readonly #inFlight = new InFlight();
   readonly #accessLog: boolean;
   #phase: Phase = 'composed';
   #adapter?: StoreAdapter;
-  #scheduler?: AgendaScheduler;
+  #scheduler?: SchedulerEngine;
   #authenticator?: Authenticator;
   #server?: Server;
   #address?: ListeningAddress;
@@ -176,55 +169,17 @@ export class Kernel {
     this.logger = options.logger ?? createLogger({ level: log?.level ?? 'info' });
     this.#accessLog = log?.access ?? false;
 
-    const ordered = this.#order(options.features, problems);
+    const ordered = orderFeatures(options.features, problems);
     this.#records = [];
     for (const feature of ordered) {
       const record = this.#configure(feature, problems);
       if (record) this.#records.push(record);
     }
     for (const record of this.#records) this.#register(record, problems);
-    this.#checkDeclarations(problems);
+    this.#collectionOwners = declarationProblems(this.#records, problems);
     if (problems.length > 0) {
       throw new VigieError(ErrorCodes.InvalidComposition, `Vigie cannot start:\n  - ${problems.join('\n  - ')}`, { details: problems });
     }
-  }
-
-  /** Checks ids, kernel ranges and dependencies; returns the features in dependency order. */
-  #order(features: readonly AnyFeature[], problems: string[]): AnyFeature[] {
-    const byId = new Map<string, AnyFeature>();
-    for (const feature of features) {
-      if (byId.has(feature.id)) problems.push(`feature ${feature.id} is composed twice`);
-      byId.set(feature.id, feature);
-      if (!semver.validRange(feature.kernel)) problems.push(`feature ${feature.id}: invalid kernel range ${JSON.stringify(feature.kernel)}`);
-      else if (!semver.satisfies(KERNEL_VERSION, feature.kernel)) {
-        problems.push(`feature ${feature.id} needs kernel ${feature.kernel}, this kernel is ${KERNEL_VERSION}`);
-      }
-      for (const dep of feature.dependsOn ?? []) {
-        if (!features.some((f) => f.id === dep)) problems.push(`feature ${feature.id} depends on ${dep}, which is not composed`);
-      }
-    }
-    const ordered: AnyFeature[] = [];
-    const state = new Map<string, 'visiting' | 'done'>();
-    const cycles = new Set<string>();
-    const visit = (feature: AnyFeature, path: string[]): void => {
-      const s = state.get(feature.id);
-      if (s === 'done') return;
-      if (s === 'visiting') {
-        const cycle = [...path.slice(path.indexOf(feature.id)), feature.id].join(' -> ');
-        if (!cycles.has(cycle)) problems.push(`dependency cycle: ${cycle}`);
-        cycles.add(cycle);
-        return;
-      }
-      state.set(feature.id, 'visiting');
-      for (const dep of feature.dependsOn ?? []) {
-        const target = byId.get(dep);
-        if (target) visit(target, [...path, feature.id]);
-      }
-      state.set(feature.id, 'done');
-      ordered.push(feature);
-    };
-    for (const feature of byId.values()) visit(feature, []);
-    return ordered;
   }
 
   #configure(feature: AnyFeature, problems: string[]): FeatureRecord | undefined {
@@ -332,107 +287,6 @@ export class Kernel {
     }
   }
 
-  /**
-   * Duplicate routes, jobs, health checks, authenticators, services, events and extension points; ids not prefixed
-   * by their declaring feature's id; bridge classes injecting what their bridge lacks; consumed services and events
-   * (bridge imports included) that no dependency provides; contributions to points of non-dependencies.
-   */
-  #checkDeclarations(problems: string[]): void {
-    const routes = new Map<string, string>();
-    const jobs = new Map<string, string>();
-    const checks = new Map<string, string>();
-    const points = new Map<string, string>();
-    const services = new Map<string, string>();
-    const events = new Map<string, string>();
-    const claim = (owners: Map<string, string>, what: string, key: string, id: string): void => {
-      const owner = owners.get(key);
-      if (owner !== undefined && owner !== id) problems.push(`${what} ${key} is declared by features ${owner} and ${id}`);
-      else owners.set(key, id);
-    };
-    for (const record of this.#records) {
-      const id = record.feature.id;
-      for (const collection of record.collections.keys()) {
-        if (kernelCollections.includes(collection)) problems.push(`feature ${id} declares collection ${collection}, which the kernel owns`);
-        else claim(this.#collectionOwners, 'collection', collection, id);
-      }
-      for (const point of record.extensionPoints) claim(points, 'extension point', point, id);
-      for (const event of record.events) claim(events, 'event', event, id);
-      for (const service of this.#exportedIds(record)) claim(services, 'service', service, id);
-      this.#checkOwnPrefix(record, problems);
-      for (const bridge of record.bridges) for (const problem of bridgeProblems(bridge.spec)) problems.push(`feature ${id}: ${problem}`);
-    }
-    for (const record of this.#records) this.#checkConsumed(record, services, events, problems);
-    const authenticators = this.#records.filter((r) => r.authenticator).map((r) => r.feature.id);
-    if (authenticators.length > 1) problems.push(`several features provide the authenticator: ${authenticators.join(', ')}`);
-    for (const record of this.#records) {
-      const id = record.feature.id;
-      for (const route of record.routes) {
-        const paths = typeof route.path === 'string' ? [route.path] : route.path;
-        const rightIssue = route.public === true ? (route.right === undefined ? null : 'is public, so it cannot require a right') : rightProblem(route.right);
-        if (rightIssue !== null) problems.push(`feature ${id}: route ${route.method} ${paths.join(', ')} ${rightIssue}`);
-        for (const path of paths) {
-          if (!path.startsWith('/')) problems.push(`feature ${id}: route path ${path} must be absolute`);
-          const key = `${route.method} ${RouteTable.shape(path)}`;
-          const owner = routes.get(key);
-          if (owner !== undefined) problems.push(`duplicate route ${route.method} ${path} (features ${owner} and ${id})`);
-          else routes.set(key, id);
-        }
-      }
-      for (const entry of this.#routerEntries(record)) {
-        if (!entry.path.startsWith('/')) problems.push(`feature ${id}: router path ${entry.path} must be absolute`);
-        const rightIssue = rightProblem(entry.right);
-        if (rightIssue !== null) problems.push(`feature ${id}: router route ${entry.method} ${entry.path} ${rightIssue}`);
-        const owner = routes.get(`${entry.method} ${RouteTable.shape(entry.path)}`);
-        if (owner !== undefined) problems.push(`router route ${entry.method} ${entry.path} of feature ${id} is hidden by a declared route of feature ${owner}`);
-      }
-      for (const job of record.jobs) {
-        const owner = jobs.get(job.name);
-        if (owner !== undefined) problems.push(`duplicate job ${job.name} (features ${owner} and ${id})`);
-        else jobs.set(job.name, id);
-      }
-      for (const check of record.healthChecks) {
-        const owner = checks.get(check.name);
-        if (owner !== undefined) problems.push(`duplicate health check ${check.name} (features ${owner} and ${id})`);
-        else checks.set(check.name, id);
-      }
-      for (const { point } of record.contributions) {
-        const owner = points.get(point.id);
-        if (owner === undefined) problems.push(`feature ${id} contributes to unknown extension point ${point.id}`);
-        else if (owner !== id && !(record.feature.dependsOn ?? []).includes(owner)) {
-          problems.push(`feature ${id} contributes to ${point.id} but does not depend on ${owner}`);
-        }
-      }
-    }
-  }
-
-  /** Ids are `<owner>.<name>`: what a feature declares (services, bridge exports, events, extension points) starts with its own id. */
-  #checkOwnPrefix(record: FeatureRecord, problems: string[]): void {
-    const id = record.feature.id;
-    const declared: [string, Iterable<string>][] = [
-      ['service', new Set([...record.services.keys(), ...this.#exportedIds(record)])],
-      ['event', record.events],
-      ['extension point', record.extensionPoints],
-    ];
-    for (const [what, ids] of declared) {
-      for (const declaredId of ids) {
-        if (!declaredId.startsWith(`${id}.`)) problems.push(`feature ${id} declares ${what} ${declaredId}, whose id must start with "${id}."`);
-      }
-    }
-  }
-
-  /** Each consumed reference must be the kernel's, the feature's own, or provided by a feature it depends on. */
-  #checkConsumed(record: FeatureRecord, services: Map<string, string>, events: Map<string, string>, problems: string[]): void {
-    const id = record.feature.id;
-    const dependsOn = record.feature.dependsOn ?? [];
-    for (const { ref, via } of record.consumed) {
-      if (ref.kind === 'service' && (kernelServiceIds.has(ref.id) || record.services.has(ref.id))) continue;
-      const what = via === 'bridge' ? `feature ${id} imports ${ref.kind} ${ref.id} into its bridge` : `feature ${id} consumes ${ref.kind} ${ref.id}`;
-      const owner = (ref.kind === 'service' ? services : events).get(ref.id);
-      if (owner === undefined) problems.push(`${what}, which no composed feature ${ref.kind === 'service' ? 'exports' : 'declares'}`);
-      else if (owner !== id && !dependsOn.includes(owner)) problems.push(`${what}, which feature ${owner} provides, but ${id} does not depend on ${owner}`);
-    }
-  }
-
   /** The routes of every feature, for documentation (OpenAPI). */
   routes(): { featureId: string; route: RouteDefinition }[] {
     return this.#records.flatMap((r) => r.routes.map((route) => ({ featureId: r.feature.id, route })));
@@ -448,11 +302,7 @@ export class Kernel {
 
   /** The routes of every feature's `@koa/router` routers, for documentation (OpenAPI). */
   routerRoutes(): RouterRouteEntry[] {
-    return this.#records.flatMap((r) => this.#routerEntries(r));
-  }
-
-  #routerEntries(record: FeatureRecord): RouterRouteEntry[] {
-    return record.routers.flatMap(({ router, options }) => routerRoutes(record.feature.id, router, options));
+    return this.#records.flatMap((r) => routerEntries(r));
   }
 
   featureIds(): string[] {
@@ -471,7 +321,7 @@ export class Kernel {
     return this.#adapter.store;
   }
 
-  get scheduler(): AgendaScheduler {
+  get scheduler(): SchedulerEngine {
     if (!this.#scheduler) throw new Error('the kernel is not initialised');
     return this.#scheduler;
   }
@@ -494,7 +344,8 @@ export class Kernel {
       timeout,
       'opening the store',
     );
-    this.#scheduler = new AgendaScheduler(this.#adapter.jobs, {
+    this.#scheduler = this.#options.scheduler({
+      jobs: this.#adapter.jobs,
       processEveryMs: this.serverConfig.jobs_poll_ms,
       logger: this.logger.child({ component: 'scheduler' }),
     });
@@ -550,7 +401,7 @@ export class Kernel {
       for (const dep of record.feature.dependsOn ?? []) {
         const source = byId.get(dep)?.container;
         if (!source) continue;
-        for (const name of this.#exportedIds(byId.get(dep) as FeatureRecord)) {
+        for (const name of exportedIds(byId.get(dep) as FeatureRecord)) {
           if (consumed.has(name)) container.register(name, asFunction(() => source.resolve(name)).singleton());
         }
       }
@@ -568,21 +419,29 @@ export class Kernel {
       if (record.authenticator) this.#authenticator = record.authenticator(scope);
     }
     this.#authenticator ??= this.#options.authenticator;
+    // Every feature is initialised, except those whose dependencies failed, so that one boot names every failure.
+    const failures = new Map<string, unknown>();
     for (const record of this.#records) {
-      for (const [name, specs] of record.collections) {
-        for (const spec of specs) await withTimeout(store.collection(name).createIndex(spec), timeout, `an index of ${name} (feature ${record.feature.id})`);
+      const id = record.feature.id;
+      const failedDependencies = (record.feature.dependsOn ?? []).filter((dep) => failures.has(dep));
+      if (failedDependencies.length > 0) {
+        failures.set(id, new Error(`not initialised: it depends on ${failedDependencies.join(', ')}, which failed`));
+        continue;
       }
-      for (const hook of record.hooks.init) await withTimeout(hook(record.scope as FeatureScope), timeout, `init of feature ${record.feature.id}`);
+      try {
+        for (const [name, specs] of record.collections) {
+          for (const spec of specs) await withTimeout(store.collection(name).createIndex(spec), timeout, `an index of ${name}`);
+        }
+        for (const hook of record.hooks.init) await withTimeout(hook(record.scope as FeatureScope), timeout, 'its init');
+      } catch (err) {
+        failures.set(id, err);
+      }
+    }
+    if (failures.size > 0) {
+      const lines = [...failures].map(([id, err]) => `feature ${id}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new AggregateError([...failures.values()], `Vigie could not initialise ${failures.size === 1 ? 'a feature' : `${failures.size} features`}:\n  - ${lines.join('\n  - ')}`);
     }
     this.#phase = 'initialised';
-  }
-
-  /** Ids of the services a feature exports: its bridges' exports and its exported services. */
-  #exportedIds(record: FeatureRecord): string[] {
-    return [
-      ...record.bridges.flatMap((b) => (b.spec.exports ?? []).map((e) => e.ref.id)),
-      ...[...record.services].filter(([, s]) => s.exported).map(([name]) => name),
-    ];
   }
 
   /** Initialises if needed, starts the scheduler and the features, then listens for HTTP. */

@@ -4,7 +4,7 @@ import { documentRepositoryClass } from '../src/document-repository.js';
 import { defineFeature } from '../src/feature.js';
 import { kernelRefs } from '../src/kernel-refs.js';
 import { memoryStoreFactory } from '@vigie/documents';
-import { startTestKernel, type TestKernel } from '../src/testing/index.js';
+import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { compose } from './compose.js';
 import { collectionRef } from '../src/refs.js';
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '@vigie/documents';
-import { featureStoreOf } from '../src/testing/index.js';
+import { featureStoreOf } from '@vigie/kernel-testing';
 import { kernelRefs } from '../src/kernel-refs.js';
 import { collectionRef, DocumentRepository, ErrorCodes, documentRepositoryClass, hasCode, type Doc } from '../src/index.js';
 

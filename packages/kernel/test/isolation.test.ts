@@ -7,7 +7,7 @@ import { defineFeature } from '../src/feature.js';
 import { kernelRefs } from '../src/kernel-refs.js';
 import { eventRef, extensionPointRef, injectRef, serviceRef } from '../src/refs.js';
 import { memoryStoreFactory } from '@vigie/documents';
-import { startTestKernel, type TestKernel } from '../src/testing/index.js';
+import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { compose } from './compose.js';
 
 

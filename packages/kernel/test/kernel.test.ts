@@ -4,7 +4,7 @@ import { object, string, number } from 'yup';
 import { defineFeature, featureConfig } from '../src/feature.js';
 import { memoryStoreFactory } from '@vigie/documents';
 import { hasCode, ErrorCodes } from '../src/errors.js';
-import { startTestKernel, type TestKernel } from '../src/testing/index.js';
+import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { compose } from './compose.js';
 import { sampleFeature } from './sample-feature/feature.js';
 import { extensionPointRef } from '../src/refs.js';
@@ -74,6 +74,14 @@ describe('composition checks', () => {
     expect(text).toMatch(/\[server\].*port must be a `number`/);
   });
 
+  it('refuses a feature another copy of the kernel defined (a plugin that did not take @vigie/kernel as a peer)', () => {
+    // What another copy's defineFeature returns: the same shape, marked with that copy's token.
+    const foreign = Object.freeze({ ...sampleFeature, [Symbol.for('@vigie/kernel: defined by')]: Symbol('another copy') });
+    expect(compose([foreign]).details).toEqual([
+      "feature sample was defined with another copy of @vigie/kernel (a plugin takes @vigie/kernel as a peer dependency)",
+    ]);
+  });
+
   it('refuses contributions to undeclared extension points and two authenticators', () => {
     const auth = (id: string) =>
       defineFeature({
@@ -88,6 +96,26 @@ describe('composition checks', () => {
     expect(err.details).toEqual(
       expect.arrayContaining(['several features provide the authenticator: auth-a, auth-b', 'feature contrib contributes to unknown extension point nowhere.point']),
     );
+  });
+});
+
+describe('initialisation', () => {
+  it('reports every feature whose init failed at once, and skips the features that depend on them', async () => {
+    const ran: string[] = [];
+    const failing = (id: string) =>
+      defineFeature({ id, kernel: '^0.1.0', register: (f) => f.onInit(() => Promise.reject(new Error(`${id} cannot reach its server`))) });
+    const dependent = defineFeature({ id: 'dependent', kernel: '^0.1.0', dependsOn: ['first'], register: (f) => f.onInit(() => void ran.push('dependent')) });
+    const healthy = defineFeature({ id: 'healthy', kernel: '^0.1.0', register: (f) => f.onInit(() => void ran.push('healthy')) });
+    const started = startTestKernel({ store: memoryStoreFactory(), features: [failing('first'), dependent, failing('second'), healthy] });
+    await expect(started).rejects.toThrow(
+      [
+        'Vigie could not initialise 3 features:',
+        '  - feature first: first cannot reach its server',
+        '  - feature dependent: not initialised: it depends on first, which failed',
+        '  - feature second: second cannot reach its server',
+      ].join('\n'),
+    );
+    expect(ran).toEqual(['healthy']);
   });
 });
 

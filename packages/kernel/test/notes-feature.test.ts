@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStoreFactory } from '@vigie/documents';
 import { kernelRefs } from '../src/kernel-refs.js';
-import { ManualClock, startTestKernel, type TestKernel } from '../src/testing/index.js';
+import { ManualClock, startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { notesFeature } from './notes-feature/feature.js';
 import { collectionRef } from '../src/refs.js';
 

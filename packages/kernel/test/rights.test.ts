@@ -5,7 +5,7 @@ import { parseBasicAuthorization, type Authenticator } from '../src/auth.js';
 import { defineFeature } from '../src/feature.js';
 import { kernelRefs } from '../src/kernel-refs.js';
 import { everyRight } from '../src/rights.js';
-import { startTestKernel, type TestKernel } from '../src/testing/index.js';
+import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { compose } from './compose.js';
 
 let t: TestKernel | undefined;

@@ -5,7 +5,8 @@ import { ErrorCodes, HttpError } from '../src/errors.js';
 import { Kernel } from '../src/kernel.js';
 import { createLogger } from '../src/log.js';
 import { memoryStoreFactory } from '@vigie/documents';
-import { startTestKernel, type TestKernel } from '../src/testing/index.js';
+import { agendaSchedulerFactory } from '@vigie/scheduler-agenda';
+import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { sampleFeature, type GreetingInput } from './sample-feature/feature.js';
 
 let t: TestKernel | undefined;
@@ -126,7 +127,7 @@ describe('routes without schemas', () => {
         f.route({ method: 'PUT', path: '/api/v2/upload', right: 'sample:write', body: false, requestSchema: object(), handler: () => null });
       },
     });
-    expect(() => new Kernel({ features: [streaming], installDir: '/nonexistent-vigie', env: {}, store: memoryStoreFactory(), logger: createLogger({ level: 'silent' }) })).toThrow(
+    expect(() => new Kernel({ features: [streaming], installDir: '/nonexistent-vigie', env: {}, store: memoryStoreFactory(), scheduler: agendaSchedulerFactory(), logger: createLogger({ level: 'silent' }) })).toThrow(
       'feature streaming: route PUT /api/v2/upload reads no body (body: false), so its schema is requestDoc, not requestSchema',
     );
   });

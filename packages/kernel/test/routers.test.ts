@@ -8,8 +8,9 @@ import { collectionRef } from '../src/refs.js';
 import { serviceRef, type FeatureScope } from '../src/refs.js';
 import { createLogger } from '../src/log.js';
 import { memoryStoreFactory } from '@vigie/documents';
+import { agendaSchedulerFactory } from '@vigie/scheduler-agenda';
 import type { HttpObservation, JobObservation, StoreObservation } from '../src/observation.js';
-import { startTestKernel, type TestKernel } from '../src/testing/index.js';
+import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 
 const ticksCollection = collectionRef('ticks');
 
@@ -99,7 +100,7 @@ describe('@koa/router routers', () => {
     ];
     let error: unknown;
     try {
-      new Kernel({ features, installDir: '/nonexistent-vigie', env: {}, store: memoryStoreFactory(), logger: createLogger({ level: 'silent' }) });
+      new Kernel({ features, installDir: '/nonexistent-vigie', env: {}, store: memoryStoreFactory(), scheduler: agendaSchedulerFactory(), logger: createLogger({ level: 'silent' }) });
     } catch (err) {
       error = err;
     }

@@ -2,7 +2,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStoreFactory } from '@vigie/documents';
-import { startTestKernel, type TestKernel } from '../src/testing/index.js';
+import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { sampleFeature } from './sample-feature/feature.js';
 
 let t: TestKernel | undefined;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'amqplib';
 import { afterEach, expect, it } from 'vitest';
-import { describeWithService, tcpReachable } from '@vigie/kernel/testing';
+import { describeWithService, tcpReachable } from '@vigie/kernel-testing';
 import type { TestKernel } from '@vigie/testkit';
 import { check, send, startLive, type Notice } from './harness.js';
 import { SseClient } from './sse-client.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithService } from '@vigie/kernel/testing';
+import { describeWithService } from '@vigie/kernel-testing';
 import { startFeatureTest, testAdmin, type TestKernel } from '@vigie/testkit';
 import { openApiFeature } from '../src/index.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '@vigie/kernel/testing';
+import { ManualClock } from '@vigie/kernel-testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { alarmsFeature } from '@vigie/alarms';
 import { entitiesChangedEvent, contextGraphFeature } from '@vigie/context-graph';

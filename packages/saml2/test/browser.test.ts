@@ -2,11 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithService } from '@vigie/kernel/testing';
+import { describeWithService } from '@vigie/kernel-testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { chromiumInstalled, openChromium, type Browser } from '@vigie/testkit/browser';
 import { importSaml2Setup, saml2Feature } from '../src/index.js';
-import { freePort } from '@vigie/kernel/testing';
+import { freePort } from '@vigie/kernel-testing';
 import { removeDir, writeSetupDir } from './fixtures.js';
 import { makeKeyPair, startIdp, type TestIdp } from './idp.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { importSaml2Setup, readSaml2Setup, saml2Feature } from '../src/index.js';
-import { freePort } from '@vigie/kernel/testing';
+import { freePort } from '@vigie/kernel-testing';
 import { removeDir, writeSetupDir } from './fixtures.js';
 import { makeKeyPair, startIdp, type KeyPair, type TestIdp } from './idp.js';
 

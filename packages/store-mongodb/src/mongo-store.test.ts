@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { MongoClient, ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes, createLogger, hasCode } from '@vigie/kernel';
-import { describeJobStoreConformance, describeStoreConformance, describeWithService } from '@vigie/kernel/testing';
+import { describeJobStoreConformance, describeStoreConformance, describeWithService } from '@vigie/kernel-testing';
 import { agendaJobsCollection, createMongoStore, mongoStoreFactory, type MongoStore } from './index.js';
 
 // Which server the tests talk to: MONGODB_URL when set; otherwise the jongodb wire-compatible test server,

@@ -1,5 +1,5 @@
 import { createLogger } from '@vigie/kernel';
-import { describeJobStoreConformance, describeStoreConformance, describeWithService, tcpReachable } from '@vigie/kernel/testing';
+import { describeJobStoreConformance, describeStoreConformance, describeWithService, tcpReachable } from '@vigie/kernel-testing';
 import { PostgresStore, postgresStoreFactory } from '../src/index.js';
 import { createTestDatabase } from '../src/testing.js';
 

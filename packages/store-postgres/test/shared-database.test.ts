@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { describeWithService, tcpReachable } from '@vigie/kernel/testing';
+import { describeWithService, tcpReachable } from '@vigie/kernel-testing';
 import { PostgresStore } from '../src/index.js';
 import { prefilter } from '../src/prefilter.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@vigie/kernel';
-import { describeJobStoreConformance, describeStoreConformance } from '@vigie/kernel/testing';
+import { describeJobStoreConformance, describeStoreConformance } from '@vigie/kernel-testing';
 import { sqliteStoreFactory } from './factory.js';
 import { SqliteStore } from './sqlite-store.js';
 

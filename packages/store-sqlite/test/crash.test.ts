@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { onLines, spawnSource } from '@vigie/kernel/testing';
+import { onLines, spawnSource } from '@vigie/kernel-testing';
 import { SqliteStore } from '../src/index.js';
 
 const writer = fileURLToPath(new URL('./fixtures/batch-writer.ts', import.meta.url));

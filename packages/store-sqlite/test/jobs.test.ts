@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger, type JobDefinition, type FeatureScope } from '@vigie/kernel';
-import { AgendaScheduler } from '@vigie/kernel/testing';
+import { AgendaScheduler } from '@vigie/scheduler-agenda';
 import { StoreJobStore } from '@vigie/store-jobs';
 import { SqliteStore } from '../src/index.js';
 

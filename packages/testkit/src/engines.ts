@@ -5,7 +5,7 @@
  */
 import { afterEach, expect } from 'vitest';
 import { createLogger, type AnyFeature, type Clock } from '@vigie/kernel';
-import { ManualClock } from '@vigie/kernel/testing';
+import { ManualClock } from '@vigie/kernel-testing';
 import { alarmsFeature } from '@vigie/alarms';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { engineBeatsRef, eventsFeature } from '@vigie/events';

@@ -1,6 +1,6 @@
 import { authFeature } from '@vigie/auth';
 import type { AnyFeature, Clock, ConfigOverrides, Logger, StoreFactory } from '@vigie/kernel';
-import { startTestKernel, type TestKernel } from '@vigie/kernel/testing';
+import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
 import { testAdmin } from './test-admin.js';
 
@@ -39,7 +39,7 @@ export function startFeatureTest(options: FeatureTestOptions): Promise<TestKerne
 }
 
 export { testAdmin };
-export type { TestKernel, TestResponse, RequestOptions } from '@vigie/kernel/testing';
+export type { TestKernel, TestResponse, RequestOptions } from '@vigie/kernel-testing';
 export { errorBody, expectError, oddValues, wrongTypes } from './http-answers.js';
 export { serveRestartFixture, startEnginesServer, type EnginesServer } from './restart.js';
 export { eventually, patienceMs, waitFor } from './wait.js';

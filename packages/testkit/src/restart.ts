@@ -4,7 +4,8 @@
  */
 import { authFeature } from '@vigie/auth';
 import { Kernel, createLogger, type AnyFeature } from '@vigie/kernel';
-import { startSourceServer } from '@vigie/kernel/testing';
+import { startSourceServer } from '@vigie/kernel-testing';
+import { agendaSchedulerFactory } from '@vigie/scheduler-agenda';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
 import { testAdmin } from './test-admin.js';
 
@@ -30,6 +31,7 @@ export async function serveRestartFixture(features: readonly AnyFeature[], confi
       },
     },
     store: sqliteStoreFactory(),
+    scheduler: agendaSchedulerFactory(),
     logger: createLogger({ level: 'warn' }),
   });
   kernel.installSignalHandlers();

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { ManualClock } from '@vigie/kernel/testing';
+import { ManualClock } from '@vigie/kernel-testing';
 import { alarmsFeature } from '@vigie/alarms';
 import { entitiesChangedEvent, contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';

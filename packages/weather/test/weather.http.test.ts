@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@vigie/kernel/testing';
+import { ManualClock } from '@vigie/kernel-testing';
 import { pbehaviorsFeature } from '@vigie/pbehaviors';
 import { alarmsFeature } from '@vigie/alarms';
 import { entitiesChangedEvent, contextGraphFeature } from '@vigie/context-graph';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSourceServer } from '@vigie/kernel/testing';
+import { startSourceServer } from '@vigie/kernel-testing';
 import { check, eventually, startTarget, webhook, type Delivery, type ListedAlarm, type Target } from './harness.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/webhook-server.ts', import.meta.url));

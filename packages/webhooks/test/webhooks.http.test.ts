@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCodes, VigieError } from '@vigie/kernel';
-import { ManualClock } from '@vigie/kernel/testing';
+import { ManualClock } from '@vigie/kernel-testing';
 import { expectError, startFeatureTest, wrongTypes, type TestKernel } from '@vigie/testkit';
 import { WebhookSecretBox, type WebhookRecord } from '../src/index.js';
 import { webhookFeatures } from './harness.js';

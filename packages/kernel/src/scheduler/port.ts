@@ -1,5 +1,7 @@
+import type { JobDefinition } from '../feature.js';
 import type { Logger } from '../log.js';
 import type { FeatureScope } from '../refs.js';
+import type { JobStorePort } from './job-store.js';
 
 export interface RetryPolicy {
   /** How many times a failed run is tried again. */
@@ -59,3 +61,24 @@ export interface Scheduler {
   /** Jobs currently running in this process. */
   running(): number;
 }
+
+/** What the kernel drives of a scheduler: the port features see, plus the job definitions and the lifecycle. */
+export interface SchedulerEngine extends Scheduler {
+  /** Declares a job; its handler runs with the owning feature's scope. */
+  define<D>(job: JobDefinition<D>, scope: FeatureScope): void;
+  /** Starts taking runs (and schedules the recurring jobs). */
+  start(): Promise<void>;
+  /** Stops taking new runs and waits (up to `timeoutMs`) for running ones to finish. */
+  drain(timeoutMs: number): Promise<{ running: number; timedOut: boolean }>;
+}
+
+export interface SchedulerFactoryContext {
+  /** Where jobs persist: the store adapter's job store. */
+  jobs: JobStorePort;
+  /** `[server] jobs_poll_ms`: how often this process looks for due jobs. */
+  processEveryMs: number;
+  logger: Logger;
+}
+
+/** Builds the scheduler once the store is open (`createKernel({ scheduler })`; `@vigie/scheduler-agenda` is one). */
+export type SchedulerFactory = (context: SchedulerFactoryContext) => SchedulerEngine;

@@ -1,5 +1,4 @@
-import type { FeatureStore } from '../store/owned-store.js';
-import type { Store } from '../store/port.js';
+import type { FeatureStore, Store } from '@vigie/kernel';
 
 /**
  * A whole store seen as a feature's (`kernelRefs.store`), for unit tests that build a repository or service

@@ -1,10 +1,6 @@
 import { Agenda, constant, exponential, type Job } from 'agenda';
-import type { Logger } from '../log.js';
-import type { FeatureScope } from '../refs.js';
-import type { JobDefinition } from '../feature.js';
+import type { FeatureScope, JobDefinition, JobRun, JobStorePort, Logger, ScheduledJob, SchedulerEngine, SchedulerFactory } from '@vigie/kernel';
 import { jobStoreBackend } from './agenda-backend.js';
-import type { JobStorePort } from './job-store.js';
-import type { JobRun, ScheduledJob, Scheduler } from './port.js';
 
 export interface AgendaSchedulerOptions {
   /** How often this process polls for due jobs (ms). Saved jobs are also picked up at once in-process. */
@@ -15,7 +11,7 @@ export interface AgendaSchedulerOptions {
 }
 
 /** The scheduler port over Agenda 6, keeping its jobs in a job store. */
-export class AgendaScheduler implements Scheduler {
+export class AgendaScheduler implements SchedulerEngine {
   readonly #agenda: Agenda;
   readonly #logger: Logger;
   readonly #recurring: { name: string; every: string | number }[] = [];
@@ -125,4 +121,12 @@ export class AgendaScheduler implements Scheduler {
   running(): number {
     return this.#running;
   }
+}
+
+/**
+ * The kernel's scheduler, run by Agenda over the store adapter's job store: what `createKernel({ scheduler })`
+ * takes. `workerName` names this process on job locks (`vigie-<pid>` by default).
+ */
+export function agendaSchedulerFactory(options: { workerName?: string } = {}): SchedulerFactory {
+  return ({ jobs, processEveryMs, logger }) => new AgendaScheduler(jobs, { processEveryMs, logger, ...options });
 }

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ErrorCodes, hasCode } from '../errors.js';
-import type { Doc, Store } from '../store/port.js';
+import { ErrorCodes, hasCode, type Doc, type Store } from '@vigie/kernel';
 
 export interface OpenedStore {
   store: Store;

@@ -12,7 +12,7 @@ import {
   type JobWithState,
   type RemoveJobsOptions,
 } from 'agenda';
-import type { JobSelection, JobStorePort, StoredJob } from './job-store.js';
+import type { JobSelection, JobStorePort, StoredJob } from '@vigie/kernel';
 
 // Agenda's job type differs from the port's only by its branded id: an Agenda job is a stored job as it is, the
 // way back brands the id.

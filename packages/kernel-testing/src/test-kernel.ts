@@ -1,19 +1,26 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StaticBasicAuthenticator } from '../auth.js';
-import type { Clock } from '../clock.js';
-import type { ConfigOverrides } from '../config/ini.js';
-import type { AnyFeature } from '../feature.js';
-import type { ResponseMismatch } from '../http/response-check.js';
-import { Kernel } from '../kernel.js';
-import { createLogger, type Logger } from '../log.js';
-import type { StoreFactory } from '../store/port.js';
+import {
+  Kernel,
+  createLogger,
+  type AnyFeature,
+  type Clock,
+  type ConfigOverrides,
+  type Logger,
+  type ResponseMismatch,
+  type SchedulerFactory,
+  type StoreFactory,
+} from '@vigie/kernel';
+import { agendaSchedulerFactory } from '@vigie/scheduler-agenda';
+import { StaticBasicAuthenticator } from './basic-authenticator.js';
 
 export interface TestKernelOptions {
   features: readonly AnyFeature[];
   /** The store adapter, e.g. `memoryStoreFactory()` from `@vigie/documents` (kept out of the kernel). */
   store: StoreFactory;
+  /** The scheduler; Agenda's (`@vigie/scheduler-agenda`), as the reference server's, by default. */
+  scheduler?: SchedulerFactory;
   /** Configuration by file, section and key; merged over the test defaults (port 0, fast job polling). */
   config?: ConfigOverrides;
   env?: Readonly<Record<string, string | undefined>>;
@@ -88,6 +95,7 @@ export async function startTestKernel(options: TestKernelOptions): Promise<TestK
     env: options.env ?? {},
     configOverrides: config,
     store: options.store,
+    scheduler: options.scheduler ?? agendaSchedulerFactory(),
     clock: options.clock,
     logger: options.logger ?? createLogger({ level: process.env.VIGIE_TEST_LOG ?? 'silent' }),
     authenticator: new StaticBasicAuthenticator(users),

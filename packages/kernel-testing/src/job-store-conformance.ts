@@ -1,9 +1,7 @@
 import type { JobParameters } from 'agenda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../log.js';
-import { JobStoreRepository } from '../scheduler/agenda-backend.js';
-import { AgendaScheduler } from '../scheduler/agenda-scheduler.js';
-import type { JobStorePort } from '../scheduler/job-store.js';
+import { createLogger, type JobStorePort } from '@vigie/kernel';
+import { AgendaScheduler, JobStoreRepository } from '@vigie/scheduler-agenda';
 
 export interface OpenedJobStore {
   jobs: JobStorePort;

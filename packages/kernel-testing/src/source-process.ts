@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root, where `tsx` and the base TypeScript options live. */
-export const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+export const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
  * Runs a TypeScript entry point of this repository from sources in a child process (workspace packages resolve
