@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs Vigie's benchmarks. `node bench/run.mjs [http|import|weather|events|stream|export|console|previews|all]` (default all); `pnpm bench` builds first.
+// Runs Vigie's benchmarks. `node bench/run.mjs [http|import|weather|alarms|events|stream|export|console|previews|all]` (default all); `pnpm bench` builds first.
 // Every benchmark measures its baseline in the same run and prints the ratio, never an absolute pass/fail alone.
 import { spawn } from 'node:child_process';
 import { execSync } from 'node:child_process';
@@ -134,6 +134,7 @@ const benchmarks = {
   http: httpBenchmark,
   import: () => sourceBenchmark('context-graph-import.ts'),
   weather: () => sourceBenchmark('weather-pbehaviors.ts'),
+  alarms: () => sourceBenchmark('alarm-list.ts'),
   events: () => sourceBenchmark('events-pipeline.ts', { compiled: true }),
   stream: () => sourceBenchmark('alarm-stream.ts', { compiled: true }),
   export: () => sourceBenchmark('alarm-export.ts', { compiled: true, gc: true }),

@@ -1,11 +1,11 @@
 import { inject, injectable } from 'tsyringe';
 import { assertSafeFilter } from '@vigie/filter-safety';
 import { injectRef, HttpError, type Filter } from '@vigie/kernel';
-import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
+import { entityReaderRef, entityRepositoryRef, type EntityReader, type EntityRepository } from '@vigie/context-graph';
 import type { InferType } from 'yup';
 import type { Alarm } from './alarm.js';
 import { AlarmRepository } from './alarm-repository.js';
-import { parseSortKeys, type alarmListQuerySchema } from './schemas.js';
+import { parseSortKeys, type alarmCountersQuerySchema, type alarmListQuerySchema } from './schemas.js';
 
 export type AlarmListQuery = InferType<typeof alarmListQuerySchema>;
 
@@ -25,18 +25,64 @@ export interface AlarmPage {
   last: number;
 }
 
-/** Fields `search` looks in (case-insensitive substring). */
+/** Fields `search` looks in (case-insensitive substring), besides the entity's infos. */
 const searchedFields = ['d', 'v.display_name', 'v.output', 'v.connector', 'v.connector_name', 'v.component', 'v.resource'];
 
-/** The page's order: the `sort` keys when given, else `sort_key` `sort_dir`; then `_id`, so that pages never overlap. */
-function sortOf(query: AlarmListQuery): Record<string, 1 | -1> {
+/** Entities whose infos match a search that are looked for among the alarms at most (a search that broad is no search). */
+const maxSearchedEntities = 10_000;
+
+export type AlarmCountersQuery = InferType<typeof alarmCountersQuerySchema>;
+
+export interface AlarmCounters {
+  total: number;
+  by_state: { '0': number; '1': number; '2': number; '3': number };
+  acknowledged: number;
+  unacknowledged: number;
+  snoozed: number;
+  under_pbehavior: number;
+}
+
+/** Whether an entity's infos (`{<name>: {description, value}}`) hold `needle` (lower case) in a name or a value. */
+function infosHold(infos: unknown, needle: string): boolean {
+  if (typeof infos !== 'object' || infos === null) return false;
+  for (const [name, info] of Object.entries(infos as Record<string, unknown>)) {
+    if (name.toLowerCase().includes(needle)) return true;
+    const value = typeof info === 'object' && info !== null ? (info as { value?: unknown }).value : info;
+    if ((typeof value === 'string' || typeof value === 'number') && String(value).toLowerCase().includes(needle)) return true;
+    if (Array.isArray(value) && value.some((item) => typeof item === 'string' && item.toLowerCase().includes(needle))) return true;
+  }
+  return false;
+}
+
+/**
+ * The list's sort: the `sort` keys (`field:ASC|DESC` pairs) when given, else up to three `sort_key` fields with their
+ * `sort_dir` directions (one direction for all, or one each); then `_id` in the first key's direction, so that pages
+ * are stable when the keys tie.
+ */
+function sortOf(query: Pick<AlarmListQuery, 'sort' | 'sort_key' | 'sort_dir'>): Record<string, 1 | -1> {
+  const sort: Record<string, 1 | -1> = {};
   const keys = query.sort === undefined ? null : parseSortKeys(query.sort);
-  const order: Record<string, 1 | -1> = {};
-  if (keys) for (const key of keys) order[key.field] = key.direction;
-  else order[query.sort_key] = query.sort_dir === 'ASC' ? 1 : -1;
-  const last = Object.values(order).at(-1) ?? -1;
-  if (!('_id' in order)) order._id = last;
-  return order;
+  if (keys) for (const key of keys) sort[key.field] = key.direction;
+  else {
+    const dirs = query.sort_dir.split(',');
+    for (const [i, key] of query.sort_key.split(',').entries()) sort[key] = (dirs[i] ?? dirs[0]) === 'ASC' ? 1 : -1;
+  }
+  if (!('_id' in sort)) sort._id = Object.values(sort)[0] ?? -1;
+  return sort;
+}
+
+/** One filter of all clauses: merged into one object when no two share a field, else `$and`. */
+function mergeClauses(clauses: readonly Filter[]): Filter {
+  if (clauses.length === 0) return {};
+  if (clauses.length === 1) return clauses[0]!;
+  const merged: Filter = {};
+  for (const clause of clauses) {
+    for (const [key, condition] of Object.entries(clause)) {
+      if (key in merged) return { $and: [...clauses] };
+      merged[key] = condition;
+    }
+  }
+  return merged;
 }
 
 function escapeRegex(text: string): string {
@@ -62,7 +108,7 @@ export type AlarmSelection = Pick<AlarmListQuery, 'opened' | 'resolved' | 'tstar
  * The store filter of the list's selection (its `filter` checked by `assertSafeFilter`), or null when it selects
  * nothing (neither open nor resolved alarms).
  */
-export function alarmListFilter(query: AlarmSelection): Filter | null {
+export function alarmListFilter(query: AlarmSelection, infoEntities: readonly string[] = []): Filter | null {
   const clauses: Filter[] = [];
   if (query.opened && !query.resolved) clauses.push({ 'v.resolved': null });
   else if (!query.opened && query.resolved) clauses.push({ 'v.resolved': { $ne: null } });
@@ -74,9 +120,10 @@ export function alarmListFilter(query: AlarmSelection): Filter | null {
   if (userFilter) clauses.push(userFilter);
   if (query.search !== undefined && query.search.trim() !== '') {
     const pattern = escapeRegex(query.search.trim());
-    clauses.push({ $or: searchedFields.map((field) => ({ [field]: { $regex: pattern, $options: 'i' } })) });
+    const byFields: Filter[] = searchedFields.map((field) => ({ [field]: { $regex: pattern, $options: 'i' } }));
+    clauses.push({ $or: infoEntities.length > 0 ? [...byFields, { d: { $in: [...infoEntities] } }] : byFields });
   }
-  return clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };
+  return mergeClauses(clauses);
 }
 
 /** The alarm list of `GET /alerts/get-alarms` and the item of `GET /api/v2/alarms/<id>`, with each alarm's entity. */
@@ -84,30 +131,84 @@ export function alarmListFilter(query: AlarmSelection): Filter | null {
 export class AlarmListService {
   readonly #alarms: AlarmRepository;
   readonly #entities: EntityRepository;
+  readonly #entityReader: EntityReader;
 
-  constructor(@inject(AlarmRepository) alarms: AlarmRepository, @injectRef(entityRepositoryRef) entities: EntityRepository) {
+  constructor(
+    @inject(AlarmRepository) alarms: AlarmRepository,
+    @injectRef(entityRepositoryRef) entities: EntityRepository,
+    @injectRef(entityReaderRef) entityReader: EntityReader,
+  ) {
     this.#alarms = alarms;
     this.#entities = entities;
+    this.#entityReader = entityReader;
   }
 
   async list(query: AlarmListQuery): Promise<AlarmPage> {
-    const filter = alarmListFilter(query);
-    if (filter === null) return { alarms: [], total: 0, first: query.skip + 1, last: query.skip };
+    if (query.page !== undefined && query.skip !== undefined) throw new HttpError(400, 'Give skip or page, not both');
+    const skip = query.page !== undefined ? (query.page - 1) * query.limit : (query.skip ?? 0);
+    const filter = await this.#filter(query);
+    if (filter === null) return { alarms: [], total: 0, first: skip + 1, last: skip };
     const total = await this.#alarms.count(filter);
     const page = await this.#alarms.find(filter, {
       sort: sortOf(query),
-      skip: query.skip,
+      skip,
       limit: query.limit,
       ...(query.with_steps ? {} : { projection: { 'v.steps': 0 } }),
     });
     const alarms = await this.#withEntities(page);
-    return { alarms, total, first: query.skip + 1, last: query.skip + alarms.length };
+    return { alarms, total, first: skip + 1, last: skip + alarms.length };
+  }
+
+  /** `GET /api/v2/alarm-counters`: the alarms the list's filter selects, counted per state and per operation. */
+  async counters(query: AlarmCountersQuery): Promise<AlarmCounters> {
+    const counters: AlarmCounters = { total: 0, by_state: { '0': 0, '1': 0, '2': 0, '3': 0 }, acknowledged: 0, unacknowledged: 0, snoozed: 0, under_pbehavior: 0 };
+    const filter = await this.#filter(query);
+    if (filter === null) return counters;
+    // One pass over the matching alarms, reading only the fields counted.
+    const alarms = await this.#alarms.find(filter, { projection: { 'v.state.val': 1, 'v.ack._t': 1, 'v.snooze._t': 1, 'v.pbehavior_info.id': 1 } });
+    for (const { v } of alarms) {
+      counters.total += 1;
+      const state = String(v.state?.val ?? 0) as keyof AlarmCounters['by_state'];
+      if (state in counters.by_state) counters.by_state[state] += 1;
+      if (v.ack) counters.acknowledged += 1;
+      else counters.unacknowledged += 1;
+      if (v.snooze) counters.snoozed += 1;
+      if (v.pbehavior_info) counters.under_pbehavior += 1;
+    }
+    return counters;
+  }
+
+  /**
+   * The store filter of the list's query, or null when it selects nothing. The clauses are merged into one object
+   * where their fields differ (`{v.resolved: null, v.state.val: 3}` rather than `$and`), which the embedded store
+   * answers from its index on `v.resolved` and its direct equality test instead of the general query engine.
+   */
+  async #filter(query: AlarmCountersQuery): Promise<Filter | null> {
+    const search = query.search?.trim() ?? '';
+    return alarmListFilter(query, search === '' ? [] : await this.#entitiesWithInfos(search));
+  }
+
+  /** Entities whose infos hold `text` (case-insensitive) in a name or a value, at most `maxSearchedEntities`. */
+  async #entitiesWithInfos(text: string): Promise<string[]> {
+    const needle = text.toLowerCase();
+    const entities = await this.#entityReader.find({ infos: { $exists: true, $ne: {} } }, { projection: { infos: 1 } });
+    const matched: string[] = [];
+    for (const entity of entities) {
+      if (infosHold(entity.infos, needle)) matched.push(entity._id);
+      if (matched.length >= maxSearchedEntities) break;
+    }
+    return matched;
   }
 
   async get(id: string): Promise<AlarmOutput | null> {
     const alarm = await this.#alarms.get(id);
     if (!alarm) return null;
     return (await this.#withEntities([alarm]))[0] ?? null;
+  }
+
+  /** A stored alarm as the routes show it, with its entity. */
+  async show(alarm: Alarm): Promise<AlarmOutput> {
+    return (await this.#withEntities([alarm]))[0]!;
   }
 
   async #withEntities(alarms: readonly Alarm[]): Promise<AlarmOutput[]> {

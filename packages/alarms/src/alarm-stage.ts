@@ -52,6 +52,12 @@ export function operationOf(event: VigieEvent): AlarmOperation | null {
   if (role !== undefined) operation.role = role;
   const ticket = text(event.ticket);
   if (ticket !== undefined) operation.ticket = ticket;
+  // The ticket's address and system, kept in the ticket step's `data` (the action route's `url` and `system_name`).
+  const ticketUrl = text(event.ticket_url);
+  const ticketSystem = text(event.ticket_system_name);
+  if (ticketUrl !== undefined || ticketSystem !== undefined) {
+    operation.ticketData = { ...(ticketUrl === undefined ? {} : { ticket_url: ticketUrl }), ...(ticketSystem === undefined ? {} : { ticket_system_name: ticketSystem }) };
+  }
   if (typeof event.duration === 'number') operation.duration = event.duration;
   return operation;
 }
@@ -83,8 +89,9 @@ export function alarmStage(changes: AlarmChangeService, alarms: AlarmRepository,
         context.data.set(alarmChangeDataKey, change);
         if (tracing) context.trace('alarms', `alarm ${change.created ? 'created' : 'changed'}`, { alarm: change.alarm._id, triggers: change.triggers });
       }
-      if (event.event_type === 'ack' && event.ack_resources === true && event.source_type === 'component' && event.component) {
-        await acknowledgeResources(changes, alarms, event.component, operation, context);
+      if (acksResources(event)) {
+        const acked = await acknowledgeResources(changes, alarms, operation, event);
+        if (acked.length > 0) context.trace('alarms', `acknowledged ${acked.length} resource alarm(s) of ${String(event.component)}`);
       }
     },
     async dryRun(context) {
@@ -112,19 +119,19 @@ export function alarmStage(changes: AlarmChangeService, alarms: AlarmRepository,
   };
 }
 
-async function acknowledgeResources(
-  changes: AlarmChangeService,
-  alarms: AlarmRepository,
-  component: string,
-  operation: AlarmOperation,
-  context: PipelineContext,
-): Promise<void> {
-  const open = await alarms.find({ 'v.component': component, 'v.resource': { $exists: true }, 'v.resolved': null, 'v.ack': null });
+/** An ack of a component that asks for its resources to be acknowledged too (`ack_resources`). */
+export function acksResources(event: VigieEvent): boolean {
+  return event.event_type === 'ack' && event.ack_resources === true && event.source_type === 'component' && typeof event.component === 'string' && event.component !== '';
+}
+
+/** Acknowledges the open, not yet acknowledged resource alarms of the event's component; the changes made. */
+export async function acknowledgeResources(changes: AlarmChangeService, alarms: AlarmRepository, operation: AlarmOperation, event: VigieEvent): Promise<AppliedChange[]> {
+  const open = await alarms.find({ 'v.component': event.component, 'v.resource': { $exists: true }, 'v.resolved': null, 'v.ack': null });
   const acked: AppliedChange[] = [];
   for (const alarm of open) {
     // Already acknowledged resources are left alone, which also makes a redelivered event harmless.
-    const change = await changes.apply(alarm.d, operation, { event: context.event }, () => undefined);
+    const change = await changes.apply(alarm.d, operation, { event }, () => undefined);
     if (change) acked.push(change);
   }
-  if (acked.length > 0) context.trace('alarms', `acknowledged ${acked.length} resource alarm(s) of ${component}`);
+  return acked;
 }

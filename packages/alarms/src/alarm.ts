@@ -106,6 +106,8 @@ export interface Alarm extends Doc {
    * before the crash even when it fell out of `applied_events`. Not shown.
    */
   applied_marks?: Record<string, string>;
+  /** Steps dropped by the 2,000-step cap over the alarm's life (after its first step); the timeline reports it. Not shown. */
+  folded_steps?: number;
 }
 
 export const alarmCollection = collectionRef<Alarm>('periodical_alarm');

@@ -1,6 +1,9 @@
 import { defineBridge, provide } from '@vigie/kernel';
-import { entityRepositoryRef } from '@vigie/context-graph';
+import { entityReaderRef, entityRepositoryRef } from '@vigie/context-graph';
+import { engineSettingsRef } from '@vigie/events';
+import { AlarmActionService } from './alarm-actions.js';
 import { AlarmBeat } from './alarm-beat.js';
+import { AlarmTimeline } from './alarm-timeline.js';
 import { AlarmChangeService } from './alarm-changes.js';
 import { AlarmListService } from './alarm-list.js';
 import { OpenAlarmPreview } from './alarm-preview.js';
@@ -10,7 +13,7 @@ import { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef } from './refs.js'
 
 /** The alarms feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const alarmsBridge = defineBridge({
-  imports: [entityRepositoryRef],
-  singletons: [AlarmRepository, AlarmChangeService, AlarmReader, AlarmBeat, AlarmListService, OpenAlarmPreview],
+  imports: [entityRepositoryRef, entityReaderRef, engineSettingsRef],
+  singletons: [AlarmRepository, AlarmChangeService, AlarmReader, AlarmBeat, AlarmListService, AlarmActionService, AlarmTimeline, OpenAlarmPreview],
   exports: [provide(alarmChangesRef, AlarmChangeService), provide(alarmReaderRef, AlarmReader), provide(openAlarmPreviewRef, OpenAlarmPreview)],
 });

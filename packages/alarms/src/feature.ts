@@ -7,6 +7,7 @@ import { alarmStage } from './alarm-stage.js';
 import { alarmsConfig, type AlarmsConfig } from './config.js';
 import { alarmsBridge } from './di.js';
 import { alarmChangedEvent, alarmTriggerEvent, alarmTriggerRedeliveredEvent, triggerDryRunPoint } from './refs.js';
+import { alarmActionRoutes, bulkAlarmActionRoutes } from './action-routes.js';
 import { alarmRoutes } from './routes.js';
 import { alarmCollection } from './alarm.js';
 
@@ -26,7 +27,7 @@ export const alarmsFeature = defineFeature<AlarmsConfig>({
     f.event(alarmTriggerEvent);
     f.event(alarmTriggerRedeliveredEvent);
     f.event(alarmChangedEvent);
-    for (const route of alarmRoutes) f.route(route);
+    for (const route of [...alarmActionRoutes, ...bulkAlarmActionRoutes, ...alarmRoutes]) f.route(route);
     f.extensionPoint(triggerDryRunPoint);
     f.extend(pipelineStagesPoint, (c) => alarmStage(c.resolve(AlarmChangeService), c.resolve(AlarmRepository), () => c.resolve(kernelRefs.extensions).contributions(triggerDryRunPoint)));
 

@@ -95,6 +95,11 @@ export interface AlarmOperation {
   children?: string[];
   /** `metaalarmattach`: the meta-alarm's entity id, added to the child's `v.parents`. */
   parent?: string;
+  /**
+   * Operations addressed to one alarm by its id (the action routes): applied only while it is still the entity's open
+   * alarm, never to a newer alarm of the entity should it have been resolved in between.
+   */
+  alarmId?: string;
 }
 
 /** The `[alarms]` knobs, in seconds. */
@@ -133,6 +138,7 @@ export function applyOperation(current: Alarm | null, operation: AlarmOperation,
   if (operation.type === 'check') return current === null ? create(operation, env) : check(current, operation, env);
   if (operation.type === 'metaalarm' && current === null) return createMetaAlarm(operation, env);
   if (current === null) return unchanged(`no open alarm for a ${operation.type}`);
+  if (operation.alarmId !== undefined && current._id !== operation.alarmId) return unchanged(`alarm ${operation.alarmId} is resolved`);
   const draft = new AlarmDraft(current, operation, env);
   const outcome = draft.apply();
   if (outcome !== null) return unchanged(outcome);
@@ -257,6 +263,8 @@ class AlarmDraft {
   readonly t: number;
   touched = false;
   #stepsCopied = false;
+  /** Steps this change dropped to keep the cap. */
+  #folded = 0;
 
   constructor(current: Alarm, operation: AlarmOperation, env: LifecycleEnvironment) {
     this.#current = current;
@@ -267,7 +275,9 @@ class AlarmDraft {
   }
 
   result(): LifecycleResult {
-    return { changed: true, alarm: { ...this.#current, v: this.v }, created: false, triggers: this.triggers };
+    const alarm: Alarm = { ...this.#current, v: this.v };
+    if (this.#folded > 0) alarm.folded_steps = (this.#current.folded_steps ?? 0) + this.#folded;
+    return { changed: true, alarm, created: false, triggers: this.triggers };
   }
 
   #step(type: string, extra: Partial<AlarmStep> = {}): AlarmStep {
@@ -290,7 +300,7 @@ class AlarmDraft {
     }
     this.v.steps.push(step);
     // The cap keeps the first step (how the alarm began) and the most recent history.
-    if (this.v.steps.length > maxSteps) this.v.steps.splice(1, this.v.steps.length - maxSteps);
+    if (this.v.steps.length > maxSteps) this.#folded += this.v.steps.splice(1, this.v.steps.length - maxSteps).length;
     this.touched = true;
   }
 

@@ -103,6 +103,77 @@ describe('GET /alerts/get-alarms', () => {
   });
 });
 
+describe('GET /alerts/get-alarms for people: pages, sorts, search', () => {
+  it('takes page besides skip (not both), with first and last of the page', async () => {
+    h = await seed();
+    const page = async (query: string) => {
+      const res = await h!.t.get(`/alerts/get-alarms?${query}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body as { data: { alarms: { d: string }[]; total: number; first: number; last: number }[] }).data[0]!;
+    };
+    expect(await page('limit=2&page=2')).toMatchObject({ total: 3, first: 3, last: 3, alarms: [{ d: 'a/host' }] });
+    expect(ids((await page('limit=2&page=1')).alarms)).toEqual(['c/host', 'b/host']);
+    expect(ids((await page('limit=2&skip=1')).alarms)).toEqual(['b/host', 'a/host']);
+    expect((await page('limit=2&page=3')).alarms).toEqual([]);
+    const both = await h.t.get('/alerts/get-alarms?page=1&skip=0');
+    expect(both.status).toBe(400);
+    expect((both.body as { description: string }).description).toBe('Give skip or page, not both');
+    expect(((await h.t.get('/alerts/get-alarms?page=0')).body as { description: string }).description).toBe('page must be at least 1');
+  });
+
+  it('sorts on up to three fields, one direction for all or one each', async () => {
+    h = await seed();
+    await h.send(event({ resource: 'd', state: 3, output: 'delta critical' }));
+    expect(ids(await h.alarms({ sort_key: 'v.state.val,t', sort_dir: 'DESC,ASC' }))).toEqual(['b/host', 'd/host', 'c/host', 'a/host']);
+    expect(ids(await h.alarms({ sort_key: 'v.state.val,t', sort_dir: 'DESC' }))).toEqual(['d/host', 'b/host', 'c/host', 'a/host']);
+    expect(ids(await h.alarms({ sort_key: 'v.connector,v.state.val,t', sort_dir: 'ASC,ASC,DESC' }))).toEqual(['a/host', 'd/host', 'b/host', 'c/host']);
+    for (const [query, description] of [
+      ['sort_key=a,b,c,d', 'sort_key must be a field path, or up to 3 comma-separated ones, such as v.state.val,t'],
+      ['sort_key=t,%24where', 'sort_key must be a field path, or up to 3 comma-separated ones, such as v.state.val,t'],
+      ['sort_dir=ASC,DOWN', 'sort_dir must be ASC or DESC, or one of them per sort_key field'],
+    ]) {
+      const res = await h.t.get(`/alerts/get-alarms?${query}`);
+      expect(res.status).toBe(400);
+      expect((res.body as { description: string }).description).toBe(description);
+    }
+  });
+
+  it('searches the display name, output, component, resource and the entity\'s infos', async () => {
+    h = await seed();
+    await h.t.kernel.store.collection('default_entities').updateOne({ _id: 'b/host' }, { $set: { infos: { site: { description: 'site', value: 'Lyon-Gerland' } } } });
+    await h.t.kernel.store.collection('default_entities').updateOne({ _id: 'a/host' }, { $set: { infos: { Owner_Team: { description: 'owner', value: 'storage' } } } });
+    expect(ids(await h.alarms({ search: 'lyon' }))).toEqual(['b/host']);
+    expect(ids(await h.alarms({ search: 'owner_team' }))).toEqual(['a/host']);
+    expect(ids(await h.alarms({ search: 'CHARLIE' }))).toEqual(['c/host']);
+    expect(ids(await h.alarms({ search: 'host' }))).toEqual(['c/host', 'b/host', 'a/host']);
+    const [c] = await h.alarms({ search: 'charlie' });
+    expect(ids(await h.alarms({ search: c!.v.display_name }))).toEqual(['c/host']);
+    expect(ids(await h.alarms({ search: 'zabbix' }))).toEqual(['c/host']);
+    expect(await h.alarms({ search: 'nowhere' })).toEqual([]);
+  });
+});
+
+describe('GET /api/v2/alarm-counters', () => {
+  it('counts the alarms of the list\'s filter per state, acknowledged, snoozed and under pbehavior', async () => {
+    h = await seed();
+    const [b] = await h.alarms({ search: 'bravo' });
+    const [c] = await h.alarms({ search: 'charlie' });
+    expect((await h.t.put(`/api/v2/alarms/${b!._id}/ack`, {})).status).toBe(200);
+    expect((await h.t.put(`/api/v2/alarms/${c!._id}/snooze`, { duration: { value: 1, unit: 'h' } })).status).toBe(200);
+    const counters = async (query = '') => {
+      const res = await h!.t.get(`/api/v2/alarm-counters${query}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body;
+    };
+    expect(await counters()).toEqual({ total: 3, by_state: { '0': 0, '1': 1, '2': 1, '3': 1 }, acknowledged: 1, unacknowledged: 2, snoozed: 1, under_pbehavior: 0 });
+    expect(await counters(`?filter=${encodeURIComponent('{"v.state.val":{"$gte":2}}')}`)).toMatchObject({ total: 2, acknowledged: 1, snoozed: 1 });
+    expect(await counters('?search=alpha')).toMatchObject({ total: 1, by_state: { '1': 1 } });
+    expect(await counters('?resolved=true')).toMatchObject({ total: 4, by_state: { '0': 1 } });
+    const bad = await h.t.get(`/api/v2/alarm-counters?filter=${encodeURIComponent('{"$where":"1"}')}`);
+    expect(bad.status).toBe(400);
+  });
+});
+
 describe('GET /api/v2/alarms/<id>', () => {
   it('answers one alarm with its steps and entity, 404 when unknown', async () => {
     h = await seed();

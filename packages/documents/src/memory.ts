@@ -145,8 +145,9 @@ export class DocumentEngine {
     checkFilter(filter);
     const plan = this.plan(collection, filter, tx?.overlayOf(collection));
     let docs = Object.keys(plan.residual).length === 0 ? plan.candidates : matching(plan.candidates, plan.residual);
-    if (options.sort && Object.keys(options.sort).length > 0) docs = sortDocs(docs, options.sort);
     const skip = options.skip ?? 0;
+    // A page needs the first skip + limit documents of the order only.
+    if (options.sort && Object.keys(options.sort).length > 0) docs = sortDocs(docs, options.sort, options.limit ? skip + options.limit : undefined);
     if (skip > 0 || options.limit) docs = docs.slice(skip, options.limit ? skip + options.limit : undefined);
     return docs;
   }

@@ -1,7 +1,7 @@
 import { Query } from 'mingo';
 import { describe, expect, it } from 'vitest';
-import type { Doc, Filter } from '@vigie/kernel';
-import { compileMatcher } from './query-plan.js';
+import type { Doc, Filter, SortSpec } from '@vigie/kernel';
+import { compileMatcher, sortDocs } from './query-plan.js';
 
 describe('compileMatcher', () => {
   const docs: Doc[] = [
@@ -31,6 +31,28 @@ describe('compileMatcher', () => {
       const query = new Query(filter);
       const test = compileMatcher(filter);
       expect(docs.filter(test).map((doc) => doc._id), JSON.stringify(filter)).toEqual(docs.filter((doc) => query.test(doc)).map((doc) => doc._id));
+    }
+  });
+});
+
+describe('sortDocs with a count (the first documents of a page)', () => {
+  it('gives the first documents of the full stable sort, ties and arrays included', () => {
+    let state = 11;
+    const random = () => {
+      state = (state * 48271) % 2147483647;
+      return state / 2147483647;
+    };
+    const docs = Array.from({ length: 2000 }, (_, i) => ({
+      _id: `d${i}`,
+      v: { state: Math.floor(random() * 4), t: Math.floor(random() * 50), ...(random() < 0.1 ? {} : { ack: { t: Math.floor(random() * 5) } }) },
+      tags: random() < 0.2 ? [Math.floor(random() * 9), 3] : Math.floor(random() * 9),
+    }));
+    const sorts: SortSpec[] = [{ 'v.state': -1, 'v.t': 1 }, { 'v.ack.t': 1, _id: -1 }, { tags: -1 }, { 'v.t': 1 }];
+    for (const sort of sorts) {
+      const full = sortDocs(docs, sort).map((doc) => doc._id);
+      // Without arrays the order is mingo's (MongoDB's) order; arrays are compared as whole values, as the engine always did.
+      if (!('tags' in sort)) expect(full).toEqual(new Query({}).find<Doc>(docs).sort(sort).all().map((doc) => doc._id));
+      for (const count of [1, 50, 249]) expect(sortDocs(docs, sort, count).map((doc) => doc._id)).toEqual(full.slice(0, count));
     }
   });
 });

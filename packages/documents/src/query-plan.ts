@@ -183,18 +183,60 @@ export function compileMatcher(filter: Filter): (doc: Doc) => boolean {
   };
 }
 
-/** Stable MongoDB-order sort on one or more fields. */
-export function sortDocs(docs: readonly Doc[], sort: SortSpec): Doc[] {
-  const keys = Object.entries(sort);
-  const decorated = docs.map((doc) => ({ doc, values: keys.map(([path]) => resolve(doc, path) as unknown) }));
-  decorated.sort((a, b) => {
+/** The sort value of `doc` at `path`: a direct walk through sub-documents; mingo's resolution where an array is met. */
+function sortValue(doc: Doc, path: string, parts: readonly string[]): unknown {
+  let node: unknown = doc;
+  for (const part of parts) {
+    if (node === undefined || node === null) return undefined;
+    if (typeof node !== 'object' || Array.isArray(node)) return resolve(doc, path);
+    node = (node as Record<string, unknown>)[part];
+  }
+  return Array.isArray(node) ? resolve(doc, path) : node;
+}
+
+interface Decorated {
+  doc: Doc;
+  values: unknown[];
+}
+
+/**
+ * Stable MongoDB-order sort on one or more fields. With `count` (the skip plus the limit of a page), only the first
+ * `count` documents of that order are returned, selected in one pass that keeps them in a sorted buffer instead of
+ * sorting every document: a page of 50 among 100,000 compares most documents with the buffer's last one only.
+ */
+export function sortDocs(docs: readonly Doc[], sort: SortSpec, count?: number): Doc[] {
+  const keys = Object.entries(sort).map(([path, direction]) => ({ path, parts: path.split('.'), direction: direction ?? 1 }));
+  const decorate = (doc: Doc): Decorated => ({ doc, values: keys.map((key) => sortValue(doc, key.path, key.parts)) });
+  const order = (a: Decorated, b: Decorated): number => {
     for (let i = 0; i < keys.length; i++) {
       const c = compare(a.values[i] as never, b.values[i] as never);
-      if (c !== 0) return c * (keys[i]?.[1] ?? 1);
+      if (c !== 0) return c * (keys[i]?.direction ?? 1);
     }
     return 0;
-  });
-  return decorated.map((d) => d.doc);
+  };
+  // Selection pays when the page is a small part of the documents; a sort is as good otherwise.
+  if (count === undefined || count * 8 >= docs.length) {
+    const decorated = docs.map(decorate);
+    decorated.sort(order);
+    return (count === undefined ? decorated : decorated.slice(0, count)).map((d) => d.doc);
+  }
+  const kept: Decorated[] = [];
+  for (const doc of docs) {
+    const candidate = decorate(doc);
+    // A document equal to the last kept one comes after it (stability): it enters only when strictly before.
+    if (kept.length === count && order(candidate, kept[count - 1] as Decorated) >= 0) continue;
+    // The first kept position the candidate sorts strictly before (after every equal one, for stability).
+    let low = 0;
+    let high = kept.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (order(candidate, kept[middle] as Decorated) < 0) high = middle;
+      else low = middle + 1;
+    }
+    kept.splice(low, 0, candidate);
+    if (kept.length > count) kept.pop();
+  }
+  return kept.map((d) => d.doc);
 }
 
 /**

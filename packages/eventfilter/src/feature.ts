@@ -5,7 +5,7 @@ import { eventFilterBridge } from './di.js';
 import { ruleErrors } from './errors.js';
 import { eventFilterStage } from './event-filter-stage.js';
 import { RuleCache } from './rule-cache.js';
-import { eventFilterRoutes } from './routes.js';
+import { bulkEventFilterRoutes, eventFilterRoutes } from './routes.js';
 import { ruleCollection } from './rule-repository.js';
 
 /**
@@ -21,7 +21,7 @@ export const eventFilterFeature = defineFeature({
     f.use(eventFilterBridge);
     f.collection(ruleCollection);
     f.errors(ruleErrors);
-    for (const route of eventFilterRoutes) f.route(route);
+    for (const route of [...eventFilterRoutes, ...bulkEventFilterRoutes]) f.route(route);
     f.extend(pipelineStagesPoint, (c) => eventFilterStage(c.resolve(RuleCache), c.resolve(eventEntitiesRef)));
   },
 });

@@ -1,8 +1,8 @@
-import { array, string } from 'yup';
+import { array, object, string } from 'yup';
 import { previewAnswerSchema, previewEventSchema, previewRoute } from '@vigie/rule-schemas';
 import { RulePreviewService } from './rule-preview.js';
-import { HttpError, defineRoute, type RouteDefinition, type VigieContext, requestBody, pathParam, inputBounds, assertWithinInputBounds } from '@vigie/kernel';
-import { createRuleErrors, emptyRequest } from './errors.js';
+import { HttpError, defineBulkRoute, defineRoute, isJsonObject, validate, type RouteDefinition, type VigieContext, requestBody, pathParam, inputBounds, assertWithinInputBounds } from '@vigie/kernel';
+import { createRuleErrors, emptyRequest, ruleErrors } from './errors.js';
 import { notFound, RuleService } from './rule-service.js';
 import { createdRuleSchema, emptyObjectSchema, ruleBodySchema, ruleOutputSchema } from './schemas.js';
 
@@ -16,8 +16,7 @@ function service(ctx: VigieContext): RuleService {
  * What the original checked before the rule's fields: that there is a rule, and its `_id` (`pathId`, on PUT, is the id
  * the body may repeat but not change). The kernel then validates the fields with `requestSchema`.
  */
-function checkRuleBody(ctx: VigieContext, pathId?: string): void {
-  const body = requestBody(ctx);
+function checkRuleBody(body: unknown, pathId?: string): void {
   // Falsy bodies and empty objects or lists were "empty" to the original.
   if (!body || (typeof body === 'object' && Object.keys(body).length === 0)) throw new HttpError(400, emptyRequest);
   if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'Malformed JSON: the rule should be a JSON object');
@@ -43,7 +42,7 @@ const createRoute = defineRoute({
     200: { description: 'The id of the created rule', schema: createdRuleSchema },
     400: { description: '`Malformed JSON: <detail>`, `Empty request`, the rule problem (`Unexpected fields: <list>.`, …), `Operation failure while doing insert: <duplicate key>`' },
   },
-  preValidation: (ctx) => checkRuleBody(ctx),
+  preValidation: (ctx) => checkRuleBody(requestBody(ctx)),
   handler: (ctx, { body }) => {
     const { _id: requestedId, ...rule } = body;
     return service(ctx).create(requestedId, rule);
@@ -81,7 +80,7 @@ defineRoute({
   preValidation: async (ctx) => {
     const id = pathParam(ctx, 'id');
     if (!(await service(ctx).get(id))) throw notFound(id);
-    checkRuleBody(ctx, id);
+    checkRuleBody(requestBody(ctx), id);
   },
   handler: async (ctx, { body }) => {
     const { _id: _sameId, ...rule } = body;
@@ -130,4 +129,60 @@ defineRoute({
   responses: { 200: { description: 'Every rule, in the order the pipeline applies them (priority, then id)', schema: array(ruleOutputSchema) } },
   handler: (ctx) => service(ctx).list(),
 },
+];
+
+/** The `_id` of a bulk item: the path id of its single route. */
+function itemId(item: unknown): string {
+  const id = isJsonObject(item) ? item._id : undefined;
+  if (typeof id !== 'string' || id === '') throw new HttpError(400, 'The _id field is required.');
+  return id;
+}
+
+/** `POST/PUT/DELETE /api/v2/bulk/eventfilters`: each item as the single route does it (same checks, same words). */
+export const bulkEventFilterRoutes: RouteDefinition[] = [
+  defineBulkRoute({
+    method: 'POST',
+    path: '/api/v2/bulk/eventfilters',
+    summary: 'Create event-filter rules',
+    description: 'Each item is the body of `POST /api/v2/eventfilter/rules`; its result `id` is the created rule\'s id.',
+    tags,
+    right: 'eventfilter:write',
+    itemSchema: ruleBodySchema,
+    wording: { ...ruleErrors, ...createRuleErrors },
+    work: async (ctx, item) => {
+      checkRuleBody(item);
+      const { _id: requestedId, ...rule } = validate(ruleBodySchema, item, { strict: true });
+      return { id: (await service(ctx).create(requestedId, rule))._id };
+    },
+  }),
+  defineBulkRoute({
+    method: 'PUT',
+    path: '/api/v2/bulk/eventfilters',
+    summary: 'Replace event-filter rules',
+    description: 'Each item is the body of `PUT /api/v2/eventfilter/rules/<_id>`, the rule to replace named by its `_id`.',
+    tags,
+    right: 'eventfilter:write',
+    itemSchema: ruleBodySchema,
+    wording: ruleErrors,
+    work: async (ctx, item) => {
+      const id = itemId(item);
+      if (!(await service(ctx).get(id))) throw notFound(id);
+      checkRuleBody(item, id);
+      const { _id: _sameId, ...rule } = validate(ruleBodySchema, item, { strict: true });
+      await service(ctx).replace(id, rule);
+    },
+  }),
+  defineBulkRoute({
+    method: 'DELETE',
+    path: '/api/v2/bulk/eventfilters',
+    summary: 'Delete event-filter rules',
+    description: 'Each item is `{_id}`, the rule to delete; an unknown id is a 400 item, as the single route answers.',
+    tags,
+    right: 'eventfilter:write',
+    itemSchema: object({ _id: string().required() }),
+    wording: ruleErrors,
+    work: async (ctx, item) => {
+      await service(ctx).delete(itemId(item));
+    },
+  }),
 ];

@@ -9,7 +9,7 @@ export { amqpConfigRef, engineBeatsRef, engineSettingsRef, eventIntakeRef, recen
 export type { EngineBeats } from './engine-beats.js';
 export { RecentEvents, type RecentEvent } from './recent-events.js';
 export { PipelineDryRun, type DryRunReport, type DryRunStage } from './dry-run.js';
-export { acceptEvent, eventProblem, routingKeyOf, sourceTypes, type EventProblem, type EventSender } from './event-validation.js';
+export { acceptEvent, eventProblem, refusedByEventRoute, routingKeyOf, sourceTypes, type EventProblem, type EventSender } from './event-validation.js';
 export { PipelineRunner, laneOf, type PipelineStats } from './pipeline-runner.js';
 export {
   PipelineOrder,

@@ -129,6 +129,8 @@ export const pipelineStagesPoint = extensionPointRef<PipelineStage>('events.stag
 export interface EngineSettings {
   /** Period of every engine's periodic beat (`[engine] beat_interval`). */
   readonly beatIntervalMs: number;
+  /** `changestate`/`keepstate` to state 0 are taken from people (`[engine] allow_change_severity_to_info`). */
+  readonly allowChangeSeverityToInfo: boolean;
 }
 
 /** The stable entity id of an event (REFERENCE §6.3). */

@@ -3,7 +3,7 @@ import { PipelineOrder, pipelineStagesPoint, registerEngineBeat } from '@vigie/e
 import { idleRulesBridge } from './di.js';
 import { IdleRuleEngine } from './idle-rule-engine.js';
 import { idleRuleErrors } from './errors.js';
-import { idleRuleRoutes } from './routes.js';
+import { bulkIdleRuleRoutes, idleRuleRoutes } from './routes.js';
 import { idleRuleCollection } from './idle-rule-repository.js';
 import { idleMarkCollection } from './idle-marks.js';
 
@@ -24,7 +24,7 @@ export const idleRulesFeature = defineFeature({
     f.collection(idleRuleCollection);
     f.collection(idleMarkCollection);
     f.errors(idleRuleErrors);
-    for (const route of idleRuleRoutes) f.route(route);
+    for (const route of [...idleRuleRoutes, ...bulkIdleRuleRoutes]) f.route(route);
     f.extend(pipelineStagesPoint, (c) => {
       const engine = c.resolve(IdleRuleEngine);
       return {

@@ -1,7 +1,8 @@
-import { array, number, string } from 'yup';
+import { array, number, object, string } from 'yup';
 import { previewAlarmSchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
 import { IdleRuleEngine } from './idle-rule-engine.js';
-import { HttpError, defineRoute, type RouteDefinition, type VigieContext, pathParam } from '@vigie/kernel';
+import { HttpError, defineBulkRoute, defineRoute, isJsonObject, pathParam, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { idleRuleErrors } from './errors.js';
 import { notFound, IdleRuleService } from './idle-rule-service.js';
 import { deleteResultSchema, idleRuleBodySchema, idleRuleSchema } from './schemas.js';
 
@@ -104,4 +105,55 @@ export const idleRuleRoutes: RouteDefinition[] = [
     responses: { 200: { description: 'Every rule, oldest first', schema: array(idleRuleSchema) } },
     handler: (ctx) => service(ctx).list(),
   },
+];
+
+/** The `_id` of a bulk item: the path id of its single route. */
+function itemId(item: unknown): string {
+  const id = isJsonObject(item) ? item._id : undefined;
+  if (typeof id !== 'string' || id === '') throw new HttpError(400, 'invalid idle rule: _id is required');
+  return id;
+}
+
+/** `POST/PUT/DELETE /api/v2/bulk/idle-rules`: each item as the single route does it (same checks, same words). */
+export const bulkIdleRuleRoutes: RouteDefinition[] = [
+  defineBulkRoute({
+    method: 'POST',
+    path: '/api/v2/bulk/idle-rules',
+    summary: 'Create idle rules',
+    description: 'Each item is the body of `POST /api/v2/idle-rule`; its result `id` is the created rule\'s id.',
+    tags,
+    right: 'idle-rules:write',
+    itemSchema: idleRuleBodySchema,
+    wording: idleRuleErrors,
+    work: async (ctx, item) => ({ id: (await service(ctx).create(validate(idleRuleBodySchema, item, { strict: true }), author(ctx)))._id }),
+  }),
+  defineBulkRoute({
+    method: 'PUT',
+    path: '/api/v2/bulk/idle-rules',
+    summary: 'Replace idle rules',
+    description: 'Each item is the body of `PUT /api/v2/idle-rule/<_id>`, the rule to replace named by its `_id`.',
+    tags,
+    right: 'idle-rules:write',
+    itemSchema: idleRuleBodySchema,
+    wording: idleRuleErrors,
+    work: async (ctx, item) => {
+      const id = itemId(item);
+      // As the single route: an unknown id is a 404 before the body is validated.
+      if (!(await service(ctx).get(id))) throw notFound(id);
+      await service(ctx).update(id, validate(idleRuleBodySchema, item, { strict: true }), author(ctx));
+    },
+  }),
+  defineBulkRoute({
+    method: 'DELETE',
+    path: '/api/v2/bulk/idle-rules',
+    summary: 'Delete idle rules',
+    description: 'Each item is `{_id}`, the rule to delete.',
+    tags,
+    right: 'idle-rules:write',
+    itemSchema: object({ _id: string().required() }),
+    wording: idleRuleErrors,
+    work: async (ctx, item) => {
+      await service(ctx).delete(itemId(item));
+    },
+  }),
 ];

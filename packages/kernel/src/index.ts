@@ -51,8 +51,28 @@ export { parseByteSize, type BodyMedia, type BodyOptions } from './http/body.js'
 export { JsonDepthMeter, FormJsonDepthMeter, assertJsonDepth, type InputLimits } from './http/json-depth.js';
 export type { StreamLimits } from './http/stream-limits.js';
 export { requestBody, pathParam } from './http/context.js';
+export {
+  bulkBody,
+  bulkResultSchema,
+  defineBulkRoute,
+  maxBulkItems,
+  runBulk,
+  type BulkItemOutcome,
+  type BulkItemResult,
+  type BulkOptions,
+  type BulkRouteSpec,
+} from './http/bulk.js';
 export type { ResponseMismatch } from './http/response-check.js';
-export { validate, durationPattern, durationSeconds, durationSetting, type CheckOptions } from './validation.js';
+export {
+  validate,
+  durationPattern,
+  durationSeconds,
+  durationSetting,
+  durationWithUnitSchema,
+  durationWithUnitSeconds,
+  type CheckOptions,
+  type DurationWithUnit,
+} from './validation.js';
 export {
   inputBounds,
   idField,

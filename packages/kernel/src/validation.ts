@@ -1,4 +1,4 @@
-import { string, ValidationError, type Schema, type ValidateOptions } from 'yup';
+import { number, object, string, ValidationError, type Schema, type ValidateOptions } from 'yup';
 import { ErrorCodes, VigieError } from './errors.js';
 import { assertWithinInputBounds } from './input-bounds.js';
 
@@ -38,7 +38,34 @@ export function validate<T>(schema: Schema<T>, value: unknown, options: CheckOpt
 /** Durations written as `<number><unit>`, e.g. `10s`, `3m`, `1h`. */
 export const durationPattern = /^([0-9]+)(s|m|h|d|w)$/;
 
-const unitSeconds: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+const unitSeconds: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+
+/** A duration `{value, unit}` (the API's duration-with-unit: a positive integer and a unit among s, m, h, d, w). */
+export interface DurationWithUnit {
+  value: number;
+  unit: string;
+}
+
+/** Seconds in a `{value, unit}` duration. */
+export function durationWithUnitSeconds(duration: DurationWithUnit): number {
+  return duration.value * (unitSeconds[duration.unit] ?? 1);
+}
+
+/**
+ * The schema of a `{value, unit}` duration named `name` in its messages (`<name>.value must be at least 1`), at most
+ * `maxSeconds` long. Absent unless the caller marks it required.
+ */
+export function durationWithUnitSchema(name: string, maxSeconds: number) {
+  const units = Object.keys(unitSeconds);
+  return object({
+    value: number().typeError(`${name}.value must be an integer`).required(`${name}.value is required`).integer(`${name}.value must be an integer`).min(1, `${name}.value must be at least 1`),
+    unit: string().typeError(`${name}.unit must be a string`).required(`${name}.unit is required`).oneOf(units, `${name}.unit must be one of ${units.join(', ')}`),
+  })
+    .default(undefined)
+    .typeError(`${name} must be an object {value, unit}`)
+    .noUnknown(`the following keys of ${name} are invalid: \${unknown}`)
+    .test('duration-bound', `${name} must be at most ${maxSeconds} seconds`, (value) => value?.value === undefined || value.unit === undefined || durationWithUnitSeconds(value as DurationWithUnit) <= maxSeconds);
+}
 
 /** Seconds in a duration string, or null if it is not one. */
 export function durationSeconds(text: string): number | null {

@@ -9,6 +9,7 @@ import { pbehaviorErrors } from './errors.js';
 import { PbehaviorAlarmEngine } from './pbehavior-alarms.js';
 import { pbehaviorCollection } from './pbehavior-repository.js';
 import { PbehaviorService } from './pbehavior-service.js';
+import { bulkPbehaviorRoutes } from './bulk-routes.js';
 import { pbehaviorRoutes } from './routes.js';
 
 /**
@@ -28,7 +29,7 @@ export const pbehaviorsFeature = defineFeature<PbehaviorsConfig>({
     f.collection(pbehaviorCollection, { indexes: [{ keys: { eids: 1 } }] });
     f.consume(entitiesChangedEvent);
     f.errors(pbehaviorErrors);
-    for (const route of pbehaviorRoutes) f.route(route);
+    for (const route of [...pbehaviorRoutes, ...bulkPbehaviorRoutes]) f.route(route);
 
     let stopListening: (() => void) | undefined;
     f.onInit(async (c) => {

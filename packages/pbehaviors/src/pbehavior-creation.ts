@@ -13,6 +13,7 @@ export interface EntityPbehaviorSpec {
   type?: string;
   reason?: string;
   rrule?: string | null;
+  comments?: { author: string; message: string }[];
 }
 
 /**
@@ -35,6 +36,7 @@ export class PbehaviorCreation {
         ...(spec.type ? { type_: spec.type } : {}),
         ...(spec.reason !== undefined ? { reason: spec.reason } : {}),
         ...(spec.rrule ? { rrule: spec.rrule } : {}),
+        ...(spec.comments ? { comments: spec.comments } : {}),
       }),
       { user: spec.author, replaceExpired: false },
     );

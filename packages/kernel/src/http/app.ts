@@ -251,7 +251,7 @@ function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
   return async (ctx: VigieContext, template: string): Promise<void> => {
     (ctx.state as unknown as RequestState).useScope(scope);
     try {
-      if (route.body !== false && bodyMethods.has(ctx.req.method ?? '')) {
+      if (route.body !== false && (bodyMethods.has(ctx.req.method ?? '') || (route.body?.onDelete === true && ctx.req.method === 'DELETE'))) {
         await readBody(ctx, route.body ?? {}, bodyDefaults);
       }
       if (route.preValidation) {

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { koaBody } from 'koa-body';
+import { HttpMethodEnum, koaBody } from 'koa-body';
 import { ErrorCodes, VigieError } from '../errors.js';
 import { assertJsonDepth } from './json-depth.js';
 
@@ -20,6 +20,8 @@ export interface BodyOptions {
    * all (`absent`), as the original's plain routes did (they read a body only when it was sent as JSON).
    */
   otherMedia?: 'refuse' | 'absent';
+  /** DELETE requests carry a body too (bulk deletions: the ids to delete); only POST, PUT and PATCH do otherwise. */
+  onDelete?: boolean;
 }
 
 const unparsedBody = Symbol.for('unparsedBody');
@@ -71,6 +73,8 @@ export async function readBody(ctx: Context, options: BodyOptions, defaults: Bod
     multipart: false,
     jsonStrict: false,
     includeUnparsed: true,
+    // The route decided to read this request's body (`bodyMethods`, or a DELETE with `onDelete`).
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
     jsonLimit: limit,
     formLimit: limit,
     textLimit: limit,
