@@ -19,13 +19,18 @@ const check = { event_type: 'check', source_type: 'resource', connector: 'nagios
 describe('delayed actions across a restart of the server process', () => {
   it('runs an action whose delay ends while the server is down once, after the restart', async () => {
     const first = await startEnginesServer(installDir, fixture);
-    expect((await first.request('POST', '/api/v2/actions', { _id: 'late-ack', type: 'ack', delay: '2s', hook: { triggers: ['create'] }, parameters: { author: 'robot' } })).status).toBe(200);
+    // A delay long enough that the first process is surely killed before it runs the job, even on a loaded machine
+    // (a job it had started would stay locked by it for Agenda's lock lifetime).
+    const delayMs = 8000;
+    expect((await first.request('POST', '/api/v2/actions', { _id: 'late-ack', type: 'ack', delay: `${delayMs / 1000}s`, hook: { triggers: ['create'] }, parameters: { author: 'robot' } })).status).toBe(200);
+    const sentAt = Date.now();
     expect((await first.request('POST', '/api/v2/event', check)).status).toBe(200);
     await waitFor(() => first.alarm('disk/host'), 'the alarm');
     first.kill('SIGKILL');
     await first.exited;
+    expect(Date.now() - sentAt).toBeLessThan(delayMs);
     // Down past the delay.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, sentAt + delayMs + 500 - Date.now())));
 
     const second = await startEnginesServer(installDir, fixture);
     try {

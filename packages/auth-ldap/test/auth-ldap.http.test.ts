@@ -161,7 +161,7 @@ describeWithService('slapd (Debian package slapd)', slapdInstalled, () => {
   it('keeps the role an administrator gave after the first login, and uses username_attr as the login name', async () => {
     const k = await configured(slapd.ldapUrl, {}, 'basic,ldap', { username_attr: 'employeeNumber' });
     expect((await k.get('/api/v2/account/me', { auth: ['alice', 'alice-password'] })).body).toMatchObject({ name: 'alice.liddell', role: 'operator' });
-    await k.kernel.store.collection('users').updateOne({ _id: 'alice.liddell' }, { $set: { role: 'manager' } });
+    await k.kernel.store.collection('users').updateOne({ _id: 'alice.liddell' }, { $set: { role: 'manager', roles: ['manager'] } });
     k.kernel.scope('auth').resolve(providerChainRef).forgetCredentials();
     expect((await k.get('/api/v2/account/me', { auth: ['alice', 'alice-password'] })).body).toMatchObject({ role: 'manager' });
   });
