@@ -18,7 +18,7 @@ const check = { event_type: 'check', source_type: 'resource', connector: 'nagios
 
 describe('delayed actions across a restart of the server process', () => {
   it('runs an action whose delay ends while the server is down once, after the restart', async () => {
-    const first = await startEnginesServer(installDir, fixture);
+    const first = await startEnginesServer(installDir, fixture, { logLevel: 'debug' });
     // A delay long enough that the first process is surely killed before it runs the job, even on a loaded machine
     // (a job it had started would stay locked by it for Agenda's lock lifetime).
     const delayMs = 8000;
@@ -26,6 +26,8 @@ describe('delayed actions across a restart of the server process', () => {
     const sentAt = Date.now();
     expect((await first.request('POST', '/api/v2/event', check)).status).toBe(200);
     await waitFor(() => first.alarm('disk/host'), 'the alarm');
+    // The trigger is handled after the alarm is stored: the kill must come once the delayed job is (durably) planned.
+    await waitFor(() => first.lines.some((line) => line.includes('action delayed')), 'the delayed job to be planned');
     first.kill('SIGKILL');
     await first.exited;
     expect(Date.now() - sentAt).toBeLessThan(delayMs);

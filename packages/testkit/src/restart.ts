@@ -4,7 +4,7 @@
  */
 import { authFeature } from '@vigie/auth';
 import { Kernel, createLogger, type AnyFeature } from '@vigie/kernel';
-import { startSourceServer } from '@vigie/kernel-testing';
+import { onLines, startSourceServer } from '@vigie/kernel-testing';
 import { agendaSchedulerFactory } from '@vigie/scheduler-agenda';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
 import { testAdmin } from './test-admin.js';
@@ -32,7 +32,8 @@ export async function serveRestartFixture(features: readonly AnyFeature[], confi
     },
     store: sqliteStoreFactory(),
     scheduler: agendaSchedulerFactory(),
-    logger: createLogger({ level: 'warn' }),
+    // `VIGIE_FIXTURE_LOG` (e.g. debug) lets a test wait for a log line of the server it started.
+    logger: createLogger({ level: process.env.VIGIE_FIXTURE_LOG ?? 'warn' }),
   });
   kernel.installSignalHandlers();
   const address = await kernel.start();
@@ -42,6 +43,8 @@ export async function serveRestartFixture(features: readonly AnyFeature[], confi
 export interface EnginesServer {
   url: string;
   exited: Promise<number | null>;
+  /** The lines the server printed (its log lines at the level `startEnginesServer` was given). */
+  lines: string[];
   kill(signal: NodeJS.Signals): void;
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read JSON answers freely
   /** The open (or, with `resolved`, resolved) alarm of an entity, with its steps, or undefined. */
@@ -49,8 +52,10 @@ export interface EnginesServer {
 }
 
 /** Starts the server fixture `serverFixture` (a path) on `installDir` in its own process; resolves once it listens. */
-export async function startEnginesServer(installDir: string, serverFixture: string): Promise<EnginesServer> {
-  const { child, url, exited } = await startSourceServer(serverFixture, [installDir]);
+export async function startEnginesServer(installDir: string, serverFixture: string, options: { logLevel?: string } = {}): Promise<EnginesServer> {
+  const { child, url, exited } = await startSourceServer(serverFixture, [installDir], options.logLevel ? { VIGIE_FIXTURE_LOG: options.logLevel } : {});
+  const lines: string[] = [];
+  onLines(child.stdout, (line) => void lines.push(line));
   const request = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${url}${path}`, {
       method,
@@ -64,5 +69,5 @@ export async function startEnginesServer(installDir: string, serverFixture: stri
     const res = await request('GET', `/alerts/get-alarms?with_steps=true&limit=100&${query}`);
     return (res.body as { data: { alarms: { _id: string; d: string; v: Record<string, unknown> }[] }[] }).data[0]!.alarms.find((a) => a.d === entityId);
   };
-  return { url, exited, kill: (signal) => child.kill(signal), request, alarm };
+  return { url, exited, lines, kill: (signal) => child.kill(signal), request, alarm };
 }
