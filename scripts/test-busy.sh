@@ -21,7 +21,9 @@ for run in $(seq 1 "$runs"); do
   log=$(mktemp -t vigie-busy-run-XXXX.log)
   started=$(date +%s)
   if npx -y pnpm@10 test >"$log" 2>&1; then
-    echo "run $run/$runs: green in $(( $(date +%s) - started )) s ($(grep -E 'Tests +[0-9]+ passed' "$log" | tail -1 | sed 's/\x1b\[[0-9;]*m//g' | xargs))"
+    # vitest colours its summary: strip the escape codes before looking for the counts.
+    counts=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ +(Test Files|Tests) ' | tr -s ' ' | paste -sd ';' -)
+    echo "run $run/$runs: green in $(( $(date +%s) - started )) s ($counts)"
   else
     echo "run $run/$runs: RED after $(( $(date +%s) - started )) s; log: $log"
     grep -E 'FAIL|✗|×' "$log" | sed 's/\x1b\[[0-9;]*m//g' | head -20
