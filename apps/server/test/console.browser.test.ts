@@ -1,17 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import axe from 'axe-core';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { defineFeature, type Kernel } from '@vigie/kernel';
 import { consoleExtensionsPoint } from '@vigie/console';
 import { describeWithService } from '@vigie/kernel-testing';
+import { chromiumInstalled, openChromium, seriousAccessibilityViolations, type Browser } from '@vigie/testkit/browser';
 import { createServerKernel } from '../src/index.js';
 
-// Debian's chromium (`.ci/run` installs it); playwright-core drives it without downloading a browser.
-const executablePath = process.env.VIGIE_CHROMIUM ?? '/usr/bin/chromium';
-const flags = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const password = 'console password';
 const auth = { authorization: `Basic ${Buffer.from(`root:${password}`).toString('base64')}` };
 // `VIGIE_SCREENSHOTS=docs/screenshots` (from the repository root) writes the README's screenshots.
@@ -64,12 +61,11 @@ const pluginFeature = defineFeature({
 });
 
 /** The operators' console on the reference server as deployers run it, driven by Chromium with real events. */
-describeWithService('chromium', existsSync(executablePath), () => {
+describeWithService('chromium', chromiumInstalled, () => {
   let installDir: string;
   let kernel: Kernel;
   let url: string;
-  let profile: string;
-  let context: BrowserContext;
+  let browser: Browser;
   let page: Page;
 
   const send = async (events: object[]) => {
@@ -79,12 +75,7 @@ describeWithService('chromium', existsSync(executablePath), () => {
 
   /** axe-core in the page: no serious or critical violation. */
   const expectAccessible = async (what: string) => {
-    await page.evaluate(axe.source);
-    const violations = await page.evaluate(async () => {
-      const result = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
-    expect(violations, what).toEqual([]);
+    expect(await seriousAccessibilityViolations(page), what).toEqual([]);
   };
 
   const shoot = async (name: string) => {
@@ -116,14 +107,12 @@ describeWithService('chromium', existsSync(executablePath), () => {
       body: JSON.stringify({ name: 'watch-only', password: 'viewer password', roles: ['viewer'] }),
     });
     expect(viewer.status).toBe(200);
-    profile = mkdtempSync(join(tmpdir(), 'vigie-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: flags, viewport: { width: 1280, height: 720 } });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await openChromium({ viewport: { width: 1280, height: 720 } });
+    page = browser.page;
   }, 60_000);
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await kernel?.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
     rmSync(installDir, { recursive: true, force: true });
   });
 
@@ -173,7 +162,7 @@ describeWithService('chromium', existsSync(executablePath), () => {
 
     // The same link in a new tab shows the same view.
     const shared = page.url();
-    const other = await context.newPage();
+    const other = await browser.context.newPage();
     await other.goto(shared);
     await expect.poll(() => other.locator('tbody tr.row td.col-output').allInnerTexts(), { timeout: 15_000 }).toEqual(['load average 12.4']);
     await other.close();
