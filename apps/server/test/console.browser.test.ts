@@ -109,7 +109,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     expect(viewer.status).toBe(200);
     browser = await openChromium({ viewport: { width: 1280, height: 720 } });
     page = browser.page;
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await kernel?.stop();
@@ -128,7 +128,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     // The view in the URL filters the list: only the two critical alarms.
     await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(2);
     expect(await page.locator('.who').innerText()).toBe('root');
-  }, 60_000);
+  });
 
   it('lists the alarms with the columns, sort and filters the user picks, all kept in the URL', async () => {
     await page.goto(`${url}/`);
@@ -166,7 +166,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     await other.goto(shared);
     await expect.poll(() => other.locator('tbody tr.row td.col-output').allInnerTexts(), { timeout: 15_000 }).toEqual(['load average 12.4']);
     await other.close();
-  }, 60_000);
+  });
 
   it('opens the details of an alarm with its timeline and entity, and closes them with Escape', async () => {
     await page.goto(`${url}/?q=checkout`);
@@ -180,14 +180,14 @@ describeWithService('chromium', chromiumInstalled, () => {
     await shoot('alarm-details-light');
     await page.keyboard.press('Escape');
     await expect.poll(() => details.count()).toBe(0);
-  }, 60_000);
+  });
 
   it('shows a new alarm without a reload', async () => {
     await page.goto(`${url}/?q=lyon`);
     await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(1);
     await send([check('mq-lyon-2', 'queue', 3, 'consumer gone')]);
     await expect.poll(() => page.locator('tbody tr.row td.col-component').allInnerTexts(), { timeout: 20_000 }).toEqual(expect.arrayContaining(['mq-lyon-2']));
-  }, 60_000);
+  });
 
   it('has the weather and health pages and the broadcast banner, usable in both themes and on a phone', async () => {
     const now = Math.floor(Date.now() / 1000);
@@ -221,7 +221,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     await setTheme('light');
     await shoot('alarm-list-phone-light');
     await page.setViewportSize({ width: 1280, height: 720 });
-  }, 60_000);
+  });
 
   it('shows the page, column and action of a plugin, and goes on without a plugin whose module is missing', async () => {
     await page.goto(`${url}/?q=checkout`);
@@ -234,7 +234,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.getByRole('checkbox', { name: 'Select http/web-paris-3' }).check();
     await page.getByRole('button', { name: 'Count' }).click();
     await expect.poll(() => page.getByRole('status').innerText()).toBe('1 alarms counted');
-  }, 60_000);
+  });
 
   it('says so when the session ends, and signs in again to the same page', async () => {
     await page.goto(`${url}/health`);
@@ -254,7 +254,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     await expectAccessible('access');
     await page.getByRole('link', { name: 'Sign out' }).click();
     await page.waitForURL(`${url}/login`);
-  }, 60_000);
+  });
 
   it('shows a viewer no administration, and the server refuses it if forced', async () => {
     await page.goto(`${url}/login?next=%2Faccess`);
@@ -269,5 +269,5 @@ describeWithService('chromium', chromiumInstalled, () => {
     // Reading is a viewer's right: the list works.
     await page.getByRole('link', { name: 'Alarms' }).click();
     await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(6);
-  }, 60_000);
+  });
 });

@@ -68,7 +68,7 @@ beforeAll(async () => {
       isPublic: Array.isArray(op.security) && op.security.length === 0,
     })),
   );
-}, 60_000);
+});
 
 afterAll(async () => {
   await kernel?.stop();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeRegExp, listRequest } from './list-query.js';
+import { listRequest } from './list-query.js';
 
 describe('listRequest', () => {
   it('defaults to everything, by _id, without limit', () => {
@@ -20,12 +20,5 @@ describe('listRequest', () => {
   it('sorts by a known key with _id breaking ties, else by _id', () => {
     expect(listRequest({ sort_key: 'creation_date', sort_dir: 'DESC' }).sort).toEqual({ creation_date: -1, _id: 1 });
     expect(listRequest({ sort_key: 'infos', sort_dir: 'DESC' }).sort).toEqual({ _id: -1 });
-  });
-});
-
-describe('escapeRegExp', () => {
-  it('makes every regular-expression character literal', () => {
-    const text = 'a.b*c+d?e^f$g{h}i(j)k|l[m]n\\o';
-    expect(new RegExp(escapeRegExp(text)).exec(`x${text}y`)?.[0]).toBe(text);
   });
 });

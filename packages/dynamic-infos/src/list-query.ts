@@ -1,5 +1,5 @@
 import { assertSafeFilter } from '@vigie/filter-safety';
-import { ErrorCodes, VigieError, type Filter, type SortSpec } from '@vigie/kernel';
+import { ErrorCodes, VigieError, escapeRegExp, type Filter, type SortSpec } from '@vigie/kernel';
 import { defaultSearchFields, maxSearchLength, searchableFields, sortKeys } from './schemas.js';
 
 /** What the list route's query asks for, once checked (`listQuerySchema`). */
@@ -19,11 +19,6 @@ export interface ListRequest {
   skip: number;
   /** Absent: no limit. */
   limit?: number;
-}
-
-/** A literal substring, case-insensitive: the user's text is escaped, never read as a regular expression. */
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function searchFields(list: string | undefined): readonly string[] {

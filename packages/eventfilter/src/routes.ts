@@ -1,7 +1,7 @@
 import { array, object, string } from 'yup';
 import { previewAnswerSchema, previewEventSchema, previewRoute } from '@vigie/rule-schemas';
 import { RulePreviewService } from './rule-preview.js';
-import { HttpError, defineBulkRoute, defineRoute, isJsonObject, validate, type RouteDefinition, type VigieContext, requestBody, pathParam, inputBounds, assertWithinInputBounds } from '@vigie/kernel';
+import { HttpError, defineBulkRoute, requireBulkItemId, defineRoute, validate, type RouteDefinition, type VigieContext, requestBody, pathParam, inputBounds, assertWithinInputBounds } from '@vigie/kernel';
 import { createRuleErrors, emptyRequest, ruleErrors } from './errors.js';
 import { notFound, RuleService } from './rule-service.js';
 import { createdRuleSchema, emptyObjectSchema, ruleBodySchema, ruleOutputSchema } from './schemas.js';
@@ -131,12 +131,8 @@ defineRoute({
 },
 ];
 
-/** The `_id` of a bulk item: the path id of its single route. */
-function itemId(item: unknown): string {
-  const id = isJsonObject(item) ? item._id : undefined;
-  if (typeof id !== 'string' || id === '') throw new HttpError(400, 'The _id field is required.');
-  return id;
-}
+/** A bulk item's answer when it names no `_id`, worded as the single route's resource words it. */
+const missingIdMessage = 'The _id field is required.';
 
 /** `POST/PUT/DELETE /api/v2/bulk/eventfilters`: each item as the single route does it (same checks, same words). */
 export const bulkEventFilterRoutes: RouteDefinition[] = [
@@ -165,7 +161,7 @@ export const bulkEventFilterRoutes: RouteDefinition[] = [
     itemSchema: ruleBodySchema,
     wording: ruleErrors,
     work: async (ctx, item) => {
-      const id = itemId(item);
+      const id = requireBulkItemId(item, missingIdMessage);
       if (!(await service(ctx).get(id))) throw notFound(id);
       checkRuleBody(item, id);
       const { _id: _sameId, ...rule } = validate(ruleBodySchema, item, { strict: true });
@@ -182,7 +178,7 @@ export const bulkEventFilterRoutes: RouteDefinition[] = [
     itemSchema: object({ _id: string().required() }),
     wording: ruleErrors,
     work: async (ctx, item) => {
-      await service(ctx).delete(itemId(item));
+      await service(ctx).delete(requireBulkItemId(item, missingIdMessage));
     },
   }),
 ];

@@ -1,7 +1,7 @@
 import { array, number, object, string } from 'yup';
 import { previewAlarmSchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
 import { IdleRuleEngine } from './idle-rule-engine.js';
-import { HttpError, defineBulkRoute, defineRoute, isJsonObject, pathParam, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, defineBulkRoute, requireBulkItemId, defineRoute, pathParam, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { idleRuleErrors } from './errors.js';
 import { notFound, IdleRuleService } from './idle-rule-service.js';
 import { deleteResultSchema, idleRuleBodySchema, idleRuleSchema } from './schemas.js';
@@ -107,12 +107,8 @@ export const idleRuleRoutes: RouteDefinition[] = [
   },
 ];
 
-/** The `_id` of a bulk item: the path id of its single route. */
-function itemId(item: unknown): string {
-  const id = isJsonObject(item) ? item._id : undefined;
-  if (typeof id !== 'string' || id === '') throw new HttpError(400, 'invalid idle rule: _id is required');
-  return id;
-}
+/** A bulk item's answer when it names no `_id`, worded as the single route's resource words it. */
+const missingIdMessage = 'invalid idle rule: _id is required';
 
 /** `POST/PUT/DELETE /api/v2/bulk/idle-rules`: each item as the single route does it (same checks, same words). */
 export const bulkIdleRuleRoutes: RouteDefinition[] = [
@@ -137,7 +133,7 @@ export const bulkIdleRuleRoutes: RouteDefinition[] = [
     itemSchema: idleRuleBodySchema,
     wording: idleRuleErrors,
     work: async (ctx, item) => {
-      const id = itemId(item);
+      const id = requireBulkItemId(item, missingIdMessage);
       // As the single route: an unknown id is a 404 before the body is validated.
       if (!(await service(ctx).get(id))) throw notFound(id);
       await service(ctx).update(id, validate(idleRuleBodySchema, item, { strict: true }), author(ctx));
@@ -153,7 +149,7 @@ export const bulkIdleRuleRoutes: RouteDefinition[] = [
     itemSchema: object({ _id: string().required() }),
     wording: idleRuleErrors,
     work: async (ctx, item) => {
-      await service(ctx).delete(itemId(item));
+      await service(ctx).delete(requireBulkItemId(item, missingIdMessage));
     },
   }),
 ];

@@ -5,13 +5,6 @@ import { entityRepositoryRef, publicEntity, type EntityRepository } from '@vigie
 import { applyPlan, namedIds } from './apply-plan.js';
 import { importFailedCode, readDocument, type CiActionName, type ImportPlan } from './import-document.js';
 
-/** What one item of a bulk change came to (a 207 answer lists one per id). */
-export interface ItemOutcome {
-  _id: string;
-  status: 200 | 400 | 404;
-  error?: string;
-}
-
 /** An entity comment (the `comments` field of the entity). */
 export interface EntityComment {
   _id: string;
@@ -57,23 +50,6 @@ export class EntityAdministration {
     await this.#existing(id);
     const action = enabled ? 'enable' : 'disable';
     return this.#apply(action, { _id: id, action_properties: { [action]: this.clock.nowSec() } });
-  }
-
-  /** Each id on its own: one failing does not stop the others. */
-  async toggleMany(ids: readonly string[], enabled: boolean): Promise<ItemOutcome[]> {
-    const outcomes: ItemOutcome[] = [];
-    for (const id of ids) {
-      try {
-        await this.toggle(id, enabled);
-        outcomes.push({ _id: id, status: 200 });
-      } catch (err) {
-        // By code, not instanceof: two copies of the kernel may be loaded.
-        const status = hasCode(err, 'HTTP_ERROR') ? (err as HttpError).status : undefined;
-        if (status !== 400 && status !== 404) throw err;
-        outcomes.push({ _id: id, status, error: (err as HttpError).message });
-      }
-    }
-    return outcomes;
   }
 
   async comment(id: string, author: string, message: string): Promise<EntityComment> {

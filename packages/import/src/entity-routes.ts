@@ -1,5 +1,5 @@
-import { array, mixed, number, object, string } from 'yup';
-import { ErrorCodes, defineRoute, idField, listField, pathParam, textField, type ErrorWording, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { mixed, number, object, string } from 'yup';
+import { ErrorCodes, defineBulkRoute, defineRoute, validate, idField, pathParam, textField, type ErrorWording, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { EntityAdministration } from './entity-administration.js';
 
 const tags = ['entities'];
@@ -22,16 +22,12 @@ const entityBodySchema = object()
   .required('expected a JSON object')
   .test('no-action', 'action and action_properties are not fields of an entity', (value) => value === undefined || (!('action' in value) && !('action_properties' in value)));
 const entityCreateSchema = entityBodySchema.test('id', '_id must be a non-empty string', (value) => typeof (value as { _id?: unknown } | undefined)?._id === 'string');
-const idsSchema = object({ ids: listField(array(idField(string()).required('ids should be a list of entity ids'))).required('ids is required').min(1, 'ids should not be empty') })
-  .required('a JSON object is required')
-  .noUnknown('unknown keys: ${unknown}');
 const oneIdSchema = object({ _id: idField(string()).required('_id is required') }).required('a JSON object is required').noUnknown('unknown keys: ${unknown}');
 const commentSchema = object({ message: textField(string()).required('message is required').min(1, 'message should not be empty') })
   .required('a JSON object is required')
   .noUnknown('unknown keys: ${unknown}');
 
 const entitySchema = object({ _id: string().required(), name: string().required(), type: string().defined(), enabled: mixed().required() }).unknown(true);
-const outcomeSchema = object({ _id: string().required(), status: number().integer().required(), error: string() });
 const commentOutputSchema = object({ _id: string().required(), author: string().required(), message: string().required(), timestamp: number().required() });
 const missing = { description: '`no entity with id <id>`' };
 const invalid = { description: '`Invalid JSON` or `invalid entity: <the import\'s check that failed>`' };
@@ -52,19 +48,16 @@ function toggleRoutes(enabled: boolean): RouteDefinition[] {
       responses: { 200: { description: 'The entity', schema: entitySchema }, 400: invalid, 404: missing },
       handler: (ctx, { body }) => admin(ctx).toggle(body._id, enabled),
     }),
-    defineRoute({
-      method: 'POST',
-      path: `/api/v2/entities/bulk/${verb}`,
+    defineBulkRoute({
+      method: 'PUT',
+      path: `/api/v2/bulk/entities/${verb}`,
       right: 'entities:write',
       summary: `${enabled ? 'Enable' : 'Disable'} entities`,
-      description: 'Each id on its own (one failing does not stop the others): 207 with one outcome per id, in order.',
       tags,
-      errors: entityErrors,
-      requestSchema: idsSchema,
-      responses: { 207: { description: 'One outcome per id: status 200, or 404 with the error', schema: array(outcomeSchema).required() }, 400: invalid },
-      handler: async (ctx, { body }) => {
-        ctx.status = 207;
-        ctx.body = await admin(ctx).toggleMany(body.ids, enabled);
+      wording: entityErrors,
+      itemSchema: oneIdSchema,
+      work: async (ctx, item) => {
+        await admin(ctx).toggle(validate(oneIdSchema, item)._id, enabled);
       },
     }),
   ];

@@ -79,16 +79,17 @@ describe('entity administration', () => {
     expect((one.body as { disable_history: number[] }).disable_history).toHaveLength(1);
     await expectError(t.post('/api/v2/entities/enable', { _id: 'ghost' }), 404, 'no entity with id ghost');
 
-    const bulk = await t.post('/api/v2/entities/bulk/enable', { ids: ['a', 'ghost', 'b'] });
+    const bulk = await t.put('/api/v2/bulk/entities/enable', [{ _id: 'a' }, { _id: 'ghost' }, { id: 'b' }, { _id: 'b' }]);
     expect(bulk.status).toBe(207);
     expect(bulk.body).toEqual([
-      { _id: 'a', status: 200 },
-      { _id: 'ghost', status: 404, error: 'no entity with id ghost' },
-      { _id: 'b', status: 200 },
+      { id: 'a', status: 200 },
+      { id: 'ghost', status: 404, error: 'no entity with id ghost' },
+      { id: '', status: 400, error: 'invalid entity: _id is required' },
+      { id: 'b', status: 200 },
     ]);
     expect(await entity('a')).toMatchObject({ enabled: true });
-    await expectError(t.post('/api/v2/entities/bulk/enable', { ids: [] }), 400, 'invalid entity: ids should not be empty');
-    await expectError(t.post('/api/v2/entities/bulk/enable'), 400, 'invalid entity: a JSON object is required');
+    await expectError(t.put('/api/v2/bulk/entities/enable', []), 400, 'The body must hold at least one item');
+    await expectError(t.put('/api/v2/bulk/entities/disable', { _id: 'a' }), 400, 'The body must be a JSON array of items');
     await expectError(t.post('/api/v2/entities/enable'), 400, 'invalid entity: a JSON object is required');
   });
 

@@ -54,6 +54,7 @@ export { requestBody, pathParam } from './http/context.js';
 export {
   bulkBody,
   bulkResultSchema,
+  requireBulkItemId,
   defineBulkRoute,
   maxBulkItems,
   runBulk,

@@ -2,10 +2,10 @@ import { object, string, type InferType } from 'yup';
 import {
   HttpError,
   defineBulkRoute,
+  requireBulkItemId,
   durationWithUnitSchema,
   durationWithUnitSeconds,
   idField,
-  isJsonObject,
   kernelRefs,
   nameField,
   textField,
@@ -23,13 +23,6 @@ const tags = ['pbehaviors'];
 const service = (ctx: VigieContext) => ctx.state.scope.resolve(PbehaviorService);
 const user = (ctx: VigieContext) => ctx.state.user?.name ?? '';
 
-/** The `_id` of a bulk item: the path id of its single route. */
-function itemId(item: unknown): string {
-  const id = isJsonObject(item) ? item._id : undefined;
-  if (typeof id !== 'string' || id === '') throw new HttpError(400, 'The _id is required');
-  return id;
-}
-
 /** One pbehavior for one entity, from now: "maintenance from this alarm". */
 export const entityPbehaviorSchema = object({
   entity: idField(string().typeError('The entity must be a string')).required('The entity is required'),
@@ -43,6 +36,9 @@ export const entityPbehaviorSchema = object({
   .noUnknown('Unexpected fields: ${unknown}');
 
 type EntityPbehaviorItem = InferType<typeof entityPbehaviorSchema>;
+
+/** A bulk item's answer when it names no `_id`, worded as the single route's resource words it. */
+const missingIdMessage = 'The _id is required';
 
 /** `POST/PUT/DELETE /api/v2/bulk/pbehaviors` and `POST /api/v2/bulk/entity-pbehaviors`. */
 export const bulkPbehaviorRoutes: RouteDefinition[] = [
@@ -67,7 +63,7 @@ export const bulkPbehaviorRoutes: RouteDefinition[] = [
     itemSchema: pbehaviorBodySchema,
     wording: pbehaviorErrors,
     work: async (ctx, item) => {
-      const id = itemId(item);
+      const id = requireBulkItemId(item, missingIdMessage);
       // As the single route: an unknown id is answered before the body is looked at.
       if (!(await service(ctx).exists(id))) throw new HttpError(400, unknownIdMessage);
       const { _id: _same, ...fields } = item as Record<string, unknown>;
@@ -84,7 +80,7 @@ export const bulkPbehaviorRoutes: RouteDefinition[] = [
     itemSchema: object({ _id: string().required() }),
     wording: pbehaviorErrors,
     work: async (ctx, item) => {
-      const id = itemId(item);
+      const id = requireBulkItemId(item, missingIdMessage);
       if ((await service(ctx).delete(id)).deletedCount === 0) throw new HttpError(404, unknownIdMessage);
     },
   }),

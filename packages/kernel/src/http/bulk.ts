@@ -46,6 +46,16 @@ function itemId(item: unknown): string {
   return isJsonObject(item) && typeof item._id === 'string' ? item._id : '';
 }
 
+/**
+ * The `_id` of a bulk item that stands for its single route's path id; a 400 item worded `missingMessage` (as that
+ * route's resource words it) when absent or empty.
+ */
+export function requireBulkItemId(item: unknown, missingMessage: string): string {
+  const id = itemId(item);
+  if (id === '') throw new HttpError(400, missingMessage);
+  return id;
+}
+
 /** One item's error as its single route would answer it; an unexpected error is logged and answered as a 500 item. */
 function itemError(err: unknown, ctx: VigieContext, wording: ErrorWording | undefined): { status: number; error: string } {
   const worded = wordError(err, ctx as unknown as Context, [wording]);
