@@ -22,8 +22,11 @@ export const alarmsFeature = defineFeature<AlarmsConfig>({
   config: alarmsConfig,
   register(f) {
     f.use(alarmsBridge);
-    // Indexes of the reads: the open alarm of an entity, the beats' candidates, the list's time window.
-    f.collection(alarmCollection, { indexes: [{ keys: { d: 1 } }, { keys: { 'v.resolved': 1 } }, { keys: { t: 1 } }, { keys: { 'v.component': 1 } }] });
+    // Indexes of the reads: the open alarm of an entity, the beats' candidates, the list's time window, and the list's
+    // most used filter and sort keys (state, last update), which the stores read a page in the order of.
+    f.collection(alarmCollection, {
+      indexes: [{ keys: { d: 1 } }, { keys: { 'v.resolved': 1 } }, { keys: { t: 1 } }, { keys: { 'v.component': 1 } }, { keys: { 'v.state.val': 1 } }, { keys: { 'v.last_update_date': 1 } }],
+    });
     f.event(alarmTriggerEvent);
     f.event(alarmTriggerRedeliveredEvent);
     f.event(alarmChangedEvent);

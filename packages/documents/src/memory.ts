@@ -3,7 +3,7 @@ import { update as mingoUpdate } from 'mingo';
 import { assertNoCodeExecution } from '@vigie/filter-safety';
 import { copyJson } from './copy-json.js';
 import { fastUpdate } from './fast-update.js';
-import { compileMatcher, FieldIndex, lookupKeys, projectCopy, sortDocs } from './query-plan.js';
+import { compileMatcher, FieldIndex, lookupKeys, projectCopy, sortDocs, type OrderedKey } from './query-plan.js';
 import {
   DuplicateKeyError,
   VigieError,
@@ -76,6 +76,13 @@ interface Plan {
 const allowedUpdateOperators = new Set<string>(updateOperators);
 
 /**
+ * A walk in index order reads at most this many times the documents its page needs before it gives up for the plan
+ * (a filter that refuses most documents would have it read them all, one index key at a time). It is not tried at all
+ * when an equality index selects at most twice the page: reading those and selecting the page among them is cheaper.
+ */
+const orderedWalkFactor = 20;
+
+/**
  * The in-memory document engine behind the memory store and the SQLite store: documents live in maps,
  * queries and updates follow MongoDB semantics through mingo, and every write goes through a change set
  * that is checked (unique keys), handed to the persistence, then applied — so a write the persistence refuses
@@ -87,6 +94,10 @@ export class DocumentEngine {
   /** Settles when the last write handed to an asynchronous persistence is durable (writes complete in order). */
   #written: Promise<void> = Promise.resolve();
   #stopped: Error | undefined;
+  /** Counts every change of the documents: what a kept result is checked against. */
+  #version = 0;
+  /** The documents the last count read and tested: a find with the same filter (the page after its count) reuses them. */
+  #lastCount: CountedMatch | undefined;
 
   constructor(persistence?: EnginePersistence) {
     this.#persistence = persistence;
@@ -116,6 +127,7 @@ export class DocumentEngine {
 
   /** Loads stored state at open time, without persisting it again. */
   load(collection: string, docs: Iterable<Doc>, indexes: Iterable<ResolvedIndexSpec> = []): void {
+    this.#version += 1;
     const state = this.#state(collection, true);
     for (const doc of docs) state.docs.set(doc._id, doc);
     for (const spec of indexes) this.#installIndex(collection, state, spec);
@@ -143,8 +155,13 @@ export class DocumentEngine {
   /** Matching documents, sorted and paged, as stored (callers copy what they hand out; projection is theirs). */
   find(collection: string, filter: Filter = {}, options: Omit<FindOptions, 'projection'> = {}, tx?: ChangeSet): Doc[] {
     checkFilter(filter);
-    const plan = this.plan(collection, filter, tx?.overlayOf(collection));
-    let docs = Object.keys(plan.residual).length === 0 ? plan.candidates : matching(plan.candidates, plan.residual);
+    const page = tx ? undefined : this.#pageInIndexOrder(collection, filter, options);
+    if (page) return page;
+    let docs = tx ? undefined : this.#lastCount?.reuse(collection, filter, this.#version);
+    if (!docs) {
+      const plan = this.plan(collection, filter, tx?.overlayOf(collection));
+      docs = Object.keys(plan.residual).length === 0 ? plan.candidates : matching(plan.candidates, plan.residual);
+    }
     const skip = options.skip ?? 0;
     // A page needs the first skip + limit documents of the order only.
     if (options.sort && Object.keys(options.sort).length > 0) docs = sortDocs(docs, options.sort, options.limit ? skip + options.limit : undefined);
@@ -154,12 +171,13 @@ export class DocumentEngine {
 
   count(collection: string, filter: Filter = {}): number {
     checkFilter(filter);
+    const answered = this.#countFromIndexes(collection, filter);
+    if (answered !== null) return answered;
     const plan = this.plan(collection, filter);
     if (Object.keys(plan.residual).length === 0) return plan.candidates.length;
-    const test = compileMatcher(plan.residual);
-    let n = 0;
-    for (const doc of plan.candidates) if (test(doc)) n += 1;
-    return n;
+    const matched = matching(plan.candidates, plan.residual);
+    this.#lastCount = new CountedMatch(collection, filter, this.#version, matched);
+    return matched.length;
   }
 
   /**
@@ -181,23 +199,14 @@ export class DocumentEngine {
       const { _id: _answered, ...residual } = filter;
       return { candidates, residual };
     }
-    let best: { field: string; keys: string[]; index: FieldIndex; size: number } | undefined;
-    if (state && state.fields.size > 0) {
-      for (const [field, condition] of Object.entries(filter)) {
-        const index = state.fields.get(field);
-        const keys = index?.usable ? lookupKeys(condition) : null;
-        if (!index || !keys) continue;
-        const size = index.size(keys);
-        if (!best || size < best.size) best = { field, keys, index, size };
-      }
-    }
+    const best = this.#narrowestIndex(state, filter);
     const candidates: Doc[] = [];
     if (best) {
-      for (const id of best.index.ids(best.keys)) {
-        if (overlay?.has(id)) continue;
+      best.index.forEachId(best.keys, (id) => {
+        if (overlay?.has(id)) return;
         const doc = state?.docs.get(id);
         if (doc) candidates.push(doc);
-      }
+      });
       // Pending writes are not in the index: they are all looked at, with the whole filter.
       const pending = overlay ? [...overlay.values()].filter((d): d is Doc => d !== null) : [];
       if (pending.length === 0) {
@@ -214,6 +223,87 @@ export class DocumentEngine {
     }
     if (overlay) for (const [id, doc] of overlay) if (doc && !state?.docs.has(id)) candidates.push(doc);
     return { candidates, residual: filter };
+  }
+
+  /**
+   * The count of a filter whose every condition an index answers (`{v.resolved: null, v.state.val: 3}`), from the
+   * indexes alone: the ids of the narrowest, kept when every other index holds them too. Null for any other filter.
+   */
+  #countFromIndexes(collection: string, filter: Filter): number | null {
+    const state = this.#collections.get(collection);
+    const conditions = Object.entries(filter);
+    if (!state || conditions.length === 0 || pinnedIds(filter)) return null;
+    const lookups: { index: FieldIndex; keys: string[]; size: number }[] = [];
+    for (const [field, condition] of conditions) {
+      const index = state.fields.get(field);
+      const keys = index?.usable ? lookupKeys(condition) : null;
+      if (!index || !keys) return null;
+      lookups.push({ index, keys, size: index.size(keys) });
+    }
+    lookups.sort((a, b) => a.size - b.size);
+    const [narrowest, ...others] = lookups as [(typeof lookups)[number], ...typeof lookups];
+    if (others.length === 0) return narrowest.index.count(narrowest.keys);
+    let n = 0;
+    narrowest.index.forEachId(narrowest.keys, (id) => {
+      if (others.every((other) => other.index.has(other.keys, id))) n += 1;
+    });
+    return n;
+  }
+
+  /**
+   * A page (`limit`, after `skip`) of a find sorted first on an indexed field, read by walking that index in the
+   * sort's order and testing each document until the page is full, instead of reading every candidate: a page of 50
+   * among 100,000 open alarms reads about 50 of them. Undefined when this does not apply or does not pay (no index
+   * on the first sort key, an index met arrays, an equality index selects few enough documents to read them all, or
+   * the filter refuses so many documents that the walk reads past its budget).
+   */
+  #pageInIndexOrder(collection: string, filter: Filter, options: Omit<FindOptions, 'projection'>): Doc[] | undefined {
+    const { sort, limit } = options;
+    if (!sort || !limit) return undefined;
+    const [first] = Object.entries(sort);
+    const state = this.#collections.get(collection);
+    const index = first ? state?.fields.get(first[0]) : undefined;
+    if (!first || !state || !index?.orderable || pinnedIds(filter)) return undefined;
+    const skip = options.skip ?? 0;
+    const wanted = skip + limit;
+    const narrowest = this.#narrowestIndex(state, filter);
+    if (narrowest && narrowest.size <= wanted * 2) return undefined;
+    const test = Object.keys(filter).length === 0 ? null : compileMatcher(filter);
+    const keys = index.orderedKeys();
+    const page: Doc[] = [];
+    // A filter few documents match would have the walk read them all, slower than the plan: past this many documents
+    // read for a page not yet full, the walk gives up.
+    const budget = wanted * orderedWalkFactor;
+    let read = 0;
+    const group: Doc[] = [];
+    for (let i = 0; i < keys.length && page.length < wanted; i++) {
+      if (read > budget) return undefined;
+      const { ids } = keys[first[1] === -1 ? keys.length - 1 - i : i] as OrderedKey;
+      group.length = 0;
+      read += ids.size;
+      for (const id of ids) {
+        const doc = state.docs.get(id);
+        if (doc && (!test || test(doc))) group.push(doc);
+      }
+      if (group.length === 1) page.push(group[0] as Doc);
+      // Documents of one key are ordered among themselves by the whole sort (the other keys, and null before missing).
+      else if (group.length > 1) for (const doc of sortDocs(group, sort, wanted - page.length)) page.push(doc);
+    }
+    return page.slice(skip, wanted);
+  }
+
+  /** The narrowest usable secondary index among the filter's top-level equality/`$in` conditions, if any. */
+  #narrowestIndex(state: CollectionState | undefined, filter: Filter): { field: string; keys: string[]; index: FieldIndex; size: number } | undefined {
+    let best: { field: string; keys: string[]; index: FieldIndex; size: number } | undefined;
+    if (!state || state.fields.size === 0) return undefined;
+    for (const [field, condition] of Object.entries(filter)) {
+      const index = state.fields.get(field);
+      const keys = index?.usable ? lookupKeys(condition) : null;
+      if (!index || !keys) continue;
+      const size = index.size(keys);
+      if (!best || size < best.size) best = { field, keys, index, size };
+    }
+    return best;
   }
 
   get(collection: string, id: string): Doc | undefined {
@@ -233,6 +323,7 @@ export class DocumentEngine {
   #commit(tx: ChangeSet): void {
     const changes = tx.changes();
     if (changes.length === 0 && tx.createdCollections.size === 0) return;
+    this.#version += 1;
     this.#checkUnique(changes);
     const created = [...tx.createdCollections].filter((c) => !this.#collections.has(c));
     this.#track(this.#persistence?.writeChanges(changes, created));
@@ -330,7 +421,39 @@ export class DocumentEngine {
     if (!this.#collections.has(collection)) return;
     this.#track(this.#persistence?.dropCollection(collection));
     this.#collections.delete(collection);
+    this.#version += 1;
   }
+}
+
+/** The documents of a collection a filter matched, as of one version of the engine's documents. */
+class CountedMatch {
+  readonly #collection: string;
+  readonly #filterText: string | null;
+  readonly #version: number;
+  readonly #docs: Doc[];
+
+  constructor(collection: string, filter: Filter, version: number, docs: Doc[]) {
+    this.#collection = collection;
+    this.#filterText = jsonText(filter);
+    this.#version = version;
+    this.#docs = docs;
+  }
+
+  /** The matched documents, if nothing changed since and `filter` is the same; callers must not change the array. */
+  reuse(collection: string, filter: Filter, version: number): Doc[] | undefined {
+    if (version !== this.#version || collection !== this.#collection || this.#filterText === null) return undefined;
+    return jsonText(filter) === this.#filterText ? this.#docs : undefined;
+  }
+}
+
+/** The JSON text of a filter, or null when it holds anything else (a RegExp): such a filter is not compared. */
+function jsonText(filter: Filter): string | null {
+  let plain = true;
+  const text = JSON.stringify(filter, (_key, value: unknown) => {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) plain = false;
+    return value;
+  });
+  return plain ? text : null;
 }
 
 /** Pending writes of one operation or batch, visible to the later steps of the same batch. */

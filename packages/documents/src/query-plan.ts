@@ -38,6 +38,14 @@ export function lookupKeys(condition: unknown): string[] | null {
   return null;
 }
 
+/** An index key and the value it stands for. */
+export interface OrderedKey {
+  key: string;
+  value: unknown;
+  /** The ids holding the key: the index's own set, to read only. */
+  ids: ReadonlySet<string>;
+}
+
 /** A non-unique index on one field path: index key ⇒ ids of the documents holding it. */
 export class FieldIndex {
   readonly path: string;
@@ -47,6 +55,14 @@ export class FieldIndex {
    * inside the array, which this index does not record, so it is no longer used to select documents.
    */
   #crossesArrays = false;
+  /** Set once a document holds an array at the path: MongoDB sorts such documents by an element, not in key order. */
+  #holdsArrays = false;
+  /** The keys in MongoDB order, built at the first ordered read, then kept up to date at each (see `orderedKeys`). */
+  #ordered: OrderedKey[] | null = null;
+  /** Keys created since the last ordered read. */
+  #addedKeys: string[] = [];
+  /** Whether a key lost its last document since the last ordered read. */
+  #removedKeys = false;
 
   constructor(path: string) {
     this.path = path;
@@ -56,16 +72,56 @@ export class FieldIndex {
     return !this.#crossesArrays;
   }
 
+  /** Whether walking the keys in order gives the documents in the order of a sort on the path (no arrays met). */
+  get orderable(): boolean {
+    return !this.#crossesArrays && !this.#holdsArrays;
+  }
+
   add(doc: Doc): void {
     if (!this.#crossesArrays && this.path.includes('.')) this.#crossesArrays = pathCrossesArray(doc, this.path);
-    for (const key of valueKeys(resolvePath(doc, this.path))) {
+    const value = resolvePath(doc, this.path);
+    if (Array.isArray(value)) this.#holdsArrays = true;
+    for (const key of valueKeys(value)) {
       let ids = this.#entries.get(key);
       if (!ids) {
         ids = new Set();
         this.#entries.set(key, ids);
+        if (this.#ordered) this.#addedKeys.push(key);
       }
       ids.add(doc._id);
     }
+  }
+
+  /**
+   * The keys in ascending MongoDB order of their values. Kept between reads: the keys created since are sorted and
+   * merged in, the emptied ones dropped, so a read after a few writes costs a pass over the keys, not a sort.
+   */
+  orderedKeys(): readonly OrderedKey[] {
+    const orderedKey = (key: string): OrderedKey => ({ key, value: JSON.parse(key) as unknown, ids: this.#entries.get(key) as Set<string> });
+    const byValue = (a: OrderedKey, b: OrderedKey) => compareValues(a.value, b.value);
+    if (!this.#ordered) {
+      this.#ordered = [...this.#entries.keys()].map(orderedKey).sort(byValue);
+      this.#addedKeys = [];
+      this.#removedKeys = false;
+      return this.#ordered;
+    }
+    if (this.#addedKeys.length === 0 && !this.#removedKeys) return this.#ordered;
+    const added = [...new Set(this.#addedKeys)].filter((key) => this.#entries.has(key));
+    const addedSet = new Set(added);
+    const fresh = added.map(orderedKey).sort(byValue);
+    // A key emptied then created again is both kept and added: the added copy is the one merged in.
+    const kept = this.#ordered.filter((entry) => !addedSet.has(entry.key) && (!this.#removedKeys || this.#entries.has(entry.key)));
+    const merged: OrderedKey[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < kept.length || j < fresh.length) {
+      if (j >= fresh.length || (i < kept.length && byValue(kept[i] as OrderedKey, fresh[j] as OrderedKey) <= 0)) merged.push(kept[i++] as OrderedKey);
+      else merged.push(fresh[j++] as OrderedKey);
+    }
+    this.#ordered = merged;
+    this.#addedKeys = [];
+    this.#removedKeys = false;
+    return merged;
   }
 
   /** `before` replaced by `after` (same `_id`): nothing to do when the indexed value is the same scalar. */
@@ -83,8 +139,17 @@ export class FieldIndex {
     for (const key of valueKeys(resolvePath(doc, this.path))) {
       const ids = this.#entries.get(key);
       ids?.delete(doc._id);
-      if (ids?.size === 0) this.#entries.delete(key);
+      if (ids?.size === 0) {
+        this.#entries.delete(key);
+        this.#removedKeys = true;
+      }
     }
+  }
+
+  /** Whether the document `id` holds one of the keys. */
+  has(keys: readonly string[], id: string): boolean {
+    for (const key of keys) if (this.#entries.get(key)?.has(id)) return true;
+    return false;
   }
 
   /** How many ids the keys select (an upper bound, for choosing the narrowest index). */
@@ -94,10 +159,28 @@ export class FieldIndex {
     return n;
   }
 
-  ids(keys: readonly string[]): Set<string> {
-    const out = new Set<string>();
-    for (const key of keys) for (const id of this.#entries.get(key) ?? []) out.add(id);
-    return out;
+  /** How many documents the keys select, each once (a document of several keys, through an array, counts once). */
+  count(keys: readonly string[]): number {
+    if (keys.length === 1) return this.#entries.get(keys[0] as string)?.size ?? 0;
+    let n = 0;
+    this.forEachId(keys, () => (n += 1));
+    return n;
+  }
+
+  /** Calls `visit` with each id the keys select, once; the index's own sets are read, not copied, for one key. */
+  forEachId(keys: readonly string[], visit: (id: string) => void): void {
+    if (keys.length === 1) {
+      for (const id of this.#entries.get(keys[0] as string) ?? []) visit(id);
+      return;
+    }
+    const seen = new Set<string>();
+    for (const key of keys) {
+      for (const id of this.#entries.get(key) ?? []) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+        visit(id);
+      }
+    }
   }
 }
 
@@ -153,32 +236,95 @@ export function compileQuery(filter: Filter): Query {
   return query;
 }
 
-/**
- * A test of documents against `filter`. A filter of equalities to scalars or null on plain paths (the common
- * residue of a plan: `{'v.resolved': null}`) is tested directly; a document whose path meets an array, null or a
- * scalar on the way, or holds an object or array, is left to mingo, as is any other filter.
- */
-export function compileMatcher(filter: Filter): (doc: Doc) => boolean {
-  const equalities: [parts: string[], wanted: unknown][] = [];
-  for (const [path, wanted] of Object.entries(filter)) {
-    if (path.startsWith('$') || !(wanted === null || typeof wanted === 'string' || typeof wanted === 'boolean' || (typeof wanted === 'number' && Number.isFinite(wanted)))) {
-      const query = compileQuery(filter);
-      return (doc) => query.test(doc);
-    }
-    equalities.push([path.split('.'), wanted]);
+type Matcher = (doc: Doc) => boolean;
+
+/** What `plainValue` answers when the path meets an array or a scalar on the way: only mingo knows MongoDB's rules there. */
+const unsure = Symbol('unsure');
+
+/** The value at a path through sub-documents only (undefined when missing), or `unsure`. */
+function plainValue(doc: Doc, parts: readonly string[]): unknown {
+  let node: unknown = doc;
+  for (const part of parts) {
+    if (node === undefined) return undefined;
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return unsure;
+    node = (node as Record<string, unknown>)[part];
   }
-  let query: Query | undefined;
-  return (doc) => {
-    for (const [parts, wanted] of equalities) {
-      let node: unknown = doc;
-      for (const part of parts) {
-        if (node === undefined) break;
-        if (typeof node !== 'object' || node === null || Array.isArray(node)) return (query ??= compileQuery(filter)).test(doc);
-        node = (node as Record<string, unknown>)[part];
-      }
-      if (typeof node === 'object' && node !== null) return (query ??= compileQuery(filter)).test(doc);
-      if (wanted === null ? node !== undefined && node !== null : node !== wanted) return false;
+  return node;
+}
+
+const isPlainScalar = (v: unknown): boolean => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+
+/**
+ * A direct test of one condition on a field, for the conditions the list and the rules use most (equality to a scalar
+ * or null, `$in` over scalars, `$regex` with `i`/`m`/`s` options), or null for any other. A sub-document matches none
+ * of them; `onUnsure` decides a document whose value is an array, or whose path meets an array or a scalar on the way.
+ */
+function fieldTest(path: string, condition: unknown, onUnsure: Matcher): Matcher | null {
+  const parts = path.split('.');
+  if (isPlainScalar(condition)) {
+    return (doc) => {
+      const value = plainValue(doc, parts);
+      if (value === unsure || Array.isArray(value)) return onUnsure(doc);
+      return condition === null ? value === undefined || value === null : value === condition;
+    };
+  }
+  if (typeof condition !== 'object' || condition === null || Array.isArray(condition)) return null;
+  const ops = condition as Record<string, unknown>;
+  const names = Object.keys(ops);
+  if (names.length === 1 && names[0] === '$in' && Array.isArray(ops.$in) && ops.$in.every(isPlainScalar)) {
+    const wanted = new Set(ops.$in);
+    return (doc) => {
+      const value = plainValue(doc, parts);
+      if (value === unsure || Array.isArray(value)) return onUnsure(doc);
+      return wanted.has(value === undefined ? null : value);
+    };
+  }
+  const options = ops.$options ?? '';
+  if (typeof ops.$regex === 'string' && typeof options === 'string' && /^[ims]*$/.test(options) && names.every((name) => name === '$regex' || name === '$options')) {
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(ops.$regex, options);
+    } catch {
+      return null;
     }
+    return (doc) => {
+      const value = plainValue(doc, parts);
+      if (value === unsure || Array.isArray(value)) return onUnsure(doc);
+      return typeof value === 'string' && pattern.test(value);
+    };
+  }
+  return null;
+}
+
+/**
+ * A test of documents against `filter`, agreeing with mingo. Each top-level condition is tested on its own (they are a
+ * conjunction): the common ones directly (see `fieldTest`; `$or` and `$and` of such conditions too), any other by
+ * mingo; a document the direct test is unsure of goes to mingo for that condition only.
+ */
+export function compileMatcher(filter: Filter): Matcher {
+  const tests: Matcher[] = [];
+  for (const [key, condition] of Object.entries(filter)) {
+    let query: Query | undefined;
+    const byMingo: Matcher = (doc) => (query ??= compileQuery({ [key]: condition })).test(doc);
+    let test: Matcher | null = null;
+    if ((key === '$or' || key === '$and') && Array.isArray(condition) && condition.length > 0 && condition.every((part) => typeof part === 'object' && part !== null && !Array.isArray(part))) {
+      const parts = (condition as Filter[]).map((part) => compileMatcher(part));
+      test =
+        key === '$or'
+          ? (doc) => {
+              for (const part of parts) if (part(doc)) return true;
+              return false;
+            }
+          : (doc) => {
+              for (const part of parts) if (!part(doc)) return false;
+              return true;
+            };
+    } else if (!key.startsWith('$')) test = fieldTest(key, condition, byMingo);
+    tests.push(test ?? byMingo);
+  }
+  if (tests.length === 1) return tests[0] as Matcher;
+  return (doc) => {
+    for (const test of tests) if (!test(doc)) return false;
     return true;
   };
 }
@@ -192,6 +338,13 @@ function sortValue(doc: Doc, path: string, parts: readonly string[]): unknown {
     node = (node as Record<string, unknown>)[part];
   }
   return Array.isArray(node) ? resolve(doc, path) : node;
+}
+
+/** MongoDB's order of two values: numbers with numbers and strings with strings directly, anything else by mingo. */
+export function compareValues(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  return compare(a as never, b as never);
 }
 
 interface Decorated {
@@ -209,7 +362,7 @@ export function sortDocs(docs: readonly Doc[], sort: SortSpec, count?: number): 
   const decorate = (doc: Doc): Decorated => ({ doc, values: keys.map((key) => sortValue(doc, key.path, key.parts)) });
   const order = (a: Decorated, b: Decorated): number => {
     for (let i = 0; i < keys.length; i++) {
-      const c = compare(a.values[i] as never, b.values[i] as never);
+      const c = compareValues(a.values[i], b.values[i]);
       if (c !== 0) return c * (keys[i]?.direction ?? 1);
     }
     return 0;
@@ -222,9 +375,18 @@ export function sortDocs(docs: readonly Doc[], sort: SortSpec, count?: number): 
   }
   const kept: Decorated[] = [];
   for (const doc of docs) {
+    if (kept.length === count) {
+      // Most documents come after the last kept one: they are set aside without building their sort values (the
+      // allocation that dominated the pass), comparing key by key. One equal to it comes after it (stability).
+      const last = kept[count - 1] as Decorated;
+      let c = 0;
+      for (let i = 0; i < keys.length && c === 0; i++) {
+        const key = keys[i] as (typeof keys)[number];
+        c = compareValues(sortValue(doc, key.path, key.parts), last.values[i]) * key.direction;
+      }
+      if (c >= 0) continue;
+    }
     const candidate = decorate(doc);
-    // A document equal to the last kept one comes after it (stability): it enters only when strictly before.
-    if (kept.length === count && order(candidate, kept[count - 1] as Decorated) >= 0) continue;
     // The first kept position the candidate sorts strictly before (after every equal one, for stability).
     let low = 0;
     let high = kept.length;
@@ -247,6 +409,13 @@ export function projectCopy(doc: Doc, projection: Projection): Doc {
   const entries = Object.entries(projection);
   const paths = entries.filter(([path]) => path !== '_id');
   const including = paths.length > 0 ? paths[0]?.[1] === 1 : projection._id !== 0;
+  if (including && paths.every(([path, value]) => value === 1 && !path.includes('.'))) {
+    // Top-level fields only (`{infos: 1}`): copied directly, without walking paths.
+    const out: Record<string, unknown> = {};
+    if (projection._id !== 0) out._id = doc._id;
+    for (const [path] of paths) if (doc[path] !== undefined) out[path] = copyJson(doc[path]);
+    return out as Doc;
+  }
   const crossesArray = paths.some(([path]) => pathCrossesArray(doc, path));
   if (crossesArray || paths.some(([, v]) => (v === 1) !== including)) {
     return structuredClone(mingoFind([doc], {}, projection).all()[0] as Doc);

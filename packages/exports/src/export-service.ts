@@ -1,8 +1,7 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
+import { Readable, Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { stringify } from 'csv-stringify';
 import { injectable } from 'tsyringe';
 import { HttpError, durationSeconds, injectRef, kernelRefs, type Clock, type Filter, type Scheduler, type FeatureStore, type Collection } from '@vigie/kernel';
@@ -10,12 +9,66 @@ import { assertSafeFilter } from '@vigie/filter-safety';
 import { alarmListFilter, alarmReaderRef, type AlarmReader } from '@vigie/alarms';
 import { entityReaderRef, entityRepositoryRef, type EntityReader, type EntityRepository } from '@vigie/context-graph';
 import { exportsConfig, type ExportsConfig } from './config.js';
-import { exportTaskCollection, type ExportTask, type ExportType } from './export-task.js';
+import { exportChunkCollection, exportTaskCollection, type ExportChunk, type ExportTask, type ExportType } from './export-task.js';
 import { separators, type AlarmExportBody, type Column, type EntityExportBody } from './schemas.js';
 
 export const exportJobName = 'exports.run';
 /** Documents read from the store at once: what bounds the job's memory, whatever the export's size. */
 export const exportPageSize = 1000;
+/** Characters of CSV text per stored chunk of a file (about 1 MiB or less in UTF-8 for ASCII): far below every store's document limit. */
+export const exportChunkChars = 512 * 1024;
+
+const chunkId = (exportId: string, seq: number) => `${exportId}:${seq}`;
+
+/**
+ * Where the job writes the CSV text: into chunks of `export_chunks`, each stored before more text is taken (the CSV
+ * writer waits meanwhile), so memory holds one chunk whatever the file's size.
+ */
+class ChunkWriter extends Writable {
+  chunks = 0;
+  size = 0;
+  #pending: string[] = [];
+  #pendingChars = 0;
+
+  constructor(
+    private readonly exportId: string,
+    private readonly store: Collection<ExportChunk>,
+  ) {
+    super({ decodeStrings: false, defaultEncoding: 'utf8' });
+  }
+
+  /** Keeps the bytes of a character split between two pieces until its end comes. */
+  readonly #decoder = new StringDecoder('utf8');
+
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    const text = typeof chunk === 'string' ? chunk : this.#decoder.write(chunk);
+    this.#pending.push(text);
+    this.#pendingChars += text.length;
+    this.size += Buffer.byteLength(text, 'utf8');
+    if (this.#pendingChars < exportChunkChars) return done();
+    this.#store().then(() => done(), done);
+  }
+
+  override _final(done: (error?: Error | null) => void): void {
+    const rest = this.#decoder.end();
+    if (rest) {
+      this.#pending.push(rest);
+      this.#pendingChars += rest.length;
+      this.size += Buffer.byteLength(rest, 'utf8');
+    }
+    this.#store().then(() => done(), done);
+  }
+
+  async #store(): Promise<void> {
+    if (this.#pendingChars === 0) return;
+    const text = this.#pending.join('');
+    this.#pending = [];
+    this.#pendingChars = 0;
+    const seq = this.chunks;
+    await this.store.insertOne({ _id: chunkId(this.exportId, seq), export: this.exportId, seq, text });
+    this.chunks += 1;
+  }
+}
 
 /** What the status route shows of an export. */
 export interface ExportStatusOutput {
@@ -73,26 +126,26 @@ function cell(doc: Record<string, unknown>, path: string): string | number | boo
 
 /**
  * Alarm and entity exports: a durable job per export reads the ids of the selection, then the documents page by page,
- * and streams CSV rows to `<data dir>/exports/<id>.csv`, so memory stays bounded whatever the count.
+ * and streams CSV rows into chunks kept in the store (`export_chunks`), so memory stays bounded whatever the count and
+ * every node sharing the store serves the file.
  */
 @injectable()
 export class ExportService {
   readonly #tasks: Collection<ExportTask>;
-  readonly #directory: string;
+  readonly #chunks: Collection<ExportChunk>;
   readonly #retentionSec: number;
 
   constructor(
     @injectRef(kernelRefs.store) store: FeatureStore,
     @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
-    @injectRef(kernelRefs.dataDir) dataDir: string,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
     @injectRef(entityReaderRef) private readonly entityReader: EntityReader,
     @injectRef(exportsConfig.ref) config: ExportsConfig,
   ) {
     this.#tasks = store.collection(exportTaskCollection);
-    this.#directory = join(dataDir, 'exports');
+    this.#chunks = store.collection(exportChunkCollection);
     this.#retentionSec = durationSeconds(config.retention) ?? 0;
   }
 
@@ -101,15 +154,26 @@ export class ExportService {
     if (this.#retentionSec === 0) return;
     const old = await this.#tasks.find({ created: { $lt: this.clock.nowSec() - this.#retentionSec } }, { projection: { _id: 1 } });
     for (const { _id } of old) {
-      await rm(this.file(_id), { force: true });
-      await rm(`${this.file(_id)}.part`, { force: true });
+      await this.#chunks.deleteMany({ export: _id });
       await this.#tasks.deleteOne({ _id });
     }
   }
 
-  /** Where the finished file of an export is. */
-  file(id: string): string {
-    return join(this.#directory, `${id}.csv`);
+  /** The file of a finished export, read one stored chunk at a time (the chunks of an unfinished one are not read). */
+  file(task: ExportTask): Readable {
+    const chunks = this.#chunks;
+    const count = task.chunks ?? 0;
+    return Readable.from(
+      (async function* () {
+        for (let seq = 0; seq < count; seq++) {
+          const chunk = await chunks.findOne({ _id: chunkId(task._id, seq) });
+          // Swept while it was being read: the answer ends short, which the client sees against its length.
+          if (!chunk) return;
+          yield Buffer.from(chunk.text, 'utf8');
+        }
+      })(),
+      { objectMode: false },
+    );
   }
 
   startAlarmExport(body: AlarmExportBody, author: string): Promise<ExportStatusOutput> {
@@ -161,7 +225,7 @@ export class ExportService {
     try {
       await this.#write(task, touch);
     } catch (err) {
-      await rm(`${this.file(id)}.part`, { force: true });
+      await this.#chunks.deleteMany({ export: id });
       await this.#tasks.updateOne({ _id: id }, { $set: { status: 'failed', error: (err as Error).message, finished: this.clock.nowSec() } });
     }
   }
@@ -170,9 +234,9 @@ export class ExportService {
     const filter = JSON.parse(task.filter_json) as Filter;
     const total = task.type === 'alarm' ? await this.alarms.count(filter) : await this.entities.count(filter);
     await this.#tasks.updateOne({ _id: task._id }, { $set: { status: 'running', total, rows_done: 0 } });
-    await mkdir(this.#directory, { recursive: true });
-    const partial = `${this.file(task._id)}.part`;
-    const output = createWriteStream(partial);
+    // A node that died mid-export left chunks: the file is written again from the start.
+    await this.#chunks.deleteMany({ export: task._id });
+    const output = new ChunkWriter(task._id, this.#chunks);
     // RFC 4180 (CRLF, quotes doubled, fields quoted when needed), UTF-8; formula-looking cells get a leading '.
     const csv = stringify({ header: true, columns: task.columns.map((c) => ({ key: c.name, header: c.label })), delimiter: task.separator, record_delimiter: 'windows', escape_formulas: true });
     csv.pipe(output);
@@ -194,9 +258,11 @@ export class ExportService {
       await touch();
     }
     csv.end();
-    await once(output, 'close');
-    await rename(partial, this.file(task._id));
-    await this.#tasks.updateOne({ _id: task._id }, { $set: { status: 'done', rows_done: rows, finished: this.clock.nowSec() } });
+    await once(output, 'finish');
+    await this.#tasks.updateOne(
+      { _id: task._id },
+      { $set: { status: 'done', rows_done: rows, finished: this.clock.nowSec(), chunks: output.chunks, size: output.size } },
+    );
   }
 
   /** The ids of the selection in `_id` order (the file's order). */
@@ -214,11 +280,5 @@ export class ExportService {
     return docs.sort((a, b) => byCodeUnits(a['_id'] as string, b['_id'] as string));
   }
 
-  /** Size of a finished export's file, or null when it is gone. */
-  async fileSize(id: string): Promise<number | null> {
-    return stat(this.file(id)).then(
-      (s) => s.size,
-      () => null,
-    );
-  }
+
 }

@@ -19,6 +19,21 @@ export interface ExportTask extends Doc {
   finished: number | null;
   error: string | null;
   author: string;
+  /** Once done: how many chunks of `export_chunks` hold the file, and its size in bytes. */
+  chunks?: number;
+  size?: number;
 }
 
 export const exportTaskCollection = collectionRef<ExportTask>('export_tasks');
+
+/**
+ * `export_chunks`: the file of an export, in pieces of about `exportChunkChars` characters kept in the store, so that
+ * every node sharing the store serves it (`_id` is `<export id>:<seq>`, `seq` from 0).
+ */
+export interface ExportChunk extends Doc {
+  export: string;
+  seq: number;
+  text: string;
+}
+
+export const exportChunkCollection = collectionRef<ExportChunk>('export_chunks');

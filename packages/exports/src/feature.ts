@@ -2,7 +2,7 @@ import { defineFeature } from '@vigie/kernel';
 import { exportsConfig, type ExportsConfig } from './config.js';
 import { exportsBridge } from './di.js';
 import { ExportService, exportJobName } from './export-service.js';
-import { exportTaskCollection } from './export-task.js';
+import { exportChunkCollection, exportTaskCollection } from './export-task.js';
 import { exportsRoutes } from './routes.js';
 
 /** Exports: alarms and entities to CSV files, each written by a durable job (`/api/v2/alarm-export`, `/api/v2/entity-export`). */
@@ -14,6 +14,7 @@ export const exportsFeature = defineFeature<ExportsConfig>({
   register(f) {
     f.use(exportsBridge);
     f.collection(exportTaskCollection);
+    f.collection(exportChunkCollection, { indexes: [{ keys: { export: 1 } }] });
     for (const route of exportsRoutes) f.route(route);
     f.job<{ exportId: string }>({
       name: exportJobName,

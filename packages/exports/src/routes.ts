@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { HttpError, defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { ExportService } from './export-service.js';
 import type { ExportType } from './export-task.js';
@@ -57,12 +56,12 @@ function exportRoutes(type: ExportType, base: string, what: string): RouteDefini
         const exports = service(ctx);
         const task = await exports.task(type, id);
         if (!task) throw notFound(type, id);
-        const size = task.status === 'done' ? await exports.fileSize(id) : null;
-        if (size === null) throw new HttpError(409, `export ${id} is not finished (${task.status})`, { name: 'conflict' });
+        // An export finished before files were kept in the store has no size: its file is not to be had.
+        if (task.status !== 'done' || task.size === undefined) throw new HttpError(409, `export ${id} is not finished (${task.status})`, { name: 'conflict' });
         ctx.set('Content-Type', 'text/csv; charset=utf-8');
         ctx.set('Content-Disposition', `attachment; filename="${type}s-${id}.csv"`);
-        ctx.length = size;
-        ctx.body = createReadStream(exports.file(id));
+        ctx.length = task.size;
+        ctx.body = exports.file(task);
       },
     },
   ];

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@vigie/kernel';
+import { memoryStoreFactory } from '@vigie/documents';
+import { ManualClock, type StoreAdapter, type StoreFactory } from '@vigie/kernel';
 import { alarmsFeature } from '@vigie/alarms';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
@@ -10,13 +9,23 @@ import { startFeatureTest, waitFor, type TestKernel } from '@vigie/testkit';
 import { exportsFeature } from '../src/index.js';
 
 let t: TestKernel;
+let other: TestKernel | undefined;
 let clock: ManualClock;
 
-afterEach(() => t?.stop());
+afterEach(async () => {
+  await other?.stop();
+  other = undefined;
+  await t?.stop();
+});
 
-async function start(): Promise<TestKernel> {
+async function start(store?: StoreFactory): Promise<TestKernel> {
   clock = new ManualClock(Date.UTC(2025, 0, 1, 12));
-  t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, alarmsFeature, exportsFeature], clock, config: { 'webserver.conf': { exports: { retention: '1d' } } } });
+  t = await startFeatureTest({
+    features: [eventsFeature, contextGraphFeature, alarmsFeature, exportsFeature],
+    clock,
+    config: { 'webserver.conf': { exports: { retention: '1d' } } },
+    ...(store ? { store } : {}),
+  });
   return t;
 }
 
@@ -139,6 +148,26 @@ describe('alarm export', () => {
   }, 480_000);
 });
 
+describe('several nodes', () => {
+  it('serves a file from every node sharing the store, whichever node wrote it', async () => {
+    const adapter: Promise<StoreAdapter> = memoryStoreFactory()({} as never);
+    const shared: StoreFactory = () => adapter;
+    await start(shared);
+    other = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, alarmsFeature, exportsFeature], clock, store: shared });
+    expect(other.installDir).not.toBe(t.installDir);
+    // Cells of several bytes in UTF-8, so that the file's size is counted in bytes on either node.
+    await alarmsFrom([check({ resource: 'één', state: 2, output: 'température ≥ 90 °C' }), check({ resource: 'two', state: 3 })], 2);
+    const id = ((await t.post('/api/v2/alarm-export', { columns: ['v.resource', 'v.output'] })).body as ExportStatus)._id;
+    await finished(`/api/v2/alarm-export/${id}`);
+    const files = await Promise.all([t, other].map((node) => node.get(`/api/v2/alarm-export/${id}/download`)));
+    for (const file of files) {
+      expect(file.status).toBe(200);
+      expect(Number(file.headers.get('content-length'))).toBe(Buffer.byteLength(file.text, 'utf8'));
+      expect(file.text.split('\r\n').sort()).toEqual(['', 'two,disk full', 'v.resource,v.output', 'één,température ≥ 90 °C'].sort());
+    }
+  });
+});
+
 describe('retention', () => {
   it('deletes the exports older than [exports] retention when a new one starts', async () => {
     await start();
@@ -149,7 +178,7 @@ describe('retention', () => {
     const second = ((await t.post('/api/v2/entity-export', { columns: ['_id'] })).body as ExportStatus)._id;
     expect((await t.get(`/api/v2/entity-export/${first}`)).status).toBe(404);
     expect((await t.get(`/api/v2/entity-export/${first}/download`)).status).toBe(404);
-    expect(existsSync(join(t.installDir, 'var', 'lib', 'exports', `${first}.csv`))).toBe(false);
+    expect(await t.kernel.store.collection('export_chunks').count({ export: first })).toBe(0);
     expect((await t.get(`/api/v2/entity-export/${second}`)).status).toBe(200);
   });
 });
