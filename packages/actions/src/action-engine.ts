@@ -7,9 +7,12 @@ import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, rule
 import { patternRegExp, type PreviewPage } from '@vigie/rule-schemas';
 import { ActionRepository, type ActionRecord } from './action-repository.js';
 import { RuleOperationRunner } from './rule-operation.js';
+import { DelayedRunRepository, delayedPlanId } from './delayed-runs.js';
 
 /** The durable job of a delayed action (one run per trigger). */
 export const delayedActionJob = 'actions.delayed';
+/** The hourly job that forgets old delayed runs (`DelayedRunRepository.purge`). */
+export const delayedPurgeJob = 'actions.delayed.purge';
 
 export interface DelayedActionData {
   action: string;
@@ -17,6 +20,11 @@ export interface DelayedActionData {
   /** The alarm the trigger fired on: the action does nothing if it is no longer the entity's open alarm. */
   alarm: string;
   trigger: string;
+  /**
+   * The plan id (`delayedPlanId`) when the trigger came from an event (it can then be redelivered): a redelivered
+   * trigger plans no second job for it.
+   */
+  plan?: string;
 }
 
 /** An action ready to be matched. */
@@ -63,43 +71,83 @@ export class ActionEngine {
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
     @injectRef(openAlarmPreviewRef) private readonly openAlarms: OpenAlarmPreview,
     @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
-    @injectRef(kernelRefs.clock) clock: Clock,
+    @inject(DelayedRunRepository) private readonly runs: DelayedRunRepository,
+    @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {
     this.#actions = new RuleCache({ source: repository, compile: compileAction, order: applicationOrder, kind: 'action', logField: 'action', refreshMs: reloadAfterMs, clock, logger });
   }
 
-  /** The `alarms.trigger` subscriber. Returns at once: the alarm's entity is still locked by the change. */
-  onTrigger(payload: AlarmTriggerEvent): void {
+  /**
+   * The `alarms.trigger` subscriber. Delayed actions are planned before it returns: the event that caused the change
+   * leaves the queue only after its triggers are handled, so a crash before the job is stored redelivers the event
+   * and with it the trigger (`onRedeliveredTrigger`). Immediate actions run after it returns, since the alarm's
+   * entity is still locked by the change they would change again.
+   */
+  async onTrigger(payload: AlarmTriggerEvent): Promise<void> {
     const cause = this.#applying.getStore();
     if (cause !== undefined) return;
     // Decided before any await: the triggers of one change are handled concurrently.
     const firstOfChange = !this.#changesSeen.has(payload.alarm);
     this.#changesSeen.add(payload.alarm);
-    void this.#handle(payload, firstOfChange).catch((err: unknown) => this.logger.error({ err, trigger: payload.trigger, alarm: payload.alarm._id }, 'action engine failed'));
+    const matched = await this.#matching(payload, firstOfChange);
+    for (const action of matched) if (action.delayMs > 0) await this.#plan(action, payload);
+    const immediate = matched.filter((action) => action.delayMs === 0);
+    if (immediate.length === 0) return;
+    void (async () => {
+      for (const action of immediate) await this.#apply(action.record, payload.alarm.d);
+    })().catch((err: unknown) => this.logger.error({ err, trigger: payload.trigger, alarm: payload.alarm._id }, 'action engine failed'));
   }
 
-  async #handle(payload: AlarmTriggerEvent, firstOfChange: boolean): Promise<void> {
+  /**
+   * The `alarms.trigger.redelivered` subscriber: the change was stored before a crash, its trigger may or may not
+   * have been handled. Plans the delayed actions whose job neither waits in the job store nor ran. Immediate actions
+   * are not applied again: their own change carries no trace of the trigger, so a second application could double
+   * them (an operation lost in such a crash stays lost).
+   */
+  async onRedeliveredTrigger(payload: AlarmTriggerEvent): Promise<void> {
+    if (payload.eventId === undefined) return;
+    const firstOfChange = !this.#changesSeen.has(payload.alarm);
+    this.#changesSeen.add(payload.alarm);
+    const delayed = (await this.#matching(payload, firstOfChange)).filter((action) => action.delayMs > 0);
+    if (delayed.length === 0) return;
+    // Jobs first, then runs: a run is recorded before its job finishes and leaves the job store.
+    const pending = new Set((await this.scheduler.list(delayedActionJob)).map((job) => (job.data as DelayedActionData).plan));
+    for (const action of delayed) {
+      const plan = delayedPlanId(payload.eventId, payload.trigger, action.record._id, payload.alarm._id);
+      if (pending.has(plan) || (await this.runs.ran(plan))) continue;
+      await this.#plan(action, payload);
+    }
+  }
+
+  /** The actions this trigger fires, in application order. */
+  async #matching(payload: AlarmTriggerEvent, firstOfChange: boolean): Promise<CompiledAction[]> {
     const actions = await this.#actions.rules();
-    if (actions.length === 0) return;
-    const { alarm } = payload;
+    const matched: CompiledAction[] = [];
     let entity = payload.entity as PatternEntity | undefined;
     for (const action of actions) {
       if (!this.#matches(action, payload, firstOfChange, () => entity)) {
         if (action.entityPatterns.matchesEverything || entity !== undefined) continue;
         // Entity patterns need the entity: read it once, then decide again.
-        entity = ((await this.entities.get(alarm.d)) ?? undefined) as PatternEntity | undefined;
+        entity = ((await this.entities.get(payload.alarm.d)) ?? undefined) as PatternEntity | undefined;
         if (!this.#matches(action, payload, firstOfChange, () => entity)) continue;
       }
-      if (action.delayMs > 0) {
-        const data: DelayedActionData = { action: action.record._id, entity: alarm.d, alarm: alarm._id, trigger: payload.trigger };
-        // Agenda runs jobs on the wall clock.
-        await this.scheduler.at(new Date(Date.now() + action.delayMs), delayedActionJob, data);
-        this.logger.debug({ action: action.record._id, alarm: alarm._id, delayMs: action.delayMs }, 'action delayed');
-        continue;
-      }
-      await this.#apply(action.record, alarm.d);
+      matched.push(action);
     }
+    return matched;
+  }
+
+  async #plan(action: CompiledAction, { alarm, trigger, eventId }: AlarmTriggerEvent): Promise<void> {
+    const data: DelayedActionData = {
+      action: action.record._id,
+      entity: alarm.d,
+      alarm: alarm._id,
+      trigger,
+      ...(eventId === undefined ? {} : { plan: delayedPlanId(eventId, trigger, action.record._id, alarm._id) }),
+    };
+    // Agenda runs jobs on the wall clock.
+    await this.scheduler.at(new Date(Date.now() + action.delayMs), delayedActionJob, data);
+    this.logger.debug({ action: action.record._id, alarm: alarm._id, delayMs: action.delayMs }, 'action delayed');
   }
 
   #matches(action: CompiledAction, payload: AlarmTriggerEvent, firstOfChange: boolean, entity: () => PatternEntity | undefined): boolean {
@@ -143,8 +191,15 @@ export class ActionEngine {
     return fired;
   }
 
+  /** Forgets the delayed runs older than their retention (the hourly `actions.delayed.purge` job). */
+  async purgeRuns(): Promise<void> {
+    const purged = await this.runs.purge(this.clock.nowSec());
+    if (purged > 0) this.logger.debug({ purged }, 'delayed action runs purged');
+  }
+
   /** Runs the `actions.delayed` job: the action, if it still exists, on the alarm, if it is still open. */
   async runDelayed(data: DelayedActionData): Promise<void> {
+    if (data.plan !== undefined) await this.runs.record(data.plan, this.clock.nowSec());
     const action = await this.repository.get(data.action);
     if (!action) {
       this.logger.info({ action: data.action, alarm: data.alarm }, 'delayed action not applied: the action was deleted');

@@ -1,6 +1,7 @@
 import { defineFeature, kernelRefs } from '@vigie/kernel';
-import { alarmTriggerEvent, triggerDryRunPoint } from '@vigie/alarms';
-import { delayedActionJob, ActionEngine, type DelayedActionData } from './action-engine.js';
+import { alarmTriggerEvent, alarmTriggerRedeliveredEvent, triggerDryRunPoint } from '@vigie/alarms';
+import { delayedActionJob, delayedPurgeJob, ActionEngine, type DelayedActionData } from './action-engine.js';
+import { delayedRunCollection } from './delayed-runs.js';
 import { actionsBridge } from './di.js';
 import { actionErrors } from './errors.js';
 import { actionRoutes } from './routes.js';
@@ -18,7 +19,8 @@ export const actionsFeature = defineFeature({
   register(f) {
     f.use(actionsBridge);
     f.collection(actionCollection);
-    f.consume(alarmTriggerEvent);
+    f.collection(delayedRunCollection, { indexes: [{ keys: { ran: 1 } }] });
+    f.consume(alarmTriggerEvent, alarmTriggerRedeliveredEvent);
     f.errors(actionErrors);
     for (const route of actionRoutes) f.route(route);
     f.extend(triggerDryRunPoint, (c) => ({ name: 'actions', wouldFire: (payload) => c.resolve(ActionEngine).wouldFire(payload) }));
@@ -28,11 +30,17 @@ export const actionsFeature = defineFeature({
       concurrency: 4,
       handler: (run) => run.scope.resolve(ActionEngine).runDelayed(run.data),
     });
-    let stopListening: (() => void) | undefined;
+    f.job({ name: delayedPurgeJob, every: '1 hour', handler: (run) => run.scope.resolve(ActionEngine).purgeRuns() });
+    const stopListening: (() => void)[] = [];
     f.onInit((c) => {
       const engine = c.resolve(ActionEngine);
-      stopListening = c.resolve(kernelRefs.eventBus).on(alarmTriggerEvent, (payload) => engine.onTrigger(payload));
+      const bus = c.resolve(kernelRefs.eventBus);
+      stopListening.push(bus.on(alarmTriggerEvent, (payload) => engine.onTrigger(payload)));
+      // After a crash between an alarm change and its triggers: the delayed jobs not yet planned are planned once.
+      stopListening.push(bus.on(alarmTriggerRedeliveredEvent, (payload) => engine.onRedeliveredTrigger(payload)));
     });
-    f.onShutdown(() => stopListening?.());
+    f.onShutdown(() => {
+      for (const stop of stopListening.splice(0)) stop();
+    });
   },
 });

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEnginesServer, waitFor } from '@vigie/testkit';
+import { startSourceServer } from '@vigie/kernel-testing';
+import { startEnginesServer, testAdmin, waitFor } from '@vigie/testkit';
 
 const fixture = fileURLToPath(new URL('./fixtures/engines-server.ts', import.meta.url));
 
@@ -50,4 +51,36 @@ describe('delayed actions across a restart of the server process', () => {
       expect(await second.exited).toBe(0);
     }
   });
+
+  for (const crash of ['before-actions', 'after-actions'] as const) {
+    const when = crash === 'before-actions' ? 'before the action engine handled the trigger' : 'after the delayed job was planned, before the event left the queue';
+    it(`runs a delayed action once when the node dies after storing the alarm, ${when}`, async () => {
+      const first = await startSourceServer(fixture, [installDir], { CRASH_ON_CREATE: crash });
+      const authorization = `Basic ${Buffer.from(`${testAdmin.user}:${testAdmin.password}`).toString('base64')}`;
+      const post = (path: string, body: unknown) =>
+        fetch(`${first.url}${path}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect((await post('/api/v2/actions', { _id: 'soon-ack', type: 'ack', delay: '2s', hook: { triggers: ['create'] }, parameters: { author: 'robot' } })).status).toBe(200);
+      expect((await post('/api/v2/event', check)).status).toBe(200);
+      // The fixture kills itself on the alarm's `create` trigger: the event is redelivered at the next start.
+      await first.exited;
+
+      const second = await startEnginesServer(installDir, fixture, { logLevel: 'debug' });
+      try {
+        const acked = await waitFor(async () => {
+          const alarm = await second.alarm('disk/host');
+          return alarm?.v.ack ? alarm : undefined;
+        }, 'the delayed ack');
+        expect(acked.v.ack).toMatchObject({ a: 'robot' });
+        // Planned by the second process only when the first died before planning it; never twice.
+        const planned = second.lines.filter((line) => line.includes('action delayed')).length;
+        expect(planned).toBe(crash === 'before-actions' ? 1 : 0);
+        expect(second.lines.some((line) => line.includes('"msg":"action engine failed"'))).toBe(false);
+        const again = await second.alarm('disk/host');
+        expect(again!.v.steps.filter((step: { _t: string }) => step._t === 'ack')).toHaveLength(1);
+      } finally {
+        second.kill('SIGTERM');
+        expect(await second.exited).toBe(0);
+      }
+    });
+  }
 });

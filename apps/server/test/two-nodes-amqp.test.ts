@@ -1,0 +1,232 @@
+// Two reference servers, each its own process, on one PostgreSQL database and one RabbitMQ (partitions split by
+// `preferred_partitions`): events published to the exchange and events sent over HTTP to either node are processed
+// once, in order per entity; a kill -9 of one node while events, webhook deliveries and delayed actions are in flight
+// loses nothing and doubles nothing: the other node takes its partitions and the jobs over, and the killed node,
+// started again on its data directory, processes the events it had queued (docs/operations.md, "Running N nodes").
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connect, type ChannelModel } from 'amqplib';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithService, startSourceServer, tcpReachable } from '@vigie/kernel-testing';
+import { createTestDatabase, type TestDatabase } from '@vigie/store-postgres/testing';
+import { eventually, waitFor } from '@vigie/testkit';
+
+const fixture = fileURLToPath(new URL('./fixtures/pipeline-server.ts', import.meta.url));
+const amqpUrl = 'amqp://guest:guest@127.0.0.1:5672';
+const password = 'two nodes password';
+const authorization = `Basic ${Buffer.from(`root:${password}`).toString('base64')}`;
+const partitions = 4;
+/** Each reference server starts in its own process from the sources: slow on a loaded machine, so patience is long. */
+const suiteTimeoutMs = 400_000;
+/** How long a wait for processing may last: the nodes share two cores with the broker, PostgreSQL and other runs. */
+const waitMs = 180_000;
+
+interface Node {
+  dir: string;
+  url: string;
+  exited: Promise<number | null>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+interface Alarm {
+  _id: string;
+  d: string;
+  v: { steps: { _t: string; m: string; a: string }[]; ack?: { a: string } };
+}
+
+const base = { connector: 'nagios', connector_name: 'nagios-1', component: 'host', source_type: 'resource' };
+const check = (resource: string, state: number, output: string) => ({ ...base, resource, event_type: 'check', state, output });
+
+const servicesUp = (await tcpReachable('127.0.0.1', 5432)) && (await tcpReachable('127.0.0.1', 5672));
+
+describeWithService('PostgreSQL and RabbitMQ', servicesUp, () => {
+  // Unique per run, so that runs (and other suites) sharing the broker do not see each other's events.
+  const run = randomBytes(4).toString('hex');
+  const exchange = `vigie-nodes-${run}.events`;
+  const prefix = `vigie-nodes-${run}`;
+  let database: TestDatabase;
+  let broker: ChannelModel;
+  const nodes: Node[] = [];
+
+  function configure(preferred: string): string {
+    const dir = mkdtempSync(join(tmpdir(), 'vigie-two-nodes-amqp-'));
+    mkdirSync(join(dir, 'etc'));
+    writeFileSync(
+      join(dir, 'etc', 'webserver.conf'),
+      [
+        '[server]', 'jobs_poll_ms = 200', '',
+        '[store]', `url = ${database.url}`, 'pool_size = 4', '',
+        '[engine]', 'beat_interval = 1s', '',
+        '[amqp]', `url = ${amqpUrl}`, `exchange = ${exchange}`, `queue_prefix = ${prefix}`, `partitions = ${partitions}`,
+        `preferred_partitions = ${preferred}`, 'standby_delay = 1s', '',
+        '[webhooks]', 'request_timeout = 2s', 'retry_unit = s', '',
+        '[log]', 'level = warn', '',
+      ].join('\n'),
+    );
+    return dir;
+  }
+
+  async function start(dir: string): Promise<Node> {
+    const { child, url, exited } = await startSourceServer(fixture, [dir], { VIGIE_ADMIN_PASSWORD: password });
+    const node = { dir, url, exited, kill: (signal: NodeJS.Signals) => child.kill(signal) };
+    nodes.push(node);
+    return node;
+  }
+
+  async function call(node: Node, method: string, path: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read JSON answers freely
+    const res = await fetch(`${node.url}${path}`, {
+      method,
+      headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    expect(res.status, `${method} ${path}`).toBe(200);
+    return res.json();
+  }
+
+  async function alarms(node: Node): Promise<Alarm[]> {
+    const answer = (await call(node, 'GET', '/alerts/get-alarms?opened=true&with_steps=true&limit=1000')) as { data: { alarms: Alarm[] }[] };
+    return answer.data[0]?.alarms ?? [];
+  }
+
+  async function publish(events: readonly object[]): Promise<void> {
+    const channel = await broker.createConfirmChannel();
+    try {
+      await channel.assertExchange(exchange, 'topic', { durable: true });
+      for (const event of events) channel.publish(exchange, 'event', Buffer.from(JSON.stringify(event)), { persistent: true });
+      await channel.waitForConfirms();
+    } finally {
+      await channel.close();
+    }
+  }
+
+  let nodeA: Node;
+  let nodeB: Node;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    broker = await connect(amqpUrl);
+    // One after the other: the first makes the administrator account, the second finds it.
+    nodeA = await start(configure(`0-${partitions / 2 - 1}`));
+    nodeB = await start(configure(`${partitions / 2}-${partitions - 1}`));
+  }, suiteTimeoutMs);
+
+  afterAll(async () => {
+    for (const node of nodes) {
+      node.kill('SIGKILL');
+      await node.exited;
+      rmSync(node.dir, { recursive: true, force: true });
+    }
+    if (broker) {
+      const channel = await broker.createChannel();
+      for (const suffix of ['intake', 'dead', ...Array.from({ length: partitions }, (_, k) => `p${k}`)]) await channel.deleteQueue(`${prefix}.${suffix}`);
+      await channel.deleteExchange(exchange);
+      await broker.close();
+    }
+    await database?.drop();
+  }, suiteTimeoutMs);
+
+  it('processes the events published to the exchange and sent to both nodes once each, in order per entity', async () => {
+    const states = [1, 2, 3, 2, 1, 3];
+    const sequence = (resource: string) => states.map((state, k) => check(resource, state, `${resource} s${k}`));
+    const published = Array.from({ length: 8 }, (_, i) => `amqp-${run}-${i}`);
+    // Over HTTP, order holds per node: each entity's events go to one node, half of them to each.
+    const viaHttp = Array.from({ length: 4 }, (_, i) => `http-${run}-${i}`);
+    await publish(published.flatMap(sequence));
+    for (const [i, resource] of viaHttp.entries()) {
+      const node = i % 2 === 0 ? nodeA : nodeB;
+      for (const event of sequence(resource)) await call(node, 'POST', '/api/v2/event', event);
+    }
+    const everyEntity = [...published, ...viaHttp];
+    const stateSteps = (alarm: Alarm) => alarm.v.steps.filter((step) => step._t === 'stateinc' || step._t === 'statedec').map((step) => step.m);
+    const expected = (resource: string) => states.map((_, k) => `${resource} s${k}`);
+    const done = await waitFor(async () => {
+      const list = (await alarms(nodeB)).filter((alarm) => everyEntity.some((resource) => alarm.d === `${resource}/host`));
+      const complete = list.length === everyEntity.length && list.every((alarm) => stateSteps(alarm).length >= states.length);
+      return complete ? list : undefined;
+    }, 'every event processed', waitMs);
+    for (const resource of everyEntity) {
+      const alarm = done.find((a) => a.d === `${resource}/host`)!;
+      expect(stateSteps(alarm), resource).toEqual(expected(resource));
+    }
+    // Node A lists the same alarms (one store).
+    const onA = (await alarms(nodeA)).filter((alarm) => everyEntity.some((resource) => alarm.d === `${resource}/host`));
+    expect(onA.map((alarm) => stateSteps(alarm)).sort()).toEqual(done.map((alarm) => stateSteps(alarm)).sort());
+  }, suiteTimeoutMs);
+
+  it('loses and doubles nothing when a node is killed with events, deliveries and delayed actions in flight', async () => {
+    const received: { alarm: string; key: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push({ alarm: body, key: String(req.headers['idempotency-key'] ?? '') });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const tag = `kill-${run}`;
+      await call(nodeA, 'POST', '/api/v2/webhook', {
+        _id: `hook-${run}`,
+        hook: { triggers: ['create'] },
+        retry: { count: 3, delay: 1, unit: 's' },
+        request: { method: 'POST', url: target, payload: '{{ .Entity.ID }}' },
+      });
+      await call(nodeA, 'POST', '/api/v2/actions', {
+        _id: `ack-${run}`,
+        type: 'ack',
+        delay: '3s',
+        hook: { triggers: ['create'] },
+        parameters: { author: 'robot' },
+      });
+      const create = (resource: string) => ({ ...check(resource, 2, 'down'), component: `host-${tag}` });
+      const first = Array.from({ length: 24 }, (_, i) => `${tag}-a${i}`);
+      const second = Array.from({ length: 12 }, (_, i) => `${tag}-b${i}`);
+      const ours = (list: Alarm[]) => list.filter((alarm) => alarm.d.endsWith(`/host-${tag}`));
+      await publish(first.map(create));
+      // Kill node A while the first events are being processed: some alarms exist, their deliveries and jobs are young.
+      await waitFor(async () => (ours(await alarms(nodeB)).length > 0 ? true : undefined), 'the first alarms');
+      nodeA.kill('SIGKILL');
+      await nodeA.exited;
+      // Node B takes node A's partitions over: events published now, whatever their partition, are processed.
+      await publish(second.map(create));
+      await waitFor(async () => {
+        const list = ours(await alarms(nodeB));
+        return second.every((resource) => list.some((alarm) => alarm.d === `${resource}/host-${tag}`)) ? true : undefined;
+      }, 'the events published after the kill, processed by node B', waitMs);
+      // What node A had queued but not processed waits for it: started again on its data directory, it catches up.
+      const restartedA = await start(nodeA.dir);
+      const all = [...first, ...second];
+      const progress = async () => {
+        const list = ours(await alarms(restartedA));
+        return {
+          alarms: list.length,
+          acked: list.filter((alarm) => alarm.v.ack).length,
+          delivered: all.filter((resource) => received.some((r) => r.alarm === `${resource}/host-${tag}`)).length,
+          list,
+        };
+      };
+      const { list: settled } = await eventually(
+        progress,
+        (p) => p.alarms === all.length && p.acked === all.length && p.delivered === all.length,
+        'every alarm created, delivered and acknowledged',
+        waitMs,
+      );
+      for (const alarm of settled) {
+        // One create, one delayed ack: nothing applied twice.
+        expect(alarm.v.steps.map((step) => step._t), alarm.d).toEqual(['stateinc', 'statusinc', 'ack']);
+        expect(alarm.v.ack).toMatchObject({ a: 'robot' });
+        // One delivery per alarm: a request repeated after the crash carries the same Idempotency-Key.
+        expect(new Set(received.filter((r) => r.alarm === alarm.d).map((r) => r.key)).size, alarm.d).toBe(1);
+      }
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  }, suiteTimeoutMs);
+});
