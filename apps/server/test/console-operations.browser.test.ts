@@ -186,14 +186,20 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.getByRole('button', { name: 'Maintenance: 1 alarm' }).click();
     await expect.poll(() => page.getByRole('status').innerText(), { timeout: 15_000 }).toBe('1 put into maintenance');
     const pbehaviors = (await call('GET', `/api/v2/pbehavior_byeid/${encodeURIComponent('http/web-paris-2')}`)).body as { name: string; type_: string; reason: string; tstop: number; tstart: number }[];
-    expect(pbehaviors).toEqual([expect.objectContaining({ name: 'Maintenance from the console', type_: 'maintenance', reason: 'Replacing the load balancer' })]);
+    expect(pbehaviors).toEqual([expect.objectContaining({ name: 'Maintenance from the console', type_: 'Maintenance', reason: 'Replacing the load balancer' })]);
     expect((pbehaviors[0]?.tstop ?? 0) - (pbehaviors[0]?.tstart ?? 0)).toBe(3 * 3600);
   }, 60_000);
 
   it('pauses a watcher and resumes it from its tile, and shows its dependencies with their alarms', async () => {
-    const created = await call('POST', '/api/v2/entities', { _id: 'shop', name: 'Web shop', type: 'watcher', enabled: true, depends: ['http/web-paris-3', 'disk/db-paris-1'] });
-    expect(created.status).toBe(200);
+    const watcher = (id: string, name: string, depends: string[]) => call('POST', '/api/v2/entities', { _id: id, name, type: 'watcher', enabled: true, depends });
+    expect((await watcher('shop', 'Web shop', ['http/web-paris-3', 'disk/db-paris-1'])).status).toBe(200);
+    expect((await watcher('messaging', 'Messaging', ['queue/mq-lyon-1'])).status).toBe(200);
+    expect((await watcher('intranet', 'Intranet', [])).status).toBe(200);
+    // Under maintenance already: its tile shows the pause.
+    const maintenance = await call('POST', '/api/v2/bulk/entity-pbehaviors', [{ entity: 'messaging', name: 'Broker upgrade', type: 'Maintenance' }]);
+    expect((maintenance.body as { status: number }[])[0]?.status).toBe(200);
     await page.goto(`${url}/weather`);
+    await expect.poll(() => page.locator('li.tile-pause').allInnerTexts(), { timeout: 15_000 }).toEqual([expect.stringContaining('Messaging')]);
     const tile = page.locator('li.tile', { hasText: 'Web shop' });
     await expect.poll(() => tile.count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => tile.getAttribute('class')).not.toContain('tile-pause');
@@ -267,7 +273,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     expect(await page.getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Maintenance' }).count()).toBe(0);
     await page.getByRole('link', { name: 'Weather' }).click();
-    await expect.poll(() => page.locator('li.tile').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.locator('li.tile').count(), { timeout: 15_000 }).toBe(3);
     expect(await page.getByRole('button', { name: /^Pause/ }).count()).toBe(0);
     await expectAccessible('weather, viewer');
 

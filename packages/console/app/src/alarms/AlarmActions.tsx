@@ -69,7 +69,8 @@ const emptyFields: Fields = {
   ticket: '',
   ticketUrl: '',
   maintenanceName: 'Maintenance from the console',
-  maintenanceType: 'maintenance',
+  // The type names the weather tiles know: `Maintenance` shows the maintenance icon, `pause` (any case) the pause.
+  maintenanceType: 'Maintenance',
   reason: '',
 };
 
@@ -94,13 +95,28 @@ function actionBody(action: ActionId, f: Fields): Record<string, unknown> {
  * holds the right for, then a short form for its fields, sent through the bulk route so that each alarm's success or
  * failure is reported.
  */
-export function AlarmActions({ alarms, account, label, onReport }: { alarms: readonly Alarm[]; account: Account | undefined; label: string; onReport: (message: string) => void }) {
+export function AlarmActions({
+  alarms,
+  account,
+  label,
+  summary,
+  onReport,
+}: {
+  alarms: readonly Alarm[];
+  account: Account | undefined;
+  label: string;
+  /** Shown before the buttons (the size of the selection). */
+  summary?: string;
+  onReport: (message: string) => void;
+}) {
   const queryClient = useQueryClient();
   const [chosen, setChosen] = useState<ActionSpec | null>(null);
   const [fields, setFields] = useState<Fields>(emptyFields);
   const [busy, setBusy] = useState(false);
   const allowed = allowedActions(account);
   if (allowed.length === 0) return null;
+  // Nothing selected: the buttons would all be disabled; a line says how to get them.
+  if (alarms.length === 0) return summary ? <p className="alarm-actions selection-count">{summary}</p> : null;
 
   const set = (name: keyof Fields) => (event: { target: { value: string } }) => setFields((f) => ({ ...f, [name]: event.target.value }));
   const names = new Map(alarms.map((a) => [a._id, a.d]));
@@ -150,13 +166,14 @@ export function AlarmActions({ alarms, account, label, onReport }: { alarms: rea
   return (
     <div className="alarm-actions">
       <div className="actions" role="group" aria-label={label}>
+        {summary && <span className="selection-count">{summary}</span>}
         {allowed.map((a) => (
-          <button key={a.id} type="button" disabled={alarms.length === 0} aria-pressed={chosen?.id === a.id} onClick={() => setChosen(chosen?.id === a.id ? null : a)}>
+          <button key={a.id} type="button" aria-pressed={chosen?.id === a.id} onClick={() => setChosen(chosen?.id === a.id ? null : a)}>
             {a.label}
           </button>
         ))}
       </div>
-      {chosen && alarms.length > 0 && (
+      {chosen && (
         <form className="action-form" onSubmit={(e) => void submit(e)} aria-label={`${chosen.label}: ${count}`}>
           {chosen.id === 'maintenance' && (
             <>
@@ -167,8 +184,8 @@ export function AlarmActions({ alarms, account, label, onReport }: { alarms: rea
               <label>
                 Type
                 <select value={fields.maintenanceType} onChange={set('maintenanceType')}>
-                  <option value="maintenance">maintenance</option>
-                  <option value="pause">pause</option>
+                  <option value="Maintenance">Maintenance</option>
+                  <option value="Pause">Pause</option>
                 </select>
               </label>
               <label>

@@ -116,7 +116,7 @@ interface AlarmRowProps {
 const AlarmRow = memo(function AlarmRow({ alarm, index, columns, isOpen, isSelected, onOpen, onSelect }: AlarmRowProps) {
   const state = stateNames[alarm.v.state.val as number] ?? 'ok';
   return (
-    <tr aria-rowindex={index + 2} className={`row state-${state}${isOpen ? ' open' : ''}`} style={{ height: rowHeight }}>
+    <tr aria-rowindex={index + 2} className={`row state-${state}${isOpen ? ' open' : ''}${isSelected ? ' selected' : ''}`} style={{ height: rowHeight }}>
       <td className="select">
         <input type="checkbox" aria-label={`Select ${alarm.d}`} checked={isSelected} onChange={() => onSelect(alarm._id)} />
       </td>
@@ -248,6 +248,7 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
           alarms={selectedAlarms}
           account={account.data}
           label={`Actions on the ${selectedAlarms.length} selected alarm${selectedAlarms.length === 1 ? '' : 's'}`}
+          summary={selectedAlarms.length === 0 ? 'Select alarms to act on them' : `${selectedAlarms.length} selected`}
           onReport={setNotice}
         />
         {notice && (

@@ -65,7 +65,8 @@ interface Dependency {
 }
 
 /** Text glyphs for the spec's icons: no icon font to load, and screen readers get the word. */
-const icons: Record<Tile['tileIcon'], string> = { pause: '⏸', maintenance: '🛠', unmonitored: '⊘', ok: '✓', minor: '!', major: '!!', critical: '✕' };
+// Glyphs of common text fonts (DejaVu, Noto): emoji such as 🛠 are missing where no emoji font is installed.
+const icons: Record<Tile['tileIcon'], string> = { pause: '‖', maintenance: '⚙', unmonitored: '⊘', ok: '✓', minor: '!', major: '!!', critical: '✕' };
 
 function Tiles() {
   const account = useAccount();
