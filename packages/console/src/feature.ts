@@ -4,6 +4,8 @@ import { ConsoleAssets } from './console-assets.js';
 import { consoleBridge } from './di.js';
 import { consoleExtensionsPoint } from './refs.js';
 import { consoleRoutes } from './routes.js';
+import { savedFilterRoutes } from './saved-filter-routes.js';
+import { savedFilterCollection } from './saved-filters.js';
 
 /** Serves the operators' web application at `/`, behind the login page of the auth feature. */
 export const consoleFeature = defineFeature({
@@ -14,7 +16,8 @@ export const consoleFeature = defineFeature({
     f.use(consoleBridge);
     f.consume(providerChainRef);
     f.extensionPoint(consoleExtensionsPoint);
-    for (const route of consoleRoutes) f.route(route);
+    f.collection(savedFilterCollection, { indexes: [{ keys: { user: 1, name: 1 } }] });
+    for (const route of [...consoleRoutes, ...savedFilterRoutes]) f.route(route);
     f.onStart((scope) => {
       if (scope.resolve(ConsoleAssets).index() === null) {
         scope.resolve(kernelRefs.logger).warn('the console is not built: its pages answer 503 until `pnpm run build` builds it');

@@ -1,4 +1,4 @@
-import { array, object, string } from 'yup';
+import { array, number, object, string } from 'yup';
 
 export const errorSchema = object({ name: string().defined(), description: string().defined() });
 
@@ -16,3 +16,37 @@ export const extensionListSchema = object({
     }),
   ).required(),
 });
+
+/** A saved filter's name: shown in a menu, so short. */
+const filterName = string()
+  .typeError('name must be a string')
+  .min(1, 'name must not be empty')
+  .max(100, 'name must be at most 100 characters');
+
+/** The alarm list's URL query, without `?`: the view (filters, sort, columns, page size). */
+const filterQuery = string()
+  .typeError('query must be a string')
+  .max(4096, 'query must be at most 4096 characters')
+  .matches(/^[^?#\s][^#\s]*$|^$/, 'query must be a URL query without ? or #');
+
+export const savedFilterInputSchema = object({
+  name: filterName.required('name is required'),
+  query: filterQuery.defined('query is required'),
+})
+  .typeError('the body must be a JSON object')
+  .noUnknown('the following keys are invalid: ${unknown}');
+
+export const savedFilterChangeSchema = object({ name: filterName, query: filterQuery })
+  .typeError('the body must be a JSON object')
+  .noUnknown('the following keys are invalid: ${unknown}')
+  .test('something', 'name or query is required', (value) => value?.name !== undefined || value?.query !== undefined);
+
+export const savedFilterSchema = object({
+  _id: string().required(),
+  name: string().required(),
+  query: string().defined().meta({ jsonSchema: { description: 'The alarm list URL query (`/?<query>` opens the view)' } }),
+  created: number().integer().required().meta({ jsonSchema: { description: 'Epoch seconds' } }),
+  updated: number().integer().required().meta({ jsonSchema: { description: 'Epoch seconds' } }),
+});
+
+export const savedFilterListSchema = object({ data: array(savedFilterSchema).required() });

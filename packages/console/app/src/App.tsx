@@ -1,7 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
-import { api, holds, onSessionEnded, type Account, type BroadcastMessage } from './api.js';
+import { api, holds, onSessionEnded, type BroadcastMessage } from './api.js';
+import { useAccount } from './account.js';
+import { useEventStream } from './live.js';
 import { AlarmList } from './alarms/AlarmList.js';
 import { Access } from './pages/Access.js';
 import { Health } from './pages/Health.js';
@@ -25,7 +27,19 @@ function SessionEnded() {
 }
 
 function Banner() {
-  const { data } = useQuery({ queryKey: ['broadcast-active'], queryFn: () => api<BroadcastMessage[]>('/api/v2/broadcast-message/active'), refetchInterval: 30_000 });
+  const queryClient = useQueryClient();
+  // The banner stream pushes the whole list of active messages at once and after each change.
+  const live = useEventStream('/api/v2/broadcast-message/stream', {
+    message: (list) => {
+      if (Array.isArray(list)) queryClient.setQueryData(['broadcast-active'], list);
+    },
+    reload: () => void queryClient.invalidateQueries({ queryKey: ['broadcast-active'] }),
+  });
+  const { data } = useQuery({
+    queryKey: ['broadcast-active'],
+    queryFn: () => api<BroadcastMessage[]>('/api/v2/broadcast-message/active'),
+    refetchInterval: live === 'live' ? false : 30_000,
+  });
   if (!data || data.length === 0) return null;
   return (
     <div className="banners" role="region" aria-label="Broadcast messages">
@@ -52,7 +66,7 @@ export function App() {
   const [ended, setEnded] = useState(false);
   useEffect(() => onSessionEnded(() => setEnded(true)), []);
   const [theme, toggleTheme] = useTheme();
-  const me = useQuery({ queryKey: ['me'], queryFn: () => api<Account>('/api/v2/account/me'), staleTime: Infinity });
+  const me = useAccount();
   const extensions = useExtensions();
 
   if (ended) return <SessionEnded />;

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { api, type Alarm } from '../api.js';
+import { api, type Account, type Alarm } from '../api.js';
+import { AlarmActions } from './AlarmActions.js';
 import { stateNames, statusNames } from './view.js';
 
 const stepsPerPage = 50;
@@ -14,7 +15,7 @@ function stepValue(type: string, val: unknown): string {
 }
 
 /** One alarm: its main fields, its timeline (newest first) and its entity. Escape or the button closes it. */
-export function AlarmDetails({ id, onClose }: { id: string; onClose: () => void }) {
+export function AlarmDetails({ id, account, onClose, onReport }: { id: string; account: Account | undefined; onClose: () => void; onReport: (message: string) => void }) {
   const alarm = useQuery({ queryKey: ['alarm', id], queryFn: () => api<Alarm>(`/api/v2/alarms/${encodeURIComponent(id)}`) });
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -56,6 +57,7 @@ export function AlarmDetails({ id, onClose }: { id: string; onClose: () => void 
               {a.v.connector}/{a.v.connector_name}
             </dd>
           </dl>
+          <AlarmActions alarms={[a]} account={account} label="Actions on this alarm" onReport={onReport} />
           <h3>Timeline</h3>
           <ol className="timeline">
             {steps.map((step, index) => (

@@ -1,14 +1,20 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { api, type Alarm, type AlarmPage } from '../api.js';
 import type { LoadedExtensions } from '../extensions.js';
+import { useAccount } from '../account.js';
+import { useEventStream } from '../live.js';
+import { AlarmActions } from './AlarmActions.js';
 import { AlarmDetails } from './AlarmDetails.js';
-import { alarmColumns, alarmQuery, maxSortKeys, pageSizes, parseView, stateNames, statusNames, viewQuery, type AlarmView } from './view.js';
+import { SavedFilters } from './SavedFilters.js';
+import { alarmColumns, alarmQuery, alarmStreamUrl, applyNotice, isAlarmNotice, maxSortKeys, pageSizes, parseView, stateNames, statusNames, viewQuery, type AlarmView } from './view.js';
 
 const rowHeight = 36;
+/** Polling while the live stream is down; once it delivers, a slow read only corrects the order of the page. */
 const refreshSeconds = 10;
+const liveRefreshSeconds = 120;
 
 interface ShownColumn {
   id: string;
@@ -110,7 +116,7 @@ interface AlarmRowProps {
 const AlarmRow = memo(function AlarmRow({ alarm, index, columns, isOpen, isSelected, onOpen, onSelect }: AlarmRowProps) {
   const state = stateNames[alarm.v.state.val as number] ?? 'ok';
   return (
-    <tr aria-rowindex={index + 2} className={`row state-${state}${isOpen ? ' open' : ''}`} style={{ height: rowHeight }}>
+    <tr aria-rowindex={index + 2} className={`row state-${state}${isOpen ? ' open' : ''}${isSelected ? ' selected' : ''}`} style={{ height: rowHeight }}>
       <td className="select">
         <input type="checkbox" aria-label={`Select ${alarm.d}`} checked={isSelected} onChange={() => onSelect(alarm._id)} />
       </td>
@@ -149,11 +155,26 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
     [location, navigate, view],
   );
 
+  const account = useAccount();
+  const queryClient = useQueryClient();
+  const listKey = useMemo(() => ['alarms', alarmQuery(view)], [view]);
+  // Rows change in place as the stream says: no reading of the page for each change.
+  const live = useEventStream(alarmStreamUrl(view), {
+    message: (data) => {
+      if (!isAlarmNotice(data)) return;
+      const current = queryClient.getQueryData<AlarmPage>(listKey);
+      const next = current && applyNotice(current, data, view.page === 1);
+      if (next) queryClient.setQueryData(listKey, next);
+      else void queryClient.invalidateQueries({ queryKey: listKey });
+      if (data.alarm._id === view.open) void queryClient.invalidateQueries({ queryKey: ['alarm', view.open] });
+    },
+    reload: () => void queryClient.invalidateQueries({ queryKey: ['alarms'] }),
+  });
   const list = useQuery({
-    queryKey: ['alarms', alarmQuery(view)],
+    queryKey: listKey,
     queryFn: () => api<AlarmPage>(alarmQuery(view)),
     placeholderData: keepPreviousData,
-    refetchInterval: refreshSeconds * 1000,
+    refetchInterval: (live === 'live' ? liveRefreshSeconds : refreshSeconds) * 1000,
   });
   const page = list.data?.data[0];
   const alarms = page?.alarms ?? [];
@@ -205,9 +226,13 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
         <Filters view={view} update={update} open={filtersOpen} />
         <div className="toolbar">
           <ColumnChooser view={view} columns={allColumns} update={update} />
+          <SavedFilters currentQuery={viewQuery({ ...view, open: '', page: 1 }).replace(/^\?/, '')} />
           <p className="count" aria-live="polite">
             {list.isPending ? 'Loading alarms…' : `${total} alarm${total === 1 ? '' : 's'}`}
             {list.isFetching && !list.isPending ? ' · refreshing' : ''}
+          </p>
+          <p className={`live live-${live}`} aria-live="polite">
+            {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
           </p>
           {extensions.actions.length > 0 && (
             <div className="actions" role="group" aria-label="Actions on the selected alarms">
@@ -219,6 +244,13 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
             </div>
           )}
         </div>
+        <AlarmActions
+          alarms={selectedAlarms}
+          account={account.data}
+          label={`Actions on the ${selectedAlarms.length} selected alarm${selectedAlarms.length === 1 ? '' : 's'}`}
+          summary={selectedAlarms.length === 0 ? 'Select alarms to act on them' : `${selectedAlarms.length} selected`}
+          onReport={setNotice}
+        />
         {notice && (
           <p className="notice" role="status">
             {notice}
@@ -311,7 +343,7 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
           </label>
         </nav>
       </main>
-      {view.open && <AlarmDetails id={view.open} onClose={() => update({ open: '' })} />}
+      {view.open && <AlarmDetails id={view.open} account={account.data} onClose={() => update({ open: '' })} onReport={setNotice} />}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { Alarm } from '../api.js';
+import type { Alarm, AlarmPage } from '../api.js';
 
 export const stateNames = ['ok', 'minor', 'major', 'critical'] as const;
 export const statusNames = ['off', 'ongoing', 'stealthy', 'flapping', 'cancelled'] as const;
@@ -119,20 +119,70 @@ const epoch = (local: string) => {
   return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
 };
 
-/** The `GET /alerts/get-alarms` query of a view. */
-export function alarmQuery(view: AlarmView): string {
+/** Which alarms a view selects (`filter`, `search`, `tstart`, `tstop`): shared by the list and its live stream. */
+function selection(view: AlarmView): URLSearchParams {
   const clauses: Record<string, unknown>[] = [];
   if (view.states.length > 0) clauses.push({ 'v.state.val': { $in: view.states } });
   if (view.statuses.length > 0) clauses.push({ 'v.status.val': { $in: view.statuses } });
   if (view.acked === 'yes') clauses.push({ 'v.ack': { $exists: true } });
   if (view.acked === 'no') clauses.push({ 'v.ack': { $exists: false } });
-  const q = new URLSearchParams({ limit: String(view.size), skip: String((view.page - 1) * view.size) });
+  const q = new URLSearchParams();
   if (clauses.length > 0) q.set('filter', JSON.stringify(clauses.length === 1 ? clauses[0] : { $and: clauses }));
   if (view.search) q.set('search', view.search);
   const from = epoch(view.from);
   const to = epoch(view.to);
   if (from !== undefined) q.set('tstart', String(from));
   if (to !== undefined) q.set('tstop', String(to));
+  return q;
+}
+
+/** The `GET /alerts/get-alarms` query of a view. */
+export function alarmQuery(view: AlarmView): string {
+  const q = selection(view);
+  q.set('limit', String(view.size));
+  q.set('skip', String((view.page - 1) * view.size));
   q.set('sort', view.sort.map((s) => `${alarmColumns.find((c) => c.id === s.column)?.sortKey ?? 't'}:${s.dir.toUpperCase()}`).join(','));
   return `/alerts/get-alarms?${q.toString()}`;
+}
+
+/** The `GET /api/v2/alarms/stream` URL of a view: the changes of the alarms it selects. */
+export function alarmStreamUrl(view: AlarmView): string {
+  const query = selection(view).toString();
+  return `/api/v2/alarms/stream${query ? `?${query}` : ''}`;
+}
+
+/** A message of the alarm stream: the alarm as stored after the change, without its steps. */
+export interface AlarmNotice {
+  type: 'create' | 'change' | 'resolve' | 'leave';
+  alarm: Pick<Alarm, '_id' | 't' | 'd' | 'v'>;
+}
+
+export function isAlarmNotice(data: unknown): data is AlarmNotice {
+  const notice = data as Partial<AlarmNotice> | null;
+  return typeof notice === 'object' && notice !== null && typeof notice.type === 'string' && typeof notice.alarm?._id === 'string';
+}
+
+/**
+ * A page of the list after one stream message, or undefined when the page cannot be patched and must be read again
+ * (an alarm that now matches but is not on this page). A changed alarm is replaced in place (the entity and the
+ * steps the list had are kept), a new one goes on top of the first page, a resolved or leaving one is removed.
+ */
+export function applyNotice(page: AlarmPage, notice: AlarmNotice, onFirstPage: boolean): AlarmPage | undefined {
+  const block = page.data[0];
+  if (!block) return undefined;
+  const index = block.alarms.findIndex((a) => a._id === notice.alarm._id);
+  const alarms = [...block.alarms];
+  let total = block.total;
+  if (notice.type === 'resolve' || notice.type === 'leave') {
+    if (index < 0) return { data: [{ ...block, total: Math.max(0, total - 1) }] };
+    alarms.splice(index, 1);
+    total = Math.max(0, total - 1);
+  } else if (index >= 0) {
+    const old = alarms[index] as Alarm;
+    alarms[index] = { ...old, ...notice.alarm, v: { ...notice.alarm.v, ...(old.v.steps ? { steps: old.v.steps } : {}) } };
+  } else if (notice.type === 'create' && onFirstPage) {
+    alarms.unshift({ ...notice.alarm, entity: null });
+    total += 1;
+  } else return undefined;
+  return { data: [{ ...block, alarms, total, last: block.first + alarms.length - 1 }] };
 }

@@ -1,6 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'wouter';
-import { api } from '../api.js';
+import { useAccount } from '../account.js';
+import { api, ApiError, bulk, holds, type BulkItemResult } from '../api.js';
 import { stateNames } from '../alarms/view.js';
 
 interface Step {
@@ -14,6 +16,43 @@ interface Tile {
   tileColor: 'pause' | 'ok' | 'minor' | 'major' | 'critical';
   tileIcon: 'pause' | 'maintenance' | 'unmonitored' | 'ok' | 'minor' | 'major' | 'critical';
   tileSecondaryIcon: 'pause' | 'maintenance' | 'unmonitored' | null;
+  isWatcherPaused?: boolean;
+  /** The pbehaviors active on the watcher itself. */
+  watcher_pbehavior?: { _id: string; name: string; type_: string; rrule: string }[];
+}
+
+/** The type a watcher pause gets; resuming ends the one-off pbehaviors of that type, not a recurring schedule. */
+const pauseType = 'pause';
+
+/** The pbehaviors "Resume" ends: one-off pauses (a recurring one belongs to the maintenance calendar). */
+const endablePauses = (tile: Tile) => (tile.watcher_pbehavior ?? []).filter((p) => p.type_ === pauseType && !p.rrule);
+
+/** Pause (a pbehavior of type `pause` on the watcher entity, until resumed) or resume a watcher. */
+function PauseButton({ tile, onReport }: { tile: Tile; onReport: (message: string) => void }) {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const pauses = endablePauses(tile);
+  const resume = pauses.length > 0;
+  const run = async () => {
+    setBusy(true);
+    try {
+      const results: BulkItemResult[] = resume
+        ? await bulk('DELETE', '/api/v2/bulk/pbehaviors', pauses.map((p) => ({ _id: p._id })))
+        : await bulk('POST', '/api/v2/bulk/entity-pbehaviors', [{ entity: tile.entity_id, name: `Paused from the console`, type: pauseType }]);
+      const failed = results.find((r) => r.status >= 300);
+      onReport(failed ? `${tile.display_name} could not be ${resume ? 'resumed' : 'paused'}: ${failed.error ?? failed.status}` : `${tile.display_name} ${resume ? 'resumed' : 'paused'}`);
+    } catch (err) {
+      onReport(`${tile.display_name} could not be ${resume ? 'resumed' : 'paused'}: ${err instanceof ApiError ? err.description : (err as Error).message}`);
+    } finally {
+      setBusy(false);
+      void queryClient.invalidateQueries({ queryKey: ['weather'] });
+    }
+  };
+  return (
+    <button type="button" className="tile-actions" disabled={busy} onClick={() => void run()} aria-label={`${resume ? 'Resume' : 'Pause'} ${tile.display_name}`}>
+      {resume ? 'Resume' : 'Pause'}
+    </button>
+  );
 }
 
 interface Dependency {
@@ -26,14 +65,23 @@ interface Dependency {
 }
 
 /** Text glyphs for the spec's icons: no icon font to load, and screen readers get the word. */
-const icons: Record<Tile['tileIcon'], string> = { pause: '⏸', maintenance: '🛠', unmonitored: '⊘', ok: '✓', minor: '!', major: '!!', critical: '✕' };
+// Glyphs of common text fonts (DejaVu, Noto): emoji such as 🛠 are missing where no emoji font is installed.
+const icons: Record<Tile['tileIcon'], string> = { pause: '‖', maintenance: '⚙', unmonitored: '⊘', ok: '✓', minor: '!', major: '!!', critical: '✕' };
 
 function Tiles() {
+  const account = useAccount();
+  const [notice, setNotice] = useState('');
+  const mayPause = holds(account.data, 'pbehaviors:write');
   const tiles = useQuery({ queryKey: ['weather'], queryFn: () => api<Tile[]>(`/api/v2/weather/watchers/${encodeURIComponent('{}')}?limit=200`), refetchInterval: 15_000 });
   return (
     <>
       {tiles.isError && <p role="alert">{tiles.error.message}</p>}
       {tiles.data?.length === 0 && <p>No watcher yet.</p>}
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
       <ul className="tiles">
         {tiles.data?.map((t) => (
           <li key={t.entity_id} className={`tile tile-${t.tileColor}`}>
@@ -47,6 +95,7 @@ function Tiles() {
                 {t.tileSecondaryIcon && ` · ${t.tileSecondaryIcon}`}
               </span>
             </Link>
+            {mayPause && <PauseButton tile={t} onReport={setNotice} />}
           </li>
         ))}
       </ul>
