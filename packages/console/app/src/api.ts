@@ -19,11 +19,20 @@ export function onSessionEnded(listener: SessionListener): () => void {
 
 /** Calls the server's HTTP API with the session cookie; answers the parsed JSON body. */
 export async function api<T>(path: string, init?: RequestInit): Promise<T> {
+  const method = (init?.method ?? 'GET').toUpperCase();
+  // A state-changing call with the session cookie must echo the session's CSRF token, which the server also sets as a cookie.
+  const csrf = method === 'GET' || method === 'HEAD' ? undefined : /(?:^|;\s*)vigie_csrf=([^;]*)/.exec(document.cookie)?.[1];
   const response = await fetch(path, {
     ...init,
     credentials: 'same-origin',
     // Marks a script's call: the server then answers a lapsed session with a 401 the browser does not turn into a password prompt.
-    headers: { accept: 'application/json', 'x-requested-with': 'XMLHttpRequest', ...(init?.body ? { 'content-type': 'application/json' } : {}), ...init?.headers },
+    headers: {
+      accept: 'application/json',
+      'x-requested-with': 'XMLHttpRequest',
+      ...(init?.body ? { 'content-type': 'application/json' } : {}),
+      ...(csrf ? { 'x-csrf-token': decodeURIComponent(csrf) } : {}),
+      ...init?.headers,
+    },
   });
   if (response.status === 401) for (const listener of sessionListeners) listener();
   if (!response.ok) {
