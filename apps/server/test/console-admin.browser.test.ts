@@ -54,6 +54,8 @@ describeWithService('chromium', chromiumInstalled, () => {
       await page.setViewportSize({ width: 1280, height: 720 });
       await page.screenshot({ path: join(screenshots, `${name}-${theme}.png`) });
       await page.setViewportSize({ width: 390, height: 844 });
+      // Laid out again for the phone width (the calendar re-measures after a resize) before the picture.
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await page.screenshot({ path: join(screenshots, `${name}-phone-${theme}.png`) });
       await expectAccessible(`${name}, ${theme}, phone`);
     }

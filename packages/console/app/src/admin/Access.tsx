@@ -109,7 +109,7 @@ function Users() {
       )}
       {users.isError && <p role="alert" className="error">{users.error.message}</p>}
       {users.data && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Users (scrolls sideways)">
           <table className="simple">
             <thead>
               <tr>
@@ -181,7 +181,7 @@ function Roles() {
       )}
       {roles.isError && <p role="alert" className="error">{roles.error.message}</p>}
       {roles.data && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Roles (scrolls sideways)">
           <table className="simple">
             <thead>
               <tr>
@@ -261,7 +261,7 @@ function ApiKeys() {
       )}
       {keys.isError && <p role="alert" className="error">{keys.error.message}</p>}
       {keys.data && keys.data.length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="API keys (scrolls sideways)">
           <table className="simple">
             <thead>
               <tr>

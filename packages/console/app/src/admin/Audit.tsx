@@ -97,7 +97,7 @@ export default function Audit() {
       </p>
       {records.isError && <p role="alert" className="error">{records.error.message}</p>}
       {records.data && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Audit records (scrolls sideways)">
           <table className="simple audit">
             <thead>
               <tr>

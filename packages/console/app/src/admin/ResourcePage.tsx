@@ -149,7 +149,7 @@ export function ResourcePage({ resource, account }: { resource: string; account:
       {editing && <Editor key={editing.item ? idOf(def, editing.item) : 'new'} def={def} item={editing.item} onDone={() => setEditing(null)} />}
       {list.isError && <p role="alert" className="error">{list.error.message}</p>}
       {list.data !== undefined && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Items (scrolls sideways)">
           <table className="simple resource-list">
             <thead>
               <tr>
@@ -255,7 +255,7 @@ function Deliveries({ writable }: { writable: boolean }) {
       </div>
       {deliveries.isError && <p role="alert" className="error">{deliveries.error.message}</p>}
       {deliveries.data && deliveries.data.data.length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Deliveries (scrolls sideways)">
           <table className="simple">
             <thead>
               <tr>
