@@ -332,6 +332,8 @@ export default function Calendar({ writable }: { writable: boolean }) {
         nowIndicator
         // The whole day without an inner scroll area (which a keyboard could not reach).
         height="auto"
+        // Re-laid out as soon as the window changes size (a phone turned, a window narrowed), not 100 ms later.
+        windowResizeDelay={0}
         events={events}
         eventClick={(arg) => void open(arg)}
       />
