@@ -9,7 +9,7 @@ const tags = ['console'];
 /** Where the browser application lives: the page at every client route, its built files under `assetsPath`. */
 export const consolePaths = {
   /** Paths the application routes itself (history API): each answers the same page. */
-  client: ['/', '/alarms', '/weather', '/weather/*watcher', '/health', '/access', '/x/*page'],
+  client: ['/', '/alarms', '/weather', '/weather/*watcher', '/health', '/access', '/admin', '/admin/:resource', '/audit', '/import', '/calendar', '/x/*page'],
   assets: '/console/assets/:name',
   extensions: '/api/v2/console/extensions',
 };

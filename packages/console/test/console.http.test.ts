@@ -51,7 +51,7 @@ describe('the console page', () => {
   });
 
   it('answers the page at every client route, never cached, with a policy that loads only this server', async () => {
-    for (const path of ['/', '/alarms', '/weather', '/weather/a%2Fb', '/health', '/access', '/x/hello']) {
+    for (const path of ['/', '/alarms', '/weather', '/weather/a%2Fb', '/health', '/access', '/admin', '/admin/eventfilter', '/audit', '/import', '/calendar', '/x/hello']) {
       const res = await fetch(`${t.url}${path}`, { headers: { authorization: basic } });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);

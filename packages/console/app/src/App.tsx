@@ -1,15 +1,42 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
-import { api, holds, onSessionEnded, type BroadcastMessage } from './api.js';
+import { api, holds, onSessionEnded, type Account, type BroadcastMessage } from './api.js';
 import { useAccount } from './account.js';
 import { useEventStream } from './live.js';
 import { AlarmList } from './alarms/AlarmList.js';
-import { Access } from './pages/Access.js';
 import { Health } from './pages/Health.js';
 import { Weather } from './pages/Weather.js';
 import { ExtensionPage, useExtensions } from './extensions.js';
 import { useTheme } from './theme.js';
+
+// The administration pages load on first visit, so the alarm list's first screen carries none of their code.
+const AdminIndex = lazy(() => import('./admin/ResourcePage.js').then((m) => ({ default: m.AdminIndex })));
+const ResourcePage = lazy(() => import('./admin/ResourcePage.js').then((m) => ({ default: m.ResourcePage })));
+const Access = lazy(() => import('./admin/Access.js'));
+const Audit = lazy(() => import('./admin/Audit.js'));
+const Import = lazy(() => import('./admin/Import.js'));
+const Calendar = lazy(() => import('./admin/Calendar.js'));
+const configurationRights = ['idle-rules:read', 'actions:read', 'eventfilter:read', 'heartbeats:read', 'alarm-filters:read', 'meta-alarms:read', 'dynamic-infos:read', 'webhooks:read', 'broadcast:read'];
+
+/**
+ * A page the navigation offers only to a user holding one of `rights`. Reached anyway (a link followed, a URL typed),
+ * it says so and still asks the server, whose refusal (403) the page shows: the server decides, not the console.
+ */
+function Guarded({ account, rights, children }: { account: Account | undefined; rights: string[]; children: ReactNode }) {
+  if (!account) return <main id="main" className="page" aria-busy="true" />;
+  const allowed = rights.some((r) => holds(account, r));
+  return (
+    <Suspense fallback={<main id="main" className="page" aria-busy="true" />}>
+      {!allowed && (
+        <p className="notice page" role="note">
+          This page needs one of the rights {rights.join(', ')}, which you do not hold.
+        </p>
+      )}
+      {children}
+    </Suspense>
+  );
+}
 
 function SessionEnded() {
   const next = window.location.pathname + window.location.search;
@@ -81,7 +108,11 @@ export function App() {
           <NavLink href="/">Alarms</NavLink>
           <NavLink href="/weather">Weather</NavLink>
           <NavLink href="/health">Health</NavLink>
-          {(holds(me.data, 'users:admin') || holds(me.data, 'roles:admin')) && <NavLink href="/access">Access</NavLink>}
+          {holds(me.data, 'pbehaviors:read') && <NavLink href="/calendar">Calendar</NavLink>}
+          {configurationRights.some((r) => holds(me.data, r)) && <NavLink href="/admin">Configuration</NavLink>}
+          {(holds(me.data, 'users:admin') || holds(me.data, 'roles:admin') || holds(me.data, 'account:own')) && <NavLink href="/access">Access</NavLink>}
+          {holds(me.data, 'audit:read') && <NavLink href="/audit">Audit</NavLink>}
+          {holds(me.data, 'import:read') && <NavLink href="/import">Import</NavLink>}
           {extensions.pages.map((p) => (
             <NavLink key={p.href} href={p.href}>
               {p.title}
@@ -107,7 +138,36 @@ export function App() {
           <Health />
         </Route>
         <Route path="/access">
-          <Access account={me.data} />
+          <Guarded account={me.data} rights={['users:admin', 'roles:admin', 'account:own']}>
+            <Access account={me.data} />
+          </Guarded>
+        </Route>
+        <Route path="/admin">
+          <Guarded account={me.data} rights={configurationRights}>
+            <AdminIndex account={me.data} />
+          </Guarded>
+        </Route>
+        <Route path="/admin/:resource">
+          {(params) => (
+            <Guarded account={me.data} rights={configurationRights}>
+              <ResourcePage resource={params.resource} account={me.data} />
+            </Guarded>
+          )}
+        </Route>
+        <Route path="/audit">
+          <Guarded account={me.data} rights={['audit:read']}>
+            <Audit />
+          </Guarded>
+        </Route>
+        <Route path="/import">
+          <Guarded account={me.data} rights={['import:read']}>
+            <Import writable={holds(me.data, 'import:write')} />
+          </Guarded>
+        </Route>
+        <Route path="/calendar">
+          <Guarded account={me.data} rights={['pbehaviors:read']}>
+            <Calendar writable={holds(me.data, 'pbehaviors:write')} />
+          </Guarded>
         </Route>
         <Route path="/x/:page">{(params) => <ExtensionPage path={params.page} extensions={extensions} />}</Route>
         <Route>

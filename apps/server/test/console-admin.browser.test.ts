@@ -1,0 +1,223 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Kernel } from '@vigie/kernel';
+import { describeWithService } from '@vigie/kernel-testing';
+import { chromiumInstalled, openChromium, seriousAccessibilityViolations, type Browser } from '@vigie/testkit/browser';
+import { createServerKernel } from '../src/index.js';
+
+const password = 'console password';
+const auth = { authorization: `Basic ${Buffer.from(`root:${password}`).toString('base64')}` };
+// `VIGIE_SCREENSHOTS=$PWD/docs/screenshots` (from the repository root) writes the README's screenshots.
+const screenshots = process.env.VIGIE_SCREENSHOTS;
+
+const check = (component: string, output: string) => ({
+  event_type: 'check',
+  source_type: 'resource',
+  connector: 'nagios',
+  connector_name: 'nagios-1',
+  component,
+  resource: 'disk',
+  state: 3,
+  output,
+});
+
+/** The console's administration pages on the reference server, driven by Chromium against its real routes. */
+describeWithService('chromium', chromiumInstalled, () => {
+  let installDir: string;
+  let kernel: Kernel;
+  let url: string;
+  let browser: Browser;
+  let page: Page;
+
+  const call = async (path: string, init?: RequestInit) => {
+    const res = await fetch(`${url}${path}`, { ...init, headers: { ...auth, 'content-type': 'application/json', ...init?.headers } });
+    expect(res.status, path).toBe(200);
+    return res.json() as Promise<unknown>;
+  };
+  const openAlarmsOf = async (component: string) => {
+    const answer = (await call(`/alerts/get-alarms?search=${component}`)) as { data: { total: number }[] };
+    return answer.data[0]?.total ?? 0;
+  };
+
+  const expectAccessible = async (what: string) => {
+    expect(await seriousAccessibilityViolations(page), what).toEqual([]);
+  };
+
+  /** The page in both themes, at 1280×720 and 390 px wide, when screenshots are asked for. */
+  const shootAll = async (name: string) => {
+    if (!screenshots) return;
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(theme);
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.screenshot({ path: join(screenshots, `${name}-${theme}.png`) });
+      await page.setViewportSize({ width: 390, height: 844 });
+      // Laid out again for the phone width (the calendar re-measures after a resize) before the picture.
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.screenshot({ path: join(screenshots, `${name}-phone-${theme}.png`) });
+      await expectAccessible(`${name}, ${theme}, phone`);
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await setTheme('light');
+  };
+
+  const setTheme = async (theme: 'light' | 'dark') => {
+    const toggle = page.getByRole('button', { name: `Switch to ${theme} theme` });
+    if ((await toggle.count()) > 0) await toggle.click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+  };
+
+  const signIn = async (name: string, secret: string) => {
+    await page.goto(`${url}/logout`);
+    await page.goto(`${url}/login?next=%2Fadmin`);
+    await page.getByLabel('User name').fill(name);
+    await page.getByLabel('Password').fill(secret);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${url}/admin`);
+  };
+
+  /** The RJSF field group holding the control whose id ends with `_<name>`. */
+  const fieldGroup = (name: string) => page.locator(`.form-group:has([id$="_${name}"])`).last();
+
+  beforeAll(async () => {
+    installDir = mkdtempSync(join(tmpdir(), 'vigie-console-admin-'));
+    mkdirSync(join(installDir, 'etc'));
+    writeFileSync(join(installDir, 'etc', 'webserver.conf'), '[log]\nlevel = silent\n');
+    kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: password }, port: 0 });
+    url = (await kernel.start()).url;
+    await call('/api/v2/users', { method: 'POST', body: JSON.stringify({ name: 'watch-only', password: 'viewer password', roles: ['viewer'] }) });
+    browser = await openChromium({ viewport: { width: 1280, height: 720 } });
+    page = browser.page;
+    await signIn('root', password);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await kernel?.stop();
+    rmSync(installDir, { recursive: true, force: true });
+  });
+
+  it('creates an event filter through the form generated from the OpenAPI schema; the rule then drops matching events', async () => {
+    await page.goto(`${url}/admin`);
+    await page.getByRole('link', { name: 'Event filters' }).click();
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    const type = page.locator('select[id$="_type"]');
+    await type.waitFor();
+
+    // Checked in the browser against the schema: the required type is missing.
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => fieldGroup('type').innerText()).toContain('is required');
+
+    // Checked by the server: an enrichment needs actions, and the message lands at that field.
+    await type.selectOption('enrichment');
+    await page.locator('textarea[id$="_patterns"]').fill('[{"component": "lab-1"}]');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => fieldGroup('actions').innerText()).toContain('The actions field is required for enrichment rules.');
+    expect(await fieldGroup('patterns').innerText()).not.toContain('required');
+    await expectAccessible('event filter form with errors');
+
+    await type.selectOption('drop');
+    await page.locator('textarea[id$="_description"]').fill('Drop the lab machines');
+    await page.getByRole('button', { name: 'Preview impact' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Would apply to' }).innerText()).toMatch(/Would apply to \d+ events/);
+    await shootAll('rule-form');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('table.resource-list tbody tr').allInnerTexts()).toEqual([expect.stringContaining('Drop the lab machines')]);
+    await expectAccessible('event filter list');
+
+    // The rule applies to events sent over HTTP: the lab's event is dropped, the other one raises an alarm.
+    await call('/api/v2/event', { method: 'POST', body: JSON.stringify([check('lab-1', 'disk full'), check('web-1', 'disk full')]) });
+    await expect.poll(() => openAlarmsOf('web-1'), { timeout: 15_000 }).toBe(1);
+    expect(await openAlarmsOf('lab-1')).toBe(0);
+  }, 90_000);
+
+  it('puts a weekly maintenance on the calendar with a preview of its next occurrences', async () => {
+    await page.goto(`${url}/calendar`);
+    await page.getByRole('button', { name: 'New maintenance' }).click();
+    await page.getByLabel('Name').fill('Disk replacement');
+    // Today, so the occurrence is on the week shown whatever the day.
+    const today = await page.evaluate(() => {
+      const d = new Date();
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    });
+    await page.getByLabel(/^Starts/).fill(`${today}T10:00`);
+    await page.getByLabel(/^Ends/).fill(`${today}T12:00`);
+    await page.getByLabel('Entities (a filter as JSON)').fill('{"component": "web-1"}');
+    await page.getByLabel('Frequency').selectOption('WEEKLY');
+    await page.getByLabel('Repeats until').selectOption('count');
+    await page.getByLabel('Times', { exact: true }).fill('3');
+    expect(await page.locator('.rrule code').innerText()).toBe('FREQ=WEEKLY;COUNT=3');
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    await expect.poll(() => page.locator('.occurrences li').count()).toBe(3);
+    await expectAccessible('maintenance editor');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('.fc-event', { hasText: 'Disk replacement' }).count(), { timeout: 15_000 }).toBe(1);
+    await expectAccessible('calendar week view');
+    await shootAll('calendar');
+    await page.getByRole('button', { name: 'Month' }).click();
+    await expect.poll(() => page.locator('.fc-event', { hasText: 'Disk replacement' }).count()).toBeGreaterThanOrEqual(1);
+  }, 90_000);
+
+  it('creates a user and an API key whose secret is shown once', async () => {
+    await page.goto(`${url}/access`);
+    await page.getByRole('button', { name: 'New user' }).click();
+    await page.locator('input[id$="_name"]').fill('night-operator');
+    await page.locator('input[id$="_password"]').fill('a long password');
+    await page.locator('.form-group:has([id$="_roles"]) .btn-add').click();
+    await page.locator('input[id$="_roles_0"]').fill('operator');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => page.locator('section[aria-labelledby="users-title"] tbody th').allInnerTexts()).toContain('night-operator');
+    await expectAccessible('access page');
+    await shootAll('users');
+
+    await page.getByRole('button', { name: 'New API key' }).click();
+    await page.locator('input[id$="_label"]').fill('ci pipeline');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const secret = await page.locator('.key-secret').innerText();
+    expect(secret.length).toBeGreaterThan(20);
+    // The key works, and it is the only time the console shows it.
+    const me = await fetch(`${url}/api/v2/account/me`, { headers: { 'x-canopsis-authkey': secret } });
+    expect(me.status).toBe(200);
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await expect.poll(() => page.locator('section[aria-labelledby="keys-title"] tbody th').allInnerTexts()).toEqual(['ci pipeline']);
+    await page.reload();
+    await page.locator('section[aria-labelledby="keys-title"] tbody th').first().waitFor();
+    expect(await page.content()).not.toContain(secret);
+  }, 90_000);
+
+  it('shows those writes in the audit log, filtered by the server', async () => {
+    await page.goto(`${url}/audit`);
+    await expect.poll(() => page.locator('table.audit tbody th').allInnerTexts()).toEqual(
+      expect.arrayContaining(['POST /api/v2/eventfilter/rules', 'POST /api/v2/pbehavior', 'POST /api/v2/users', 'POST /api/v2/api-keys']),
+    );
+    await page.getByLabel('Path contains').fill('api-keys');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => page.locator('table.audit tbody th').allInnerTexts()).toEqual(['POST /api/v2/api-keys']);
+    await expectAccessible('audit log');
+  }, 60_000);
+
+  it('follows a context-graph import to its end', async () => {
+    await page.goto(`${url}/import`);
+    await page.getByLabel(/^Document/).fill(JSON.stringify({ cis: [{ _id: 'imported-1', name: 'imported-1', type: 'component', action: 'create' }], links: [] }));
+    await page.getByRole('button', { name: 'Import' }).click();
+    await expect.poll(() => page.locator('.import-progress [role="status"]').innerText(), { timeout: 20_000 }).toMatch(/Status: done/);
+    await expectAccessible('import page');
+  }, 60_000);
+
+  it('shows a viewer no write button, and the server refusing a page the viewer forces', async () => {
+    await signIn('watch-only', 'viewer password');
+    expect(await page.getByRole('navigation', { name: 'Sections' }).getByRole('link').allInnerTexts()).not.toContain('Audit');
+    await page.getByRole('link', { name: 'Event filters' }).click();
+    await expect.poll(() => page.locator('table.resource-list tbody tr').count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'New', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^(Edit|Delete)/ }).count()).toBe(0);
+    await expectAccessible('event filters, viewer');
+    await page.goto(`${url}/calendar`);
+    await page.locator('.fc-event').first().waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('button', { name: 'New maintenance' }).count()).toBe(0);
+    await page.goto(`${url}/audit`);
+    await expect.poll(() => page.getByRole('alert').innerText()).toContain('the right audit:read is required');
+    await expectAccessible('audit log refused');
+  }, 60_000);
+});
