@@ -51,6 +51,8 @@ function templates(id: string, mode: ScaffoldResult['mode']): Record<string, str
     files: ['dist', 'src', '!src/**/*.test.ts'],
     engines: { node: '>=20.19' },
     ...(workspace ? {} : { scripts: { build: 'tsc -p tsconfig.json', test: 'vitest run' } }),
+    // The feature kit holds no state of its own: the package may have its own copy.
+    dependencies: { '@vigie/feature-kit': workspace ? 'workspace:^' : kernelRange },
     // The host's copies, never the package's own: one kernel (and one tsyringe, one yup) in any program.
     peerDependencies: shared,
     devDependencies: workspace
@@ -196,7 +198,8 @@ export const ${c}Errors: ErrorWording = {
 };
 `,
     [`src/${id}-repository.ts`]: `import { injectable } from 'tsyringe';
-import { collectionRef, DocumentRepository, injectRef, kernelRefs, type Doc, type FeatureStore } from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type Doc, type FeatureStore } from '@vigie/kernel';
+import { DocumentRepository } from '@vigie/feature-kit';
 import type { ${P}Item } from './schemas.js';
 
 /** An item as stored in \`${collection}\`: the served item, as a store document. */

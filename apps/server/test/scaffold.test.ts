@@ -37,6 +37,7 @@ function linkDependencies(): void {
   mkdirSync(join(modules, '@vigie'), { recursive: true });
   symlinkSync(join(root, 'packages', 'kernel'), join(modules, '@vigie', 'kernel'));
   symlinkSync(join(root, 'packages', 'testkit'), join(modules, '@vigie', 'testkit'));
+  symlinkSync(join(root, 'packages', 'feature-kit'), join(modules, '@vigie', 'feature-kit'));
   for (const dependency of ['tsyringe', 'yup', 'vitest']) symlinkSync(realpathSync(join(root, 'packages', 'broadcast', 'node_modules', dependency)), join(modules, dependency));
 }
 

@@ -1,5 +1,6 @@
 import { injectable } from 'tsyringe';
-import { collectionRef, DocumentRepository, injectRef, kernelRefs, type Doc, type FeatureStore } from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type Doc, type FeatureStore } from '@vigie/kernel';
+import { DocumentRepository } from '@vigie/feature-kit';
 import type { AlarmFilter } from './schemas.js';
 
 /**

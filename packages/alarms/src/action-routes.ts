@@ -1,4 +1,5 @@
-import { defineBulkRoute, defineRoute, pathParam, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { defineRoute, pathParam, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { defineBulkRoute } from '@vigie/feature-kit';
 import { actionBodySchema, alarmActions, bulkActionItemSchema, type ActionBody, type AlarmAction } from './action-schemas.js';
 import { AlarmActionService } from './alarm-actions.js';
 import { alarmOutputSchema, errorSchema } from './schemas.js';

@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, SerialQueues, type Clock, type EventBus, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock, type EventBus, type Logger } from '@vigie/kernel';
+import { SerialQueues } from '@vigie/feature-kit';
 import type { VigieEvent } from '@vigie/events';
 import type { Alarm, AlarmTrigger } from './alarm.js';
 import { AlarmRepository } from './alarm-repository.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { escapeRegExp, injectRef, kernelRefs, type AuditEntry, type AuditOutcome, type AuditTrail, type Clock, type Filter } from '@vigie/kernel';
+import { injectRef, kernelRefs, type AuditEntry, type AuditOutcome, type AuditTrail, type Clock, type Filter } from '@vigie/kernel';
+import { escapeRegExp } from '@vigie/feature-kit';
 import { AuditRepository, type AuditRecord } from './audit-repository.js';
 import type { AuditQuery } from './schemas.js';
 

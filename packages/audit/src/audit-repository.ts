@@ -1,5 +1,6 @@
 import { injectable } from 'tsyringe';
-import { collectionRef, DocumentRepository, injectRef, kernelRefs, type AuditEntry, type Doc, type FeatureStore, type Filter } from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type AuditEntry, type Doc, type FeatureStore, type Filter } from '@vigie/kernel';
+import { DocumentRepository } from '@vigie/feature-kit';
 
 /**
  * One change asked through the API. `outcome` is `pending` from the moment the record is durable until the

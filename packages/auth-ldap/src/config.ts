@@ -1,5 +1,6 @@
 import { boolean, number, object, string, type InferType } from 'yup';
-import { decodeSecretKey, featureConfig } from '@vigie/kernel';
+import { featureConfig } from '@vigie/kernel';
+import { decodeSecretKey } from '@vigie/feature-kit';
 
 /** `[auth-ldap]` of `etc/webserver.conf`: how Vigie talks to the directory (the record says which directory). */
 export const ldapConfigSchema = object({

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { defineFeature, kernelRefs, SecretBox } from '@vigie/kernel';
+import { defineFeature, kernelRefs } from '@vigie/kernel';
+import { SecretBox } from '@vigie/feature-kit';
 import { authProvidersPoint } from '@vigie/auth';
 import { ldapConfig, type LdapConfig } from './config.js';
 import { ldapBridge } from './di.js';

@@ -1,6 +1,7 @@
 import { injectable } from 'tsyringe';
 import type { InferType } from 'yup';
-import { ErrorCodes, injectRef, VigieError, type Doc, type SecretBox } from '@vigie/kernel';
+import { ErrorCodes, injectRef, VigieError, type Doc } from '@vigie/kernel';
+import { type SecretBox } from '@vigie/feature-kit';
 import { identityRecordsRef, maskedSecret, userAdministrationRef, type IdentityRecords, type UserAdministration } from '@vigie/auth';
 import { ldapSecretBoxRef } from './refs.js';
 import type { ldapRecordInputSchema, ldapRecordSchema } from './schemas.js';

@@ -1,5 +1,6 @@
 import { number, object, string, type InferType } from 'yup';
-import { decodeSecretKey, featureConfig } from '@vigie/kernel';
+import { featureConfig } from '@vigie/kernel';
+import { decodeSecretKey } from '@vigie/feature-kit';
 
 /** `[auth-oidc]` of `etc/webserver.conf`: how Vigie talks to the OpenID provider (the record says which one). */
 export const oidcConfigSchema = object({

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { defineFeature, kernelRefs, SecretBox } from '@vigie/kernel';
+import { defineFeature, kernelRefs } from '@vigie/kernel';
+import { SecretBox } from '@vigie/feature-kit';
 import { authProvidersPoint, sessionsRef } from '@vigie/auth';
 import { oidcConfig, type OidcConfig } from './config.js';
 import { oidcBridge } from './di.js';

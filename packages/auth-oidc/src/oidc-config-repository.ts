@@ -1,5 +1,6 @@
 import { injectable } from 'tsyringe';
-import { ErrorCodes, injectRef, VigieError, type Doc, type SecretBox } from '@vigie/kernel';
+import { ErrorCodes, injectRef, VigieError, type Doc } from '@vigie/kernel';
+import { type SecretBox } from '@vigie/feature-kit';
 import { identityRecordsRef, maskedSecret, type IdentityRecords } from '@vigie/auth';
 import { oidcSecretBoxRef } from './refs.js';
 import { defaultClaims, type OidcRecordInput, type OidcRecordOutput } from './schemas.js';

@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import * as client from 'openid-client';
-import { injectRef, kernelRefs, type Clock, type HttpContext, type Logger, type SecretBox } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock, type HttpContext, type Logger } from '@vigie/kernel';
+import { type SecretBox } from '@vigie/feature-kit';
 import { providerChainRef, userAdministrationRef, type Identity, type ProviderChain, type UserAdministration } from '@vigie/auth';
 import { claimValue, OidcClient, OidcRefusal, type VerifiedClaims } from './oidc-client.js';
 import { OidcConfigRepository, type OidcSettings } from './oidc-config-repository.js';

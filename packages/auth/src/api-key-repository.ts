@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { injectable } from 'tsyringe';
-import { collectionRef, DocumentRepository, injectRef, kernelRefs, type Clock, type Doc, type FeatureStore } from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type Clock, type Doc, type FeatureStore } from '@vigie/kernel';
+import { DocumentRepository } from '@vigie/feature-kit';
 
 /** Keys are stored as their SHA-256 digest: a leaked store does not leak usable keys. */
 export interface ApiKeyRecord extends Doc {

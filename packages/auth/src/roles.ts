@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { collectionRef, DocumentRepository, everyRight, injectRef, kernelRefs, type Doc, type FeatureStore, type RouteCatalog, type Rights } from '@vigie/kernel';
+import { collectionRef, everyRight, injectRef, kernelRefs, type Doc, type FeatureStore, type RouteCatalog, type Rights } from '@vigie/kernel';
+import { DocumentRepository } from '@vigie/feature-kit';
 import { authConfig, type AuthConfig } from './config.js';
 
 /** A role made over HTTP, as stored in `roles`. */

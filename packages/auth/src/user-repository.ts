@@ -1,5 +1,6 @@
 import { injectable } from 'tsyringe';
-import { collectionRef, DocumentRepository, escapeRegExp, injectRef, kernelRefs, type Clock, type Doc, type FeatureStore, type Filter } from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type Clock, type Doc, type FeatureStore, type Filter } from '@vigie/kernel';
+import { DocumentRepository, escapeRegExp } from '@vigie/feature-kit';
 
 /** A local or external (directory, SSO) user as stored in `users`. */
 export interface UserRecord extends Doc {

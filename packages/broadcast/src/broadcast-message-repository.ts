@@ -1,5 +1,6 @@
 import { injectable } from 'tsyringe';
-import { collectionRef, DocumentRepository, injectRef, kernelRefs, type Doc, type FeatureStore } from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type Doc, type FeatureStore } from '@vigie/kernel';
+import { DocumentRepository } from '@vigie/feature-kit';
 import type { BroadcastMessage } from './schemas.js';
 
 /** A message as stored in `broadcast_message`: the message as the API shows it. */

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, RuleCache, SerialQueues, errorDetail, type Clock, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, errorDetail, type Clock, type Logger } from '@vigie/kernel';
+import { RuleCache, SerialQueues } from '@vigie/feature-kit';
 import { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmChangeService, type AlarmReader, type AlarmTriggerEvent, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
 import type { PreviewPage } from '@vigie/rule-schemas';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';

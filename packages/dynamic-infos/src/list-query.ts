@@ -1,5 +1,6 @@
 import { assertSafeFilter } from '@vigie/filter-safety';
-import { ErrorCodes, VigieError, escapeRegExp, type Filter, type SortSpec } from '@vigie/kernel';
+import { ErrorCodes, VigieError, type Filter, type SortSpec } from '@vigie/kernel';
+import { escapeRegExp } from '@vigie/feature-kit';
 import { defaultSearchFields, maxSearchLength, searchableFields, sortKeys } from './schemas.js';
 
 /** What the list route's query asks for, once checked (`listQuerySchema`). */

@@ -1,4 +1,5 @@
-import { collectionRef, documentRepositoryClass, type DocumentRepository, type Doc } from '@vigie/kernel';
+import { collectionRef, type Doc } from '@vigie/kernel';
+import { documentRepositoryClass, type DocumentRepository } from '@vigie/feature-kit';
 import type { Rule } from './schemas.js';
 
 /** A pattern object: event fields to match (REFERENCE §5.1). */

@@ -1,5 +1,6 @@
 import { mixed, number, object, string } from 'yup';
-import { ErrorCodes, defineBulkRoute, defineRoute, validate, idField, pathParam, textField, type ErrorWording, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { ErrorCodes, defineRoute, validate, idField, pathParam, textField, type ErrorWording, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { defineBulkRoute } from '@vigie/feature-kit';
 import { EntityAdministration } from './entity-administration.js';
 
 const tags = ['entities'];

@@ -45,24 +45,12 @@ export {
   type ServiceRef,
 } from './refs.js';
 export { kernelRefs } from './kernel-refs.js';
-export { ErrorCodes, VigieError, HttpError, DuplicateKeyError, hasCode, errorDetail, type ErrorCode } from './errors.js';
-export type { ErrorWording, WordedError } from './http/error-wording.js';
+export { ErrorCodes, VigieError, HttpError, DuplicateKeyError, hasCode, isHttpError, errorDetail, type ErrorCode } from './errors.js';
+export { wordError, type ErrorWording, type WordedError } from './http/error-wording.js';
 export { parseByteSize, type BodyMedia, type BodyOptions } from './http/body.js';
 export { JsonDepthMeter, FormJsonDepthMeter, assertJsonDepth, type InputLimits } from './http/json-depth.js';
 export type { StreamLimits } from './http/stream-limits.js';
 export { requestBody, pathParam } from './http/context.js';
-export {
-  bulkBody,
-  bulkResultSchema,
-  requireBulkItemId,
-  defineBulkRoute,
-  maxBulkItems,
-  runBulk,
-  type BulkItemOutcome,
-  type BulkItemResult,
-  type BulkOptions,
-  type BulkRouteSpec,
-} from './http/bulk.js';
 export type { ResponseMismatch } from './http/response-check.js';
 export {
   validate,
@@ -86,13 +74,9 @@ export {
   assertWithinInputBounds,
 } from './input-bounds.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
-export { SerialQueues } from './serial-queues.js';
 export { EventBus } from './event-bus.js';
-export { DocumentRepository, documentRepositoryClass } from './document-repository.js';
-export { RuleCache, type RuleCacheOptions, type RuleSource } from './rule-cache.js';
 export { Observations, type HttpObservation, type StoreObservation, type JobObservation, type PipelineObservation } from './observation.js';
 export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';
-export { SecretBox, decodeSecretKey, type SecretBoxOptions } from './secret-box.js';
 export { createLogger, type Logger, type LogOptions } from './log.js';
 export { envVariableFor, ConfigFiles, type ConfigOverrides } from './config/ini.js';
 export type { ServerConfig, LogConfig } from './config/kernel-config.js';
@@ -132,7 +116,6 @@ export type { FeatureStore, StoreProbe } from './store/owned-store.js';
 export { cloneJson, isJsonObject, jsonEqual } from './store/json.js';
 export type { Scheduler, SchedulerEngine, SchedulerFactory, SchedulerFactoryContext, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
 export type { JobStorePort, StoredJob, JobQuery, JobSelection, JobSortField } from './scheduler/job-store.js';
-export { escapeRegExp } from './text.js';
 export { tooManyLogins } from './http/app.js';
 export { maskSecrets, maskedValue, type AuditEntry, type AuditOutcome, type AuditTrail } from './audit.js';
 export type { ClientOrigin } from './http/client-origin.js';

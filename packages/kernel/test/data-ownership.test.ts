@@ -1,6 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineBridge } from '../src/di/bridge.js';
-import { documentRepositoryClass } from '../src/document-repository.js';
 import { defineFeature } from '../src/feature.js';
 import { kernelRefs } from '../src/kernel-refs.js';
 import { memoryStoreFactory } from '@vigie/documents';
@@ -50,27 +48,6 @@ describe('data ownership', () => {
     });
     await expect(startTestKernel({ store: memoryStoreFactory(), features: [notes, careless] })).rejects.toThrow(
       'feature careless uses collection notes, which it does not own (feature notes does; use its services)',
-    );
-  });
-
-  it('gives a generic repository the store of its feature: its own collection works, another is refused', async () => {
-    const NoteRepository = documentRepositoryClass(notesCollection);
-    const owner = defineFeature({
-      id: 'notes',
-      kernel: '^0.1.0',
-      register(f) {
-        f.use(defineBridge({ singletons: [NoteRepository] }));
-        f.collection(notesCollection);
-      },
-    });
-    const PeekRepository = documentRepositoryClass(notesCollection);
-    const peeker = defineFeature({ id: 'peeker', kernel: '^0.1.0', dependsOn: ['notes'], register: (f) => f.use(defineBridge({ singletons: [PeekRepository] })) });
-    t = await startTestKernel({ store: memoryStoreFactory(), features: [owner, peeker] });
-    const repository = t.kernel.scope('notes').resolve(NoteRepository);
-    expect(await repository.insert({ _id: 'n1' })).toEqual({ _id: 'n1' });
-    expect(await repository.list()).toEqual([{ _id: 'n1' }]);
-    expect(() => t?.kernel.scope('peeker').resolve(PeekRepository)).toThrow(
-      'feature peeker uses collection notes, which it does not own (feature notes does; use its services)',
     );
   });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, SerialQueues, type Clock, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
+import { SerialQueues } from '@vigie/feature-kit';
 import { alarmChangesRef, alarmReaderRef, AlarmStatus, type Alarm, type AlarmChangeService, type AlarmOperation, type AlarmReader, type AlarmTriggerEvent } from '@vigie/alarms';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import { eventIntakeRef, type EventIntake, type PipelineContext, type VigieEvent } from '@vigie/events';

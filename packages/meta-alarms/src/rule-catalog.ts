@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, RuleCache, type Clock, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
+import { RuleCache } from '@vigie/feature-kit';
 import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns, type CompiledPatterns, type PatternAlarm, type PatternEntity, type PatternEvent } from '@vigie/patterns';
 import { compile, type Template } from '@vigie/templates';
 import { MetaAlarmRuleRepository, type MetaAlarmRuleRecord } from './meta-alarm-rule-repository.js';

@@ -1,18 +1,6 @@
 import { object, string, type InferType } from 'yup';
-import {
-  HttpError,
-  defineBulkRoute,
-  requireBulkItemId,
-  durationWithUnitSchema,
-  durationWithUnitSeconds,
-  idField,
-  kernelRefs,
-  nameField,
-  textField,
-  validate,
-  type RouteDefinition,
-  type VigieContext,
-} from '@vigie/kernel';
+import { HttpError, durationWithUnitSchema, durationWithUnitSeconds, idField, kernelRefs, nameField, textField, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { defineBulkRoute, requireBulkItemId } from '@vigie/feature-kit';
 import { entityReaderRef } from '@vigie/context-graph';
 import { pbehaviorErrors } from './errors.js';
 import { PbehaviorCreation } from './pbehavior-creation.js';

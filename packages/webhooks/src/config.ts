@@ -1,5 +1,6 @@
 import { number, object, string, type InferType } from 'yup';
-import { decodeSecretKey, durationSeconds, durationSetting as duration, featureConfig } from '@vigie/kernel';
+import { durationSeconds, durationSetting as duration, featureConfig } from '@vigie/kernel';
+import { decodeSecretKey } from '@vigie/feature-kit';
 
 /** `[webhooks]` of `etc/webserver.conf`. */
 export const webhooksConfigSchema = object({

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, SecretBox, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Logger } from '@vigie/kernel';
+import { SecretBox } from '@vigie/feature-kit';
 import { webhooksConfig, type WebhooksConfig } from './config.js';
 
 /** Where the generated key lives when `[webhooks] secret_key` is not set. */

@@ -1,8 +1,5 @@
 import { injectable } from 'tsyringe';
-import { kernelRefs } from './kernel-refs.js';
-import { injectRef, type CollectionRef } from './refs.js';
-import type { FeatureStore } from './store/owned-store.js';
-import type { Collection, Doc, SortSpec, StoreChanges } from './store/port.js';
+import { injectRef, kernelRefs, type Collection, type CollectionRef, type Doc, type FeatureStore, type SortSpec, type StoreChanges } from '@vigie/kernel';
 
 /**
  * The get/list/insert/replace/delete of one collection whose documents are keyed by `_id`, with one contract for

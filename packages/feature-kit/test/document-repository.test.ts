@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { container } from 'tsyringe';
-import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '@vigie/documents';
-import { featureStoreOf } from '@vigie/kernel-testing';
-import { kernelRefs } from '../src/kernel-refs.js';
-import { collectionRef, DocumentRepository, ErrorCodes, documentRepositoryClass, hasCode, type Doc } from '../src/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryStore, memoryStoreFactory } from '@vigie/documents';
+import { featureStoreOf, startTestKernel, type TestKernel } from '@vigie/kernel-testing';
+import { collectionRef, defineBridge, defineFeature, ErrorCodes, hasCode, kernelRefs, type Doc } from '@vigie/kernel';
+import { DocumentRepository, documentRepositoryClass } from '../src/index.js';
 
 const notesCollection = collectionRef<Note>('notes');
 
@@ -59,5 +59,35 @@ describe('DocumentRepository', () => {
     const child = container.createChildContainer();
     child.register(kernelRefs.store.id, { useValue: featureStoreOf(store) });
     expect(await child.resolve(NoteRepository).get('a')).toEqual({ _id: 'a', text: 'stored', rank: 1 });
+  });
+
+  describe('in a composition', () => {
+    let t: TestKernel | undefined;
+    afterEach(async () => {
+      await t?.stop();
+      t = undefined;
+    });
+
+    it('gives a generic repository the store of its feature: its own collection works, another is refused', async () => {
+      const plainNotes = collectionRef('notes');
+      const NoteRepository = documentRepositoryClass(plainNotes);
+      const owner = defineFeature({
+        id: 'notes',
+        kernel: '^0.1.0',
+        register(f) {
+          f.use(defineBridge({ singletons: [NoteRepository] }));
+          f.collection(plainNotes);
+        },
+      });
+      const PeekRepository = documentRepositoryClass(plainNotes);
+      const peeker = defineFeature({ id: 'peeker', kernel: '^0.1.0', dependsOn: ['notes'], register: (f) => f.use(defineBridge({ singletons: [PeekRepository] })) });
+      t = await startTestKernel({ store: memoryStoreFactory(), features: [owner, peeker] });
+      const repository = t.kernel.scope('notes').resolve(NoteRepository);
+      expect(await repository.insert({ _id: 'n1' })).toEqual({ _id: 'n1' });
+      expect(await repository.list()).toEqual([{ _id: 'n1' }]);
+      expect(() => t?.kernel.scope('peeker').resolve(PeekRepository)).toThrow(
+        'feature peeker uses collection notes, which it does not own (feature notes does; use its services)',
+      );
+    });
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from './log.js';
+import { createLogger } from '@vigie/kernel';
 import { SecretBox } from './secret-box.js';
 
 const logger = createLogger({ level: 'silent' });

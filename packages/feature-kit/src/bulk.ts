@@ -1,12 +1,17 @@
 import { array, number, object, string, type Schema } from 'yup';
-import type { Context } from 'koa';
 import pMap from 'p-map';
-import { HttpError, isHttpError } from '../errors.js';
-import type { HttpMethod, RouteDefinition, VigieContext } from '../feature.js';
-import { isJsonObject } from '../store/json.js';
-import { assertWithinInputBounds } from '../input-bounds.js';
-import { requestBody } from './context.js';
-import { wordError, type ErrorWording } from './error-wording.js';
+import {
+  HttpError,
+  assertWithinInputBounds,
+  isHttpError,
+  isJsonObject,
+  requestBody,
+  wordError,
+  type ErrorWording,
+  type HttpMethod,
+  type RouteDefinition,
+  type VigieContext,
+} from '@vigie/kernel';
 
 /** Items one bulk request may carry unless the route says otherwise. */
 export const maxBulkItems = 1000;
@@ -58,7 +63,7 @@ export function requireBulkItemId(item: unknown, missingMessage: string): string
 
 /** One item's error as its single route would answer it; an unexpected error is logged and answered as a 500 item. */
 function itemError(err: unknown, ctx: VigieContext, wording: ErrorWording | undefined): { status: number; error: string } {
-  const worded = wordError(err, ctx as unknown as Context, [wording]);
+  const worded = wordError(err, ctx as unknown as Parameters<typeof wordError>[1], [wording]);
   if (isHttpError(worded)) return { status: worded.status, error: worded.description };
   ctx.state.log.error({ err }, 'a bulk item failed');
   return { status: 500, error: 'Internal server error' };

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from './clock.js';
-import { createLogger } from './log.js';
+import { ManualClock, createLogger, type Doc } from '@vigie/kernel';
 import { RuleCache, type RuleSource } from './rule-cache.js';
-import type { Doc } from './store/port.js';
 
 interface Rule extends Doc {
   pattern: string;

@@ -1,7 +1,4 @@
-import type { Logger } from 'pino';
-import type { Clock } from './clock.js';
-import { errorDetail } from './errors.js';
-import type { Doc } from './store/port.js';
+import { errorDetail, type Clock, type Doc, type Logger } from '@vigie/kernel';
 
 /** Where a cache reads its rules: a feature's repository (`DocumentRepository` is one). */
 export interface RuleSource<R extends Doc> {

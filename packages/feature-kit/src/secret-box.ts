@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import type { Logger } from './log.js';
+import type { Logger } from '@vigie/kernel';
 
 /** A 256-bit key written in base64, or null when the text is not one. */
 export function decodeSecretKey(text: string): Buffer | null {
