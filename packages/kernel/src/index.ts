@@ -133,5 +133,5 @@ export type { Scheduler, SchedulerEngine, SchedulerFactory, SchedulerFactoryCont
 export type { JobStorePort, StoredJob, JobQuery, JobSelection, JobSortField } from './scheduler/job-store.js';
 export { escapeRegExp } from './text.js';
 export { tooManyLogins } from './http/app.js';
-export { maskSecrets, maskedValue, type AuditEntry, type AuditOutcome, type AuditTrail } from './audit.js';
+export { auditChangeLimit, maskSecrets, maskedValue, type AuditChange, type AuditEntry, type AuditOutcome, type AuditRefusal, type AuditTrail } from './audit.js';
 export type { ClientOrigin } from './http/client-origin.js';
