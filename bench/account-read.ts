@@ -7,7 +7,8 @@
 //
 // The HTTP client (node:http, keep-alive) runs in the same process, so the request's figure includes the client's
 // work: the share printed understates the read's share of the server's own work per request.
-import { Agent, get } from 'node:http';
+import { Agent, createServer, get } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
 // The testkit first: it loads the kernel, which installs the decorator metadata the auth classes need.
@@ -34,14 +35,23 @@ async function measure(work: () => Promise<void>): Promise<{ cpuUs: number; wall
   return { cpuUs: used.user + used.system, wallMs: performance.now() - started };
 }
 
-async function httpRound(): Promise<void> {
+// The baseline: the same client against a bare node:http server answering a fixed JSON, so that the client's share
+// (and Node's HTTP parsing) can be taken out of the request's figure.
+const bare = createServer((_req, res) => {
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify({ id: identity.id, name: identity.name, via: identity.via, roles: ['admin'] }));
+});
+await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+
+async function httpRound(base = t.url): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < requests) {
         next += 1;
         await new Promise<void>((resolve, reject) => {
-          get(`${t.url}/api/v2/account/me`, { agent, headers: { authorization } }, (res) => {
+          get(`${base}/api/v2/account/me`, { agent, headers: { authorization } }, (res) => {
             if (res.statusCode !== 200) reject(new Error(`GET /api/v2/account/me answered ${res.statusCode}`));
             res.resume().once('end', resolve);
           }).once('error', reject);
@@ -67,22 +77,30 @@ async function readRound(): Promise<void> {
 // Warm-up: caches, JIT, the store's statements.
 await httpRound();
 await readRound();
+await httpRound(bareUrl);
 const http: number[] = [];
 const read: number[] = [];
+const baseline: number[] = [];
 for (let round = 0; round < rounds; round += 1) {
-  const h = await measure(httpRound);
+  const h = await measure(() => httpRound());
   const r = await measure(readRound);
+  const b = await measure(() => httpRound(bareUrl));
   http.push(h.cpuUs / requests);
   read.push(r.cpuUs / requests);
+  baseline.push(b.cpuUs / requests);
   console.log(
     `round ${round + 1}: authenticated GET ${(h.cpuUs / requests).toFixed(1)} µs CPU/request (${((requests / h.wallMs) * 1000).toFixed(0)} req/s); ` +
-      `account read ${(r.cpuUs / requests).toFixed(1)} µs CPU/read (${((requests / r.wallMs) * 1000).toFixed(0)} reads/s)`,
+      `account read ${(r.cpuUs / requests).toFixed(1)} µs CPU/read (${((requests / r.wallMs) * 1000).toFixed(0)} reads/s); ` +
+      `bare node:http ${(b.cpuUs / requests).toFixed(1)} µs CPU/request`,
   );
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+const vigieOwn = median(http) - median(baseline);
 console.log(
-  `\nmedian: the account read is ${median(read).toFixed(1)} µs CPU of ${median(http).toFixed(1)} µs CPU per authenticated request ` +
-    `(client included): ${((median(read) / median(http)) * 100).toFixed(1)} %; load average ${loadavg()[0]?.toFixed(1)} on this machine`,
+  `\nmedian: the account read is ${median(read).toFixed(1)} µs CPU; an authenticated request ${median(http).toFixed(1)} µs ` +
+    `(client included: ${((median(read) / median(http)) * 100).toFixed(1)} %), of which ${vigieOwn.toFixed(1)} µs above a bare node:http ` +
+    `server with the same client (${((median(read) / vigieOwn) * 100).toFixed(1)} % of that); load average ${loadavg()[0]?.toFixed(1)}`,
 );
 agent.destroy();
+bare.close();
 await t.stop();
