@@ -142,7 +142,9 @@ export async function recordedBatch(store: Store, operations: readonly BatchOper
   if (!log) return store.batch(operations);
   const planned = new Map<string, { collection: string; id: string; before: unknown }>();
   const upserts: { collection: string; filter: Filter }[] = [];
-  for (const operation of operations) {
+  // At most `room` operations are read before the batch, whatever they find: a large import of new documents (upserts
+  // matching nothing) must not cost a read per operation.
+  for (const operation of operations.slice(0, log.room)) {
     if (planned.size >= log.room) break;
     if (operation.op === 'insert') {
       const key = `${operation.collection}\u0000${operation.doc._id}`;
