@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs Vigie's benchmarks. `node bench/run.mjs [http|import|weather|alarms|events|stream|export|console|previews|nodes|all]` (default all); `pnpm bench` builds first.
+// Runs Vigie's benchmarks. `node bench/run.mjs [http|import|weather|alarms|events|stream|export|console|previews|nodes|account-read|all]` (default all); `pnpm bench` builds first.
 // Every benchmark measures its baseline in the same run and prints the ratio, never an absolute pass/fail alone.
 import { spawn } from 'node:child_process';
 import { execSync } from 'node:child_process';
@@ -144,6 +144,7 @@ const benchmarks = {
   },
   previews: () => sourceBenchmark('previews-calendar.ts'),
   nodes: () => sourceBenchmark('nodes-pipeline.ts'),
+  'account-read': () => sourceBenchmark('account-read.ts'),
 };
 
 const wanted = process.argv[2] ?? 'all';

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type AuditEntry, type AuditOutcome, type AuditTrail, type Clock, type Filter } from '@vigie/kernel';
+import { injectRef, kernelRefs, type AuditEntry, type AuditOutcome, type AuditRefusal, type AuditTrail, type Clock, type Filter } from '@vigie/kernel';
 import { escapeRegExp } from '@vigie/feature-kit';
 import { AuditRepository, type AuditRecord } from './audit-repository.js';
 import type { AuditQuery } from './schemas.js';
 
 /**
  * The kernel's audit trail: the record of a change is inserted (and durable: the store resolves an insert once it
- * is) before the handler runs, and completed with the answer's status after. A crash in between leaves a `pending`
- * record and maybe a change, never a change without a record.
+ * is) before the handler runs, and completed after with the answer's status and the documents written, before and
+ * after. A crash in between leaves a `pending` record without `changes` and maybe a change, never a change without
+ * a record.
  */
 @injectable()
 export class AuditLog implements AuditTrail {
@@ -20,12 +21,24 @@ export class AuditLog implements AuditTrail {
   async begin(entry: AuditEntry): Promise<string> {
     const id = randomUUID();
     // The kernel's entry carries wall-clock time; the feature's clock stamps it (tests inject one).
-    await this.records.insert({ ...entry, _id: id, at: this.clock.nowMs(), outcome: 'pending', status: null, ended: null });
+    await this.records.insert({ ...entry, _id: id, at: this.clock.nowMs(), outcome: 'pending', status: null, ended: null, changes: [], changesOmitted: 0 });
     return id;
   }
 
   async end(recordId: string, outcome: AuditOutcome): Promise<void> {
-    await this.records.end(recordId, { outcome: outcome.status < 400 ? 'done' : 'failed', status: outcome.status, ended: this.clock.nowMs() });
+    await this.records.end(recordId, {
+      outcome: outcome.status < 400 ? 'done' : 'failed',
+      status: outcome.status,
+      ended: this.clock.nowMs(),
+      changes: outcome.changes,
+      changesOmitted: outcome.changesOmitted,
+    });
+  }
+
+  async refused(refusal: AuditRefusal): Promise<void> {
+    const { status, reason, ...entry } = refusal;
+    const now = this.clock.nowMs();
+    await this.records.insert({ ...entry, _id: randomUUID(), at: now, outcome: 'refused', status, reason, ended: now, changes: [], changesOmitted: 0 });
   }
 
   /** One page of records matching the query, newest first. */

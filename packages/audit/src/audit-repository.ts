@@ -1,20 +1,27 @@
 import { injectable } from 'tsyringe';
-import { collectionRef, injectRef, kernelRefs, type AuditEntry, type Doc, type FeatureStore, type Filter } from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type AuditChange, type AuditEntry, type Doc, type FeatureStore, type Filter } from '@vigie/kernel';
 import { DocumentRepository } from '@vigie/feature-kit';
 
 /**
  * One change asked through the API. `outcome` is `pending` from the moment the record is durable until the
  * handler has answered (`done` below 400, else `failed`); a record still `pending` after its server stopped means
- * the process died while handling it: the change may or may not have been made.
+ * the process died while handling it: the change may or may not have been made, and `changes` is empty. `refused`:
+ * the kernel turned the write down before any handler (401, 403, 429); nothing changed.
  */
 export interface AuditRecord extends Doc, Omit<AuditEntry, 'at'> {
   _id: string;
   /** Epoch milliseconds at which the request was recorded. */
   at: number;
-  outcome: 'pending' | 'done' | 'failed';
+  outcome: 'pending' | 'done' | 'failed' | 'refused';
   status: number | null;
   /** Epoch milliseconds at which the handler answered. */
   ended: number | null;
+  /** The documents the request wrote, before and after, secrets masked; filled when the handler has answered. */
+  changes: AuditChange[];
+  /** Documents written beyond the ones copied into `changes` (a large import). */
+  changesOmitted: number;
+  /** Why a refused write was refused (the error's description). */
+  reason?: string;
 }
 
 export const auditCollection = collectionRef<AuditRecord>('audit_log');
@@ -26,14 +33,15 @@ export class AuditRepository extends DocumentRepository<AuditRecord> {
     super(store, auditCollection, { order: { at: -1, _id: 1 } });
   }
 
-  async end(id: string, changes: Pick<AuditRecord, 'outcome' | 'status' | 'ended'>): Promise<void> {
+  async end(id: string, changes: Pick<AuditRecord, 'outcome' | 'status' | 'ended' | 'changes' | 'changesOmitted'>): Promise<void> {
     await this.documents.updateOne({ _id: id }, { $set: changes });
     this.wrote();
   }
 
   async search(filter: Filter, skip: number, limit: number): Promise<{ total: number; records: AuditRecord[] }> {
     const [total, records] = await Promise.all([this.documents.count(filter), this.documents.find(filter, { sort: { at: -1, _id: 1 }, skip, limit })]);
-    return { total, records };
+    // Records written before changes were recorded have neither field.
+    return { total, records: records.map((record) => ({ ...record, changes: record.changes ?? [], changesOmitted: record.changesOmitted ?? 0 })) };
   }
 
   /** Deletes the records made before `cutoff` (epoch milliseconds); answers how many went. */

@@ -11,7 +11,9 @@ export const auditRoutes: RouteDefinition[] = [
     description:
       'Newest first. Each record says who (`user`: name, provider, API key), what (`method`, `route`, `path`, `params`, `right`), ' +
       'when (`at`, `ended`, epoch milliseconds), from where (`clientAddress`, honouring `[server] trusted_proxies`), the request ' +
-      '`body` with secrets masked, and how it ended (`outcome`, `status`). `pending` after a restart: the server died while handling it.',
+      '`body` with secrets masked, how it ended (`outcome`, `status`), and the documents it wrote (`changes`: before and after, ' +
+      'secrets masked, at most 100; `changesOmitted` counts the rest). `pending` after a restart: the server died while handling it. ' +
+      '`refused`: a write turned down before its handler (401, 429, 403), with `reason` and who tried.',
     tags: ['audit'],
     querySchema: auditQuerySchema,
     responses: { 200: { description: 'One page of records', schema: auditPageSchema } },

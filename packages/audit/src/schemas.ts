@@ -8,7 +8,7 @@ export const auditQuerySchema = object({
   route: nameField(string()).meta({ description: 'Route templates starting with this text (`/api/v2/idle-rule`)' }),
   resource: nameField(string()).meta({ description: 'Paths containing this text (a resource id)' }),
   right: idField(string()),
-  outcome: string().oneOf(['pending', 'done', 'failed']),
+  outcome: string().oneOf(['pending', 'done', 'failed', 'refused']),
   client: idField(string()).meta({ description: 'Client address' }),
   from: number().integer().min(0).meta({ description: 'Epoch seconds, inclusive' }),
   to: number().integer().min(0).meta({ description: 'Epoch seconds, exclusive' }),
@@ -22,7 +22,12 @@ export const auditRecordSchema = object({
   _id: string().required(),
   requestId: string().required(),
   at: number().required(),
-  user: object({ id: string().required(), name: string().required(), via: string().required(), apiKey: string() }).required(),
+  user: object({
+    id: string().defined().meta({ description: 'Empty on a `refused` record whose credentials were not accepted' }),
+    name: string().defined().meta({ description: 'On a `refused` record with unaccepted credentials: the user name they claimed' }),
+    via: string().defined(),
+    apiKey: string(),
+  }).required(),
   method: string().required(),
   route: string().required(),
   path: string().required(),
@@ -30,9 +35,21 @@ export const auditRecordSchema = object({
   right: string(),
   clientAddress: string().defined(),
   body: mixed().nullable().meta({ description: 'The request body, secrets masked; null when streamed or absent' }),
-  outcome: string().oneOf(['pending', 'done', 'failed']).required(),
+  outcome: string().oneOf(['pending', 'done', 'failed', 'refused']).required(),
   status: number().nullable().defined(),
   ended: number().nullable().defined(),
+  changes: array(
+    object({
+      collection: string().required(),
+      id: string().required(),
+      before: mixed().nullable().meta({ description: 'The document before the change, secrets masked; null when it was created' }),
+      after: mixed().nullable().meta({ description: 'The document after the change, secrets masked; null when it was deleted' }),
+    }),
+  )
+    .required()
+    .meta({ description: 'The documents the request wrote (at most 100; a document over 16 KiB as `{_id, truncated, chars}`); empty while `pending`' }),
+  changesOmitted: number().required().meta({ description: 'Documents written beyond those in `changes`, counted only' }),
+  reason: string().meta({ description: 'Why a `refused` write was refused' }),
 });
 
 export const auditPageSchema = object({

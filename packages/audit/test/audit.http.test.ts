@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { auditChangeLimit, collectionRef, defineFeature, defineRoute, kernelRefs, type Doc } from '@vigie/kernel';
 import { ManualClock } from '@vigie/kernel-testing';
 import { expectError, startFeatureTest, testAdmin, type TestKernel } from '@vigie/testkit';
 import { auditFeature, type AuditRecord } from '../src/index.js';
@@ -75,5 +76,126 @@ describe('the audit log', () => {
     t = await startFeatureTest({ features: [auditFeature], config: { 'webserver.conf': { server: { trusted_proxies: 'loopback' } } } });
     await t.post('/api/v2/roles', { name: 'two', rights: [] }, forwarded);
     expect((await audit()).data[0]?.clientAddress).toBe('203.0.113.7');
+  });
+
+  it('records the documents a change wrote, before and after, with secrets masked', async () => {
+    t = await startFeatureTest({ features: [auditFeature] });
+    expect((await t.post('/api/v2/users', { name: 'ada', password: 'ada password', roles: ['viewer'] })).status).toBe(200);
+    expect((await t.put('/api/v2/users/ada', { enabled: false })).status).toBe(200);
+    expect((await t.delete('/api/v2/users/ada')).status).toBe(204);
+    const [deleted, disabled, created] = (await audit()).data;
+    expect(created?.changes).toEqual([
+      { collection: 'users', id: 'ada', before: null, after: expect.objectContaining({ _id: 'ada', roles: ['viewer'], enabled: true, password: '********' }) },
+    ]);
+    expect(created?.changesOmitted).toBe(0);
+    expect(disabled?.changes).toEqual([
+      {
+        collection: 'users',
+        id: 'ada',
+        before: expect.objectContaining({ enabled: true, password: '********' }),
+        after: expect.objectContaining({ enabled: false, password: '********' }),
+      },
+    ]);
+    expect(deleted?.changes).toContainEqual({ collection: 'users', id: 'ada', before: expect.objectContaining({ _id: 'ada', enabled: false }), after: null });
+    expect(JSON.stringify(await audit())).not.toMatch(/scrypt|ada password/);
+  });
+
+  it('copies at most the first documents of a large write and counts the rest, whatever the feature', async () => {
+    const items = collectionRef<Doc & { n: number }>('bulk_items');
+    const written = auditChangeLimit + 50;
+    // A plugin-like feature writing through the plain store API: nothing in it knows about the audit log.
+    const bulkFeature = defineFeature({
+      id: 'bulk',
+      kernel: '^0.1.0',
+      register(f) {
+        f.collection(items);
+        f.route(
+          defineRoute({
+            method: 'POST',
+            path: '/api/v2/bulk-items',
+            right: 'bulk:write',
+            summary: 'Writes many documents',
+            tags: ['bulk'],
+            body: false,
+            responses: { 200: { description: 'Done' } },
+            handler: async (ctx) => {
+              const store = ctx.state.scope.resolve(kernelRefs.store);
+              const collection = store.collection(items);
+              await collection.insertMany(Array.from({ length: written }, (_, n) => ({ _id: `item-${n}`, n })));
+              await collection.updateMany({}, { $inc: { n: 1 } });
+              return { written };
+            },
+          }),
+        );
+        f.route(
+          defineRoute({
+            method: 'DELETE',
+            path: '/api/v2/bulk-items',
+            right: 'bulk:write',
+            summary: 'Deletes some documents in one batch',
+            tags: ['bulk'],
+            body: false,
+            responses: { 200: { description: 'Done' } },
+            handler: async (ctx) => {
+              const store = ctx.state.scope.resolve(kernelRefs.store);
+              await store.batch([
+                { op: 'delete', collection: items.name, filter: { n: { $lte: 2 } }, multi: true },
+                { op: 'update', collection: items.name, filter: { _id: 'item-2' }, update: { $set: { n: 0 } } },
+              ]);
+              return { done: true };
+            },
+          }),
+        );
+      },
+    });
+    t = await startFeatureTest({ features: [auditFeature, bulkFeature] });
+    expect((await t.post('/api/v2/bulk-items', undefined)).status).toBe(200);
+    const [bulk] = (await audit()).data;
+    expect(bulk?.changes).toHaveLength(auditChangeLimit);
+    expect(bulk?.changes[0]).toEqual({ collection: 'bulk_items', id: 'item-0', before: null, after: { _id: 'item-0', n: 0 } });
+    // The other 50 inserts and all 150 updates are counted, not copied.
+    expect(bulk?.changesOmitted).toBe(written * 2 - auditChangeLimit);
+
+    expect((await t.delete('/api/v2/bulk-items')).status).toBe(200);
+    const [batch] = (await audit()).data;
+    expect(batch?.changes).toEqual([
+      { collection: 'bulk_items', id: 'item-0', before: { _id: 'item-0', n: 1 }, after: null },
+      { collection: 'bulk_items', id: 'item-1', before: { _id: 'item-1', n: 2 }, after: null },
+      { collection: 'bulk_items', id: 'item-2', before: { _id: 'item-2', n: 3 }, after: { _id: 'item-2', n: 0 } },
+    ]);
+    expect(batch?.changesOmitted).toBe(0);
+  });
+
+  it('records writes refused before their handler (bad credentials, missing right, throttled) with who tried; not reads, not anonymous requests', async () => {
+    t = await startFeatureTest({ features: [auditFeature] });
+    expect((await t.post('/api/v2/users', { name: 'vic', password: 'vic password', roles: ['viewer'] })).status).toBe(200);
+    await expectError(t.post('/api/v2/roles', { name: 'mine', rights: [] }, { auth: ['vic', 'vic password'] }), 403, 'the right roles:admin is required');
+    expect((await t.delete('/api/v2/users/root', { auth: ['vic', 'not the password'] })).status).toBe(401);
+    expect((await t.delete('/api/v2/users/root', { auth: false })).status).toBe(401);
+    expect((await t.get('/api/v2/users', { auth: ['vic', 'vic password'] })).status).toBe(403);
+
+    const refused = await audit('?outcome=refused');
+    expect(refused.meta.total_count).toBe(2);
+    const [badPassword, forbidden] = refused.data;
+    expect(forbidden).toMatchObject({
+      user: { id: 'vic', name: 'vic', via: 'basic' },
+      method: 'POST',
+      route: '/api/v2/roles',
+      right: 'roles:admin',
+      body: null,
+      outcome: 'refused',
+      status: 403,
+      reason: 'the right roles:admin is required',
+      changes: [],
+    });
+    expect(badPassword).toMatchObject({
+      user: { id: '', name: 'vic', via: '' },
+      method: 'DELETE',
+      route: '/api/v2/users/:name',
+      params: { name: 'root' },
+      outcome: 'refused',
+      status: 401,
+    });
+    expect(JSON.stringify(refused)).not.toContain('not the password');
   });
 });

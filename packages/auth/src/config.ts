@@ -19,6 +19,16 @@ export const authConfigSchema = object({
   login_block_max_seconds: number().integer().min(1).max(86_400).default(900),
   /** How long a login session lasts, from the login (seconds; 8 hours by default). */
   session_ttl_seconds: number().integer().min(60).max(31_536_000).default(28_800),
+  /**
+   * How long a session may go unused before it is refused (seconds; 30 minutes by default, 0 = no idle limit). Each
+   * use pushes the deadline back; `session_ttl_seconds` still ends the session however busy it is.
+   */
+  session_idle_timeout_seconds: number()
+    .integer()
+    .min(0)
+    .max(604_800)
+    .test('idle-timeout-floor', 'session_idle_timeout_seconds must be 0 (off) or at least 60', (value) => value === undefined || value === 0 || value >= 60)
+    .default(1800),
   /** Name of the session cookie. */
   session_cookie: string()
     .matches(/^[A-Za-z0-9_-]{1,64}$/, 'session_cookie must be 1 to 64 letters, digits, _ or -')

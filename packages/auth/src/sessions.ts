@@ -13,8 +13,13 @@ export interface SessionRecord extends Doc {
   /** The provider that verified the user at login (`basic`, `ldap`, `cas`, `saml2`). */
   via: string;
   created: number;
-  /** Epoch seconds after which the session is refused. */
+  /** Epoch seconds after which the session is refused, however recently it was used (`session_ttl_seconds`). */
   expires: number;
+  /**
+   * Epoch seconds of the last recorded use: the session is refused `session_idle_timeout_seconds` after it. Absent on
+   * sessions opened before the idle timeout existed, which count from `created`.
+   */
+  seen?: number;
   /** The token a state-changing request made with this session must echo in `X-CSRF-Token`. */
   csrf?: string;
 }
@@ -59,20 +64,39 @@ export class Sessions {
   /** Opens a session for a verified user and sets its cookie on the answer. */
   async open(ctx: HttpContext, user: Pick<AuthenticatedUser, 'id' | 'via'>): Promise<void> {
     const now = this.clock.nowSec();
-    await this.#sessions.deleteMany({ expires: { $lte: now } });
+    const idle = this.config.session_idle_timeout_seconds;
+    await this.#sessions.deleteMany(idle > 0 ? { $or: [{ expires: { $lte: now } }, { seen: { $lte: now - idle } }] } : { expires: { $lte: now } });
     const token = randomBytes(32).toString('base64url');
     const csrf = randomBytes(24).toString('base64url');
-    await this.#sessions.insertOne({ _id: digest(token), user: user.id, via: user.via, created: now, expires: now + this.config.session_ttl_seconds, csrf });
+    await this.#sessions.insertOne({ _id: digest(token), user: user.id, via: user.via, created: now, expires: now + this.config.session_ttl_seconds, seen: now, csrf });
     this.#setCookie(ctx, token, this.config.session_ttl_seconds);
     ctx.append('Set-Cookie', this.#cookie(csrfCookie, csrf, this.config.session_ttl_seconds, ctx, false));
   }
 
-  /** The live session the request's cookie names, or null (no cookie, unknown or expired session). */
+  /**
+   * The live session the request's cookie names, or null (no cookie, unknown, expired or idle session). Finding it
+   * is a use: it pushes the idle deadline back.
+   */
   async find(ctx: HttpContext): Promise<SessionRecord | null> {
     const token = readCookie(ctx, this.config.session_cookie);
     if (token === null) return null;
     const record = await this.#sessions.findOne({ _id: digest(token) });
-    return record && record.expires > this.clock.nowSec() ? record : null;
+    if (!record) return null;
+    const now = this.clock.nowSec();
+    if (record.expires <= now) return null;
+    const idle = this.config.session_idle_timeout_seconds;
+    if (idle === 0) return record;
+    const seen = record.seen ?? record.created;
+    if (now - seen >= idle) return null;
+    // The renewal is stored (so every node sees it) at most once per tenth of the timeout, not on every request:
+    // a write per authenticated request would turn each read of the API into a store commit (on PostgreSQL, a
+    // transaction and a notification to every node). The price: a session may end up to a tenth of the timeout
+    // before `idle` seconds of disuse, never after.
+    if (now - seen >= Math.max(1, Math.floor(idle / 10))) {
+      await this.#sessions.updateOne({ _id: record._id, expires: { $gt: now } }, { $max: { seen: now } });
+      return { ...record, seen: now };
+    }
+    return record;
   }
 
   /** Whether the request carries a session cookie at all (valid or not). */

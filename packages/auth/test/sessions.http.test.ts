@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vigie/kernel';
 import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
@@ -10,8 +13,9 @@ afterEach(async () => {
   t = undefined;
 });
 
-function start(options: { clock?: ManualClock; config?: Record<string, string | number>; server?: Record<string, string> } = {}) {
+function start(options: { clock?: ManualClock; config?: Record<string, string | number>; server?: Record<string, string>; installDir?: string } = {}) {
   return startTestKernel({
+    ...(options.installDir !== undefined ? { installDir: options.installDir } : {}),
     features: [authFeature],
     env: { VIGIE_ADMIN_USER: 'root', VIGIE_ADMIN_PASSWORD: 'correct horse' },
     users: { root: 'correct horse' },
@@ -124,6 +128,82 @@ describe('login sessions', () => {
     const expired = await t.get('/api/v2/account/me', { auth: false, headers: { cookie } });
     expect(expired.status).toBe(401);
     expect(expired.body).toEqual({ name: '', description: 'Invalid credentials' });
+  });
+
+  it('refuses a session unused for session_idle_timeout_seconds with the 401 of an expired one; each use pushes the deadline back', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    t = await start({ clock, config: { session_idle_timeout_seconds: 600 } });
+    const cookie = sessionCookie(await t.post('/auth', { username: 'root', password: 'correct horse' }, { auth: false }));
+    const me = () => t!.get('/api/v2/account/me', { auth: false, headers: { cookie } });
+    // Three uses 599 s apart: 1,797 s in all, three times the timeout, and still signed in.
+    for (let use = 0; use < 3; use += 1) {
+      clock.advance(599_000);
+      expect((await me()).status).toBe(200);
+    }
+    clock.advance(600_000);
+    const idle = await me();
+    expect(idle.status).toBe(401);
+    expect(idle.body).toEqual({ name: '', description: 'Invalid credentials' });
+    // Basic credentials still work beside the ended session's cookie.
+    expect((await t.get('/api/v2/account/me', { headers: { cookie } })).status).toBe(200);
+  });
+
+  it('stores the renewal at most once per tenth of the idle timeout, not on every request', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    t = await start({ clock, config: { session_idle_timeout_seconds: 600 } });
+    const cookie = sessionCookie(await t.post('/auth', { username: 'root', password: 'correct horse' }, { auth: false }));
+    const sessions = t.kernel.store.collection('sessions');
+    const opened = Math.floor(Date.UTC(2026, 0, 1) / 1000);
+    expect(await sessions.find({})).toEqual([expect.objectContaining({ seen: opened })]);
+    clock.advance(59_000);
+    expect((await t.get('/api/v2/account/me', { auth: false, headers: { cookie } })).status).toBe(200);
+    expect(await sessions.find({})).toEqual([expect.objectContaining({ seen: opened })]);
+    clock.advance(1_000);
+    expect((await t.get('/api/v2/account/me', { auth: false, headers: { cookie } })).status).toBe(200);
+    expect(await sessions.find({})).toEqual([expect.objectContaining({ seen: opened + 60 })]);
+  });
+
+  it('still ends a busy session after session_ttl_seconds, and keeps an unused one with session_idle_timeout_seconds = 0', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    t = await start({ clock, config: { session_ttl_seconds: 900, session_idle_timeout_seconds: 300 } });
+    const busy = sessionCookie(await t.post('/auth', { username: 'root', password: 'correct horse' }, { auth: false }));
+    for (let use = 0; use < 8; use += 1) {
+      clock.advance(100_000);
+      expect((await t.get('/api/v2/account/me', { auth: false, headers: { cookie: busy } })).status).toBe(200);
+    }
+    clock.advance(100_000);
+    expect((await t.get('/api/v2/account/me', { auth: false, headers: { cookie: busy } })).status).toBe(401);
+    await t.stop();
+    t = await start({ clock, config: { session_idle_timeout_seconds: 0 } });
+    const unused = sessionCookie(await t.post('/auth', { username: 'root', password: 'correct horse' }, { auth: false }));
+    clock.advance(28_799_000);
+    expect((await t.get('/api/v2/account/me', { auth: false, headers: { cookie: unused } })).status).toBe(200);
+  });
+
+  it('keeps the renewal in the store: a session renewed before a restart is still live after it', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const installDir = mkdtempSync(join(tmpdir(), 'vigie-idle-'));
+    try {
+      t = await start({ clock, installDir, config: { session_idle_timeout_seconds: 600 } });
+      const cookie = sessionCookie(await t.post('/auth', { username: 'root', password: 'correct horse' }, { auth: false }));
+      clock.advance(500_000);
+      expect((await t.get('/api/v2/account/me', { auth: false, headers: { cookie } })).status).toBe(200);
+      await t.stop();
+      t = await start({ clock, installDir, config: { session_idle_timeout_seconds: 600 } });
+      // 1,000 s after the login, 500 s after the renewal made on the first server.
+      clock.advance(500_000);
+      expect((await t.get('/api/v2/account/me', { auth: false, headers: { cookie } })).status).toBe(200);
+      clock.advance(600_000);
+      expect((await t.get('/api/v2/account/me', { auth: false, headers: { cookie } })).status).toBe(401);
+    } finally {
+      await t?.stop();
+      t = undefined;
+      rmSync(installDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an idle timeout below a minute (other than 0, off)', async () => {
+    await expect(start({ config: { session_idle_timeout_seconds: 30 } })).rejects.toThrow(/session_idle_timeout_seconds must be 0 \(off\) or at least 60/);
   });
 
   it('drops the sessions of a disabled or deleted account', async () => {

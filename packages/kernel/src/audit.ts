@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AuthenticatedUser } from './auth.js';
+import type { Doc } from './store/port.js';
 
 /**
  * One change asked through the API, as the kernel hands it to the audit trail before the handler runs: who, what,
@@ -22,11 +24,26 @@ export interface AuditEntry {
   body: unknown;
 }
 
-/** How the change ended: the status answered (an error's, when the handler failed). */
+/** How the change ended: the status answered (an error's, when the handler failed), and what it wrote. */
 export interface AuditOutcome {
   status: number;
   /** Epoch milliseconds. */
   at: number;
+  /** The documents written while the request was served, before and after, secrets masked (at most `auditChangeLimit`). */
+  changes: AuditChange[];
+  /** Documents written beyond `auditChangeLimit`, counted but not copied. */
+  changesOmitted: number;
+}
+
+/**
+ * A write the kernel refused before any handler ran (401, 403, 429): who tried, what, from where. `user` is the
+ * account when the request authenticated; else its `id` and `via` are empty and `name` is the user name it claimed
+ * (HTTP Basic), if any. `body` is null: the body of a refused request is not read.
+ */
+export interface AuditRefusal extends AuditEntry {
+  status: number;
+  /** The error's description, as answered. */
+  reason: string;
 }
 
 /**
@@ -37,12 +54,14 @@ export interface AuditOutcome {
 export interface AuditTrail {
   begin(entry: AuditEntry): Promise<string>;
   end(recordId: string, outcome: AuditOutcome): Promise<void>;
+  /** Records a write refused by authentication, rights or throttling (one store write; nothing changed). */
+  refused(refusal: AuditRefusal): Promise<void>;
 }
 
 /** What audit records show instead of a secret. */
 export const maskedValue = '********';
 
-const secretKey = /pass(word)?|secret|token|credential|authkey|authori[sz]ation|cookie|api[-_]?key|private|^key$|^auth$/i;
+const secretKey = /pass(word)?|secret|token|credential|authkey|authori[sz]ation|cookie|api[-_]?key|private|csrf|^key$|^auth$/i;
 
 /**
  * A copy of a parsed body fit for the store, with the values of secret-looking keys (`password`, `secret`, `token`,
@@ -57,3 +76,64 @@ export function maskSecrets(value: unknown, depth = 0): unknown {
   for (const [key, item] of Object.entries(value)) out[key] = secretKey.test(key) && item !== null && item !== '' ? maskedValue : maskSecrets(item, depth + 1);
   return out;
 }
+
+/** One document a change wrote: its state before and after (null: created, or deleted), secrets masked. */
+export interface AuditChange {
+  collection: string;
+  id: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** At most this many documents are copied into one audit record; further changes are only counted. */
+export const auditChangeLimit = 100;
+/** A document whose JSON is longer than this is recorded as its `_id` and size only. */
+const auditDocumentChars = 16_384;
+
+/** A document as an audit record keeps it: secrets masked, a copy (later writes do not alter it), size bounded. */
+export function auditSnapshot(doc: Doc | null): unknown {
+  if (doc === null) return null;
+  const masked = maskSecrets(doc);
+  const chars = JSON.stringify(masked).length;
+  return chars > auditDocumentChars ? { _id: doc._id, truncated: true, chars } : masked;
+}
+
+/**
+ * The documents written while one audited request is served, filled by the store each feature resolves (through
+ * `auditedChanges`, an AsyncLocalStorage) and handed to the trail when the request ends. Bounded: a large import
+ * keeps the first `auditChangeLimit` documents and counts the rest in `omitted`.
+ */
+export class AuditChangeLog {
+  readonly changes: AuditChange[] = [];
+  omitted = 0;
+  #closed = false;
+
+  /** How many more documents may be copied (0 once the request has ended: late writes are not its own). */
+  get room(): number {
+    return this.#closed ? 0 : auditChangeLimit - this.changes.length;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Records one written document from snapshots taken with `auditSnapshot`; one that did not change is skipped. */
+  add(collection: string, id: string, before: unknown, after: unknown): void {
+    if (this.#closed) return;
+    if (JSON.stringify(before) === JSON.stringify(after)) return;
+    if (this.changes.length < auditChangeLimit) this.changes.push({ collection, id, before, after });
+    else this.omitted += 1;
+  }
+
+  /** Counts documents written but not copied (beyond the limit). */
+  omit(count: number): void {
+    if (!this.#closed && count > 0) this.omitted += count;
+  }
+
+  close(): void {
+    this.#closed = true;
+  }
+}
+
+/** The change log of the audited request whose work is running, if any. */
+export const auditedChanges = new AsyncLocalStorage<AuditChangeLog>();

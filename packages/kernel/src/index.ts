@@ -117,5 +117,5 @@ export { cloneJson, isJsonObject, jsonEqual } from './store/json.js';
 export type { Scheduler, SchedulerEngine, SchedulerFactory, SchedulerFactoryContext, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
 export type { JobStorePort, StoredJob, JobQuery, JobSelection, JobSortField } from './scheduler/job-store.js';
 export { tooManyLogins } from './http/app.js';
-export { maskSecrets, maskedValue, type AuditEntry, type AuditOutcome, type AuditTrail } from './audit.js';
+export { auditChangeLimit, maskSecrets, maskedValue, type AuditChange, type AuditEntry, type AuditOutcome, type AuditRefusal, type AuditTrail } from './audit.js';
 export type { ClientOrigin } from './http/client-origin.js';

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import Koa, { type Context } from 'koa';
 import type { Logger } from '../log.js';
-import type { Authenticator, AuthOutcome } from '../auth.js';
+import { parseBasicAuthorization, type Authenticator, type AuthOutcome } from '../auth.js';
 import { HttpError, isHttpError } from '../errors.js';
 import type { RouteDefinition, VigieContext, VigieState } from '../feature.js';
 import { bodyMethods, readBody, type BodyDefaults } from './body.js';
 import { inputReader, noInput } from './input.js';
 import { responseChecker, type ResponseMismatch } from './response-check.js';
 import { wordError, type ErrorWording } from './error-wording.js';
-import { MalformedPathError, RouteTable } from './route-table.js';
+import { MalformedPathError, RouteTable, type RouteMatch } from './route-table.js';
 import { RouterSet, type MountedRouter } from './routers.js';
 import type { Observations } from '../observation.js';
 import { holdsRight, missingRight } from '../rights.js';
-import { maskSecrets, type AuditEntry, type AuditTrail } from '../audit.js';
+import { AuditChangeLog, auditedChanges, maskSecrets, type AuditEntry, type AuditTrail } from '../audit.js';
 import type { ClientOrigin } from './client-origin.js';
 import { requestBody } from './context.js';
 import type { FeatureScope } from '../refs.js';
@@ -191,16 +191,53 @@ async function audited(ctx: VigieContext, options: HttpAppOptions, what: Pick<Au
     ...what,
   };
   const recordId = await trail.begin(entry);
+  // The store every feature resolves adds the documents written by `work` (and what it awaits) to this log.
+  const changes = new AuditChangeLog();
   let status = 500;
   try {
-    await work();
+    await auditedChanges.run(changes, work);
     status = ctx.status;
   } catch (err) {
     status = statusOf(err);
     throw err;
   } finally {
-    await trail.end(recordId, { status, at: Date.now() }).catch((err: unknown) => ctx.state.log.error({ err, recordId }, 'could not record the outcome of an audited request'));
+    changes.close();
+    await trail
+      .end(recordId, { status, at: Date.now(), changes: changes.changes, changesOmitted: changes.omitted })
+      .catch((err: unknown) => ctx.state.log.error({ err, recordId }, 'could not record the outcome of an audited request'));
   }
+}
+
+/** Statuses of a write the kernel refuses before its handler, recorded so an administrator sees who tried. */
+const refusalStatuses = new Set([401, 403, 429]);
+
+/**
+ * Records a write refused before its handler (bad or throttled credentials, a missing right, a missing CSRF token).
+ * A request that gave no credentials at all names nobody and is not recorded: anyone could fill the log with them.
+ */
+async function recordRefusal(ctx: Context, options: HttpAppOptions, err: unknown, what: { route: string; right: string | undefined; params: Record<string, string> }): Promise<void> {
+  if (!isHttpError(err) || !refusalStatuses.has(err.status) || readMethods.has(ctx.req.method ?? 'GET')) return;
+  const trail = options.auditTrail?.();
+  if (!trail) return;
+  const authenticated = ctx.state.user as VigieState['user'];
+  const user = authenticated
+    ? { id: authenticated.id, name: authenticated.name, via: authenticated.via, ...(authenticated.apiKey !== undefined ? { apiKey: authenticated.apiKey } : {}) }
+    : { id: '', name: (parseBasicAuthorization(ctx.req.headers.authorization)?.user ?? '').slice(0, 256), via: '' };
+  if (!authenticated && user.name === '' && !ctx.req.headers.authorization && !ctx.req.headers.cookie) return;
+  await trail
+    .refused({
+      requestId: (ctx.state as VigieState).requestId,
+      at: Date.now(),
+      user,
+      method: ctx.req.method ?? '',
+      path: ctx.path,
+      clientAddress: (ctx.state as VigieState).client.address,
+      body: null,
+      ...what,
+      status: err.status,
+      reason: err.description,
+    })
+    .catch((failure: unknown) => (ctx.state as VigieState).log.error({ err: failure }, 'could not record a refused write'));
 }
 
 /** Runs a router's middleware for a request it has a route for, in the scope of the router's feature. */
@@ -271,11 +308,33 @@ function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
   };
 }
 
+/** A declared route as the route table holds it: the route, the path template it matched, its middleware. */
+interface TableEntry {
+  mounted: MountedRoute;
+  path: string;
+  run: (ctx: VigieContext, template: string) => Promise<void>;
+}
+
+/** The declared route a refused request asked for (public routes change nothing on anyone's behalf), if any. */
+function refusedRoute(
+  match: RouteMatch<TableEntry> | undefined,
+  routers: RouterSet,
+  method: string,
+  path: string,
+): { route: string; right: string | undefined; params: Record<string, string> } | undefined {
+  // No match at all: the path was malformed (400), nothing was asked of a route.
+  if (match === undefined) return undefined;
+  if (match.found) return match.target.mounted.route.public ? undefined : { route: match.target.path, right: match.target.mounted.route.right, params: match.params };
+  if (routers.size === 0) return undefined;
+  const routed = routers.match(method, path);
+  return routed.found ? { route: routed.template, right: routed.right, params: {} } : undefined;
+}
+
 /** Builds the Koa application: one middleware that identifies the request, routes, authenticates, runs, renders errors. */
 export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<VigieState> {
   const app = new Koa<VigieState>();
   app.silent = true;
-  const table = new RouteTable<{ mounted: MountedRoute; path: string; run: (ctx: VigieContext, template: string) => Promise<void> }>();
+  const table = new RouteTable<TableEntry>();
   for (const mounted of options.routes) {
     const run = routeMiddleware(mounted, options);
     const paths = typeof mounted.route.path === 'string' ? [mounted.route.path] : mounted.route.path;
@@ -318,8 +377,10 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
     // Read once: each of Koa's delegating getters costs a call chain on this path.
     const method = ctx.req.method ?? 'GET';
     const path = ctx.path;
+    let match: RouteMatch<TableEntry> | undefined;
+    // Set once a handler is about to run: a refusal after that point is the handler's, recorded by `audited`.
+    let handlerReached = false;
     try {
-      let match;
       try {
         match = table.match(method, path);
       } catch (err) {
@@ -340,6 +401,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
           if (routed.found) {
             // The boot check gave every router route a right; one it could not see (a layer added later) is refused.
             if (routed.right === undefined || !holdsRight(ctx.state.user?.rights, routed.right)) throw missingRight(routed.right ?? 'of an undeclared route');
+            handlerReached = true;
             await runRouter(ctx as VigieContext, options, routed);
             return;
           }
@@ -356,8 +418,13 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
       const { right } = match.target.mounted.route;
       if (right !== undefined && !holdsRight(ctx.state.user?.rights, right)) throw missingRight(right);
       (ctx as VigieContext).params = match.params;
+      handlerReached = true;
       await match.target.run(ctx as VigieContext, match.target.path);
     } catch (err) {
+      if (!handlerReached && isHttpError(err) && refusalStatuses.has(err.status)) {
+        const refused = refusedRoute(match, routers, method, path);
+        if (refused) await recordRefusal(ctx, options, err, refused);
+      }
       render(ctx, err, ctx.state.log);
     } finally {
       inFlight.leave();
