@@ -76,6 +76,8 @@ export class ActionEngine {
     // Decided before any await: the triggers of one change are handled concurrently.
     const firstOfChange = !this.#changesSeen.has(payload.alarm);
     this.#changesSeen.add(payload.alarm);
+    // No action exists (known without reading the store): nothing to decide, no promise made.
+    if (this.#actions.fresh()?.length === 0) return;
     void this.#handle(payload, firstOfChange).catch((err: unknown) => this.logger.error({ err, trigger: payload.trigger, alarm: payload.alarm._id }, 'action engine failed'));
   }
 
