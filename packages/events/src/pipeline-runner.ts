@@ -108,7 +108,7 @@ export class PipelineRunner {
    * Per stage (index of `stages`), what it handled since the last report to the metrics, and when the last event it
    * handled was accepted: reported per settled group and whenever the pipeline runs dry, its lag taken then.
    */
-  #progress: { events: number; dropped: number; acceptedAt: number }[] = [];
+  readonly #progress: { events: number; dropped: number; acceptedAt: number }[] = [];
   /** Events of each queue batch not finished yet. */
   readonly #unfinished = new Map<string, number>();
   /** Finished events not settled in the queue yet, by batch. */
