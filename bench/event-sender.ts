@@ -1,6 +1,9 @@
 // The connector side of the event pipeline benchmark (bench/events-pipeline.ts), in its own process as connectors
 // are: it makes a stream of events when asked (before the clock starts), then sends it through HTTP batches or AMQP
-// messages and answers with the CPU time sending took.
+// messages and answers with the CPU time sending took. Asked to watch, it reads `GET /api/v2/alarms/stream` as a
+// screen would, and measures, for each alarm-changing event (`ERR-<n>` in its output), the time from its acceptance
+// (the answer to its HTTP batch, or its publication over AMQP) to its alarm change arriving on the stream.
+import { request } from 'node:http';
 import { connect as amqpConnect } from 'amqplib';
 
 export type Events = Record<string, unknown>[];
@@ -9,11 +12,72 @@ export type Events = Record<string, unknown>[];
 export type SenderRequest =
   | { kind: 'make'; events: 'warmup' | 'stream'; length: number; entities: number; round: number }
   | { kind: 'http'; url: string; authorization: string; batchSize: number; inFlight: number }
-  | { kind: 'amqp'; url: string; exchange: string; perMessage: number };
+  | { kind: 'amqp'; url: string; exchange: string; perMessage: number }
+  | { kind: 'watch'; url: string; authorization: string }
+  | { kind: 'latencies'; waitMs: number };
 
 /** The answer to `make` (`cpuSeconds` 0) and to a send. */
 export interface SenderReply {
   cpuSeconds: number;
+  /** `latencies`: acceptance to readable on the stream (ms, sorted), and accepted changes not seen within the wait. */
+  latencies?: number[];
+  missing?: number;
+}
+
+/** `n` of `ERR-<n>`, per accepted event and per change read on the stream: epoch ms. */
+const accepted = new Map<number, number>();
+const arrived = new Map<number, number>();
+const errorNumber = (event: Record<string, unknown>): number | undefined => {
+  const match = /^ERR-(\d+)/.exec(String(event.output));
+  return match ? Number(match[1]) : undefined;
+};
+function noteAccepted(events: Events, at: number): void {
+  for (const event of events) {
+    const n = errorNumber(event);
+    if (n !== undefined) accepted.set(n, at);
+  }
+}
+
+/** One stream of every alarm change, read like a screen reads it. Resolves once it answers 200. */
+function watch(url: string, authorization: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL('/api/v2/alarms/stream', url), { headers: { authorization, accept: 'text/event-stream' } });
+    req.on('response', (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
+      res.setEncoding('utf8');
+      let buffer = '';
+      res.on('data', (chunk: string) => {
+        const now = Date.now();
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const match = /"output":"ERR-(\d+)/.exec(frame);
+          if (match && !arrived.has(Number(match[1]))) arrived.set(Number(match[1]), now);
+        }
+      });
+      resolve();
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Waits up to `waitMs` for every accepted change to show on the stream, then gives the latencies and forgets them. */
+async function latencies(waitMs: number): Promise<{ latencies: number[]; missing: number }> {
+  const deadline = Date.now() + waitMs;
+  const seen = () => [...accepted.keys()].filter((n) => arrived.has(n)).length;
+  while (seen() < accepted.size && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  const list: number[] = [];
+  for (const [n, at] of accepted) {
+    const arrival = arrived.get(n);
+    if (arrival !== undefined) list.push(arrival - at);
+  }
+  const missing = accepted.size - list.length;
+  accepted.clear();
+  arrived.clear();
+  return { latencies: list.sort((a, b) => a - b), missing };
 }
 
 const resourceOf = (i: number) => ({ component: `host-${i % 1000}`, resource: `check-${i}` });
@@ -60,6 +124,7 @@ async function sendHttp(events: Events, { url, authorization, batchSize, inFligh
         }
       }
       const text = await res.text();
+      if (res.status === 200) noteAccepted(batch, Date.now());
       const body = res.status === 200 ? (JSON.parse(text) as { sent_events: unknown[] }) : undefined;
       if (body?.sent_events.length !== batch.length) throw new Error(`batch refused: ${res.status} ${text.slice(0, 300)}`);
     }
@@ -73,6 +138,8 @@ async function sendAmqp(events: Events, { url, exchange, perMessage }: Extract<S
   const channel = await connection.createConfirmChannel();
   for (let i = 0; i < events.length; i += perMessage) {
     const body = perMessage === 1 ? events[i] : events.slice(i, i + perMessage);
+    // Publication, not the broker's confirmation, stands for acceptance: the latency is counted from a bit earlier.
+    noteAccepted(events.slice(i, i + perMessage), Date.now());
     if (!channel.publish(exchange, 'bench', Buffer.from(JSON.stringify(body)), { persistent: true })) await new Promise((resolve) => channel.once('drain', resolve));
     if (Math.floor((i + perMessage) / 5000) > Math.floor(i / 5000)) await channel.waitForConfirms();
   }
@@ -86,6 +153,15 @@ process.on('message', (request: SenderRequest) => {
     if (request.kind === 'make') {
       prepared = request.events === 'warmup' ? warmup(request.entities) : stream(request.length, request.entities, request.round);
       process.send?.({ cpuSeconds: 0 } satisfies SenderReply);
+      return;
+    }
+    if (request.kind === 'watch') {
+      await watch(request.url, request.authorization);
+      process.send?.({ cpuSeconds: 0 } satisfies SenderReply);
+      return;
+    }
+    if (request.kind === 'latencies') {
+      process.send?.({ cpuSeconds: 0, ...(await latencies(request.waitMs)) } satisfies SenderReply);
       return;
     }
     const before = process.cpuUsage();

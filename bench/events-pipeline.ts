@@ -1,19 +1,32 @@
-// Event pipeline benchmark: check events through the whole pipeline — ingestion, event filter (100 rules), entities,
-// alarms — on the embedded SQLite store (durable writes), in this process. 10,000 entities; a stream of check events
-// of which 20 % create or change alarms (2,000 alarmed entities cycling through states 1-3), the others OK events on
-// quiet entities. A separate process (bench/event-sender.ts), as connectors are, sends them as HTTP batches, then
+// Event pipeline benchmark: check events through the whole pipeline on the embedded SQLite store, in this process.
+// By default the reference server exactly as `vigie serve` composes it (`createServerKernel` over a fresh install:
+// every default feature, default settings, `synchronous = full`, metrics on); `BENCH_COMPOSITION=trimmed` runs the
+// composition this benchmark used before (events, event filter, context graph, alarms, auth) for comparison, and
+// run.mjs runs both, each in its own process. 100 event-filter rules (drop, break, enrichments with regexes and
+// templates); 10,000 entities; a stream of check events of which 20 % create or change alarms (2,000 alarmed
+// entities cycling through states 1-3), the others OK events on quiet entities. A separate process
+// (bench/event-sender.ts), as connectors are, sends them as HTTP batches (500 events, 8 requests in flight), then
 // (when RabbitMQ answers on 127.0.0.1:5672) publishes them to the AMQP exchange, after measuring the broker alone
-// with the same messages and a consumer that only acknowledges them (the floor). Prints events/s from the first send to the last event processed, p50/p99 latency from acceptance to the
-// alarm change stored (measured by a stage right after the alarms stage), and peak memory.
+// with the same messages and a consumer that only acknowledges them (the floor). Prints events/s from the first send
+// to the last event processed, the CPU of this process per event, and p50/p99 latency: for the full composition from
+// acceptance to the alarm change read on `GET /api/v2/alarms/stream` by the sender (readable through the API); for
+// the trimmed one (no stream route) to the change stored, by a stage right after the alarms stage.
 //
 //   pnpm build && node bench/run.mjs events        (BENCH_EVENTS: events per stream, default 100000;
+//                                                    BENCH_ENTITIES: default 10000 (a fifth get alarms);
+//                                                    BENCH_BATCH: events per request, default 500;
+//                                                    BENCH_IN_FLIGHT: requests in flight, default 8;
 //                                                    BENCH_AMQP_BATCH: events per AMQP message, default 1;
-//                                                    BENCH_AMQP=0: HTTP only)
+//                                                    BENCH_AMQP=0: HTTP only;
+//                                                    BENCH_SYNCHRONOUS: full (default) or normal;
+//                                                    BENCH_CPU_PROF=<dir>: CPU profile of the timed HTTP stream)
 //
 // It runs the compiled packages (`dist`, as the server does), not the sources: the TypeScript loader lowers the
 // private members of decorated classes into helper calls, which cost some 10 % of the pipeline's CPU.
 import { connect as tcpConnect } from 'node:net';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { execSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fork } from 'node:child_process';
@@ -27,12 +40,13 @@ import { eventsAmqpFeature, eventsFeature, pipelineStagesPoint, PipelineOrder, P
 import { Kernel, createLogger, defineFeature } from '../packages/kernel/dist/index.js';
 import { agendaSchedulerFactory } from '../packages/scheduler-agenda/dist/index.js';
 import { sqliteStoreFactory } from '../packages/store-sqlite/dist/index.js';
+import { createServerKernel } from '../apps/server/dist/index.js';
 import type { SenderReply, SenderRequest } from './event-sender.js';
 
 const streamLength = Number(process.env.BENCH_EVENTS ?? 100_000);
 const entityCount = Number(process.env.BENCH_ENTITIES ?? 10_000);
-const batchSize = 1_000;
-const requestsInFlight = Number(process.env.BENCH_IN_FLIGHT ?? 4);
+const batchSize = Number(process.env.BENCH_BATCH ?? 500);
+const requestsInFlight = Number(process.env.BENCH_IN_FLIGHT ?? 8);
 /** Events per AMQP message (a list when more than 1): 1, as connectors publish, by default. */
 const amqpBatch = Number(process.env.BENCH_AMQP_BATCH ?? 1);
 const goalRate = 20_000;
@@ -68,25 +82,48 @@ const latencyFeature = defineFeature({
   },
 });
 
-/** `normal` (default here): WAL commits survive a process crash (kill -9) but not a power loss; `full` fsyncs each commit. */
-const synchronous = process.env.BENCH_SYNCHRONOUS ?? 'normal';
+/**
+ * `full` (default): the reference server exactly as `vigie serve` composes it (`createServerKernel`, a fresh install's
+ * default configuration: every feature, `synchronous = full`, metrics on). `trimmed`: the composition this benchmark
+ * used before (events, event filter, context graph, alarms, auth), kept for comparison. run.mjs runs both, each in
+ * its own process.
+ */
+const composition = process.env.BENCH_COMPOSITION === 'trimmed' ? 'trimmed' : 'full';
+/** `full` (a fresh install's default): fsync each commit; `normal`: WAL commits survive a process crash, not a power loss. */
+const synchronous = process.env.BENCH_SYNCHRONOUS ?? 'full';
+/** When set, a directory where the CPU profile of the timed HTTP stream is written (summed by bench/profile-summary.mjs). */
+const profileDir = process.env.BENCH_CPU_PROF;
 const installDir = mkdtempSync(join(tmpdir(), 'vigie-bench-events-'));
 const password = 'bench-password';
-const kernel = new Kernel({
-  features: [authFeature, eventsFeature, ...(amqpReachable ? [eventsAmqpFeature] : []), contextGraphFeature, eventFilterFeature, alarmsFeature, latencyFeature],
-  installDir,
-  env: { VIGIE_ADMIN_USER: 'root', VIGIE_ADMIN_PASSWORD: password },
-  configOverrides: {
-    'webserver.conf': {
-      server: { host: '127.0.0.1', port: 0, jobs_poll_ms: 1000 },
-      store: { synchronous },
-      ...(amqpReachable ? { amqp: { url: amqpUrl, exchange, queue_prefix: queuePrefix } } : {}),
-    },
-  },
-  store: sqliteStoreFactory(),
-  scheduler: agendaSchedulerFactory(),
-  logger: createLogger({ level: 'warn' }),
-});
+const amqpSettings = { url: amqpUrl, exchange, queue_prefix: queuePrefix };
+const kernel = composition === 'full'
+  ? await createServerKernel({
+      installDir,
+      host: '127.0.0.1',
+      port: 0,
+      env: {
+        VIGIE_ADMIN_USER: 'root',
+        VIGIE_ADMIN_PASSWORD: password,
+        VIGIE_LOG__LEVEL: 'warn',
+        VIGIE_STORE__SYNCHRONOUS: synchronous,
+        ...(amqpReachable ? { VIGIE_AMQP__URL: amqpUrl, VIGIE_AMQP__EXCHANGE: exchange, VIGIE_AMQP__QUEUE_PREFIX: queuePrefix } : {}),
+      },
+    })
+  : new Kernel({
+      features: [authFeature, eventsFeature, ...(amqpReachable ? [eventsAmqpFeature] : []), contextGraphFeature, eventFilterFeature, alarmsFeature, latencyFeature],
+      installDir,
+      env: { VIGIE_ADMIN_USER: 'root', VIGIE_ADMIN_PASSWORD: password },
+      configOverrides: {
+        'webserver.conf': {
+          server: { host: '127.0.0.1', port: 0, jobs_poll_ms: 1000 },
+          store: { synchronous },
+          ...(amqpReachable ? { amqp: amqpSettings } : {}),
+        },
+      },
+      store: sqliteStoreFactory(),
+      scheduler: agendaSchedulerFactory(),
+      logger: createLogger({ level: 'warn' }),
+    });
 const authorization = `Basic ${Buffer.from(`root:${password}`).toString('base64')}`;
 const headers = { authorization, 'content-type': 'application/json' };
 
@@ -167,6 +204,12 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 async function measured(label: string, send: SenderRequest, count: number, broker = false): Promise<number> {
   latencies.length = 0;
   const target = processed + count;
+  const profiler = profileDir !== undefined && send.kind === 'http' && label !== 'warmup' ? new Session() : undefined;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   const brokerBefore = broker ? brokerCpuSeconds() : undefined;
@@ -176,13 +219,28 @@ async function measured(label: string, send: SenderRequest, count: number, broke
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const brokerCpu = brokerCpuSince(brokerBefore);
-  const sorted = [...latencies].sort((a, b) => a - b);
+  if (profiler && profileDir !== undefined) {
+    const { profile } = await profiler.post('Profiler.stop');
+    const file = join(profileDir, `events-${composition}-${label.toLowerCase()}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    profiler.disconnect();
+    out(`  CPU profile of the ${label} stream: ${file} (per package: node bench/profile-summary.mjs ${file} ${count} ${((cpu.user + cpu.system) / 1e6).toFixed(2)})`);
+  }
+  // Full composition: latency to the change read on the alarm stream (the API), measured by the sender. Trimmed (no
+  // stream route): latency to the change stored, measured by a stage after the alarms stage.
+  const throughApi = composition === 'full' && label !== 'warmup';
+  const api = throughApi ? await ask({ kind: 'latencies', waitMs: 10_000 }) : undefined;
+  const sorted = api?.latencies ?? [...latencies].sort((a, b) => a - b);
   const rate = count / seconds;
   const p99 = percentile(sorted, 99);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   out(
-    `  ${label.padEnd(6)} ${count.toLocaleString('en')} events in ${seconds.toFixed(2)} s (sent in ${sentAfter.toFixed(2)} s; CPU: Vigie ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, sender ${senderCpu.toFixed(1)} s${brokerCpu}): ` +
-      `${Math.round(rate).toLocaleString('en')} events/s (goal ${goalRate.toLocaleString('en')}: ${rate >= goalRate ? 'met' : 'NOT met'}); ` +
-      `latency p50 ${percentile(sorted, 50)} ms, p99 ${p99} ms (goal < ${goalP99Ms} ms: ${p99 < goalP99Ms ? 'met' : 'NOT met'})`,
+    `  ${label.padEnd(6)} ${count.toLocaleString('en')} events in ${seconds.toFixed(2)} s (sent in ${sentAfter.toFixed(2)} s; CPU: Vigie ${cpuSeconds.toFixed(1)} s = ${((cpuSeconds * 1e6) / count).toFixed(0)} µs/event, sender ${senderCpu.toFixed(1)} s${brokerCpu}): ` +
+      `${Math.round(rate).toLocaleString('en')} events/s (${(rate / goalRate).toFixed(2)} of the ${goalRate.toLocaleString('en')}/s goal); ` +
+      (sorted.length === 0
+        ? 'no latency measured (warm-up)'
+        : `${throughApi ? 'accepted to readable on the alarm stream' : 'accepted to stored'} p50 ${percentile(sorted, 50)} ms, p99 ${p99} ms (goal < ${goalP99Ms} ms: ${p99 < goalP99Ms ? 'met' : 'NOT met'})`) +
+      (api?.missing ? `; ${api.missing} changes not seen on the stream within 10 s` : ''),
   );
   return rate;
 }
@@ -250,7 +308,9 @@ try {
     const res = await fetch(`${url}/api/v2/eventfilter/rules`, { method: 'POST', headers, body: JSON.stringify(rule) });
     if (res.status !== 200) throw new Error(`rule refused: ${await res.text()}`);
   }
-  out(`\nEvent pipeline: ${entityCount.toLocaleString('en')} entities, 100 event-filter rules, embedded SQLite store (synchronous = ${synchronous}), alarms stage; ${streamLength.toLocaleString('en')} events per stream, 20 % changing alarms`);
+  const description = composition === 'full' ? `the reference server as \`vigie serve\` composes it (${kernel.featureIds().length} features)` : 'trimmed composition (events, event filter, context graph, alarms, auth)';
+  out(`\nEvent pipeline, ${description}: ${entityCount.toLocaleString('en')} entities, 100 event-filter rules, embedded SQLite store (synchronous = ${synchronous}); ${streamLength.toLocaleString('en')} events per stream, 20 % changing alarms; batches of ${batchSize}, ${requestsInFlight} in flight; load: ${execSync('uptime').toString().trim()}`);
+  if (composition === 'full') await ask({ kind: 'watch', url, authorization });
   const http: SenderRequest = { kind: 'http', url, authorization, batchSize, inFlight: requestsInFlight };
   // Warm-up: one OK event per entity creates the 10,000 entities (and their links); not part of the figures.
   await ask({ kind: 'make', events: 'warmup', length: entityCount, entities: entityCount, round: 0 });
@@ -261,13 +321,14 @@ try {
   if (amqpReachable) {
     await ask({ kind: 'make', events: 'stream', length: streamLength, entities: entityCount, round: 1 });
     const floor = await brokerFloor(streamLength);
+    await ask({ kind: 'latencies', waitMs: 0 }); // the floor's publications reach no alarm
     const rate = await measured('AMQP', { kind: 'amqp', url: amqpUrl, exchange, perMessage: amqpBatch }, streamLength, true);
     out(`         AMQP: ${((100 * rate) / floor).toFixed(0)} % of the broker floor`);
   } else out(`  AMQP   skipped: ${process.env.BENCH_AMQP === '0' ? 'BENCH_AMQP=0' : 'RabbitMQ is not reachable on 127.0.0.1:5672'}`);
   clearInterval(counter);
   const alarms = await (await fetch(`${url}/alerts/get-alarms?limit=1`, { headers })).json() as { data: { total: number }[] };
   out(`  open alarms at the end: ${alarms.data[0]?.total}; pipeline ${JSON.stringify(runner.stats())}`);
-  out(`  peak memory (maxRSS) ${mib(process.resourceUsage().maxRSS * 1024)}`);
+  out(`  memory: resident ${mib(process.memoryUsage().rss)} at the end, peak (maxRSS) ${mib(process.resourceUsage().maxRSS * 1024)}`);
   out('  original (documented load test): about 1,000 events/s');
 } finally {
   sender.kill();

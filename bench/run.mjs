@@ -93,7 +93,7 @@ async function httpBenchmark() {
  * Benchmarks written in TypeScript run through the TypeScript loader, importing the packages' sources like the
  * tests, or their compiled output (`compiled`: what the server runs; `pnpm build` first).
  */
-function sourceBenchmark(file, { compiled = false, gc = false } = {}) {
+function sourceBenchmark(file, { compiled = false, gc = false, env = {} } = {}) {
   const entry = join(here, file);
   if (!existsSync(entry)) {
     console.log(`\n${file}: not present in this checkout`);
@@ -103,7 +103,7 @@ function sourceBenchmark(file, { compiled = false, gc = false } = {}) {
     const child = spawn(process.execPath, [...(compiled ? [] : ['--conditions=vigie-source']), ...(gc ? ['--expose-gc'] : []), '--import', 'tsx', entry], {
       cwd: root,
       stdio: 'inherit',
-      env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.base.json') },
+      env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.base.json'), ...env },
     });
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${file} exited with ${code}`))));
   });
@@ -135,7 +135,12 @@ const benchmarks = {
   import: () => sourceBenchmark('context-graph-import.ts'),
   weather: () => sourceBenchmark('weather-pbehaviors.ts'),
   alarms: () => sourceBenchmark('alarm-list.ts'),
-  events: () => sourceBenchmark('events-pipeline.ts', { compiled: true }),
+  // The reference server as users run it, then the trimmed composition for comparison, each in its own process;
+  // `BENCH_COMPOSITION=full` or `trimmed` runs one of them.
+  events: async () => {
+    const compositions = process.env.BENCH_COMPOSITION ? [process.env.BENCH_COMPOSITION] : ['full', 'trimmed'];
+    for (const composition of compositions) await sourceBenchmark('events-pipeline.ts', { compiled: true, env: { BENCH_COMPOSITION: composition } });
+  },
   stream: () => sourceBenchmark('alarm-stream.ts', { compiled: true }),
   export: () => sourceBenchmark('alarm-export.ts', { compiled: true, gc: true }),
   console: async () => {

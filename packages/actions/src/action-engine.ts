@@ -91,6 +91,8 @@ export class ActionEngine {
     // Decided before any await: the triggers of one change are handled concurrently.
     const firstOfChange = !this.#changesSeen.has(payload.alarm);
     this.#changesSeen.add(payload.alarm);
+    // No action exists (known without reading the store): nothing to decide.
+    if (this.#actions.fresh()?.length === 0) return;
     const matched = await this.#matching(payload, firstOfChange);
     for (const action of matched) if (action.delayMs > 0) await this.#plan(action, payload);
     const immediate = matched.filter((action) => action.delayMs === 0);

@@ -69,8 +69,17 @@ export class DynamicInfosEngine {
     this.#rules = new RuleCache({ source: repository, compile: compileRule, kind: 'dynamic infos rule', refreshMs: rulesRefreshMs, clock, logger });
   }
 
-  /** The pipeline stage's part: the event changed the entity's alarm (`changed` is that alarm as stored). */
-  async afterChange(entityId: string, changed: Alarm, entity?: EntityDoc): Promise<void> {
+  /**
+   * The pipeline stage's part: the event changed the entity's alarm (`changed` is that alarm as stored). Without
+   * rules, and no infos on the alarm to take away, it returns nothing at once (known without reading the store): the
+   * stage costs no promise per event.
+   */
+  afterChange(entityId: string, changed: Alarm, entity?: EntityDoc): Promise<void> | undefined {
+    if (this.#rules.fresh()?.length === 0 && !hasInfos(changed)) return undefined;
+    return this.#afterChange(entityId, changed, entity);
+  }
+
+  async #afterChange(entityId: string, changed: Alarm, entity?: EntityDoc): Promise<void> {
     const rules = await this.#rules.rules();
     if (rules.length === 0 && !hasInfos(changed)) return;
     await this.refresh(entityId, entity);

@@ -27,9 +27,9 @@ export const dynamicInfosFeature = defineFeature({
       return {
         name: 'dynamic-infos',
         order: PipelineOrder.dynamicInfos,
-        process: async (context) => {
+        process: (context) => {
           const change = context.data.get(alarmChangeDataKey);
-          if (change) await engine.afterChange(context.entityId, change.alarm, context.entity);
+          return change ? engine.afterChange(context.entityId, change.alarm, context.entity) : undefined;
         },
       };
     });

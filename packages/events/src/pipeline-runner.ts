@@ -104,6 +104,11 @@ export class PipelineRunner {
   #processed = 0;
   #failed = 0;
   readonly #dropped: Record<string, number> = {};
+  /**
+   * Per stage (index of `stages`), what it handled since the last report to the metrics, and when the last event it
+   * handled was accepted: reported per settled group and whenever the pipeline runs dry, its lag taken then.
+   */
+  readonly #progress: { events: number; dropped: number; acceptedAt: number }[] = [];
   /** Events of each queue batch not finished yet. */
   readonly #unfinished = new Map<string, number>();
   /** Finished events not settled in the queue yet, by batch. */
@@ -212,7 +217,11 @@ export class PipelineRunner {
           this.#finishedEvents.add(event);
           while (this.#arrivals.size > 0 && this.#finishedEvents.delete(this.#arrivals.peek() as QueuedEvent)) this.#arrivals.take();
         }
-        if (this.#depth === 0 && this.#idleWaiters.length > 0) for (const wake of this.#idleWaiters.splice(0)) wake();
+        if (this.#depth === 0) {
+          // Nothing left to process: the metrics get the progress now rather than with the next settled group.
+          this.#reportProgress();
+          if (this.#idleWaiters.length > 0) for (const wake of this.#idleWaiters.splice(0)) wake();
+        }
       }
     } finally {
       this.#workers--;
@@ -260,12 +269,16 @@ export class PipelineRunner {
     // Traces only for `debug` events: their details are not even built for the others.
     const tracing = trip.event.debug === true;
     if (tracing) trip.trace('pipeline', 'event accepted', { event: trip.event, acceptedAt: trip.acceptedAt });
-    for (const stage of this.stages) {
+    const stages = this.stages;
+    const observed = this.observations.listens('pipeline');
+    for (let index = 0; index < stages.length; index++) {
+      const stage = stages[index] as PipelineStage;
       if (tracing) trip.trace(stage.name, 'stage starts', { event: trip.event });
       // The first attempt inline (no promise of its own): it is the one nearly every event takes.
       let error: unknown;
       try {
-        await stage.process(trip);
+        const pending = stage.process(trip);
+        if (pending !== undefined) await pending;
       } catch (err) {
         error = await this.#retryStage(stage, trip, err);
       }
@@ -283,9 +296,13 @@ export class PipelineRunner {
         this.#finish(queued);
         return;
       }
-      // Throughput and lag per stage for the metrics feature (nothing is computed when nobody listens).
-      if (this.observations.listens('pipeline')) {
-        this.observations.pipeline({ stage: stage.name, events: 1, lagSeconds: (this.clock.nowMs() - trip.acceptedAt) / 1000, dropped: trip.dropped !== undefined ? 1 : 0 });
+      // Throughput and lag per stage for the metrics feature (nothing is computed when nobody listens): summed here,
+      // reported once per settled group rather than once per event and stage.
+      if (observed) {
+        const progress = (this.#progress[index] ??= { events: 0, dropped: 0, acceptedAt: 0 });
+        progress.events++;
+        if (trip.dropped !== undefined) progress.dropped++;
+        progress.acceptedAt = trip.acceptedAt;
       }
       if (trip.dropped !== undefined) {
         this.#dropped[stage.name] = (this.#dropped[stage.name] ?? 0) + 1;
@@ -317,6 +334,21 @@ export class PipelineRunner {
     else this.#removalTimer ??= setTimeout(() => void this.#removeDone(), removalDelayMs);
   }
 
+  /** Tells the metrics what each stage handled since the last report, and how old the last event it handled is now. */
+  #reportProgress(): void {
+    const stages = this.#stages;
+    if (!stages) return;
+    const nowMs = this.clock.nowMs();
+    for (let index = 0; index < this.#progress.length; index++) {
+      const progress = this.#progress[index];
+      if (!progress || progress.events === 0) continue;
+      const lagSeconds = (nowMs - progress.acceptedAt) / 1000;
+      this.observations.pipeline({ stage: (stages[index] as PipelineStage).name, events: progress.events, lagSeconds, dropped: progress.dropped });
+      progress.events = 0;
+      progress.dropped = 0;
+    }
+  }
+
   /** After a first failure: the retries; the error of the last attempt when every attempt failed, else undefined. */
   async #retryStage(stage: PipelineStage, trip: EventTrip, firstError: unknown): Promise<unknown> {
     let err = firstError;
@@ -341,6 +373,7 @@ export class PipelineRunner {
   #removeDone(): Promise<void> {
     clearTimeout(this.#removalTimer);
     this.#removalTimer = undefined;
+    this.#reportProgress();
     if (this.#finishedCount === 0) return this.#removals;
     const finished = this.#finished;
     const count = this.#finishedCount;

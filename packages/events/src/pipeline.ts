@@ -83,7 +83,11 @@ export interface PipelineStage {
   name: string;
   /** Position in the pipeline: stages run by ascending order (see PipelineOrder). */
   order: number;
-  process(context: PipelineContext): Promise<void>;
+  /**
+   * Returns nothing (rather than a promise) when it has nothing to do for this event, e.g. no rule exists or none
+   * can concern it: the runner then spends no microtask on the stage.
+   */
+  process(context: PipelineContext): Promise<void> | void;
   /**
    * The stage in a dry run (`POST /api/v2/event/dry-run`): does what `process` does to the context (the event, the
    * entity, the data left for later stages) but writes nothing, and tells what it would have written through

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, ManualClock } from '@vigie/kernel';
-import { startFeatureTest, testAdmin, type TestKernel } from '@vigie/testkit';
+import { eventually, startFeatureTest, testAdmin, type TestKernel } from '@vigie/testkit';
 import { metricsFeature } from '@vigie/metrics';
 import { PipelineRunner, eventsFeature } from '../src/index.js';
 import { check, recordingFeature } from '../src/testing.js';
@@ -160,7 +160,8 @@ describe('the pipeline', () => {
     await recorder.waitFor('after', 1);
     await recorder.waitFor('filter', 2);
     expect(recorder.seen.get('after')?.map((s) => s.entityId)).toEqual(['cpu/host']);
-    const metrics = (await t.get('/metrics')).text;
+    // Stage progress reaches the metrics per group of events (or when the pipeline runs dry), not per event.
+    const metrics = await eventually(async () => (await t.get('/metrics')).text, (text) => text.includes('vigie_pipeline_events_total{stage="events.validation"} 2'), 'the validation stage counted');
     expect(metrics).toContain('vigie_pipeline_dropped_total{stage="events.validation"} 1');
     expect(metrics).toContain('vigie_pipeline_events_total{stage="events.validation"} 2');
   });
@@ -253,10 +254,11 @@ describe('the pipeline', () => {
 
   it("reports each stage's throughput and lag to the metrics", async () => {
     const recorder = recordingFeature([{ name: 'last', order: 1000 }]);
-    t = await startFeatureTest({ features: [eventsFeature, recorder.feature, metricsFeature], clock: new ManualClock(start) });
-    await t.post('/api/v2/event', [check({ output: 'one' }), check({ output: 'two' })]);
+    const kernel = await startFeatureTest({ features: [eventsFeature, recorder.feature, metricsFeature], clock: new ManualClock(start) });
+    t = kernel;
+    await kernel.post('/api/v2/event', [check({ output: 'one' }), check({ output: 'two' })]);
     await recorder.waitFor('last', 2);
-    const metrics = (await t.get('/metrics')).text;
+    const metrics = await eventually(async () => (await kernel.get('/metrics')).text, (text) => text.includes('vigie_pipeline_events_total{stage="events.validation"} 2'), 'the validation stage counted');
     expect(metrics).toContain('vigie_pipeline_events_total{stage="events.validation"} 2');
     expect(metrics).toContain('vigie_pipeline_lag_seconds{stage="events.validation"} 0');
   });

@@ -56,11 +56,8 @@ export class RuleCache<R extends Doc, C> {
 
   /** The rules that can be applied, in order. */
   rules(): Promise<C[]> {
-    const loaded = this.#loaded;
-    const { source, clock, refreshMs } = this.#options;
-    if (loaded && loaded.generation === this.#generation && loaded.writes === source.writes && clock.nowMs() - loaded.atMs < refreshMs) {
-      return Promise.resolve(this.#rules);
-    }
+    const fresh = this.fresh();
+    if (fresh !== undefined) return Promise.resolve(fresh);
     if (this.#loading?.generation !== this.#generation) {
       const loading = { generation: this.#generation, promise: this.#load(this.#generation) };
       this.#loading = loading;
@@ -69,6 +66,17 @@ export class RuleCache<R extends Doc, C> {
       }).catch(() => undefined);
     }
     return (this.#loading as { promise: Promise<C[]> }).promise;
+  }
+
+  /**
+   * The rules when those held are fresh (what `rules()` would answer without reading the store), else undefined:
+   * lets a hot path skip its work synchronously when no rule exists, without a promise per call.
+   */
+  fresh(): C[] | undefined {
+    const loaded = this.#loaded;
+    const { source, clock, refreshMs } = this.#options;
+    if (loaded && loaded.generation === this.#generation && loaded.writes === source.writes && clock.nowMs() - loaded.atMs < refreshMs) return this.#rules;
+    return undefined;
   }
 
   /** The next `rules()` reads the rules again. */

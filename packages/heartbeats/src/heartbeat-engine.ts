@@ -73,10 +73,14 @@ export class HeartbeatEngine {
     return { ...page, last_match: lastMatch, alarm_at: this.clock.nowSec() + heartbeat.intervalSec };
   }
 
-  /** The pipeline stage's part. */
-  async eventSeen(context: PipelineContext): Promise<void> {
+  /** The pipeline stage's part; nothing (no promise) when no heartbeat exists, known without reading the store. */
+  eventSeen(context: PipelineContext): Promise<void> | undefined {
+    if (isOwnEvent(context.event) || this.#heartbeats.fresh()?.length === 0) return undefined;
+    return this.#eventSeen(context);
+  }
+
+  async #eventSeen(context: PipelineContext): Promise<void> {
     const { event } = context;
-    if (isOwnEvent(event)) return;
     const nowSec = Math.floor(context.acceptedAt / 1000);
     for (const heartbeat of await this.#heartbeats.rules()) {
       if (!matches(heartbeat, event)) continue;

@@ -76,8 +76,16 @@ export class IdleRuleEngine {
     this.#rules = new RuleCache({ source: rules, compile: compileRule, kind: 'idle rule', refreshMs: rulesRefreshMs, clock, logger });
   }
 
-  /** The pipeline stage's part: an event on an entity with an open alarm starts a new idle period. */
-  async eventSeen(entityId: string, acceptedAtMs: number): Promise<void> {
+  /**
+   * The pipeline stage's part: an event on an entity with an open alarm starts a new idle period. Nothing (no
+   * promise) when no rule exists and no write since says otherwise: the stage then costs nothing per event.
+   */
+  eventSeen(entityId: string, acceptedAtMs: number): Promise<void> | undefined {
+    if (this.#rulesExistWrites === this.rules.writes && !this.#rulesExist) return undefined;
+    return this.#eventSeen(entityId, acceptedAtMs);
+  }
+
+  async #eventSeen(entityId: string, acceptedAtMs: number): Promise<void> {
     if (this.#rulesExistWrites !== this.rules.writes) {
       this.#rulesExistWrites = this.rules.writes;
       this.#rulesExist = (await this.rules.count()) > 0;

@@ -51,7 +51,9 @@ export class EventBus {
     const failures: unknown[] = [];
     for (const handler of [...set]) {
       try {
-        await (handler as Handler<P>)(payload);
+        // Awaited only when it answers a promise: a handler with nothing to do costs no microtask.
+        const pending = (handler as Handler<P>)(payload) as unknown;
+        if (pending !== undefined) await pending;
       } catch (err) {
         failures.push(err);
       }

@@ -61,6 +61,11 @@ export class CorrelationEngine {
    * A check event whose alarm may join meta-alarms: `changed` is the alarm as the alarms stage stored it, absent when
    * the event changed nothing (the entity's open alarm is then read, only if some rule exists).
    */
+  /** Whether no rule exists (known without reading the store): the stage then skips the event at once. */
+  withoutRules(): boolean {
+    return this.catalog.knownEmpty();
+  }
+
   async correlate(context: PipelineContext, changed: Alarm | undefined): Promise<void> {
     const rules = await this.catalog.rules();
     if (rules.length === 0) return;

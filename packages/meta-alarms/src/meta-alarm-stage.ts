@@ -14,15 +14,13 @@ export function metaAlarmStage(engine: CorrelationEngine): PipelineStage {
   return {
     name: 'meta-alarms',
     order: PipelineOrder.metaAlarms,
-    async process(context: PipelineContext): Promise<void> {
+    process(context: PipelineContext): Promise<void> | undefined {
       const type = context.event.event_type;
-      if (metaEventTypes.has(type)) {
-        await engine.applyMetaAlarmEvent(context);
-        return;
-      }
-      if (type !== 'check' || context.entity?.enabled === false) return;
+      if (metaEventTypes.has(type)) return engine.applyMetaAlarmEvent(context);
+      // Without rules there is nothing to correlate: answered synchronously, at no cost per event.
+      if (type !== 'check' || context.entity?.enabled === false || engine.withoutRules()) return undefined;
       const change = context.data.get(alarmChangeDataKey);
-      await engine.correlate(context, change?.alarm);
+      return engine.correlate(context, change?.alarm);
     },
   };
 }

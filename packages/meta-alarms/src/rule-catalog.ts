@@ -52,6 +52,11 @@ export class RuleCatalog {
     return this.#rules.rules();
   }
 
+  /** Whether no rule exists, known without reading the store (false when the rules held need reading again). */
+  knownEmpty(): boolean {
+    return this.#rules.fresh()?.length === 0;
+  }
+
   /** The rule as stored, even one the engine leaves out (a meta-alarm keeps the id of a rule that may be gone). */
   get(id: string): Promise<MetaAlarmRuleRecord | null> {
     return this.repository.get(id);

@@ -56,11 +56,13 @@ export const pbehaviorsFeature = defineFeature<PbehaviorsConfig>({
       return {
         name: 'pbehaviors',
         order: PipelineOrder.pbehaviors,
-        async process(context) {
+        // Only new alarms concern it: every other event passes without a promise.
+        process(context) {
           const change = context.data.get(alarmChangeDataKey);
-          if (!change?.created) return;
-          const entered = await engine.alarmCreated(change.alarm);
-          if (entered) context.trace('pbehaviors', `the new alarm entered pbehavior ${entered}`, { alarm: change.alarm._id });
+          if (!change?.created) return undefined;
+          return engine.alarmCreated(change.alarm).then((entered) => {
+            if (entered) context.trace('pbehaviors', `the new alarm entered pbehavior ${entered}`, { alarm: change.alarm._id });
+          });
         },
       };
     });
