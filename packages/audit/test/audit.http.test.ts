@@ -146,6 +146,22 @@ describe('the audit log', () => {
             },
           }),
         );
+        f.route(
+          defineRoute({
+            method: 'PUT',
+            path: '/api/v2/bulk-items',
+            right: 'bulk:write',
+            summary: 'Writes documents that are their own record',
+            tags: ['bulk'],
+            body: false,
+            auditChanges: false,
+            responses: { 200: { description: 'Done' } },
+            handler: async (ctx) => {
+              await ctx.state.scope.resolve(kernelRefs.store).collection(items).insertMany([{ _id: 'own-1', n: 0 }, { _id: 'own-2', n: 0 }]);
+              return { done: true };
+            },
+          }),
+        );
       },
     });
     t = await startFeatureTest({ features: [auditFeature, bulkFeature] });
@@ -164,6 +180,11 @@ describe('the audit log', () => {
       { collection: 'bulk_items', id: 'item-2', before: { _id: 'item-2', n: 3 }, after: { _id: 'item-2', n: 0 } },
     ]);
     expect(batch?.changesOmitted).toBe(0);
+
+    // A route that says its writes are their own record (the event intake) has them counted, not copied.
+    expect((await t.put('/api/v2/bulk-items', undefined)).status).toBe(200);
+    const [own] = (await audit()).data;
+    expect(own).toMatchObject({ method: 'PUT', outcome: 'done', changes: [], changesOmitted: 2 });
   });
 
   it('records writes refused before their handler (bad credentials, missing right, throttled) with who tried; not reads, not anonymous requests', async () => {

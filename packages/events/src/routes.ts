@@ -84,6 +84,8 @@ export const eventRoutes: RouteDefinition[] = [
       'send them again. A list holds at most `[engine] max_batch_events` events (10,000 by default).',
     tags: ['events'],
     body: false,
+    // The queued events are their own record (and the hottest write): the audit record counts them, never copies them.
+    auditChanges: false,
     requestDoc: eventBodySchema,
     responses: {
       200: { description: 'What was queued, refused, or should be sent again', schema: ingestionAnswerSchema },

@@ -108,9 +108,12 @@ export class AuditChangeLog {
   omitted = 0;
   #closed = false;
 
+  /** `limit` 0: the writes are only counted (a route whose writes are their own record, such as the event intake). */
+  constructor(private readonly limit: number = auditChangeLimit) {}
+
   /** How many more documents may be copied (0 once the request has ended: late writes are not its own). */
   get room(): number {
-    return this.#closed ? 0 : auditChangeLimit - this.changes.length;
+    return this.#closed ? 0 : this.limit - this.changes.length;
   }
 
   get closed(): boolean {
@@ -121,7 +124,7 @@ export class AuditChangeLog {
   add(collection: string, id: string, before: unknown, after: unknown): void {
     if (this.#closed) return;
     if (JSON.stringify(before) === JSON.stringify(after)) return;
-    if (this.changes.length < auditChangeLimit) this.changes.push({ collection, id, before, after });
+    if (this.changes.length < this.limit) this.changes.push({ collection, id, before, after });
     else this.omitted += 1;
   }
 

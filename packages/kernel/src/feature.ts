@@ -74,6 +74,12 @@ export interface RouteDefinition<B = unknown, Q = unknown> {
   right?: string;
   /** Body handling; JSON up to the server's default limit for POST/PUT/PATCH unless set. `false` leaves the stream unread. */
   body?: BodyOptions | false;
+  /**
+   * Whether the audit record of a write copies the documents it wrote (before/after); true by default. `false` only
+   * counts them (`changesOmitted`): for a route whose writes are their own record, such as the event intake, where
+   * copying each queued event would double the writes of the hottest route.
+   */
+  auditChanges?: boolean;
   /** Error wording for this route, over the feature's. */
   errors?: ErrorWording;
   /** OpenAPI description. */

@@ -176,7 +176,13 @@ function statusOf(err: unknown): number {
  * anything changes (a failure to record refuses the request), so a crash can leave a record without its change,
  * never a change without its record.
  */
-async function audited(ctx: VigieContext, options: HttpAppOptions, what: Pick<AuditEntry, 'route' | 'right' | 'body'>, work: () => Promise<void>): Promise<void> {
+async function audited(
+  ctx: VigieContext,
+  options: HttpAppOptions,
+  what: Pick<AuditEntry, 'route' | 'right' | 'body'>,
+  work: () => Promise<void>,
+  copyChanges = true,
+): Promise<void> {
   const trail = readMethods.has(ctx.req.method ?? 'GET') ? undefined : options.auditTrail?.();
   if (!trail || !ctx.state.user) return work();
   const { id, name, via, apiKey } = ctx.state.user;
@@ -192,7 +198,7 @@ async function audited(ctx: VigieContext, options: HttpAppOptions, what: Pick<Au
   };
   const recordId = await trail.begin(entry);
   // The store every feature resolves adds the documents written by `work` (and what it awaits) to this log.
-  const changes = new AuditChangeLog();
+  const changes = new AuditChangeLog(copyChanges ? undefined : 0);
   let status = 500;
   try {
     await auditedChanges.run(changes, work);
@@ -298,7 +304,7 @@ function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
       const input = readInput ? readInput(ctx) : noInput;
       if (recorded) {
         const body = route.body === false ? null : maskSecrets(requestBody(ctx) ?? null);
-        await audited(ctx, options, { route: template, right: route.right, body }, () => respond(ctx, input));
+        await audited(ctx, options, { route: template, right: route.right, body }, () => respond(ctx, input), route.auditChanges !== false);
       } else {
         await respond(ctx, input);
       }
