@@ -205,6 +205,53 @@ describeWithService('chromium', chromiumInstalled, () => {
     await expectAccessible('import page');
   }, 60_000);
 
+  it("edits a custom role's rights and a user's roles: the user then opens the audit log it was refused", async () => {
+    await call('/api/v2/roles', { method: 'POST', body: JSON.stringify({ name: 'night-desk', description: 'Night desk', rights: ['alarms:read', 'console:read'] }) });
+    await call('/api/v2/users', { method: 'POST', body: JSON.stringify({ name: 'night-auditor', password: 'auditor password', roles: ['viewer'] }) });
+
+    // As a viewer, without audit:read, the audit log is refused.
+    await signIn('night-auditor', 'auditor password');
+    await page.goto(`${url}/audit`);
+    await expect.poll(() => page.getByRole('alert').innerText()).toContain('the right audit:read is required');
+
+    await signIn('root', password);
+    await page.goto(`${url}/access`);
+    const roleRows = page.locator('section[aria-labelledby="roles-title"] tbody tr');
+    // Built-in roles are shown without an edit button.
+    expect(await roleRows.filter({ hasText: 'admin' }).first().getByRole('button').count()).toBe(0);
+    await page.getByRole('button', { name: 'Edit role night-desk' }).click();
+    const roleEditor = page.getByRole('region', { name: 'Edit role night-desk' });
+    await roleEditor.getByRole('group', { name: 'audit' }).getByRole('checkbox', { name: 'audit:read' }).check();
+    await roleEditor.getByLabel('Description').fill('Night desk, reads the audit log');
+    await expectAccessible('role editor');
+    await roleEditor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => roleRows.filter({ hasText: 'night-desk' }).innerText()).toContain('audit:read');
+    expect(await roleRows.filter({ hasText: 'night-desk' }).innerText()).toContain('Night desk, reads the audit log');
+
+    // The user's roles: viewer replaced by night-desk, a mail added, the server's refusal shown next to the form.
+    await page.getByRole('button', { name: 'Edit night-auditor' }).click();
+    const userEditor = page.getByRole('region', { name: 'Edit user night-auditor' });
+    await userEditor.getByRole('checkbox', { name: 'night-desk' }).check();
+    await userEditor.getByRole('checkbox', { name: 'viewer' }).uncheck();
+    await userEditor.getByLabel('Mail').fill('night@example.org');
+    await userEditor.getByLabel(/^New password/).fill('short');
+    await userEditor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => userEditor.getByRole('alert').innerText()).toContain('Not saved: a password has at least');
+    await expectAccessible('user editor with an error');
+    await userEditor.getByLabel(/^New password/).fill('another long password');
+    await userEditor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('section[aria-labelledby="users-title"] tbody tr', { hasText: 'night-auditor' }).innerText()).toContain('night-desk');
+    const stored = (await call('/api/v2/users/night-auditor')) as { roles: string[]; mail: string };
+    expect(stored).toMatchObject({ roles: ['night-desk'], mail: 'night@example.org' });
+    await expectAccessible('access page after the edits');
+
+    // The new password and the new rights, at the user's next sign-in.
+    await signIn('night-auditor', 'another long password');
+    await page.goto(`${url}/audit`);
+    await expect.poll(() => page.locator('table.audit tbody th').allInnerTexts()).toEqual(expect.arrayContaining(['PUT /api/v2/roles/night-desk']));
+    await signIn('root', password);
+  }, 90_000);
+
   it('shows a viewer no write button, and the server refusing a page the viewer forces', async () => {
     await signIn('watch-only', 'viewer password');
     expect(await page.getByRole('navigation', { name: 'Sections' }).getByRole('link').allInnerTexts()).not.toContain('Audit');

@@ -1,23 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { api, ApiError, holds, type Account } from '../api.js';
+import { api, holds, type Account } from '../api.js';
 import { requestSchema, useOpenApi } from './openapi.js';
+import { failure, RoleEditor, UserEditor, type Role, type User } from './AccessEditors.js';
 import { SchemaForm, serverProblem, type ServerProblem } from './SchemaForm.js';
-
-interface User {
-  _id: string;
-  role: string;
-  roles?: string[];
-  enabled: boolean;
-  external: boolean;
-}
-
-interface Role {
-  name: string;
-  description: string;
-  rights: string[];
-  builtIn: boolean;
-}
 
 interface ApiKey {
   id: string;
@@ -31,7 +17,6 @@ interface ApiKey {
 }
 
 const pageSize = 20;
-const failure = (error: unknown) => (error instanceof ApiError ? error.description : String(error));
 
 /** A create form generated from the route's schema in the server's OpenAPI document; closes when saved. */
 function CreateForm({ path, title, onSaved, onCancel }: { path: string; title: string; onSaved: (answer: unknown) => void; onCancel: () => void }) {
@@ -62,11 +47,12 @@ function CreateForm({ path, title, onSaved, onCancel }: { path: string; title: s
   );
 }
 
-function Users() {
+function Users({ canListRoles }: { canListRoles: boolean }) {
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<User | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const users = useQuery({
     queryKey: ['users', search, page],
@@ -107,6 +93,15 @@ function Users() {
           onSaved={async () => { setCreating(false); setMessage('User created'); await refresh(); }}
         />
       )}
+      {editing && (
+        <UserEditor
+          key={editing._id}
+          user={editing}
+          canListRoles={canListRoles}
+          onCancel={() => setEditing(null)}
+          onSaved={async (saved) => { setEditing(null); setMessage(`${saved._id} saved`); await refresh(); }}
+        />
+      )}
       {users.isError && <p role="alert" className="error">{users.error.message}</p>}
       {users.data && (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Users (scrolls sideways)">
@@ -128,6 +123,9 @@ function Users() {
                   <td>{u.enabled ? 'yes' : 'no'}</td>
                   <td>{u.external ? 'an identity provider' : 'a password'}</td>
                   <td className="actions">
+                    <button type="button" onClick={() => setEditing(u)} aria-label={`Edit ${u._id}`}>
+                      Edit
+                    </button>
                     <button type="button" onClick={() => change.mutate({ user: u, enabled: !u.enabled })} aria-label={`${u.enabled ? 'Disable' : 'Enable'} ${u._id}`}>
                       {u.enabled ? 'Disable' : 'Enable'}
                     </button>
@@ -155,6 +153,7 @@ function Users() {
 function Roles() {
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Role | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const roles = useQuery({ queryKey: ['roles'], queryFn: () => api<Role[]>('/api/v2/roles') });
   const remove = useMutation({
@@ -179,6 +178,14 @@ function Roles() {
           onSaved={async () => { setCreating(false); setMessage('Role created'); await queryClient.invalidateQueries({ queryKey: ['roles'] }); }}
         />
       )}
+      {editing && (
+        <RoleEditor
+          key={editing.name}
+          role={editing}
+          onCancel={() => setEditing(null)}
+          onSaved={async (saved) => { setEditing(null); setMessage(`${saved.name} saved`); await queryClient.invalidateQueries({ queryKey: ['roles'] }); }}
+        />
+      )}
       {roles.isError && <p role="alert" className="error">{roles.error.message}</p>}
       {roles.data && (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Roles (scrolls sideways)">
@@ -200,11 +207,17 @@ function Roles() {
                   </th>
                   <td>{r.description}</td>
                   <td>{r.rights.includes('*') ? 'every right' : r.rights.join(', ')}</td>
-                  <td>
+                  <td className="actions">
+                    {/* Built-in roles are read-only on the server (400): shown, never edited. */}
                     {!r.builtIn && (
-                      <button type="button" onClick={() => window.confirm(`Delete ${r.name}?`) && remove.mutate(r)} aria-label={`Delete role ${r.name}`}>
-                        Delete
-                      </button>
+                      <>
+                        <button type="button" onClick={() => setEditing(r)} aria-label={`Edit role ${r.name}`}>
+                          Edit
+                        </button>
+                        <button type="button" onClick={() => window.confirm(`Delete ${r.name}?`) && remove.mutate(r)} aria-label={`Delete role ${r.name}`}>
+                          Delete
+                        </button>
+                      </>
                     )}
                   </td>
                 </tr>
@@ -301,7 +314,7 @@ export default function Access({ account }: { account: Account | undefined }) {
   return (
     <main id="main" className="page admin">
       <h1>Access</h1>
-      {holds(account, 'users:admin') && <Users />}
+      {holds(account, 'users:admin') && <Users canListRoles={holds(account, 'roles:admin')} />}
       {holds(account, 'roles:admin') && <Roles />}
       {holds(account, 'account:own') && <ApiKeys />}
     </main>
