@@ -34,10 +34,12 @@ export const savedFilterInputSchema = object({
   query: filterQuery.defined('query is required'),
 })
   .typeError('the body must be a JSON object')
+  .required('the body must be a JSON object')
   .noUnknown('the following keys are invalid: ${unknown}');
 
 export const savedFilterChangeSchema = object({ name: filterName, query: filterQuery })
   .typeError('the body must be a JSON object')
+  .required('the body must be a JSON object')
   .noUnknown('the following keys are invalid: ${unknown}')
   .test('something', 'name or query is required', (value) => value?.name !== undefined || value?.query !== undefined);
 

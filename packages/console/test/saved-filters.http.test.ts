@@ -59,6 +59,8 @@ describe('/api/v2/saved-filters', () => {
 
   it('refuses bad bodies, a name used twice and more views than the bound, naming the problem', async () => {
     const create = (body: unknown) => t.post('/api/v2/saved-filters', body, { auth: bob });
+    await expectError(create(undefined), 400, /the body must be a JSON object/);
+    await expectError(t.put('/api/v2/saved-filters/any', undefined, { auth: bob }), 400, /the body must be a JSON object/);
     await expectError(create({ query: '' }), 400, /name is required/);
     await expectError(create({ name: '', query: '' }), 400, /name must not be empty/);
     await expectError(create({ name: 'x'.repeat(101), query: '' }), 400, /name must be at most 100 characters/);
