@@ -437,13 +437,52 @@ export function projectCopy(doc: Doc, projection: Projection): Doc {
     }
     return out as Doc;
   }
-  const out = copyJson(doc) as Record<string, unknown>;
+  // Excluded fields are skipped while copying, not copied then deleted: the scans that leave out an alarm's steps
+  // (the largest part of it) would otherwise copy them for every alarm.
+  let excluded = exclusionTrees.get(projection);
+  if (!excluded) exclusionTrees.set(projection, (excluded = exclusionTree(paths.map(([path]) => path))));
+  const out = copyExcluding(doc, excluded);
   if (projection._id === 0) delete out._id;
-  for (const [path] of paths) {
-    const parts = path.split('.');
-    let node: unknown = out;
-    for (let i = 0; i < parts.length - 1; i++) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[parts[i] as string] : undefined;
-    if (typeof node === 'object' && node !== null) delete (node as Record<string, unknown>)[parts[parts.length - 1] as string];
-  }
   return out as Doc;
+}
+
+/** Excluded paths as a tree of their parts: `true` marks a field left out whole. */
+interface ExclusionTree {
+  [part: string]: ExclusionTree | true;
+}
+
+/** The tree of each projection object, built once for the many documents of one read. */
+const exclusionTrees = new WeakMap<Projection, ExclusionTree>();
+
+function exclusionTree(paths: readonly string[]): ExclusionTree {
+  // Without a prototype, so that a field named like an Object method (`constructor`) is not taken for a rule.
+  const root: ExclusionTree = Object.create(null) as ExclusionTree;
+  for (const path of paths) {
+    const parts = path.split('.');
+    const leaf = parts.pop() as string;
+    let node: ExclusionTree | undefined = root;
+    for (const part of parts) {
+      const next: ExclusionTree | true | undefined = node[part];
+      // A parent already left out whole covers the longer path.
+      if (next === true) {
+        node = undefined;
+        break;
+      }
+      node = next ?? (node[part] = Object.create(null) as ExclusionTree);
+    }
+    if (node) node[leaf] = true;
+  }
+  return root;
+}
+
+/** A deep copy of a sub-document without the fields `excluded` marks (no excluded path crosses an array here). */
+function copyExcluding(doc: Record<string, unknown>, excluded: ExclusionTree): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(doc)) {
+    const rule = excluded[key];
+    if (rule === true) continue;
+    const value = doc[key];
+    out[key] = rule && typeof value === 'object' && value !== null && !Array.isArray(value) ? copyExcluding(value as Record<string, unknown>, rule) : copyJson(value);
+  }
+  return out;
 }
