@@ -1,6 +1,7 @@
 // Rule previews and the maintenance calendar on the embedded (SQLite) store: an idle-rule preview over 100,000 open
 // alarms (goal 1 s) beside a bare scan of the same alarms through the store (the floor), and a year of a weekly rule
-// over 10,000 pbehaviors (goal 200 ms for the expansion), and the HTTP answers of a week and of one entity.
+// over 10,000 pbehaviors (goal 200 ms for the expansion and its first page), over HTTP too, with pbehaviors sharing
+// timings (made together) and with every timing distinct, and the HTTP answers of a week and of one entity.
 //
 //   node bench/run.mjs previews
 //
@@ -15,7 +16,7 @@ import { eventsFeature } from '../packages/events/src/index.js';
 import { idleRulesFeature } from '../packages/idle-rules/src/index.js';
 import { ManualClock } from '../packages/kernel/src/index.js';
 import { PbehaviorCalendar, pbehaviorsFeature, type PbehaviorRecord } from '../packages/pbehaviors/src/index.js';
-import { startFeatureTest } from '../packages/testkit/src/index.js';
+import { startFeatureTest, type TestKernel } from '../packages/testkit/src/index.js';
 
 const alarmCount = Number(process.env.BENCH_ALARMS ?? 100_000);
 const pbehaviorCount = Number(process.env.BENCH_PBEHAVIORS ?? 10_000);
@@ -86,8 +87,12 @@ function alarm(i: number): Record<string, unknown> {
   };
 }
 
-function pbehavior(i: number): PbehaviorRecord {
-  const tstart = now - 30 * day + (i % 7) * day + (i % 24) * 3600;
+/**
+ * A weekly pbehavior starting on one of 168 (weekday, hour) pairs, as pbehaviors made together share their timing;
+ * with `distinct`, each starts `i` seconds later, so that no two share one (the calendar expands each timing once).
+ */
+function pbehavior(i: number, distinct = false): PbehaviorRecord {
+  const tstart = now - 30 * day + (i % 7) * day + (i % 24) * 3600 + (distinct ? i : 0);
   return {
     _id: `pbh-${i}`,
     name: `weekly ${i}`,
@@ -144,16 +149,51 @@ async function main(): Promise<void> {
     const expansion = await medianOf(async () => {
       count = (await calendar.timespans(year)).count;
     });
-    report(`expansion (PbehaviorCalendar.timespans): ${count} timespans`, expansion, goals.calendar);
-    let monthCount = 0;
-    const http = await medianOf(async () => {
-      const res = await t.get(`/api/v2/pbehavior-timespans?from=${year.from}&to=${year.from + 7 * day}&timezone=Europe/Paris`);
-      if (res.status !== 200) throw new Error(`timespans answered ${res.status}`);
-      monthCount = (res.body as { count: number }).count;
+    report(`expansion (PbehaviorCalendar.timespans, first page): ${count} timespans`, expansion, goals.calendar);
+    await calendarOverHttp(t, year);
+  } finally {
+    await t.stop();
+    rmSync(installDir, { recursive: true, force: true });
+  }
+  await distinctTimings();
+}
+
+/** The year over HTTP (count and first page of 1,000), a week of it, and one entity's year. */
+async function calendarOverHttp(t: TestKernel, year: { from: number; to: number }): Promise<void> {
+  let yearCount = 0;
+  const yearAnswer = await medianOf(async () => {
+    const res = await t.get(`/api/v2/pbehavior-timespans?from=${year.from}&to=${year.to}&timezone=Europe/Paris`);
+    if (res.status !== 200) throw new Error(`timespans answered ${res.status}`);
+    yearCount = (res.body as { count: number }).count;
+  });
+  report(`GET /api/v2/pbehavior-timespans, the year (${yearCount}, first page of 1,000)`, yearAnswer, goals.calendar);
+  let weekCount = 0;
+  const http = await medianOf(async () => {
+    const res = await t.get(`/api/v2/pbehavior-timespans?from=${year.from}&to=${year.from + 7 * day}&timezone=Europe/Paris`);
+    if (res.status !== 200) throw new Error(`timespans answered ${res.status}`);
+    weekCount = (res.body as { count: number }).count;
+  });
+  report(`GET /api/v2/pbehavior-timespans, 7 days of every pbehavior (${weekCount})`, http);
+  const oneEntity = await medianOf(() => t.get(`/api/v2/pbehavior-timespans?from=${year.from}&to=${year.to}&entity=res-1/host-1`));
+  report('GET /api/v2/pbehavior-timespans for one entity', oneEntity);
+}
+
+/** The same calendar when no two pbehaviors share a timing: every schedule expanded. */
+async function distinctTimings(): Promise<void> {
+  const installDir = mkdtempSync(join(tmpdir(), 'vigie-bench-calendar-'));
+  const t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, alarmsFeature, pbehaviorsFeature], clock, installDir, checkResponses: false });
+  try {
+    await t.kernel.store.collection('default_pbehavior').insertMany(Array.from({ length: pbehaviorCount }, (_, i) => pbehavior(i, true)) as never);
+    process.stdout.write(`\nmaintenance calendar, ${pbehaviorCount} pbehaviors with ${pbehaviorCount} distinct timings\n`);
+    const calendar = t.kernel.scope('pbehaviors').resolve(PbehaviorCalendar);
+    const year = { from: now, to: now + 365 * day, timezone: 'Europe/Paris' };
+    await calendar.timespans(year);
+    let count = 0;
+    const expansion = await medianOf(async () => {
+      count = (await calendar.timespans(year)).count;
     });
-    report(`GET /api/v2/pbehavior-timespans, 7 days of every pbehavior (${monthCount})`, http);
-    const oneEntity = await medianOf(() => t.get(`/api/v2/pbehavior-timespans?from=${year.from}&to=${year.to}&entity=res-1/host-1`));
-    report('GET /api/v2/pbehavior-timespans for one entity', oneEntity);
+    report(`expansion (PbehaviorCalendar.timespans, first page): ${count} timespans`, expansion, goals.calendar);
+    await calendarOverHttp(t, year);
   } finally {
     await t.stop();
     rmSync(installDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { Query } from 'mingo';
 import { describe, expect, it } from 'vitest';
-import type { Doc, Filter, SortSpec } from '@vigie/kernel';
-import { compileMatcher, sortDocs } from './query-plan.js';
+import type { Doc, Filter, Projection, SortSpec } from '@vigie/kernel';
+import { compileMatcher, projectCopy, sortDocs } from './query-plan.js';
 
 describe('compileMatcher', () => {
   const docs: Doc[] = [
@@ -53,6 +53,32 @@ describe('sortDocs with a count (the first documents of a page)', () => {
       // Without arrays the order is mingo's (MongoDB's) order; arrays are compared as whole values, as the engine always did.
       if (!('tags' in sort)) expect(full).toEqual(new Query({}).find<Doc>(docs).sort(sort).all().map((doc) => doc._id));
       for (const count of [1, 50, 249]) expect(sortDocs(docs, sort, count).map((doc) => doc._id)).toEqual(full.slice(0, count));
+    }
+  });
+});
+
+describe('projectCopy leaving fields out', () => {
+  const docs: Doc[] = [
+    { _id: 'a', t: 1, v: { steps: [{ val: 1 }], state: { val: 2 }, long_output_history: ['x'], infos: { constructor: 1 } } },
+    { _id: 'b', v: { state: { val: 3 } } },
+    { _id: 'c', v: 7 },
+    { _id: 'd', v: null, t: 2 },
+    { _id: 'e', v: [{ steps: 1, state: 2 }] },
+  ];
+  const projections: Projection[] = [
+    { 'v.steps': 0 },
+    { 'v.steps': 0, 'v.long_output_history': 0 },
+    { 'v.infos.constructor': 0, t: 0 },
+    { v: 0 },
+    { _id: 0, 'v.state.val': 0 },
+  ];
+  it('agrees with mingo, through sub-documents, scalars, nulls and arrays on the way, and shares nothing with the stored document', () => {
+    for (const projection of projections) {
+      for (const doc of docs) {
+        const copy = projectCopy(doc, projection);
+        expect(copy, `${JSON.stringify(projection)} on ${doc._id}`).toEqual(new Query({}).find([doc], projection).all()[0]);
+        if (typeof copy.v === 'object' && copy.v !== null) expect(copy.v).not.toBe(doc.v);
+      }
     }
   });
 });

@@ -416,34 +416,83 @@ export function projectCopy(doc: Doc, projection: Projection): Doc {
     for (const [path] of paths) if (doc[path] !== undefined) out[path] = copyJson(doc[path]);
     return out as Doc;
   }
-  const crossesArray = paths.some(([path]) => pathCrossesArray(doc, path));
-  if (crossesArray || paths.some(([, v]) => (v === 1) !== including)) {
+  const mixed = paths.some(([, v]) => (v === 1) !== including);
+  if (!mixed && !including) {
+    // Excluded fields are skipped while copying, not copied then deleted: the scans that leave out an alarm's steps
+    // (the largest part of it) would otherwise copy them for every alarm.
+    let excluded = exclusionTrees.get(projection);
+    if (!excluded) exclusionTrees.set(projection, (excluded = exclusionTree(paths.map(([path]) => path))));
+    const out = copyExcluding(doc, excluded);
+    if (out) {
+      if (projection._id === 0) delete out._id;
+      return out as Doc;
+    }
+  }
+  if (mixed || !including || paths.some(([path]) => pathCrossesArray(doc, path))) {
     return structuredClone(mingoFind([doc], {}, projection).all()[0] as Doc);
   }
-  if (including) {
-    const out: Record<string, unknown> = {};
-    if (projection._id !== 0) out._id = doc._id;
-    for (const [path] of paths) {
-      const value = resolvePath(doc, path);
-      if (value === undefined) continue;
-      const parts = path.split('.');
-      let node = out;
-      for (let i = 0; i < parts.length - 1; i++) {
-        const part = parts[i] as string;
-        if (typeof node[part] !== 'object' || node[part] === null) node[part] = {};
-        node = node[part] as Record<string, unknown>;
-      }
-      node[parts[parts.length - 1] as string] = copyJson(value);
-    }
-    return out as Doc;
-  }
-  const out = copyJson(doc) as Record<string, unknown>;
-  if (projection._id === 0) delete out._id;
+  const out: Record<string, unknown> = {};
+  if (projection._id !== 0) out._id = doc._id;
   for (const [path] of paths) {
+    const value = resolvePath(doc, path);
+    if (value === undefined) continue;
     const parts = path.split('.');
-    let node: unknown = out;
-    for (let i = 0; i < parts.length - 1; i++) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[parts[i] as string] : undefined;
-    if (typeof node === 'object' && node !== null) delete (node as Record<string, unknown>)[parts[parts.length - 1] as string];
+    let node = out;
+    for (let i = 0; i < parts.length - 1; i++) {
+      const part = parts[i] as string;
+      if (typeof node[part] !== 'object' || node[part] === null) node[part] = {};
+      node = node[part] as Record<string, unknown>;
+    }
+    node[parts[parts.length - 1] as string] = copyJson(value);
   }
   return out as Doc;
+}
+
+/** Excluded paths as a tree of their parts: `true` marks a field left out whole. */
+interface ExclusionTree {
+  [part: string]: ExclusionTree | true;
+}
+
+/** The tree of each projection object, built once for the many documents of one read. */
+const exclusionTrees = new WeakMap<Projection, ExclusionTree>();
+
+function exclusionTree(paths: readonly string[]): ExclusionTree {
+  // Without a prototype, so that a field named like an Object method (`constructor`) is not taken for a rule.
+  const root: ExclusionTree = Object.create(null) as ExclusionTree;
+  for (const path of paths) {
+    const parts = path.split('.');
+    const leaf = parts.pop() as string;
+    let node: ExclusionTree | undefined = root;
+    for (const part of parts) {
+      const next: ExclusionTree | true | undefined = node[part];
+      // A parent already left out whole covers the longer path.
+      if (next === true) {
+        node = undefined;
+        break;
+      }
+      node = next ?? (node[part] = Object.create(null) as ExclusionTree);
+    }
+    if (node) node[leaf] = true;
+  }
+  return root;
+}
+
+/**
+ * A deep copy of a sub-document without the fields `excluded` marks; null when an excluded path crosses an array
+ * (MongoDB's rules then apply to each element: mingo's work).
+ */
+function copyExcluding(doc: Record<string, unknown>, excluded: ExclusionTree): Record<string, unknown> | null {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(doc)) {
+    const rule = excluded[key];
+    if (rule === true) continue;
+    const value = doc[key];
+    if (rule && typeof value === 'object' && value !== null) {
+      if (Array.isArray(value)) return null;
+      const inner = copyExcluding(value as Record<string, unknown>, rule);
+      if (!inner) return null;
+      out[key] = inner;
+    } else out[key] = copyJson(value);
+  }
+  return out;
 }

@@ -99,6 +99,29 @@ export class DynamicInfosEngine {
     return this.#queues.run(entityId, () => this.#refresh(entityId, entity));
   }
 
+  /**
+   * For dry runs: the infos the rules would give an alarm as a change leaves it (not stored), or null when they are
+   * the ones it holds; nothing is written.
+   */
+  async wouldSet(changed: Alarm, entity?: EntityDoc): Promise<Record<string, Record<string, unknown>> | null> {
+    const rules = await this.#rules.rules();
+    if (rules.length === 0 && !hasInfos(changed)) return null;
+    let known: EntityDoc | null | undefined = entity;
+    const infos = await this.#infosOf(rules, changed, async () => (known ??= (await this.entities.get(changed.d)) as EntityDoc | null));
+    return JSON.stringify(infos) === JSON.stringify(changed.v.infos ?? {}) ? null : infos;
+  }
+
+  /** The infos of the rules whose patterns match the alarm (and its entity, read only when a rule needs it). */
+  async #infosOf(rules: readonly CompiledRule[], alarm: Alarm, entityOf: () => Promise<EntityDoc | null>): Promise<Record<string, Record<string, unknown>>> {
+    const infos: Record<string, Record<string, unknown>> = {};
+    for (const rule of rules) {
+      if (!rule.alarmPatterns.matches(alarm as PatternAlarm)) continue;
+      if (!rule.entityPatterns.matchesEverything && !rule.entityPatterns.matches(((await entityOf()) ?? undefined) as PatternEntity | undefined)) continue;
+      infos[rule.id] = this.#render(rule, alarm, rule.templated ? await entityOf() : null);
+    }
+    return infos;
+  }
+
   async #refresh(entityId: string, knownEntity?: EntityDoc): Promise<void> {
     const rules = await this.#rules.rules();
     const alarm = await this.alarms.openAlarm(entityId);
@@ -108,12 +131,7 @@ export class DynamicInfosEngine {
       entity ??= (await this.entities.get(entityId)) as EntityDoc | null;
       return entity;
     };
-    const infos: Record<string, Record<string, unknown>> = {};
-    for (const rule of rules) {
-      if (!rule.alarmPatterns.matches(alarm as PatternAlarm)) continue;
-      if (!rule.entityPatterns.matchesEverything && !rule.entityPatterns.matches(((await entityOf()) ?? undefined) as PatternEntity | undefined)) continue;
-      infos[rule.id] = this.#render(rule, alarm, rule.templated ? await entityOf() : null);
-    }
+    const infos = await this.#infosOf(rules, alarm, entityOf);
     if (JSON.stringify(infos) === JSON.stringify(alarm.v.infos ?? {})) return;
     await this.changes.apply(entityId, { type: 'dynamicinfos', infos, initiator: 'system' }, {}, (reason) =>
       this.logger.debug({ entityId, reason }, 'dynamic infos unchanged'),

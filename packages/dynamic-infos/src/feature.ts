@@ -31,6 +31,13 @@ export const dynamicInfosFeature = defineFeature({
           const change = context.data.get(alarmChangeDataKey);
           return change ? engine.afterChange(context.entityId, change.alarm, context.entity) : undefined;
         },
+        async dryRun(context) {
+          const change = context.data.get(alarmChangeDataKey);
+          if (!change) return;
+          const infos = await engine.wouldSet(change.alarm, context.entity);
+          if (infos === null) context.would("leave the alarm's dynamic infos as they are");
+          else context.would("set the alarm's dynamic infos", { infos });
+        },
       };
     });
     let stopListening: (() => void) | undefined;

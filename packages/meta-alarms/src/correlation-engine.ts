@@ -82,6 +82,44 @@ export class CorrelationEngine {
     }
   }
 
+  /**
+   * For dry runs: what `correlate` would do with the alarm as the alarms stage left it, rule by rule, in words;
+   * nothing is written and no meta-alarm event is sent. Groups of `timebased`/`complex` rules are only said to be
+   * joined: whether this alarm completes one depends on the group's state when the real event arrives.
+   */
+  async wouldCorrelate(context: PipelineContext, changed: Alarm | undefined): Promise<{ what: string; rule: string }[]> {
+    const rules = await this.catalog.rules();
+    if (rules.length === 0) return [];
+    const alarm = changed ?? (await this.alarms.openAlarm(context.entityId));
+    if (!alarm || !isOpen(alarm) || Number(alarm.v.status.val) === AlarmStatus.off) return [];
+    const entity = context.entity as PatternEntity | undefined;
+    const effects: { what: string; rule: string }[] = [];
+    for (const rule of rules) {
+      if (!rule.scope.matches(entity)) continue;
+      const id = rule.record._id;
+      if (rule.record.type === 'relation') {
+        if (alarm.v.resource !== undefined) {
+          const parent = await this.alarms.openAlarm(alarm.v.component);
+          if (parent && Number(parent.v.status.val) !== AlarmStatus.off && !parent.v.children.includes(alarm.d)) {
+            effects.push({ what: `join the alarm of component ${alarm.v.component} as its meta-alarm`, rule: id });
+          }
+        } else if (typeof alarm.v.meta !== 'string') {
+          const resources = await this.alarms.find({ 'v.component': alarm.v.component, 'v.resource': { $exists: true }, 'v.resolved': null }, { fields: { _id: 1 } });
+          if (resources.length > 0) effects.push({ what: `become the meta-alarm of the ${resources.length} open resource alarms of its component`, rule: id });
+        }
+        continue;
+      }
+      if (!this.#attributesMatch(rule, context, alarm) || (await this.#alreadyChild(rule, alarm))) continue;
+      if (rule.record.type === 'attribute') {
+        const group = await this.groups.get(id);
+        effects.push({ what: group?.meta_entity ? `join the open meta-alarm of rule ${id}` : `create the meta-alarm of rule ${id} with this alarm`, rule: id });
+      } else {
+        effects.push({ what: `join the group of rule ${id} (its meta-alarm is made once the group reaches the rule's threshold)`, rule: id });
+      }
+    }
+    return effects;
+  }
+
   async #apply(rule: CompiledRule, context: PipelineContext, alarm: Alarm): Promise<void> {
     switch (rule.record.type) {
       case 'relation':

@@ -1,4 +1,4 @@
-import { PipelineOrder, type PipelineContext, type PipelineStage } from '@vigie/events';
+import { PipelineOrder, type DryRunContext, type PipelineContext, type PipelineStage } from '@vigie/events';
 import { alarmChangeDataKey } from '@vigie/alarms';
 import { metaAlarmEventTypes, type CorrelationEngine } from './correlation-engine.js';
 
@@ -21,6 +21,13 @@ export function metaAlarmStage(engine: CorrelationEngine): PipelineStage {
       if (type !== 'check' || context.entity?.enabled === false || engine.withoutRules()) return undefined;
       const change = context.data.get(alarmChangeDataKey);
       return engine.correlate(context, change?.alarm);
+    },
+    async dryRun(context: DryRunContext): Promise<void> {
+      const type = context.event.event_type;
+      if (metaEventTypes.has(type)) return context.would(`apply the ${type} event to its meta-alarm`);
+      if (type !== 'check' || context.entity?.enabled === false) return;
+      const change = context.data.get(alarmChangeDataKey);
+      for (const { what, rule } of await engine.wouldCorrelate(context, change?.alarm)) context.would(what, { rule });
     },
   };
 }

@@ -64,6 +64,14 @@ export const pbehaviorsFeature = defineFeature<PbehaviorsConfig>({
             if (entered) context.trace('pbehaviors', `the new alarm entered pbehavior ${entered}`, { alarm: change.alarm._id });
           });
         },
+        async dryRun(context) {
+          const change = context.data.get(alarmChangeDataKey);
+          // Alarms already open follow their pbehaviors through the engine's beat, not through events.
+          if (!change?.created) return;
+          const info = await engine.wouldEnter(change.alarm);
+          if (info) context.would(`put the new alarm in pbehavior ${info.id}`, { pbehavior_info: info });
+          else context.would('leave the new alarm out of any pbehavior: none is active on its entity');
+        },
       };
     });
     registerEngineBeat(f, { name: 'pbehaviors on alarms', tick: (c) => c.resolve(PbehaviorAlarmEngine).beat() });

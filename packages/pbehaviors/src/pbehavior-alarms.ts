@@ -79,6 +79,13 @@ export class PbehaviorAlarmEngine {
     return entered ? info.id : null;
   }
 
+  /** For dry runs: the pbehavior a new alarm would enter (`alarmCreated` without writing), or null. */
+  async wouldEnter(alarm: Alarm): Promise<PbehaviorInfo | null> {
+    await this.index.ready();
+    const target = this.#chosen(alarm.d, undefined, this.clock.nowSec());
+    return target ? pbehaviorInfoOf(target.entry.record) : null;
+  }
+
   async beat(): Promise<PbehaviorAlarmReport> {
     const index = await this.index.ready();
     const now = this.clock.nowSec();

@@ -15,7 +15,8 @@ export interface IndexedPbehavior {
   readonly pinned: readonly string[] | null;
 }
 
-function timingKey(record: PbehaviorRecord): string {
+/** The fields that decide a pbehavior's occurrences, as one text: equal texts, equal occurrences. */
+export function timingKey(record: PbehaviorRecord): string {
   return JSON.stringify([record.tstart, record.tstop, record.rrule, record.timezone, record.exdate]);
 }
 

@@ -170,6 +170,8 @@ export function recurrenceRule(recurrence: Recurrence, startWallSec: number, unt
 const daySec = 86400;
 /** `rrule` iterates no further than this year. */
 const lastYear = 9999;
+/** The last day number the calendar arithmetic covers (31 December 9999). */
+const lastDay = daysFromCivil(lastYear, 12, 31);
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (month 1–12). */
 function daysFromCivil(year: number, month: number, day: number): number {
@@ -270,6 +272,8 @@ class CalendarOccurrences {
   readonly #startWeek: number;
   readonly #startYear: number;
   readonly #startMonth: number;
+  /** For weekly rules kept by weekday alone, the kept days as offsets from the week's first day, ascending. */
+  readonly #weekOffsets: readonly number[] | null;
 
   constructor(shape: CalendarShape, recurrence: Recurrence, startWall: number, untilWall: number | null) {
     this.#frequency = shape.frequency;
@@ -302,6 +306,11 @@ class CalendarOccurrences {
     this.#times = times;
     const wkst = (recurrence.parts.wkst as number | undefined) ?? 0;
     this.#startWeek = startDay - ((weekdayOf(startDay) - wkst + 7) % 7);
+    // A weekly rule kept by weekday alone: its days are fixed offsets from each week's first day.
+    this.#weekOffsets =
+      shape.frequency === 'WEEKLY' && byWeekday !== null && byMonth === null && byMonthDay === null
+        ? [...new Set(byWeekday.map((weekday) => (weekday - wkst + 7) % 7))].sort((a, b) => a - b)
+        : null;
   }
 
   walk(fromWall: number, visit: (wall: number) => boolean): void {
@@ -315,7 +324,9 @@ class CalendarOccurrences {
         return;
       case 'WEEKLY': {
         const fromWeek = fromDay - ((fromDay - this.#startWeek) % 7);
-        for (let week = this.#startWeek + Math.ceil((fromWeek - this.#startWeek) / (7 * interval)) * 7 * interval; this.#days(walk, week, 7); week += 7 * interval);
+        const firstWeek = this.#startWeek + Math.ceil((fromWeek - this.#startWeek) / (7 * interval)) * 7 * interval;
+        if (this.#weekOffsets !== null) for (let week = firstWeek; this.#weekDays(walk, week, this.#weekOffsets); week += 7 * interval);
+        else for (let week = firstWeek; this.#days(walk, week, 7); week += 7 * interval);
         return;
       }
       case 'MONTHLY': {
@@ -336,9 +347,21 @@ class CalendarOccurrences {
     }
   }
 
+  /** Visits the occurrences of the kept days of the week starting on day `week`; false once the walk is over. */
+  #weekDays(walk: Walk, week: number, offsets: readonly number[]): boolean {
+    for (const offset of offsets) {
+      if (week + offset > lastDay) return false;
+      if (!this.#visitDay(walk, week + offset)) return false;
+    }
+    return true;
+  }
+
   /** Visits the occurrences of `count` days from `first`; false once the walk is over. */
   #days(walk: Walk, first: number, count: number): boolean {
+    const weekdays = this.#weekdays;
     for (let day = first; day < first + count; day++) {
+      // The weekday test first: it needs no calendar date, and weekly rules keep few days of each week.
+      if (weekdays !== null && !weekdays.includes(weekdayOf(day))) continue;
       const date = civilFromDays(day);
       const year = Math.floor(date / 512);
       const month = Math.floor(date / 32) % 16;
@@ -364,6 +387,11 @@ class CalendarOccurrences {
     if (this.#months !== null && !this.#months.includes(month)) return true;
     if (this.#weekdays !== null && !this.#weekdays.includes(weekdayOf(day))) return true;
     if (this.#monthDays !== null && !this.#monthDays.includes(monthDay) && !this.#monthDays.includes(monthDay - monthLength - 1)) return true;
+    return this.#visitDay(walk, day);
+  }
+
+  /** Visits the occurrences of a kept day; false once the walk is over. */
+  #visitDay(walk: Walk, day: number): boolean {
     for (const time of this.#times) {
       const wall = day * daySec + time;
       if (wall < walk.from) continue;

@@ -1,6 +1,6 @@
 import { array, boolean, number, object, string } from 'yup';
 import { previewEntitySchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
-import { PbehaviorCalendar } from './pbehavior-calendar.js';
+import { PbehaviorCalendar, defaultCalendarLimit } from './pbehavior-calendar.js';
 import { HttpError, defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { checkedFilter, creationBody, parseFilterText, updateBody } from './pbehavior-input.js';
 import { unknownIdMessage, PbehaviorService } from './pbehavior-service.js';
@@ -8,6 +8,7 @@ import {
   byEntityQuerySchema,
   calendarSchema,
   maxCalendarDays,
+  maxCalendarLimit,
   timespansQuerySchema,
   createQuerySchema,
   deleteOutputSchema,
@@ -71,7 +72,8 @@ export const pbehaviorRoutes: RouteDefinition[] = [
     description:
       'Expands the occurrences of every enabled pbehavior (rrule, exdates, its time zone) that overlap [`from`, `to`] (epoch seconds, at most ' +
       `${maxCalendarDays} days apart), for one \`entity\`, the entities an entity \`filter\` (JSON text) selects, or all; sorted by start. ` +
-      '`start_local` and `end_local` are written in `timezone` (default: `[pbehaviors] default_timezone`); `active` marks the occurrence in force now.',
+      '`start_local` and `end_local` are written in `timezone` (default: `[pbehaviors] default_timezone`); `active` marks the occurrence in force now. ' +
+      `\`count\` is every occurrence in the window; \`timespans\` holds page \`page\` (default 1) of \`limit\` (default ${defaultCalendarLimit}, at most ${maxCalendarLimit}).`,
     tags,
     querySchema: timespansQuerySchema,
     queryOptions: { singleValued: true },
@@ -83,6 +85,8 @@ export const pbehaviorRoutes: RouteDefinition[] = [
         entity: query.entity,
         filter: query.filter === undefined ? undefined : checkedFilter(parseFilterText(query.filter)),
         timezone: query.timezone,
+        limit: query.limit,
+        page: query.page,
       }),
   }),
   defineRoute({

@@ -137,27 +137,38 @@ export class Schedule {
     return last === null ? null : Math.min(last + this.#duration, t);
   }
 
+  /** How long each occurrence lasts (`tstop − tstart`). */
+  get duration(): number {
+    return this.#duration;
+  }
+
   /**
    * The occurrences that overlap [from, to] (epoch seconds), in order: for a recurrence, its starts in the zone less
    * the exdates, each lasting `tstop − tstart`. Walks only the periods around the window (from the start with COUNT);
    * stops at `max` occurrences.
    */
   windowsIn(from: number, to: number, max = Infinity): Window[] {
+    const duration = this.#duration;
+    return this.startsIn(from, to, max).map((start) => ({ start, end: start + duration }));
+  }
+
+  /** The starts of `windowsIn`'s occurrences, without an object each (the calendar expands hundreds of thousands). */
+  startsIn(from: number, to: number, max = Infinity): number[] {
     const recurring = this.#recurring;
-    if (!recurring) return this.#spec.tstart <= to && this.#spec.tstop >= from ? [{ start: this.#spec.tstart, end: this.#spec.tstop }] : [];
+    if (!recurring) return this.#spec.tstart <= to && this.#spec.tstop >= from ? [this.#spec.tstart] : [];
     const { zone, excludedWalls, walk, span, startWall } = recurring;
     const duration = this.#duration;
-    const windows: Window[] = [];
+    const starts: number[] = [];
     const fromWall = span === null ? startWall : Math.max(startWall, zone.toWallClock(from - duration) - conversionMargin);
     const toWall = zone.toWallClock(to) + conversionMargin;
     walk(fromWall, (wall) => {
       if (wall > toWall) return false;
       if (excludedWalls.has(wall)) return true;
       const start = zone.toInstant(wall);
-      if (start <= to && start + duration >= from) windows.push({ start, end: start + duration });
-      return windows.length < max;
+      if (start <= to && start + duration >= from) starts.push(start);
+      return starts.length < max;
     });
-    return windows;
+    return starts;
   }
 
   /** Expired at t: no occurrence ends after t (REFERENCE §5.9); an endless recurrence never expires. */

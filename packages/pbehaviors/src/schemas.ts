@@ -17,6 +17,8 @@ const count = (name: string) => string().matches(/^[0-9]{1,9}$/, `${name} must b
 
 /** The longest window `GET /api/v2/pbehavior-timespans` expands. */
 export const maxCalendarDays = 400;
+/** The most timespans one page of `GET /api/v2/pbehavior-timespans` holds. */
+export const maxCalendarLimit = 10_000;
 
 const epochSeconds = (name: string) =>
   number().typeError(`${name} must be a time in epoch seconds`).integer(`${name} must be a time in epoch seconds`).min(0, `${name} must be a time in epoch seconds`).max(253402297199, `${name} is too far in the future`);
@@ -32,6 +34,12 @@ export const timespansQuerySchema = object({
   entity: string().max(1024, 'entity must be at most 1024 characters long'),
   filter: string().max(65536, 'filter must be at most 65536 characters long'),
   timezone: string().max(64, 'timezone must be at most 64 characters long'),
+  limit: number()
+    .typeError('limit must be an integer from 1 to ' + maxCalendarLimit)
+    .integer('limit must be an integer from 1 to ' + maxCalendarLimit)
+    .min(1, 'limit must be an integer from 1 to ' + maxCalendarLimit)
+    .max(maxCalendarLimit, 'limit must be an integer from 1 to ' + maxCalendarLimit),
+  page: number().typeError('page must be an integer from 1').integer('page must be an integer from 1').min(1, 'page must be an integer from 1').max(1_000_000, 'page is too large'),
 });
 
 const timespanSchema = object({
@@ -48,6 +56,8 @@ export const calendarSchema = object({
   to: number().integer().required(),
   timezone: string().required(),
   count: number().integer().required(),
+  page: number().integer().required(),
+  limit: number().integer().required(),
   timespans: array(timespanSchema).required(),
 });
 

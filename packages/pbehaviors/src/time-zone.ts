@@ -29,6 +29,8 @@ export class TimeZone {
   /** Offsets of whole days and quarter hours by index; null marks one with a change inside. */
   readonly #dayOffsets = new Map<number, number | null>();
   readonly #quarterOffsets = new Map<number, number | null>();
+  /** By wall-clock day: the one offset its times convert with, or null near a change (converted the long way). */
+  readonly #wallDayOffsets = new Map<number, number | null>();
 
   private constructor(name: string) {
     this.name = name;
@@ -87,6 +89,15 @@ export class TimeZone {
     return offset;
   }
 
+  /** The offset of the instants from day `first` to before day `end` (UTC day numbers) when it is one, else null. */
+  #steadyOffset(first: number, end: number): number | null {
+    const offset = this.#bucketOffset(this.#dayOffsets, first, dayMs);
+    for (let day = first + 1; day < end && offset !== null; day++) {
+      if (this.#bucketOffset(this.#dayOffsets, day, dayMs) !== offset) return null;
+    }
+    return offset;
+  }
+
   /** The wall-clock time of a real instant, as floating seconds. */
   toWallClock(epochSec: number): number {
     return epochSec + this.offsetAt(epochSec);
@@ -98,6 +109,15 @@ export class TimeZone {
    * as the clocks were.
    */
   toInstant(wallSec: number): number {
+    const wallDay = Math.floor(wallSec / 86400);
+    let steady = this.#wallDayOffsets.get(wallDay);
+    if (steady === undefined) {
+      // One offset for the instants a day either side of the wall-clock day: every time of that day converts with it.
+      steady = this.#steadyOffset(wallDay - 1, wallDay + 2);
+      if (this.#wallDayOffsets.size >= maxCachedBuckets) this.#wallDayOffsets.clear();
+      this.#wallDayOffsets.set(wallDay, steady);
+    }
+    if (steady !== null) return wallSec - steady;
     const around = [this.offsetAt(wallSec - 86400), this.offsetAt(wallSec), this.offsetAt(wallSec + 86400)];
     let earliest: number | null = null;
     for (const offset of around) {

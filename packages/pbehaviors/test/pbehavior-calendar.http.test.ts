@@ -70,6 +70,35 @@ describe('pbehavior timespans', () => {
     expect((await calendar({ ...window, filter: JSON.stringify({ 'infos.dc': 'paris' }) })).timespans.map((s) => s.pbehavior._id)).toEqual(['wednesdays', 'wednesdays']);
   });
 
+  it('counts every occurrence and answers them a page at a time, in order of start then pbehavior, sharing timings', async () => {
+    const clock = await begin('2025-06-02T10:30:00Z');
+    // Two pbehaviors with the same timing (expanded once) and one a day later; all daily at 10:00 UTC for an hour.
+    const daily = { tstart: sec('2025-06-01T10:00:00Z'), tstop: sec('2025-06-01T11:00:00Z'), rrule: 'FREQ=DAILY', timezone: 'UTC' };
+    await pbehavior({ _id: 'b', name: 'b', ...daily });
+    await pbehavior({ _id: 'a', name: 'a', ...daily });
+    await pbehavior({ _id: 'c', name: 'c', ...daily, tstart: daily.tstart + 86400, tstop: daily.tstop + 86400 });
+    const window = { from: sec('2025-06-01T00:00:00Z'), to: sec('2025-06-04T00:00:00Z'), timezone: 'UTC' };
+    const whole = await calendar(window);
+    const order = [
+      ['a', '2025-06-01T10:00:00+00:00'], ['b', '2025-06-01T10:00:00+00:00'],
+      ['a', '2025-06-02T10:00:00+00:00'], ['b', '2025-06-02T10:00:00+00:00'], ['c', '2025-06-02T10:00:00+00:00'],
+      ['a', '2025-06-03T10:00:00+00:00'], ['b', '2025-06-03T10:00:00+00:00'], ['c', '2025-06-03T10:00:00+00:00'],
+    ];
+    expect(whole).toMatchObject({ count: 8, page: 1, limit: 1000 });
+    expect(whole.timespans.map((s) => [s.pbehavior._id, s.start_local])).toEqual(order);
+    expect(whole.timespans.filter((s) => s.active).map((s) => s.pbehavior._id)).toEqual(['a', 'b', 'c']);
+    const pages = await Promise.all([1, 2, 3, 4].map((page) => calendar({ ...window, limit: 3, page })));
+    expect(pages.map((p) => p.count)).toEqual([8, 8, 8, 8]);
+    expect(pages.flatMap((p) => p.timespans.map((s) => [s.pbehavior._id, s.start_local]))).toEqual(order);
+    expect(pages[3]?.timespans).toEqual([]);
+    // Past the occurrence in force, none is marked active.
+    clock.set(Date.parse('2025-06-02T12:00:00Z'));
+    expect((await calendar(window)).timespans.some((s) => s.active)).toBe(false);
+    await expectError(t.get(`/api/v2/pbehavior-timespans?from=${window.from}&to=${window.to}&limit=0`), 400, 'limit must be an integer from 1 to 10000');
+    await expectError(t.get(`/api/v2/pbehavior-timespans?from=${window.from}&to=${window.to}&limit=10001`), 400, 'limit must be an integer from 1 to 10000');
+    await expectError(t.get(`/api/v2/pbehavior-timespans?from=${window.from}&to=${window.to}&page=0`), 400, 'page must be an integer from 1');
+  });
+
   it('refuses a bad window, zone or filter, and a window holding too many timespans', async () => {
     await begin('2025-01-01T00:00:00Z', { max_timespans: '5' });
     await pbehavior({ name: 'hourly', tstart: sec('2025-01-01T00:00:00Z'), tstop: sec('2025-01-01T00:10:00Z'), rrule: 'FREQ=HOURLY' });
