@@ -169,3 +169,5 @@ async function main(): Promise<void> {
 }
 
 await main();
+// Agenda leaves a timer per job it ran (its lock check, minutes long) that would keep this process alive.
+process.exit(0);
