@@ -125,9 +125,9 @@ describeWithService('PostgreSQL', available, () => {
     // Node B remembers the verified credential ([auth] cache_ttl_seconds, 60 s by default).
     expect(await asBob()).toBe(200);
     await nodeA.kernel.scope('auth').resolve(userAdministrationRef).setEnabled('bob', false);
-    const disabledAt = Date.now();
-    await waitFor(async () => (await asBob()) === 401, 'node B refusing bob', 5_000);
-    expect(Date.now() - disabledAt).toBeLessThan(1000);
+    // Every request reads the account from the shared store: the very next one on node B is refused, whatever the
+    // machine's load (no time bound to race).
+    expect(await asBob()).toBe(401);
   });
 
   it('an idle rule acts once on an alarm though both nodes beat', async () => {
