@@ -142,20 +142,25 @@ async function main(): Promise<void> {
     report(`preview over every open alarm (${answer.count} selected, ${answer.idle_now} idle now)`, preview, goals.preview, floor);
 
     process.stdout.write('\nmaintenance calendar: a year of every pbehavior\n');
-    const calendar = t.kernel.scope('pbehaviors').resolve(PbehaviorCalendar);
-    const year = { from: now, to: now + 365 * day, timezone: 'Europe/Paris' };
-    await calendar.timespans(year);
-    let count = 0;
-    const expansion = await medianOf(async () => {
-      count = (await calendar.timespans(year)).count;
-    });
-    report(`expansion (PbehaviorCalendar.timespans, first page): ${count} timespans`, expansion, goals.calendar);
-    await calendarOverHttp(t, year);
+    await yearOfCalendar(t);
   } finally {
     await t.stop();
     rmSync(installDir, { recursive: true, force: true });
   }
   await distinctTimings();
+}
+
+/** A year of every stored pbehavior: expanded in process (warmed once), then over HTTP. */
+async function yearOfCalendar(t: TestKernel): Promise<void> {
+  const calendar = t.kernel.scope('pbehaviors').resolve(PbehaviorCalendar);
+  const year = { from: now, to: now + 365 * day, timezone: 'Europe/Paris' };
+  await calendar.timespans(year);
+  let count = 0;
+  const expansion = await medianOf(async () => {
+    count = (await calendar.timespans(year)).count;
+  });
+  report(`expansion (PbehaviorCalendar.timespans, first page): ${count} timespans`, expansion, goals.calendar);
+  await calendarOverHttp(t, year);
 }
 
 /** The year over HTTP (count and first page of 1,000), a week of it, and one entity's year. */
@@ -185,15 +190,7 @@ async function distinctTimings(): Promise<void> {
   try {
     await t.kernel.store.collection('default_pbehavior').insertMany(Array.from({ length: pbehaviorCount }, (_, i) => pbehavior(i, true)) as never);
     process.stdout.write(`\nmaintenance calendar, ${pbehaviorCount} pbehaviors with ${pbehaviorCount} distinct timings\n`);
-    const calendar = t.kernel.scope('pbehaviors').resolve(PbehaviorCalendar);
-    const year = { from: now, to: now + 365 * day, timezone: 'Europe/Paris' };
-    await calendar.timespans(year);
-    let count = 0;
-    const expansion = await medianOf(async () => {
-      count = (await calendar.timespans(year)).count;
-    });
-    report(`expansion (PbehaviorCalendar.timespans, first page): ${count} timespans`, expansion, goals.calendar);
-    await calendarOverHttp(t, year);
+    await yearOfCalendar(t);
   } finally {
     await t.stop();
     rmSync(installDir, { recursive: true, force: true });

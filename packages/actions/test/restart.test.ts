@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSourceServer } from '@vigie/kernel-testing';
-import { startEnginesServer, testAdmin, waitFor } from '@vigie/testkit';
+import { startEnginesServer, testAdmin, waitFor, type EnginesServer } from '@vigie/testkit';
 
 const fixture = fileURLToPath(new URL('./fixtures/engines-server.ts', import.meta.url));
 
@@ -16,6 +16,18 @@ beforeEach(() => {
 afterEach(() => rmSync(installDir, { recursive: true, force: true }));
 
 const check = { event_type: 'check', source_type: 'resource', connector: 'nagios', connector_name: 'nagios-1', component: 'host', resource: 'disk', state: 2, output: 'disk full' };
+
+/** Waits for the robot's delayed ack on the alarm, then checks that a few more job polls do not add a second one. */
+async function expectAckedOnce(server: EnginesServer): Promise<void> {
+  const acked = await waitFor(async () => {
+    const alarm = await server.alarm('disk/host');
+    return alarm?.v.ack ? alarm : undefined;
+  }, 'the delayed ack');
+  expect(acked.v.ack).toMatchObject({ a: 'robot' });
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const again = await server.alarm('disk/host');
+  expect(again!.v.steps.filter((step: { _t: string }) => step._t === 'ack')).toHaveLength(1);
+}
 
 describe('delayed actions across a restart of the server process', () => {
   it('runs an action whose delay ends while the server is down once, after the restart', async () => {
@@ -37,15 +49,7 @@ describe('delayed actions across a restart of the server process', () => {
 
     const second = await startEnginesServer(installDir, fixture);
     try {
-      const acked = await waitFor(async () => {
-        const alarm = await second.alarm('disk/host');
-        return alarm?.v.ack ? alarm : undefined;
-      }, 'the delayed ack');
-      expect(acked.v.ack).toMatchObject({ a: 'robot' });
-      // Once: a few more job polls add nothing.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const again = await second.alarm('disk/host');
-      expect(again!.v.steps.filter((step: { _t: string }) => step._t === 'ack')).toHaveLength(1);
+      await expectAckedOnce(second);
     } finally {
       second.kill('SIGTERM');
       expect(await second.exited).toBe(0);
@@ -66,17 +70,11 @@ describe('delayed actions across a restart of the server process', () => {
 
       const second = await startEnginesServer(installDir, fixture, { logLevel: 'debug' });
       try {
-        const acked = await waitFor(async () => {
-          const alarm = await second.alarm('disk/host');
-          return alarm?.v.ack ? alarm : undefined;
-        }, 'the delayed ack');
-        expect(acked.v.ack).toMatchObject({ a: 'robot' });
+        await expectAckedOnce(second);
         // Planned by the second process only when the first died before planning it; never twice.
         const planned = second.lines.filter((line) => line.includes('action delayed')).length;
         expect(planned).toBe(crash === 'before-actions' ? 1 : 0);
         expect(second.lines.some((line) => line.includes('"msg":"action engine failed"'))).toBe(false);
-        const again = await second.alarm('disk/host');
-        expect(again!.v.steps.filter((step: { _t: string }) => step._t === 'ack')).toHaveLength(1);
       } finally {
         second.kill('SIGTERM');
         expect(await second.exited).toBe(0);

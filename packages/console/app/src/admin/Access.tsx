@@ -2,7 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { api, holds, type Account } from '../api.js';
 import { requestSchema, useOpenApi } from './openapi.js';
-import { failure, RoleEditor, UserEditor, type Role, type User } from './AccessEditors.js';
+import { RoleEditor, UserEditor, type Role, type User } from './AccessEditors.js';
+import { failure, FormButtons, Pager, ScrollTable, useRemoval } from '../ui.js';
 import { SchemaForm, serverProblem, type ServerProblem } from './SchemaForm.js';
 
 interface ApiKey {
@@ -34,14 +35,7 @@ function CreateForm({ path, title, onSaved, onCancel }: { path: string; title: s
     <section className="editor" aria-label={title}>
       <h3>{title}</h3>
       <SchemaForm schema={schema} initial={{}} problem={problem} onSubmit={(data) => { setProblem(null); create.mutate(data); }}>
-        <div className="actions">
-          <button type="submit" className="button primary" disabled={create.isPending}>
-            Create
-          </button>
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <FormButtons submit="Create" pending={create.isPending} onCancel={onCancel} />
       </SchemaForm>
     </section>
   );
@@ -64,11 +58,7 @@ function Users({ canListRoles }: { canListRoles: boolean }) {
     onSuccess: async (_, { user, enabled }) => { setMessage(`${user._id} ${enabled ? 'enabled' : 'disabled'}`); await refresh(); },
     onError: (error) => setMessage(`Not changed: ${failure(error)}`),
   });
-  const remove = useMutation({
-    mutationFn: (user: User) => api(`/api/v2/users/${encodeURIComponent(user._id)}`, { method: 'DELETE' }),
-    onSuccess: async (_, user) => { setMessage(`${user._id} deleted`); await refresh(); },
-    onError: (error) => setMessage(`Not deleted: ${failure(error)}`),
-  });
+  const remove = useRemoval({ path: (user: User) => `/api/v2/users/${encodeURIComponent(user._id)}`, name: (user) => user._id, queryKey: ['users'], onMessage: setMessage });
   const total = users.data?.meta.total_count ?? 0;
   return (
     <section aria-labelledby="users-title">
@@ -104,48 +94,29 @@ function Users({ canListRoles }: { canListRoles: boolean }) {
       )}
       {users.isError && <p role="alert" className="error">{users.error.message}</p>}
       {users.data && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Users (scrolls sideways)">
-          <table className="simple">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Roles</th>
-                <th scope="col">Enabled</th>
-                <th scope="col">Signs in with</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.data.map((u) => (
-                <tr key={u._id}>
-                  <th scope="row">{u._id}</th>
-                  <td>{(u.roles ?? [u.role]).join(', ')}</td>
-                  <td>{u.enabled ? 'yes' : 'no'}</td>
-                  <td>{u.external ? 'an identity provider' : 'a password'}</td>
-                  <td className="actions">
-                    <button type="button" onClick={() => setEditing(u)} aria-label={`Edit ${u._id}`}>
-                      Edit
-                    </button>
-                    <button type="button" onClick={() => change.mutate({ user: u, enabled: !u.enabled })} aria-label={`${u.enabled ? 'Disable' : 'Enable'} ${u._id}`}>
-                      {u.enabled ? 'Disable' : 'Enable'}
-                    </button>
-                    <button type="button" onClick={() => window.confirm(`Delete ${u._id}?`) && remove.mutate(u)} aria-label={`Delete ${u._id}`}>
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="Users" columns={['Name', 'Roles', 'Enabled', 'Signs in with', 'Actions']}>
+          {users.data.data.map((u) => (
+            <tr key={u._id}>
+              <th scope="row">{u._id}</th>
+              <td>{(u.roles ?? [u.role]).join(', ')}</td>
+              <td>{u.enabled ? 'yes' : 'no'}</td>
+              <td>{u.external ? 'an identity provider' : 'a password'}</td>
+              <td className="actions">
+                <button type="button" onClick={() => setEditing(u)} aria-label={`Edit ${u._id}`}>
+                  Edit
+                </button>
+                <button type="button" onClick={() => change.mutate({ user: u, enabled: !u.enabled })} aria-label={`${u.enabled ? 'Disable' : 'Enable'} ${u._id}`}>
+                  {u.enabled ? 'Disable' : 'Enable'}
+                </button>
+                <button type="button" onClick={() => window.confirm(`Delete ${u._id}?`) && remove.mutate(u)} aria-label={`Delete ${u._id}`}>
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
-      {total > pageSize && (
-        <nav className="pager" aria-label="User pages">
-          <button type="button" disabled={page === 1} onClick={() => setPage(page - 1)}>Previous</button>
-          <span>Page {page} of {Math.ceil(total / pageSize)}</span>
-          <button type="button" disabled={page * pageSize >= total} onClick={() => setPage(page + 1)}>Next</button>
-        </nav>
-      )}
+      <Pager label="User pages" page={page} pageCount={Math.ceil(total / pageSize)} onPage={setPage} />
     </section>
   );
 }
@@ -156,11 +127,7 @@ function Roles() {
   const [editing, setEditing] = useState<Role | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const roles = useQuery({ queryKey: ['roles'], queryFn: () => api<Role[]>('/api/v2/roles') });
-  const remove = useMutation({
-    mutationFn: (role: Role) => api(`/api/v2/roles/${encodeURIComponent(role.name)}`, { method: 'DELETE' }),
-    onSuccess: async (_, role) => { setMessage(`${role.name} deleted`); await queryClient.invalidateQueries({ queryKey: ['roles'] }); },
-    onError: (error) => setMessage(`Not deleted: ${failure(error)}`),
-  });
+  const remove = useRemoval({ path: (role: Role) => `/api/v2/roles/${encodeURIComponent(role.name)}`, name: (role) => role.name, queryKey: ['roles'], onMessage: setMessage });
   return (
     <section aria-labelledby="roles-title">
       <h2 id="roles-title">Roles</h2>
@@ -188,43 +155,31 @@ function Roles() {
       )}
       {roles.isError && <p role="alert" className="error">{roles.error.message}</p>}
       {roles.data && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Roles (scrolls sideways)">
-          <table className="simple">
-            <thead>
-              <tr>
-                <th scope="col">Role</th>
-                <th scope="col">Description</th>
-                <th scope="col">Rights</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {roles.data.map((r) => (
-                <tr key={r.name}>
-                  <th scope="row">
-                    {r.name}
-                    {r.builtIn && <span className="muted"> (built in)</span>}
-                  </th>
-                  <td>{r.description}</td>
-                  <td>{r.rights.includes('*') ? 'every right' : r.rights.join(', ')}</td>
-                  <td className="actions">
-                    {/* Built-in roles are read-only on the server (400): shown, never edited. */}
-                    {!r.builtIn && (
-                      <>
-                        <button type="button" onClick={() => setEditing(r)} aria-label={`Edit role ${r.name}`}>
-                          Edit
-                        </button>
-                        <button type="button" onClick={() => window.confirm(`Delete ${r.name}?`) && remove.mutate(r)} aria-label={`Delete role ${r.name}`}>
-                          Delete
-                        </button>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="Roles" columns={['Role', 'Description', 'Rights', 'Actions']}>
+          {roles.data.map((r) => (
+            <tr key={r.name}>
+              <th scope="row">
+                {r.name}
+                {r.builtIn && <span className="muted"> (built in)</span>}
+              </th>
+              <td>{r.description}</td>
+              <td>{r.rights.includes('*') ? 'every right' : r.rights.join(', ')}</td>
+              <td className="actions">
+                {/* Built-in roles are read-only on the server (400): shown, never edited. */}
+                {!r.builtIn && (
+                  <>
+                    <button type="button" onClick={() => setEditing(r)} aria-label={`Edit role ${r.name}`}>
+                      Edit
+                    </button>
+                    <button type="button" onClick={() => window.confirm(`Delete ${r.name}?`) && remove.mutate(r)} aria-label={`Delete role ${r.name}`}>
+                      Delete
+                    </button>
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </section>
   );
@@ -237,11 +192,7 @@ function ApiKeys() {
   const [secret, setSecret] = useState<ApiKey | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => api<ApiKey[]>('/api/v2/api-keys') });
-  const remove = useMutation({
-    mutationFn: (key: ApiKey) => api(`/api/v2/api-keys/${encodeURIComponent(key.id)}`, { method: 'DELETE' }),
-    onSuccess: async (_, key) => { setMessage(`Key ${key.label} revoked`); await queryClient.invalidateQueries({ queryKey: ['api-keys'] }); },
-    onError: (error) => setMessage(`Not revoked: ${failure(error)}`),
-  });
+  const remove = useRemoval({ path: (key: ApiKey) => `/api/v2/api-keys/${encodeURIComponent(key.id)}`, name: (key) => `Key ${key.label}`, queryKey: ['api-keys'], onMessage: setMessage, done: 'revoked' });
   return (
     <section aria-labelledby="keys-title">
       <h2 id="keys-title">My API keys</h2>
@@ -274,36 +225,22 @@ function ApiKeys() {
       )}
       {keys.isError && <p role="alert" className="error">{keys.error.message}</p>}
       {keys.data && keys.data.length > 0 && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="API keys (scrolls sideways)">
-          <table className="simple">
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Starts with</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Rights</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((k) => (
-                <tr key={k.id}>
-                  <th scope="row">{k.label}</th>
-                  <td>{k.prefix ?? ''}</td>
-                  <td>{new Date(k.created * 1000).toLocaleString()}</td>
-                  <td>{k.expires ? new Date(k.expires * 1000).toLocaleString() : 'never'}</td>
-                  <td>{k.rights ? k.rights.join(', ') : 'those of the user'}</td>
-                  <td>
-                    <button type="button" onClick={() => window.confirm(`Revoke ${k.label}?`) && remove.mutate(k)} aria-label={`Revoke ${k.label}`}>
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="API keys" columns={['Label', 'Starts with', 'Created', 'Expires', 'Rights', 'Actions']}>
+          {keys.data.map((k) => (
+            <tr key={k.id}>
+              <th scope="row">{k.label}</th>
+              <td>{k.prefix ?? ''}</td>
+              <td>{new Date(k.created * 1000).toLocaleString()}</td>
+              <td>{k.expires ? new Date(k.expires * 1000).toLocaleString() : 'never'}</td>
+              <td>{k.rights ? k.rights.join(', ') : 'those of the user'}</td>
+              <td>
+                <button type="button" onClick={() => window.confirm(`Revoke ${k.label}?`) && remove.mutate(k)} aria-label={`Revoke ${k.label}`}>
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </section>
   );

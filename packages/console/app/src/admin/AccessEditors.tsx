@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import { api, ApiError } from '../api.js';
+import { api } from '../api.js';
+import { failure, FormButtons } from '../ui.js';
 
 export interface User {
   _id: string;
@@ -19,8 +20,6 @@ export interface Role {
   rights: string[];
   builtIn: boolean;
 }
-
-export const failure = (error: unknown) => (error instanceof ApiError ? error.description : String(error));
 
 /** `alarm:read`, `alarm:write`, `audit:read` → `{alarm: [...], audit: [...]}`, resources in order. */
 function byResource(rights: string[]): [string, string[]][] {
@@ -97,14 +96,7 @@ export function RoleEditor({ role, onSaved, onCancel }: { role: Role; onSaved: (
           !known.isError && <p>Loading the rights…</p>
         )}
         <SaveError error={save.error} />
-        <div className="actions">
-          <button type="submit" className="button primary" disabled={save.isPending || !known.data}>
-            Save
-          </button>
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <FormButtons submit="Save" pending={save.isPending} disabled={!known.data} onCancel={onCancel} />
       </form>
     </section>
   );
@@ -177,14 +169,7 @@ export function UserEditor({ user, canListRoles, onSaved, onCancel }: { user: Us
           </label>
         </div>
         <SaveError error={save.error} />
-        <div className="actions">
-          <button type="submit" className="button primary" disabled={save.isPending}>
-            Save
-          </button>
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <FormButtons submit="Save" pending={save.isPending} onCancel={onCancel} />
       </form>
     </section>
   );

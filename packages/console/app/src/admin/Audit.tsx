@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api.js';
+import { Pager, ScrollTable } from '../ui.js';
 
 interface AuditRecord {
   _id: string;
@@ -97,47 +98,27 @@ export default function Audit() {
       </p>
       {records.isError && <p role="alert" className="error">{records.error.message}</p>}
       {records.data && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Audit records (scrolls sideways)">
-          <table className="simple audit">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">User</th>
-                <th scope="col">Request</th>
-                <th scope="col">Right</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">From</th>
-              </tr>
-            </thead>
-            <tbody>
-              {records.data.data.map((r) => (
-                <tr key={r._id}>
-                  <td>{new Date(r.at).toLocaleString()}</td>
-                  <td>
-                    {r.user.name} <span className="muted">({r.user.via})</span>
-                  </td>
-                  <th scope="row">
-                    {r.method} {r.path}
-                  </th>
-                  <td>{r.right ?? ''}</td>
-                  <td className={r.outcome === 'failed' ? 'bad-text' : undefined}>
-                    {r.outcome}
-                    {r.status ? ` (${r.status})` : ''}
-                  </td>
-                  <td>{r.clientAddress ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="Audit records" className="audit" columns={['When', 'User', 'Request', 'Right', 'Outcome', 'From']}>
+          {records.data.data.map((r) => (
+            <tr key={r._id}>
+              <td>{new Date(r.at).toLocaleString()}</td>
+              <td>
+                {r.user.name} <span className="muted">({r.user.via})</span>
+              </td>
+              <th scope="row">
+                {r.method} {r.path}
+              </th>
+              <td>{r.right ?? ''}</td>
+              <td className={r.outcome === 'failed' ? 'bad-text' : undefined}>
+                {r.outcome}
+                {r.status ? ` (${r.status})` : ''}
+              </td>
+              <td>{r.clientAddress ?? ''}</td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
-      {records.data && records.data.meta.page_count > 1 && (
-        <nav className="pager" aria-label="Audit pages">
-          <button type="button" disabled={page === 1} onClick={() => setPage(page - 1)}>Previous</button>
-          <span>Page {page} of {records.data.meta.page_count}</span>
-          <button type="button" disabled={page >= records.data.meta.page_count} onClick={() => setPage(page + 1)}>Next</button>
-        </nav>
-      )}
+      {records.data && <Pager label="Audit pages" page={page} pageCount={records.data.meta.page_count} onPage={setPage} />}
     </main>
   );
 }

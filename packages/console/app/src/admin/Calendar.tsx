@@ -4,7 +4,8 @@ import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { api, ApiError } from '../api.js';
+import { api } from '../api.js';
+import { failure } from '../ui.js';
 import { fromRRule, localDateTime, noRecurrence, toRRule, weekDays, type Recurrence } from './rrule.js';
 
 interface Timespan {
@@ -99,14 +100,13 @@ function Editor({ initial, writable, onDone }: { initial: Draft; writable: boole
   const [problem, setProblem] = useState<string | null>(null);
   const set = (patch: Partial<Draft>) => setD({ ...d, ...patch });
   const setR = (patch: Partial<Recurrence>) => set({ recurrence: { ...d.recurrence, ...patch } });
-  const message = (e: unknown) => (e instanceof ApiError ? e.description : e instanceof Error ? e.message : String(e));
   const preview = useMutation({ mutationFn: () => api<PreviewAnswer>('/api/v2/pbehavior/preview?limit=5', { method: 'POST', body: JSON.stringify(bodyOf(d)) }) });
   const save = useMutation({
     mutationFn: () => (d.id ? api(`/api/v2/pbehavior/${encodeURIComponent(d.id)}`, { method: 'PUT', body: JSON.stringify(bodyOf(d)) }) : api('/api/v2/pbehavior', { method: 'POST', body: JSON.stringify(bodyOf(d)) })),
     onSuccess: () => onDone(true),
-    onError: (e) => setProblem(message(e)),
+    onError: (e) => setProblem(failure(e)),
   });
-  const remove = useMutation({ mutationFn: () => api(`/api/v2/pbehavior/${encodeURIComponent(d.id ?? '')}`, { method: 'DELETE' }), onSuccess: () => onDone(true), onError: (e) => setProblem(message(e)) });
+  const remove = useMutation({ mutationFn: () => api(`/api/v2/pbehavior/${encodeURIComponent(d.id ?? '')}`, { method: 'DELETE' }), onSuccess: () => onDone(true), onError: (e) => setProblem(failure(e)) });
   const rule = toRRule(d.recurrence);
   return (
     <section className="editor pbh-editor" aria-labelledby="pbh-title">
@@ -239,7 +239,7 @@ function Editor({ initial, writable, onDone }: { initial: Draft; writable: boole
           </button>
         </div>
       </form>
-      {preview.isError && <p className="error">{message(preview.error)}</p>}
+      {preview.isError && <p className="error">{failure(preview.error)}</p>}
       {preview.data && (
         <div role="status" className="preview">
           <p>
@@ -265,7 +265,7 @@ export default function Calendar({ writable }: { writable: boolean }) {
   const [editing, setEditing] = useState<Draft | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
-  const events = (info: EventSourceFuncArg, success: (events: EventInput[]) => void, failure: (error: Error) => void) => {
+  const events = (info: EventSourceFuncArg, success: (events: EventInput[]) => void, fail: (error: Error) => void) => {
     const from = Math.floor(info.start.getTime() / 1000);
     const to = Math.floor(info.end.getTime() / 1000);
     api<{ timespans: Timespan[] }>(`/api/v2/pbehavior-timespans?from=${from}&to=${to}&timezone=${encodeURIComponent(userZone)}`)
@@ -285,7 +285,7 @@ export default function Calendar({ writable }: { writable: boolean }) {
       })
       .catch((error: unknown) => {
         setProblem(error instanceof Error ? error.message : String(error));
-        failure(error instanceof Error ? error : new Error(String(error)));
+        fail(error instanceof Error ? error : new Error(String(error)));
       });
   };
 

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
-import { api, ApiError, holds, type Account } from '../api.js';
+import { api, holds, type Account } from '../api.js';
+import { failure, FormButtons, Pager, ScrollTable, useRemoval } from '../ui.js';
 import { pick, requestSchema, useOpenApi } from './openapi.js';
 import { resourceByKey, resources, type ResourceDef } from './resources.js';
 import { SchemaForm, serverProblem, type ServerProblem } from './SchemaForm.js';
@@ -91,14 +92,7 @@ function Editor({ def, item, onDone }: { def: ResourceDef; item: Item | null; on
         }}
       >
         {def.preview && <Preview def={def} data={draft} />}
-        <div className="actions">
-          <button type="submit" className="button primary" disabled={save.isPending}>
-            Save
-          </button>
-          <button type="button" onClick={onDone}>
-            Cancel
-          </button>
-        </div>
+        <FormButtons submit="Save" pending={save.isPending} onCancel={onDone} />
       </SchemaForm>
     </section>
   );
@@ -107,25 +101,22 @@ function Editor({ def, item, onDone }: { def: ResourceDef; item: Item | null; on
 /** One rule resource: its list (search, pages), and for a user with the write right, create, edit and delete. */
 export function ResourcePage({ resource, account }: { resource: string; account: Account | undefined }) {
   const def = resourceByKey(resource);
-  const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(0);
+  const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<{ item: Item | null } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const list = useQuery({ queryKey: ['resource', def?.key], queryFn: () => api<unknown>(def?.collection ?? ''), enabled: def !== undefined });
-  const remove = useMutation({
-    mutationFn: (item: Item) => api(`${def?.collection}/${encodeURIComponent(def ? idOf(def, item) : '')}`, { method: 'DELETE' }),
-    onSuccess: async (_, item) => {
-      setMessage(`Deleted ${def ? idOf(def, item) : ''}`);
-      await queryClient.invalidateQueries({ queryKey: ['resource', def?.key] });
-    },
-    onError: (error) => setMessage(error instanceof ApiError ? `Not deleted: ${error.description}` : String(error)),
+  const remove = useRemoval({
+    path: (item: Item) => `${def?.collection}/${encodeURIComponent(def ? idOf(def, item) : '')}`,
+    name: (item) => (def ? idOf(def, item) : ''),
+    queryKey: ['resource', def?.key],
+    onMessage: setMessage,
   });
   if (!def) return <main id="main" className="page"><h1>No such page</h1></main>;
   const writable = holds(account, def.write);
   const items = itemsOf(list.data).filter((item) => search === '' || JSON.stringify(item).toLowerCase().includes(search.toLowerCase()));
   const pages = Math.max(1, Math.ceil(items.length / pageSize));
-  const shown = items.slice(page * pageSize, (page + 1) * pageSize);
+  const shown = items.slice((page - 1) * pageSize, page * pageSize);
   return (
     <main id="main" className="page admin">
       <p className="crumbs">
@@ -134,7 +125,7 @@ export function ResourcePage({ resource, account }: { resource: string; account:
       <h1>{def.title}</h1>
       <div className="toolbar">
         <label>
-          Search <input type="search" value={search} onChange={(e) => { setSearch(e.target.value); setPage(0); }} />
+          Search <input type="search" value={search} onChange={(e) => { setSearch(e.target.value); setPage(1); }} />
         </label>
         {writable && (
           <button type="button" className="button primary" onClick={() => setEditing({ item: null })}>
@@ -149,59 +140,34 @@ export function ResourcePage({ resource, account }: { resource: string; account:
       {editing && <Editor key={editing.item ? idOf(def, editing.item) : 'new'} def={def} item={editing.item} onDone={() => setEditing(null)} />}
       {list.isError && <p role="alert" className="error">{list.error.message}</p>}
       {list.data !== undefined && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Items (scrolls sideways)">
-          <table className="simple resource-list">
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                {def.columns.map((c) => (
-                  <th scope="col" key={c.label}>
-                    {c.label}
-                  </th>
-                ))}
-                {writable && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((item) => {
-                const id = idOf(def, item);
-                return (
-                  <tr key={id}>
-                    <th scope="row">{id}</th>
-                    {def.columns.map((c) => (
-                      <td key={c.label}>{show(c.value(item))}</td>
-                    ))}
-                    {writable && (
-                      <td className="actions">
-                        <button type="button" onClick={() => setEditing({ item })} aria-label={`Edit ${id}`}>
-                          Edit
-                        </button>
-                        <button type="button" onClick={() => window.confirm(`Delete ${id}?`) && remove.mutate(item)} aria-label={`Delete ${id}`}>
-                          Delete
-                        </button>
-                      </td>
-                    )}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+        <>
+          <ScrollTable label="Items" className="resource-list" columns={['Id', ...def.columns.map((c) => c.label), ...(writable ? ['Actions'] : [])]}>
+            {shown.map((item) => {
+              const id = idOf(def, item);
+              return (
+                <tr key={id}>
+                  <th scope="row">{id}</th>
+                  {def.columns.map((c) => (
+                    <td key={c.label}>{show(c.value(item))}</td>
+                  ))}
+                  {writable && (
+                    <td className="actions">
+                      <button type="button" onClick={() => setEditing({ item })} aria-label={`Edit ${id}`}>
+                        Edit
+                      </button>
+                      <button type="button" onClick={() => window.confirm(`Delete ${id}?`) && remove.mutate(item)} aria-label={`Delete ${id}`}>
+                        Delete
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              );
+            })}
+          </ScrollTable>
           {items.length === 0 && <p className="empty">Nothing here yet.</p>}
-        </div>
+        </>
       )}
-      {pages > 1 && (
-        <nav className="pager" aria-label="Pages">
-          <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>
-            Previous
-          </button>
-          <span>
-            Page {page + 1} of {pages}
-          </span>
-          <button type="button" disabled={page + 1 >= pages} onClick={() => setPage(page + 1)}>
-            Next
-          </button>
-        </nav>
-      )}
+      <Pager label="Pages" page={page} pageCount={pages} onPage={setPage} />
       {def.key === 'webhooks' && <Deliveries writable={writable} />}
     </main>
   );
@@ -232,7 +198,7 @@ function Deliveries({ writable }: { writable: boolean }) {
   const replay = useMutation({
     mutationFn: (id: string) => api(`/api/v2/webhook-deliveries/${encodeURIComponent(id)}/replay`, { method: 'POST' }),
     onSuccess: (_, id) => setReplayed(`Replayed ${id}`),
-    onError: (error) => setReplayed(error instanceof ApiError ? `Not replayed: ${error.description}` : String(error)),
+    onError: (error) => setReplayed(`Not replayed: ${failure(error)}`),
   });
   return (
     <section aria-labelledby="deliveries-title">
@@ -255,38 +221,24 @@ function Deliveries({ writable }: { writable: boolean }) {
       </div>
       {deliveries.isError && <p role="alert" className="error">{deliveries.error.message}</p>}
       {deliveries.data && deliveries.data.data.length > 0 && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Deliveries (scrolls sideways)">
-          <table className="simple">
-            <thead>
-              <tr>
-                <th scope="col">Delivery</th>
-                <th scope="col">Webhook</th>
-                <th scope="col">Alarm</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last attempt</th>
-                {writable && <th scope="col">Replay</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.data.map((d) => (
-                <tr key={d._id}>
-                  <th scope="row">{d._id}</th>
-                  <td>{d.webhook}</td>
-                  <td>{d.alarm ?? ''}</td>
-                  <td>{d.status}</td>
-                  <td>{lastAttempt(d)}</td>
-                  {writable && (
-                    <td>
-                      <button type="button" onClick={() => replay.mutate(d._id)} aria-label={`Replay ${d._id}`}>
-                        Replay
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="Deliveries" columns={['Delivery', 'Webhook', 'Alarm', 'Status', 'Last attempt', ...(writable ? ['Replay'] : [])]}>
+          {deliveries.data.data.map((d) => (
+            <tr key={d._id}>
+              <th scope="row">{d._id}</th>
+              <td>{d.webhook}</td>
+              <td>{d.alarm ?? ''}</td>
+              <td>{d.status}</td>
+              <td>{lastAttempt(d)}</td>
+              {writable && (
+                <td>
+                  <button type="button" onClick={() => replay.mutate(d._id)} aria-label={`Replay ${d._id}`}>
+                    Replay
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </section>
   );

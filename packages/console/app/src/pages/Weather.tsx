@@ -2,7 +2,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { useAccount } from '../account.js';
-import { api, ApiError, bulk, holds, type BulkItemResult } from '../api.js';
+import { api, bulk, holds, type BulkItemResult } from '../api.js';
+import { failure } from '../ui.js';
 import { stateNames } from '../alarms/view.js';
 
 interface Step {
@@ -42,7 +43,7 @@ function PauseButton({ tile, onReport }: { tile: Tile; onReport: (message: strin
       const failed = results.find((r) => r.status >= 300);
       onReport(failed ? `${tile.display_name} could not be ${resume ? 'resumed' : 'paused'}: ${failed.error ?? failed.status}` : `${tile.display_name} ${resume ? 'resumed' : 'paused'}`);
     } catch (err) {
-      onReport(`${tile.display_name} could not be ${resume ? 'resumed' : 'paused'}: ${err instanceof ApiError ? err.description : (err as Error).message}`);
+      onReport(`${tile.display_name} could not be ${resume ? 'resumed' : 'paused'}: ${failure(err)}`);
     } finally {
       setBusy(false);
       void queryClient.invalidateQueries({ queryKey: ['weather'] });
