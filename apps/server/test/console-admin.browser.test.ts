@@ -102,8 +102,13 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.goto(`${url}/admin`);
     await page.getByRole('link', { name: 'Event filters' }).click();
     await page.getByRole('button', { name: 'New', exact: true }).click();
-    const type = page.locator('select[id$="_type"]');
+    // The fields carry human titles and help texts, not the API's names.
+    const type = page.getByLabel('Rule type');
     await type.waitFor();
+    const labels = await page.locator('.editor label').allInnerTexts();
+    expect(labels.filter((label) => /\b[a-z]+_[a-z_]+\b/.test(label))).toEqual([]);
+    expect(labels.map((label) => label.replace(/\*|\(JSON\)/g, '').trim())).toEqual(expect.arrayContaining(['After success', 'Enrichment actions', 'Event patterns', 'Priority']));
+    expect(await fieldGroup('on_success').innerText()).toContain('Enrichment only: pass (default), break or drop.');
 
     // Checked in the browser against the schema: the required type is missing.
     await page.getByRole('button', { name: 'Save' }).click();
@@ -111,14 +116,14 @@ describeWithService('chromium', chromiumInstalled, () => {
 
     // Checked by the server: an enrichment needs actions, and the message lands at that field.
     await type.selectOption('enrichment');
-    await page.locator('textarea[id$="_patterns"]').fill('[{"component": "lab-1"}]');
+    await page.getByLabel('Event patterns').fill('[{"component": "lab-1"}]');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => fieldGroup('actions').innerText()).toContain('The actions field is required for enrichment rules.');
     expect(await fieldGroup('patterns').innerText()).not.toContain('required');
     await expectAccessible('event filter form with errors');
 
     await type.selectOption('drop');
-    await page.locator('textarea[id$="_description"]').fill('Drop the lab machines');
+    await page.getByLabel('Description').fill('Drop the lab machines');
     await page.getByRole('button', { name: 'Preview impact' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Would apply to' }).innerText()).toMatch(/Would apply to \d+ events/);
     await shootAll('rule-form');
@@ -162,8 +167,8 @@ describeWithService('chromium', chromiumInstalled, () => {
   it('creates a user and an API key whose secret is shown once', async () => {
     await page.goto(`${url}/access`);
     await page.getByRole('button', { name: 'New user' }).click();
-    await page.locator('input[id$="_name"]').fill('night-operator');
-    await page.locator('input[id$="_password"]').fill('a long password');
+    await page.getByLabel('User name').fill('night-operator');
+    await page.getByLabel('Password').fill('a long password');
     await page.locator('.form-group:has([id$="_roles"]) .btn-add').click();
     await page.locator('input[id$="_roles_0"]').fill('operator');
     await page.getByRole('button', { name: 'Create' }).click();

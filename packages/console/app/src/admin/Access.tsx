@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { api, holds, type Account } from '../api.js';
-import { requestSchema, useOpenApi } from './openapi.js';
+import { requestSchema, useOpenApi, type FieldLabels } from './openapi.js';
 import { RoleEditor, UserEditor, type Role, type User } from './AccessEditors.js';
 import { failure, FormButtons, Pager, ScrollTable, useRemoval } from '../ui.js';
 import { SchemaForm, serverProblem, type ServerProblem } from './SchemaForm.js';
@@ -19,8 +19,28 @@ interface ApiKey {
 
 const pageSize = 20;
 
+const userFields: FieldLabels = {
+  name: { title: 'User name', help: 'What the user types to sign in.' },
+  password: { title: 'Password', help: 'At least 8 characters; never shown back.' },
+  roles: { title: 'Roles', help: 'Role names, e.g. operator, viewer, admin.' },
+  enabled: { title: 'Enabled', help: 'A disabled user cannot sign in.' },
+  mail: { title: 'Mail' },
+  firstname: { title: 'First name' },
+  lastname: { title: 'Last name' },
+};
+const roleFields: FieldLabels = {
+  name: { title: 'Name' },
+  description: { title: 'Description' },
+  rights: { title: 'Rights', help: 'Each a resource and a permission, e.g. alarms:read, audit:read.' },
+};
+const apiKeyFields: FieldLabels = {
+  label: { title: 'Label', help: 'What the key is for, e.g. the CI pipeline.' },
+  expires: { title: 'Expires', help: 'Epoch seconds; never when empty.' },
+  rights: { title: 'Rights', help: 'Fewer rights than yours, e.g. events:write; all of yours when empty.' },
+};
+
 /** A create form generated from the route's schema in the server's OpenAPI document; closes when saved. */
-function CreateForm({ path, title, onSaved, onCancel }: { path: string; title: string; onSaved: (answer: unknown) => void; onCancel: () => void }) {
+function CreateForm({ path, title, labels, onSaved, onCancel }: { path: string; title: string; labels: FieldLabels; onSaved: (answer: unknown) => void; onCancel: () => void }) {
   const openApi = useOpenApi();
   const schema = useMemo(() => (openApi.data ? requestSchema(openApi.data, path, 'post') : undefined), [openApi.data, path]);
   const [problem, setProblem] = useState<ServerProblem | null>(null);
@@ -34,7 +54,7 @@ function CreateForm({ path, title, onSaved, onCancel }: { path: string; title: s
   return (
     <section className="editor" aria-label={title}>
       <h3>{title}</h3>
-      <SchemaForm schema={schema} initial={{}} problem={problem} onSubmit={(data) => { setProblem(null); create.mutate(data); }}>
+      <SchemaForm schema={schema} labels={labels} initial={{}} problem={problem} onSubmit={(data) => { setProblem(null); create.mutate(data); }}>
         <FormButtons submit="Create" pending={create.isPending} onCancel={onCancel} />
       </SchemaForm>
     </section>
@@ -79,6 +99,7 @@ function Users({ canListRoles }: { canListRoles: boolean }) {
         <CreateForm
           path="/api/v2/users"
           title="New user"
+          labels={userFields}
           onCancel={() => setCreating(false)}
           onSaved={async () => { setCreating(false); setMessage('User created'); await refresh(); }}
         />
@@ -141,6 +162,7 @@ function Roles() {
         <CreateForm
           path="/api/v2/roles"
           title="New role"
+          labels={roleFields}
           onCancel={() => setCreating(false)}
           onSaved={async () => { setCreating(false); setMessage('Role created'); await queryClient.invalidateQueries({ queryKey: ['roles'] }); }}
         />
@@ -206,6 +228,7 @@ function ApiKeys() {
         <CreateForm
           path="/api/v2/api-keys"
           title="New API key"
+          labels={apiKeyFields}
           onCancel={() => setCreating(false)}
           onSaved={async (answer) => { setCreating(false); setSecret(answer as ApiKey); await queryClient.invalidateQueries({ queryKey: ['api-keys'] }); }}
         />

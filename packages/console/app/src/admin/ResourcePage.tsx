@@ -83,6 +83,7 @@ function Editor({ def, item, onDone }: { def: ResourceDef; item: Item | null; on
       <h2 id="editor-title">{item ? `Edit ${idOf(def, item)}` : `New ${def.title.toLowerCase().replace(/s( \(.*\))?$/, '')}`}</h2>
       <SchemaForm
         schema={schema}
+        labels={def.fields}
         initial={draft}
         problem={problem}
         onChange={setDraft}

@@ -1,28 +1,36 @@
 import Form from '@rjsf/core';
-import type { ErrorSchema, FieldProps, RegistryFieldsType } from '@rjsf/utils';
+import { getUiOptions, type ErrorSchema, type FieldProps, type RegistryFieldsType } from '@rjsf/utils';
 import { validator } from './validator.js';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { ApiError } from '../api.js';
-import { fieldOfError, uiSchemaFor, type JsonSchema } from './openapi.js';
+import { fieldOfError, uiSchemaFor, type FieldLabels, type JsonSchema } from './openapi.js';
 
 /** An object or list the schema does not detail (a pattern, actions): edited as JSON text, checked as it is typed. */
-function JsonField({ formData, onChange, fieldPathId, name, schema, required, rawErrors }: FieldProps) {
+function JsonField({ formData, onChange, fieldPathId, name, schema, uiSchema, required, rawErrors }: FieldProps) {
   const [text, setText] = useState(() => (formData === undefined ? '' : JSON.stringify(formData, null, 2)));
   const [problem, setProblem] = useState<string | null>(null);
   const id = fieldPathId.$id;
+  const options = getUiOptions(uiSchema);
+  const title = options.title ?? schema.title ?? name;
+  const description = options.description ?? schema.description;
   return (
     <div className="json-field">
       <label htmlFor={id}>
-        {schema.title ?? name}
+        {title}
         {required ? ' *' : ''} <span className="muted">(JSON)</span>
       </label>
-      {schema.description && <p className="field-description">{schema.description}</p>}
+      {description && (
+        <p className="field-description" id={`${id}__description`}>
+          {description}
+        </p>
+      )}
       <textarea
         id={id}
         rows={4}
         value={text}
         spellCheck={false}
         aria-invalid={problem !== null || (rawErrors?.length ?? 0) > 0}
+        aria-describedby={description ? `${id}__description` : undefined}
         onChange={(e) => {
           setText(e.target.value);
           if (e.target.value.trim() === '') {
@@ -63,20 +71,21 @@ export function serverProblem(error: unknown, schema: JsonSchema): ServerProblem
  */
 export function SchemaForm({
   schema,
+  labels,
   initial,
   problem,
   onSubmit,
   onChange,
   children,
-
 }: {
   schema: JsonSchema;
+  /** Human titles and help texts of the fields (the schema's names otherwise). */
+  labels: FieldLabels;
   initial: Record<string, unknown>;
   problem: ServerProblem | null;
   onSubmit: (data: Record<string, unknown>) => void;
   onChange?: (data: Record<string, unknown>) => void;
   children: ReactNode;
-
 }) {
   const idPrefix = useId().replace(/[^a-zA-Z0-9]/g, '');
   const extraErrors = problem?.field ? ({ [problem.field]: { __errors: [problem.message] } } as ErrorSchema) : undefined;
@@ -89,7 +98,7 @@ export function SchemaForm({
       )}
       <Form
         schema={schema}
-        uiSchema={uiSchemaFor(schema)}
+        uiSchema={useMemo(() => uiSchemaFor(schema, labels), [schema, labels])}
         formData={initial}
         validator={validator}
         fields={fields}

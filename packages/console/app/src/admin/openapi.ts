@@ -46,12 +46,24 @@ function opaque(schema: JsonSchema): boolean {
   return t.includes('object') && t.includes('null');
 }
 
-/** The form's layout: opaque objects and lists of objects get the JSON editor, long texts a text area. */
-export function uiSchemaFor(schema: JsonSchema): UiSchema {
+/**
+ * What a form shows for a field instead of its API name: a human title and, when the schema's own description does not
+ * say it for an operator, a help text. Kept next to the page that owns the form (the schemas stay the spec's).
+ */
+export type FieldLabels = Readonly<Record<string, { title: string; help?: string }>>;
+
+/**
+ * The form's layout: opaque objects and lists of objects get the JSON editor, long texts a text area; each field the
+ * labels name gets its title and help.
+ */
+export function uiSchemaFor(schema: JsonSchema, labels: FieldLabels = {}): UiSchema {
   const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
-    if (opaque(property)) ui[name] = { 'ui:field': 'json' };
-    else if (types(property).includes('string') && typeof property.maxLength === 'number' && property.maxLength > 1024) ui[name] = { 'ui:widget': 'textarea' };
+    const label = labels[name];
+    ui[name] = {
+      ...(opaque(property) ? { 'ui:field': 'json' } : types(property).includes('string') && typeof property.maxLength === 'number' && property.maxLength > 1024 ? { 'ui:widget': 'textarea' } : {}),
+      ...(label ? { 'ui:title': label.title, ...(label.help ? { 'ui:description': label.help } : {}) } : {}),
+    };
   }
   return ui;
 }

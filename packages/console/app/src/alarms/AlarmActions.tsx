@@ -1,32 +1,34 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ApiError, bulk, holds, type Account, type Alarm, type BulkItemResult } from '../api.js';
 import { stateNames } from './view.js';
 
 /** The alarm actions of `PUT /api/v2/bulk/alarms/<action>`, and maintenance (`POST /api/v2/bulk/entity-pbehaviors`). */
-type ActionId = 'ack' | 'ackremove' | 'snooze' | 'unsnooze' | 'cancel' | 'uncancel' | 'changestate' | 'assocticket' | 'comment' | 'done' | 'maintenance';
+export type ActionId = 'ack' | 'ackremove' | 'snooze' | 'unsnooze' | 'cancel' | 'uncancel' | 'changestate' | 'assocticket' | 'comment' | 'done' | 'maintenance';
 
-interface ActionSpec {
+export interface ActionSpec {
   id: ActionId;
   label: string;
   /** How the report words a success: "4 acknowledged". */
   past: string;
   /** The right the server asks for it: the button is hidden from others. */
   right: string;
+  /** What it does, shown at the top of its form. */
+  help: string;
 }
 
 const actions: readonly ActionSpec[] = [
-  { id: 'ack', label: 'Acknowledge', past: 'acknowledged', right: 'alarms:ack' },
-  { id: 'ackremove', label: 'Remove ack', past: 'no longer acknowledged', right: 'alarms:ack' },
-  { id: 'snooze', label: 'Snooze', past: 'snoozed', right: 'alarms:write' },
-  { id: 'unsnooze', label: 'Unsnooze', past: 'unsnoozed', right: 'alarms:write' },
-  { id: 'cancel', label: 'Cancel alarm', past: 'cancelled', right: 'alarms:write' },
-  { id: 'uncancel', label: 'Uncancel', past: 'uncancelled', right: 'alarms:write' },
-  { id: 'changestate', label: 'Change state', past: 'changed state', right: 'alarms:write' },
-  { id: 'assocticket', label: 'Ticket', past: 'ticketed', right: 'alarms:write' },
-  { id: 'comment', label: 'Comment', past: 'commented', right: 'alarms:write' },
-  { id: 'done', label: 'Done', past: 'marked done', right: 'alarms:write' },
-  { id: 'maintenance', label: 'Maintenance', past: 'put into maintenance', right: 'pbehaviors:write' },
+  { id: 'ack', label: 'Acknowledge', past: 'acknowledged', right: 'alarms:ack', help: 'Says someone is on it; the alarm stays open.' },
+  { id: 'ackremove', label: 'Remove ack', past: 'no longer acknowledged', right: 'alarms:ack', help: 'Withdraws the acknowledgement.' },
+  { id: 'snooze', label: 'Snooze', past: 'snoozed', right: 'alarms:write', help: 'Puts the alarm aside for a while; it wakes up by itself at the end (or when unsnoozed).' },
+  { id: 'unsnooze', label: 'Unsnooze', past: 'unsnoozed', right: 'alarms:write', help: 'Ends the snooze now.' },
+  { id: 'cancel', label: 'Cancel alarm', past: 'cancelled', right: 'alarms:write', help: "Marks the alarm as cancelled; it is resolved after the server's cancel delay (1 hour by default) unless uncancelled." },
+  { id: 'uncancel', label: 'Uncancel', past: 'uncancelled', right: 'alarms:write', help: 'Takes the cancellation back.' },
+  { id: 'changestate', label: 'Change state', past: 'changed state', right: 'alarms:write', help: 'Sets the state by hand: later checks keep it until one says OK.' },
+  { id: 'assocticket', label: 'Ticket', past: 'ticketed', right: 'alarms:write', help: 'Records the ticket opened for the alarm elsewhere.' },
+  { id: 'comment', label: 'Comment', past: 'commented', right: 'alarms:write', help: "Adds a comment to the alarm's timeline." },
+  { id: 'done', label: 'Done', past: 'marked done', right: 'alarms:write', help: "Marks the work as done; the alarm is resolved after the server's done delay (15 minutes by default)." },
+  { id: 'maintenance', label: 'Maintenance', past: 'put into maintenance', right: 'pbehaviors:write', help: "Puts each alarm's entity under a maintenance period from now: no notifications, and the weather shows it." },
 ];
 
 const durationUnits = [
@@ -59,6 +61,7 @@ interface Fields {
   maintenanceName: string;
   maintenanceType: string;
   reason: string;
+  ackResources: boolean;
 }
 
 const emptyFields: Fields = {
@@ -72,6 +75,7 @@ const emptyFields: Fields = {
   // The type names the weather tiles know: `Maintenance` shows the maintenance icon, `pause` (any case) the pause.
   maintenanceType: 'Maintenance',
   reason: '',
+  ackResources: false,
 };
 
 /** The body of one alarm action, from the form. */
@@ -79,6 +83,8 @@ function actionBody(action: ActionId, f: Fields): Record<string, unknown> {
   const comment = f.comment.trim() ? { comment: f.comment.trim() } : {};
   const duration = { value: Number(f.durationValue), unit: f.durationUnit };
   switch (action) {
+    case 'ack':
+      return { ...comment, ...(f.ackResources ? { ack_resources: true } : {}) };
     case 'snooze':
       return { ...comment, duration };
     case 'changestate':
@@ -100,19 +106,31 @@ export function AlarmActions({
   account,
   label,
   summary,
+  initialAction,
   onReport,
+  onClose,
 }: {
   alarms: readonly Alarm[];
   account: Account | undefined;
   label: string;
   /** Shown before the buttons (the size of the selection). */
   summary?: string;
+  /** The action whose form is open at first (chosen from a row's menu). */
+  initialAction?: ActionId;
   onReport: (message: string) => void;
+  /** Called when the form is sent or left: a row's action goes away then. */
+  onClose?: () => void;
 }) {
   const queryClient = useQueryClient();
-  const [chosen, setChosen] = useState<ActionSpec | null>(null);
+  const [chosen, setChosen] = useState<ActionSpec | null>(() => actions.find((a) => a.id === initialAction) ?? null);
   const [fields, setFields] = useState<Fields>(emptyFields);
   const [busy, setBusy] = useState(false);
+  const helpId = useId();
+  const form = useRef<HTMLFormElement>(null);
+  // A form opened from a row's menu takes the focus, so the keyboard goes on where the menu was.
+  useEffect(() => {
+    if (initialAction) form.current?.querySelector<HTMLElement>('input, select, button[type="submit"]')?.focus();
+  }, [initialAction]);
   const allowed = allowedActions(account);
   if (allowed.length === 0) return null;
   // Nothing selected: the buttons would all be disabled; a line says how to get them.
@@ -120,6 +138,11 @@ export function AlarmActions({
 
   const set = (name: keyof Fields) => (event: { target: { value: string } }) => setFields((f) => ({ ...f, [name]: event.target.value }));
   const names = new Map(alarms.map((a) => [a._id, a.d]));
+
+  const close = () => {
+    setChosen(null);
+    onClose?.();
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -150,7 +173,7 @@ export function AlarmActions({
         results = await bulk('PUT', `/api/v2/bulk/alarms/${chosen.id}`, alarms.map((a) => ({ _id: a._id, ...body })));
       }
       onReport(bulkReport(chosen.past, results, (id) => names.get(id) ?? id));
-      setChosen(null);
+      close();
       setFields(emptyFields);
     } catch (err) {
       onReport(`The action failed: ${err instanceof ApiError ? `${err.description} (${err.status})` : (err as Error).message}`);
@@ -174,7 +197,10 @@ export function AlarmActions({
         ))}
       </div>
       {chosen && (
-        <form className="action-form" onSubmit={(e) => void submit(e)} aria-label={`${chosen.label}: ${count}`}>
+        <form ref={form} className="action-form" onSubmit={(e) => void submit(e)} aria-label={`${chosen.label}: ${count}`} aria-describedby={helpId}>
+          <p className="action-help" id={helpId}>
+            {chosen.help}
+          </p>
           {chosen.id === 'maintenance' && (
             <>
               <label>
@@ -197,7 +223,7 @@ export function AlarmActions({
           {needsDuration && (
             <>
               <label>
-                Duration
+                {chosen.id === 'snooze' ? 'Duration' : 'Duration (empty: until removed)'}
                 <input type="number" min={1} required={chosen.id === 'snooze'} value={fields.durationValue} onChange={set('durationValue')} />
               </label>
               <label>
@@ -211,6 +237,12 @@ export function AlarmActions({
                 </select>
               </label>
             </>
+          )}
+          {chosen.id === 'ack' && alarms.some((a) => !a.v.resource) && (
+            <label className="check">
+              <input type="checkbox" checked={fields.ackResources} onChange={(e) => setFields((f) => ({ ...f, ackResources: e.target.checked }))} />
+              With the alarms of the component&apos;s resources
+            </label>
           )}
           {chosen.id === 'changestate' && (
             <label>
@@ -237,13 +269,13 @@ export function AlarmActions({
             </>
           )}
           <label className="grow">
-            Comment
+            {chosen.id === 'comment' ? 'Comment' : 'Comment (optional, kept in the timeline)'}
             <input required={chosen.id === 'comment'} maxLength={255} value={fields.comment} onChange={set('comment')} />
           </label>
           <button type="submit" className="primary" disabled={busy}>
             {busy ? 'Working…' : `${chosen.label}: ${count}`}
           </button>
-          <button type="button" onClick={() => setChosen(null)}>
+          <button type="button" onClick={close}>
             Back
           </button>
         </form>
