@@ -190,6 +190,61 @@ describeWithService('chromium', chromiumInstalled, () => {
     expect((pbehaviors[0]?.tstop ?? 0) - (pbehaviors[0]?.tstart ?? 0)).toBe(3 * 3600);
   }, 60_000);
 
+  it('acts on one alarm from its row\'s menu, with the keyboard', async () => {
+    await page.goto(`${url}/?q=db-paris-1&columns=component,resource,ticket&sort=resource:asc`);
+    await expect.poll(() => page.locator('tbody tr.row td.col-resource').allInnerTexts(), { timeout: 15_000 }).toEqual(['cpu', 'disk']);
+    const menuButton = page.getByRole('button', { name: 'Actions on disk/db-paris-1' });
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+    await menuButton.focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('menu', { name: 'Actions on disk/db-paris-1' });
+    await menu.waitFor();
+    expect(await menuButton.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(focused).toBe('Acknowledge');
+    await expectAccessible('row action menu');
+    // Escape closes it and gives the focus back to the row's button.
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    await expect.poll(focused).toBe('⋯');
+    expect(await menuButton.getAttribute('aria-expanded')).toBe('false');
+
+    await page.keyboard.press('Enter');
+    await menu.waitFor();
+    await page.keyboard.press('End');
+    await expect.poll(focused).toBe('Maintenance');
+    for (const expected of ['Done', 'Comment', 'Ticket']) {
+      await page.keyboard.press('ArrowUp');
+      await expect.poll(focused).toBe(expected);
+    }
+    await page.keyboard.press('Enter');
+    // The same form as the selection's, for this one alarm, with the focus in its first field.
+    const form = page.getByRole('form', { name: 'Ticket: 1 alarm' });
+    await form.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.closest('label')?.firstChild?.textContent)).toBe('Ticket');
+    await page.keyboard.type('INC-4242');
+    await expectAccessible('ticket form from a row');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 15_000 }).toBe('1 ticketed');
+    await form.waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator('tbody tr.row td.col-ticket').allInnerTexts(), { timeout: 15_000 }).toEqual(['', 'INC-4242']);
+
+    if (screenshots) {
+      for (const theme of ['light', 'dark'] as const) {
+        await setTheme(theme);
+        for (const [width, height, suffix] of [[1280, 720, ''], [390, 844, '-phone']] as const) {
+          await page.setViewportSize({ width, height });
+          await menuButton.click();
+          await menu.waitFor();
+          await shoot(`alarm-list-row-menu${suffix}-${theme}`);
+          await page.keyboard.press('Escape');
+          await menu.waitFor({ state: 'detached' });
+        }
+      }
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await setTheme('light');
+    }
+  }, 60_000);
+
   it('pauses a watcher and resumes it from its tile, and shows its dependencies with their alarms', async () => {
     const watcher = (id: string, name: string, depends: string[]) => call('POST', '/api/v2/entities', { _id: id, name, type: 'watcher', enabled: true, depends });
     expect((await watcher('shop', 'Web shop', ['http/web-paris-3', 'disk/db-paris-1'])).status).toBe(200);
@@ -272,6 +327,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.getByRole('checkbox', { name: 'Select every alarm of the page' }).check();
     expect(await page.getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Maintenance' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Actions on / }).count()).toBe(0);
     await page.getByRole('link', { name: 'Weather' }).click();
     await expect.poll(() => page.locator('li.tile').count(), { timeout: 15_000 }).toBe(3);
     expect(await page.getByRole('button', { name: /^Pause/ }).count()).toBe(0);

@@ -6,7 +6,8 @@ import { api, type Alarm, type AlarmPage } from '../api.js';
 import type { LoadedExtensions } from '../extensions.js';
 import { useAccount } from '../account.js';
 import { useEventStream } from '../live.js';
-import { AlarmActions } from './AlarmActions.js';
+import { AlarmActions, allowedActions, type ActionId } from './AlarmActions.js';
+import { RowActionMenu } from './RowActionMenu.js';
 import { AlarmDetails } from './AlarmDetails.js';
 import { SavedFilters } from './SavedFilters.js';
 import { alarmColumns, alarmQuery, alarmStreamUrl, applyNotice, isAlarmNotice, maxSortKeys, pageSizes, parseView, stateNames, statusNames, viewQuery, type AlarmView } from './view.js';
@@ -108,18 +109,28 @@ interface AlarmRowProps {
   columns: ShownColumn[];
   isOpen: boolean;
   isSelected: boolean;
+  isMenuOpen: boolean;
   onOpen: (id: string) => void;
   onSelect: (id: string) => void;
+  /** Opens the row's action menu at its button; absent when the user may run no action. */
+  onMenu: ((id: string, button: HTMLElement) => void) | undefined;
 }
 
 /** One row; memoised, so that scrolling renders only the rows that come into view. */
-const AlarmRow = memo(function AlarmRow({ alarm, index, columns, isOpen, isSelected, onOpen, onSelect }: AlarmRowProps) {
+const AlarmRow = memo(function AlarmRow({ alarm, index, columns, isOpen, isSelected, isMenuOpen, onOpen, onSelect, onMenu }: AlarmRowProps) {
   const state = stateNames[alarm.v.state.val as number] ?? 'ok';
   return (
     <tr aria-rowindex={index + 2} className={`row state-${state}${isOpen ? ' open' : ''}${isSelected ? ' selected' : ''}`} style={{ height: rowHeight }}>
       <td className="select">
         <input type="checkbox" aria-label={`Select ${alarm.d}`} checked={isSelected} onChange={() => onSelect(alarm._id)} />
       </td>
+      {onMenu && (
+        <td className="row-actions">
+          <button type="button" className="row-menu-button" aria-label={`Actions on ${alarm.d}`} aria-haspopup="menu" aria-expanded={isMenuOpen} onClick={(e) => onMenu(alarm._id, e.currentTarget)}>
+            ⋯
+          </button>
+        </td>
+      )}
       {columns.map((c, column) => (
         <td key={c.id} className={`col-${c.id}`}>
           {column === 0 ? (
@@ -206,11 +217,35 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
   };
 
   const openAlarm = useCallback((id: string) => update({ open: id }), [update]);
+
+  // A row's menu offers the same actions as the selection's (and the plugins'), run on that one alarm by the same code.
+  const rowActions = useMemo(
+    () => [...allowedActions(account.data).map((a) => ({ key: a.id, label: a.label })), ...extensions.actions.map((a) => ({ key: `extension:${a.key}`, label: a.label }))],
+    [account.data, extensions.actions],
+  );
+  const [menu, setMenu] = useState<{ alarm: Alarm; anchor: HTMLElement } | null>(null);
+  const [rowAction, setRowAction] = useState<{ alarm: Alarm; action: ActionId } | null>(null);
+  // The rows' callback stays the same while the page changes, so that a live update renders only the changed row.
+  const alarmsNow = useRef(alarms);
+  alarmsNow.current = alarms;
+  const openMenu = useCallback((id: string, anchor: HTMLElement) => {
+    const alarm = alarmsNow.current.find((a) => a._id === id);
+    setMenu((current) => (current?.alarm._id === id || !alarm ? null : { alarm, anchor }));
+  }, []);
+  const closeMenu = useCallback(() => setMenu(null), []);
+  const chooseRowAction = (key: string) => {
+    if (!menu) return;
+    const { alarm } = menu;
+    setMenu(null);
+    const extension = extensions.actions.find((a) => `extension:${a.key}` === key);
+    if (extension) void runAction(extension.run, [alarm]);
+    else setRowAction({ alarm, action: key as ActionId });
+  };
   const selectAlarm = useCallback((id: string) => setSelected((s) => new Set(toggle([...s], id))), []);
 
-  const runAction = async (run: (alarms: Alarm[]) => Promise<string>) => {
+  const runAction = async (run: (alarms: Alarm[]) => Promise<string>, on: Alarm[]) => {
     try {
-      setNotice(await run(selectedAlarms));
+      setNotice(await run(on));
     } catch (err) {
       setNotice(`The action failed: ${(err as Error).message}`);
     }
@@ -237,20 +272,34 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
           {extensions.actions.length > 0 && (
             <div className="actions" role="group" aria-label="Actions on the selected alarms">
               {extensions.actions.map((a) => (
-                <button key={a.key} type="button" disabled={selectedAlarms.length === 0} onClick={() => void runAction(a.run)}>
+                <button key={a.key} type="button" disabled={selectedAlarms.length === 0} onClick={() => void runAction(a.run, selectedAlarms)}>
                   {a.label}
                 </button>
               ))}
             </div>
           )}
         </div>
-        <AlarmActions
-          alarms={selectedAlarms}
-          account={account.data}
-          label={`Actions on the ${selectedAlarms.length} selected alarm${selectedAlarms.length === 1 ? '' : 's'}`}
-          summary={selectedAlarms.length === 0 ? 'Select alarms to act on them' : `${selectedAlarms.length} selected`}
-          onReport={setNotice}
-        />
+        {rowAction ? (
+          <AlarmActions
+            key={`${rowAction.alarm._id} ${rowAction.action}`}
+            alarms={[rowAction.alarm]}
+            account={account.data}
+            label={`Actions on ${rowAction.alarm.d}`}
+            summary={rowAction.alarm.d}
+            initialAction={rowAction.action}
+            onReport={setNotice}
+            onClose={() => setRowAction(null)}
+          />
+        ) : (
+          <AlarmActions
+            alarms={selectedAlarms}
+            account={account.data}
+            label={`Actions on the ${selectedAlarms.length} selected alarm${selectedAlarms.length === 1 ? '' : 's'}`}
+            summary={selectedAlarms.length === 0 ? 'Select alarms to act on them' : `${selectedAlarms.length} selected`}
+            onReport={setNotice}
+          />
+        )}
+        {menu && <RowActionMenu anchor={menu.anchor} label={`Actions on ${menu.alarm.d}`} items={rowActions} onChoose={chooseRowAction} onClose={closeMenu} />}
         {notice && (
           <p className="notice" role="status">
             {notice}
@@ -273,6 +322,11 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
                     onChange={(e) => setSelected(e.target.checked ? new Set(alarms.map((a) => a._id)) : new Set())}
                   />
                 </th>
+                {rowActions.length > 0 && (
+                  <th scope="col" className="row-actions">
+                    <span className="visually-hidden">Row actions</span>
+                  </th>
+                )}
                 {shown.map((c) => {
                   const rank = view.sort.findIndex((s) => s.column === c.id);
                   const sort = view.sort[rank];
@@ -294,7 +348,7 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
             <tbody>
               {before > 0 && (
                 <tr aria-hidden="true">
-                  <td style={{ height: before }} colSpan={shown.length + 1} />
+                  <td style={{ height: before }} colSpan={shown.length + 1 + (rowActions.length > 0 ? 1 : 0)} />
                 </tr>
               )}
               {items.map((item) => {
@@ -307,14 +361,16 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
                     columns={shown}
                     isOpen={view.open === alarm._id}
                     isSelected={selected.has(alarm._id)}
+                    isMenuOpen={menu?.alarm._id === alarm._id}
                     onOpen={openAlarm}
                     onSelect={selectAlarm}
+                    onMenu={rowActions.length > 0 ? openMenu : undefined}
                   />
                 );
               })}
               {after > 0 && (
                 <tr aria-hidden="true">
-                  <td style={{ height: after }} colSpan={shown.length + 1} />
+                  <td style={{ height: after }} colSpan={shown.length + 1 + (rowActions.length > 0 ? 1 : 0)} />
                 </tr>
               )}
             </tbody>
