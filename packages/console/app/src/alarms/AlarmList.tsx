@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent, type RefObject } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { api, type Alarm, type AlarmPage } from '../api.js';
 import type { LoadedExtensions } from '../extensions.js';
@@ -10,7 +10,7 @@ import { AlarmActions, allowedActions, type ActionId } from './AlarmActions.js';
 import { RowActionMenu } from './RowActionMenu.js';
 import { AlarmDetails } from './AlarmDetails.js';
 import { SavedFilters } from './SavedFilters.js';
-import { alarmColumns, alarmQuery, alarmStreamUrl, applyNotice, isAlarmNotice, maxSortKeys, pageSizes, parseView, stateNames, statusNames, viewQuery, type AlarmView } from './view.js';
+import { alarmColumns, alarmQuery, alarmStreamUrl, applyNotices, isAlarmNotice, maxSortKeys, pageSizes, parseView, stateNames, statusNames, viewQuery, type AlarmNotice, type AlarmView } from './view.js';
 
 const rowHeight = 36;
 /** Polling while the live stream is down; once it delivers, a slow read only corrects the order of the page. */
@@ -22,7 +22,19 @@ interface ShownColumn {
   label: string;
   value: (alarm: Alarm) => string;
   sortable: boolean;
+  /** In rem; none: a share of what the others leave. */
+  width: number | undefined;
 }
+
+/** The least width of a column without its own (the output, plugins' columns), in rem. */
+const flexibleColumnRem = 16;
+/** The checkbox and row-menu columns, in rem. */
+const selectColumnRem = 2;
+const menuColumnRem = 2.5;
+/** Rows rendered beyond the visible ones on each side: enough for a fast wheel, few enough to keep frames short. */
+const overscan = 6;
+/** Stream messages kept for the next frame at most (a hidden tab runs none); beyond, the page is read again. */
+const maxPendingNotices = 1000;
 
 function toggle<T>(list: readonly T[], item: T): T[] {
   return list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
@@ -146,13 +158,68 @@ const AlarmRow = memo(function AlarmRow({ alarm, index, columns, isOpen, isSelec
   );
 });
 
+interface AlarmRowsProps {
+  scroller: RefObject<HTMLDivElement | null>;
+  alarms: readonly Alarm[];
+  columns: ShownColumn[];
+  openId: string;
+  selected: ReadonlySet<string>;
+  menuOpenId: string | undefined;
+  onOpen: (id: string) => void;
+  onSelect: (id: string) => void;
+  onMenu: ((id: string, button: HTMLElement) => void) | undefined;
+}
+
+/**
+ * The rows on screen (virtualised). The scroll position is state of this component alone: scrolling renders the body,
+ * not the page around it (filters, toolbar, actions), and only the rows that come into view.
+ */
+const AlarmRows = memo(function AlarmRows({ scroller, alarms, columns, openId, selected, menuOpenId, onOpen, onSelect, onMenu }: AlarmRowsProps) {
+  const virtualizer = useVirtualizer({ count: alarms.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan });
+  const items = virtualizer.getVirtualItems();
+  const before = items[0]?.start ?? 0;
+  const after = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
+  const span = columns.length + 1 + (onMenu ? 1 : 0);
+  return (
+    <tbody>
+      {before > 0 && (
+        <tr aria-hidden="true">
+          <td style={{ height: before }} colSpan={span} />
+        </tr>
+      )}
+      {items.map((item) => {
+        const alarm = alarms[item.index] as Alarm;
+        return (
+          <AlarmRow
+            key={alarm._id}
+            alarm={alarm}
+            index={item.index}
+            columns={columns}
+            isOpen={openId === alarm._id}
+            isSelected={selected.has(alarm._id)}
+            isMenuOpen={menuOpenId === alarm._id}
+            onOpen={onOpen}
+            onSelect={onSelect}
+            onMenu={onMenu}
+          />
+        );
+      })}
+      {after > 0 && (
+        <tr aria-hidden="true">
+          <td style={{ height: after }} colSpan={span} />
+        </tr>
+      )}
+    </tbody>
+  );
+});
+
 export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
   const search = useSearch();
   const [location, navigate] = useLocation();
   const allColumns: ShownColumn[] = useMemo(
     () => [
-      ...alarmColumns.map((c) => ({ id: c.id, label: c.label, value: c.value, sortable: c.sortKey !== undefined })),
-      ...extensions.columns.map((c) => ({ id: c.key, label: c.label, value: c.render, sortable: false })),
+      ...alarmColumns.map((c) => ({ id: c.id, label: c.label, value: c.value, sortable: c.sortKey !== undefined, width: c.width })),
+      ...extensions.columns.map((c) => ({ id: c.key, label: c.label, value: c.render, sortable: false, width: undefined })),
     ],
     [extensions.columns],
   );
@@ -169,15 +236,38 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
   const account = useAccount();
   const queryClient = useQueryClient();
   const listKey = useMemo(() => ['alarms', alarmQuery(view)], [view]);
-  // Rows change in place as the stream says: no reading of the page for each change.
+  // Rows change in place as the stream says: no reading of the page for each change. The messages that arrive within
+  // one frame are applied together, so that a busy stream renders the list once a frame rather than once a message.
+  const pending = useRef<AlarmNotice[]>([]);
+  const frame = useRef<number | null>(null);
+  const target = useRef({ listKey, firstPage: view.page === 1, open: view.open });
+  target.current = { listKey, firstPage: view.page === 1, open: view.open };
+  const applyPending = useCallback(() => {
+    frame.current = null;
+    const notices = pending.current;
+    pending.current = [];
+    if (notices.length === 0) return;
+    const { listKey: key, firstPage, open } = target.current;
+    const current = queryClient.getQueryData<AlarmPage>(key);
+    const next = current && applyNotices(current, notices, firstPage);
+    if (next) queryClient.setQueryData(key, next);
+    else void queryClient.invalidateQueries({ queryKey: key });
+    if (notices.some((n) => n.alarm._id === open)) void queryClient.invalidateQueries({ queryKey: ['alarm', open] });
+  }, [queryClient]);
+  useEffect(() => () => {
+    if (frame.current !== null) cancelAnimationFrame(frame.current);
+  }, []);
   const live = useEventStream(alarmStreamUrl(view), {
     message: (data) => {
       if (!isAlarmNotice(data)) return;
-      const current = queryClient.getQueryData<AlarmPage>(listKey);
-      const next = current && applyNotice(current, data, view.page === 1);
-      if (next) queryClient.setQueryData(listKey, next);
-      else void queryClient.invalidateQueries({ queryKey: listKey });
-      if (data.alarm._id === view.open) void queryClient.invalidateQueries({ queryKey: ['alarm', view.open] });
+      pending.current.push(data);
+      // A hidden tab runs no frames: past a page's worth of waiting messages, reading the page again is cheaper.
+      if (pending.current.length > maxPendingNotices) {
+        pending.current = [];
+        void queryClient.invalidateQueries({ queryKey: target.current.listKey });
+        return;
+      }
+      frame.current ??= requestAnimationFrame(applyPending);
     },
     reload: () => void queryClient.invalidateQueries({ queryKey: ['alarms'] }),
   });
@@ -201,10 +291,6 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
   const selectedAlarms = alarms.filter((a) => selected.has(a._id));
 
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: alarms.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 10 });
-  const items = virtualizer.getVirtualItems();
-  const before = items[0]?.start ?? 0;
-  const after = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
 
   const sortBy = (column: string, event: MouseEvent) => {
     const current = view.sort.find((s) => s.column === column);
@@ -217,6 +303,8 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
   };
 
   const openAlarm = useCallback((id: string) => update({ open: id }), [update]);
+  // A fixed layout needs room for every column: the columns without a width share what the others leave.
+  const tableWidth = shown.reduce((sum, c) => sum + (c.width ?? flexibleColumnRem), selectColumnRem + menuColumnRem);
 
   // A row's menu offers the same actions as the selection's (and the plugins'), run on that one alarm by the same code.
   const rowActions = useMemo(
@@ -311,7 +399,14 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
           </p>
         )}
         <div className="table-scroll" ref={scroller} tabIndex={0} aria-label="Alarm list, scrollable">
-          <table className="alarm-table" aria-rowcount={alarms.length + 1}>
+          <table className="alarm-table" aria-rowcount={alarms.length + 1} style={{ minWidth: `${tableWidth}rem` }}>
+            <colgroup>
+              <col style={{ width: `${selectColumnRem}rem` }} />
+              {rowActions.length > 0 && <col style={{ width: `${menuColumnRem}rem` }} />}
+              {shown.map((c) => (
+                <col key={c.id} style={c.width === undefined ? undefined : { width: `${c.width}rem` }} />
+              ))}
+            </colgroup>
             <thead>
               <tr>
                 <th scope="col" className="select">
@@ -345,35 +440,17 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
                 })}
               </tr>
             </thead>
-            <tbody>
-              {before > 0 && (
-                <tr aria-hidden="true">
-                  <td style={{ height: before }} colSpan={shown.length + 1 + (rowActions.length > 0 ? 1 : 0)} />
-                </tr>
-              )}
-              {items.map((item) => {
-                const alarm = alarms[item.index] as Alarm;
-                return (
-                  <AlarmRow
-                    key={alarm._id}
-                    alarm={alarm}
-                    index={item.index}
-                    columns={shown}
-                    isOpen={view.open === alarm._id}
-                    isSelected={selected.has(alarm._id)}
-                    isMenuOpen={menu?.alarm._id === alarm._id}
-                    onOpen={openAlarm}
-                    onSelect={selectAlarm}
-                    onMenu={rowActions.length > 0 ? openMenu : undefined}
-                  />
-                );
-              })}
-              {after > 0 && (
-                <tr aria-hidden="true">
-                  <td style={{ height: after }} colSpan={shown.length + 1 + (rowActions.length > 0 ? 1 : 0)} />
-                </tr>
-              )}
-            </tbody>
+            <AlarmRows
+              scroller={scroller}
+              alarms={alarms}
+              columns={shown}
+              openId={view.open}
+              selected={selected}
+              menuOpenId={menu?.alarm._id}
+              onOpen={openAlarm}
+              onSelect={selectAlarm}
+              onMenu={rowActions.length > 0 ? openMenu : undefined}
+            />
           </table>
           {!list.isPending && alarms.length === 0 && <p className="empty">No alarm matches this view.</p>}
         </div>

@@ -11,22 +11,27 @@ export interface AlarmColumn {
   label: string;
   value(alarm: Alarm): string;
   sortKey?: string;
+  /**
+   * Its width in rem: the table's layout is fixed (columns do not resize as rows scroll into view, and the browser
+   * lays out only the rows it shows); a column without one (the output) takes what is left.
+   */
+  width?: number;
 }
 
 export const alarmColumns: readonly AlarmColumn[] = [
-  { id: 'state', label: 'State', value: (a) => stateNames[a.v.state.val as number] ?? String(a.v.state.val), sortKey: 'v.state.val' },
-  { id: 'status', label: 'Status', value: (a) => statusNames[a.v.status.val as number] ?? String(a.v.status.val), sortKey: 'v.status.val' },
-  { id: 'connector', label: 'Connector', value: (a) => `${a.v.connector}/${a.v.connector_name}`, sortKey: 'v.connector' },
-  { id: 'component', label: 'Component', value: (a) => a.v.component, sortKey: 'v.component' },
-  { id: 'resource', label: 'Resource', value: (a) => a.v.resource ?? '', sortKey: 'v.resource' },
+  { id: 'state', label: 'State', value: (a) => stateNames[a.v.state.val as number] ?? String(a.v.state.val), sortKey: 'v.state.val', width: 6.5 },
+  { id: 'status', label: 'Status', value: (a) => statusNames[a.v.status.val as number] ?? String(a.v.status.val), sortKey: 'v.status.val', width: 6.5 },
+  { id: 'connector', label: 'Connector', value: (a) => `${a.v.connector}/${a.v.connector_name}`, sortKey: 'v.connector', width: 11 },
+  { id: 'component', label: 'Component', value: (a) => a.v.component, sortKey: 'v.component', width: 11 },
+  { id: 'resource', label: 'Resource', value: (a) => a.v.resource ?? '', sortKey: 'v.resource', width: 9 },
   { id: 'output', label: 'Output', value: (a) => a.v.output, sortKey: 'v.output' },
-  { id: 'created', label: 'Created', value: (a) => time(a.v.creation_date), sortKey: 't' },
-  { id: 'updated', label: 'Last update', value: (a) => time(a.v.last_update_date), sortKey: 'v.last_update_date' },
-  { id: 'ticket', label: 'Ticket', value: (a) => (a.v.ticket?.val === undefined ? '' : String(a.v.ticket.val)) },
-  { id: 'ack', label: 'Ack', value: (a) => (a.v.ack ? `by ${a.v.ack.a}` : '') },
-  { id: 'snooze', label: 'Snooze', value: (a) => (a.v.snooze?.val === undefined ? '' : `until ${time(Number(a.v.snooze.val))}`) },
-  { id: 'pbehavior', label: 'Maintenance', value: (a) => a.v.pbehavior_info?.name ?? '' },
-  { id: 'infos', label: 'Infos', value: (a) => Object.keys(a.v.infos ?? {}).join(', ') },
+  { id: 'created', label: 'Created', value: (a) => time(a.v.creation_date), sortKey: 't', width: 12.5 },
+  { id: 'updated', label: 'Last update', value: (a) => time(a.v.last_update_date), sortKey: 'v.last_update_date', width: 12.5 },
+  { id: 'ticket', label: 'Ticket', value: (a) => (a.v.ticket?.val === undefined ? '' : String(a.v.ticket.val)), width: 8 },
+  { id: 'ack', label: 'Ack', value: (a) => (a.v.ack ? `by ${a.v.ack.a}` : ''), width: 8 },
+  { id: 'snooze', label: 'Snooze', value: (a) => (a.v.snooze?.val === undefined ? '' : `until ${time(Number(a.v.snooze.val))}`), width: 14 },
+  { id: 'pbehavior', label: 'Maintenance', value: (a) => a.v.pbehavior_info?.name ?? '', width: 10 },
+  { id: 'infos', label: 'Infos', value: (a) => Object.keys(a.v.infos ?? {}).join(', '), width: 10 },
 ];
 
 export const defaultColumns = ['state', 'status', 'component', 'resource', 'output', 'updated'];
@@ -185,4 +190,14 @@ export function applyNotice(page: AlarmPage, notice: AlarmNotice, onFirstPage: b
     total += 1;
   } else return undefined;
   return { data: [{ ...block, alarms, total, last: block.first + alarms.length - 1 }] };
+}
+
+/** A page after several stream messages, in their order; undefined as soon as one cannot be patched. */
+export function applyNotices(page: AlarmPage, notices: readonly AlarmNotice[], onFirstPage: boolean): AlarmPage | undefined {
+  let current: AlarmPage | undefined = page;
+  for (const notice of notices) {
+    current = applyNotice(current, notice, onFirstPage);
+    if (!current) return undefined;
+  }
+  return current;
 }
