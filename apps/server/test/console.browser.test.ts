@@ -234,6 +234,16 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.getByRole('checkbox', { name: 'Select http/web-paris-3' }).check();
     await page.getByRole('button', { name: 'Count' }).click();
     await expect.poll(() => page.getByRole('status').innerText()).toBe('1 alarms counted');
+    // The plugin's action is in a row's menu too, run on that row's alarm alone, whatever the selection holds.
+    await page.goto(`${url}/?q=paris`);
+    await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(4);
+    await page.getByRole('checkbox', { name: 'Select every alarm of the page' }).check();
+    await page.getByRole('button', { name: 'Count' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toBe('4 alarms counted');
+    await page.getByRole('button', { name: 'Actions on http/web-paris-3' }).click();
+    await page.getByRole('menu', { name: 'Actions on http/web-paris-3' }).getByRole('menuitem', { name: 'Count' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toBe('1 alarms counted');
+    expect(await page.getByRole('menu').count()).toBe(0);
   });
 
   it('says so when the session ends, and signs in again to the same page', async () => {
