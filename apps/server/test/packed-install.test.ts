@@ -1,10 +1,11 @@
 // The packages as users get them: every public package packed with `pnpm pack`, installed with plain npm in an
 // empty directory outside the workspace (third-party dependencies come from the npm registry), then used there by an
 // embedding program, by the example plugin's own build and tests, and by `vigie serve` loading that plugin.
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repositoryRoot as root } from '@vigie/kernel-testing';
@@ -27,9 +28,25 @@ async function run(command: string, args: string[], cwd: string, env: Record<str
   }
 }
 
+/**
+ * The SQLite driver's native addon as its install script (prebuild-install) finds it on a user's machine: a prebuilt
+ * binary for this Node ABI and platform. Users download it from the driver's releases; this machine has no internet
+ * beyond the npm registry, so the workspace's own build of the same version stands in for it, instead of a compile
+ * from source that takes minutes of CPU. Answers the version to install and the environment that points to it.
+ */
+function sqlitePrebuild(dir: string): { version: string; env: Record<string, string> } {
+  const driver = dirname(createRequire(join(root, 'packages', 'store-sqlite', 'package.json')).resolve('better-sqlite3/package.json'));
+  const { version } = JSON.parse(readFileSync(join(driver, 'package.json'), 'utf8')) as { version: string };
+  mkdirSync(dir, { recursive: true });
+  const tarball = join(dir, `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`);
+  execFileSync('tar', ['-czf', tarball, '-C', driver, 'build/Release/better_sqlite3.node']);
+  return { version, env: { npm_config_better_sqlite3_local_prebuilds: dir } };
+}
+let prebuildEnv: Record<string, string> = {};
+
 /** npm without the registry's noise; swagger-ui-dist's install-time analytics (scarf) stay off. */
 const npm = (args: string[], cwd: string) =>
-  run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], cwd, { SCARF_ANALYTICS: 'false', npm_config_update_notifier: 'false' });
+  run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], cwd, { SCARF_ANALYTICS: 'false', npm_config_update_notifier: 'false', ...prebuildEnv });
 
 /**
  * The checkout's public packages (tracked by git: a package another test creates meanwhile is not one), with their
@@ -48,6 +65,8 @@ beforeAll(async () => {
   app = join(work, 'app');
   mkdirSync(app);
   const tarballs = join(work, 'tarballs');
+  const prebuild = sqlitePrebuild(join(work, 'prebuilds'));
+  prebuildEnv = prebuild.env;
   await run(join(root, 'node_modules', '.bin', 'tsc'), ['-b', 'tsconfig.json'], root);
   const packages = await publicPackages();
   await run('npx', ['-y', 'pnpm@10', '-r', ...packages.flatMap((p) => ['--filter', p.name]), 'pack', '--pack-destination', tarballs], root);
@@ -58,7 +77,7 @@ beforeAll(async () => {
     name: 'vigie-packed-install-check',
     private: true,
     type: 'module',
-    dependencies: { ...local, '@koa/router': '^15.7.0', '@types/node': '^20.19.0', typescript: '~5.9.3', vitest: '~4.1.12' },
+    dependencies: { ...local, 'better-sqlite3': prebuild.version, '@koa/router': '^15.7.0', '@types/node': '^20.19.0', typescript: '~5.9.3', vitest: '~4.1.12' },
     overrides: local,
   };
   writeFileSync(join(app, 'package.json'), JSON.stringify(manifest, null, 2));
