@@ -1,102 +1,28 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Kernel } from '@vigie/kernel';
 import { describeWithService } from '@vigie/kernel-testing';
-import { chromiumInstalled, openChromium, seriousAccessibilityViolations, type Browser } from '@vigie/testkit/browser';
-import { createServerKernel } from '../src/index.js';
-
-const password = 'console password';
-const auth = { authorization: `Basic ${Buffer.from(`root:${password}`).toString('base64')}` };
-// `VIGIE_SCREENSHOTS=$PWD/docs/screenshots` (from the repository root) writes the README's screenshots.
-const screenshots = process.env.VIGIE_SCREENSHOTS;
-
-const check = (component: string, output: string) => ({
-  event_type: 'check',
-  source_type: 'resource',
-  connector: 'nagios',
-  connector_name: 'nagios-1',
-  component,
-  resource: 'disk',
-  state: 3,
-  output,
-});
+import { chromiumInstalled } from '@vigie/testkit/browser';
+import { check, rootPassword, startConsole, viewer, type ConsoleUnderTest } from './fixtures/console-browser.js';
 
 /** The console's administration pages on the reference server, driven by Chromium against its real routes. */
 describeWithService('chromium', chromiumInstalled, () => {
-  let installDir: string;
-  let kernel: Kernel;
+  let ui: ConsoleUnderTest;
   let url: string;
-  let browser: Browser;
   let page: Page;
 
-  const call = async (path: string, init?: RequestInit) => {
-    const res = await fetch(`${url}${path}`, { ...init, headers: { ...auth, 'content-type': 'application/json', ...init?.headers } });
-    expect(res.status, path).toBe(200);
-    return res.json() as Promise<unknown>;
-  };
   const openAlarmsOf = async (component: string) => {
-    const answer = (await call(`/alerts/get-alarms?search=${component}`)) as { data: { total: number }[] };
+    const answer = (await ui.call('GET', `/alerts/get-alarms?search=${component}`)).body as { data: { total: number }[] };
     return answer.data[0]?.total ?? 0;
   };
-
-  const expectAccessible = async (what: string) => {
-    expect(await seriousAccessibilityViolations(page), what).toEqual([]);
-  };
-
-  /** The page in both themes, at 1280×720 and 390 px wide, when screenshots are asked for. */
-  const shootAll = async (name: string) => {
-    if (!screenshots) return;
-    for (const theme of ['light', 'dark'] as const) {
-      await setTheme(theme);
-      await page.setViewportSize({ width: 1280, height: 720 });
-      await page.screenshot({ path: join(screenshots, `${name}-${theme}.png`) });
-      await page.setViewportSize({ width: 390, height: 844 });
-      // Laid out again for the phone width (the calendar re-measures after a resize) before the picture.
-      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      await page.screenshot({ path: join(screenshots, `${name}-phone-${theme}.png`) });
-      await expectAccessible(`${name}, ${theme}, phone`);
-    }
-    await page.setViewportSize({ width: 1280, height: 720 });
-    await setTheme('light');
-  };
-
-  const setTheme = async (theme: 'light' | 'dark') => {
-    const toggle = page.getByRole('button', { name: `Switch to ${theme} theme` });
-    if ((await toggle.count()) > 0) await toggle.click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
-  };
-
-  const signIn = async (name: string, secret: string) => {
-    await page.goto(`${url}/logout`);
-    await page.goto(`${url}/login?next=%2Fadmin`);
-    await page.getByLabel('User name').fill(name);
-    await page.getByLabel('Password').fill(secret);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${url}/admin`);
-  };
-
   /** The RJSF field group holding the control whose id ends with `_<name>`. */
   const fieldGroup = (name: string) => page.locator(`.form-group:has([id$="_${name}"])`).last();
 
   beforeAll(async () => {
-    installDir = mkdtempSync(join(tmpdir(), 'vigie-console-admin-'));
-    mkdirSync(join(installDir, 'etc'));
-    writeFileSync(join(installDir, 'etc', 'webserver.conf'), '[log]\nlevel = silent\n');
-    kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: password }, port: 0 });
-    url = (await kernel.start()).url;
-    await call('/api/v2/users', { method: 'POST', body: JSON.stringify({ name: 'watch-only', password: 'viewer password', roles: ['viewer'] }) });
-    browser = await openChromium({ viewport: { width: 1280, height: 720 } });
-    page = browser.page;
-    await signIn('root', password);
+    ui = await startConsole();
+    ({ url, page } = ui);
+    await ui.signIn('root', rootPassword, '/admin');
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await kernel?.stop();
-    rmSync(installDir, { recursive: true, force: true });
-  });
+  afterAll(() => ui?.stop());
 
   it('creates an event filter through the form generated from the OpenAPI schema; the rule then drops matching events', async () => {
     await page.goto(`${url}/admin`);
@@ -120,19 +46,19 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => fieldGroup('actions').innerText()).toContain('The actions field is required for enrichment rules.');
     expect(await fieldGroup('patterns').innerText()).not.toContain('required');
-    await expectAccessible('event filter form with errors');
+    await ui.expectAccessible('event filter form with errors');
 
     await type.selectOption('drop');
     await page.getByLabel('Description').fill('Drop the lab machines');
     await page.getByRole('button', { name: 'Preview impact' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Would apply to' }).innerText()).toMatch(/Would apply to \d+ events/);
-    await shootAll('rule-form');
+    await ui.checkEverySize('rule-form');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.locator('table.resource-list tbody tr').allInnerTexts()).toEqual([expect.stringContaining('Drop the lab machines')]);
-    await expectAccessible('event filter list');
+    await ui.expectAccessible('event filter list');
 
     // The rule applies to events sent over HTTP: the lab's event is dropped, the other one raises an alarm.
-    await call('/api/v2/event', { method: 'POST', body: JSON.stringify([check('lab-1', 'disk full'), check('web-1', 'disk full')]) });
+    await ui.send([check('lab-1', 'disk', 3, 'disk full'), check('web-1', 'disk', 3, 'disk full')]);
     await expect.poll(() => openAlarmsOf('web-1'), { timeout: 15_000 }).toBe(1);
     expect(await openAlarmsOf('lab-1')).toBe(0);
   }, 90_000);
@@ -155,11 +81,11 @@ describeWithService('chromium', chromiumInstalled, () => {
     expect(await page.locator('.rrule code').innerText()).toBe('FREQ=WEEKLY;COUNT=3');
     await page.getByRole('button', { name: 'Preview', exact: true }).click();
     await expect.poll(() => page.locator('.occurrences li').count()).toBe(3);
-    await expectAccessible('maintenance editor');
+    await ui.expectAccessible('maintenance editor');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.locator('.fc-event', { hasText: 'Disk replacement' }).count(), { timeout: 15_000 }).toBe(1);
-    await expectAccessible('calendar week view');
-    await shootAll('calendar');
+    await ui.expectAccessible('calendar week view');
+    await ui.checkEverySize('calendar');
     await page.getByRole('button', { name: 'Month' }).click();
     await expect.poll(() => page.locator('.fc-event', { hasText: 'Disk replacement' }).count()).toBeGreaterThanOrEqual(1);
   }, 90_000);
@@ -173,8 +99,8 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.locator('input[id$="_roles_0"]').fill('operator');
     await page.getByRole('button', { name: 'Create' }).click();
     await expect.poll(() => page.locator('section[aria-labelledby="users-title"] tbody th').allInnerTexts()).toContain('night-operator');
-    await expectAccessible('access page');
-    await shootAll('users');
+    await ui.expectAccessible('access page');
+    await ui.checkEverySize('users');
 
     await page.getByRole('button', { name: 'New API key' }).click();
     await page.locator('input[id$="_label"]').fill('ci pipeline');
@@ -199,7 +125,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.getByLabel('Path contains').fill('api-keys');
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect.poll(() => page.locator('table.audit tbody th').allInnerTexts()).toEqual(['POST /api/v2/api-keys']);
-    await expectAccessible('audit log');
+    await ui.expectAccessible('audit log');
   }, 60_000);
 
   it('follows a context-graph import to its end', async () => {
@@ -207,19 +133,19 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.getByLabel(/^Document/).fill(JSON.stringify({ cis: [{ _id: 'imported-1', name: 'imported-1', type: 'component', action: 'create' }], links: [] }));
     await page.getByRole('button', { name: 'Import' }).click();
     await expect.poll(() => page.locator('.import-progress [role="status"]').innerText(), { timeout: 20_000 }).toMatch(/Status: done/);
-    await expectAccessible('import page');
+    await ui.expectAccessible('import page');
   }, 60_000);
 
   it("edits a custom role's rights and a user's roles: the user then opens the audit log it was refused", async () => {
-    await call('/api/v2/roles', { method: 'POST', body: JSON.stringify({ name: 'night-desk', description: 'Night desk', rights: ['alarms:read', 'console:read'] }) });
-    await call('/api/v2/users', { method: 'POST', body: JSON.stringify({ name: 'night-auditor', password: 'auditor password', roles: ['viewer'] }) });
+    expect((await ui.call('POST', '/api/v2/roles', { name: 'night-desk', description: 'Night desk', rights: ['alarms:read', 'console:read'] })).status).toBe(200);
+    expect((await ui.call('POST', '/api/v2/users', { name: 'night-auditor', password: 'auditor password', roles: ['viewer'] })).status).toBe(200);
 
     // As a viewer, without audit:read, the audit log is refused.
-    await signIn('night-auditor', 'auditor password');
+    await ui.signIn('night-auditor', 'auditor password', '/admin');
     await page.goto(`${url}/audit`);
     await expect.poll(() => page.getByRole('alert').innerText()).toContain('the right audit:read is required');
 
-    await signIn('root', password);
+    await ui.signIn('root', rootPassword, '/admin');
     await page.goto(`${url}/access`);
     const roleRows = page.locator('section[aria-labelledby="roles-title"] tbody tr');
     // Built-in roles are shown without an edit button.
@@ -228,7 +154,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     const roleEditor = page.getByRole('region', { name: 'Edit role night-desk' });
     await roleEditor.getByRole('group', { name: 'audit' }).getByRole('checkbox', { name: 'audit:read' }).check();
     await roleEditor.getByLabel('Description').fill('Night desk, reads the audit log');
-    await expectAccessible('role editor');
+    await ui.expectAccessible('role editor');
     await roleEditor.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => roleRows.filter({ hasText: 'night-desk' }).innerText()).toContain('audit:read');
     expect(await roleRows.filter({ hasText: 'night-desk' }).innerText()).toContain('Night desk, reads the audit log');
@@ -242,34 +168,34 @@ describeWithService('chromium', chromiumInstalled, () => {
     await userEditor.getByLabel(/^New password/).fill('short');
     await userEditor.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => userEditor.getByRole('alert').innerText()).toContain('Not saved: a password has at least');
-    await expectAccessible('user editor with an error');
+    await ui.expectAccessible('user editor with an error');
     await userEditor.getByLabel(/^New password/).fill('another long password');
     await userEditor.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.locator('section[aria-labelledby="users-title"] tbody tr', { hasText: 'night-auditor' }).innerText()).toContain('night-desk');
-    const stored = (await call('/api/v2/users/night-auditor')) as { roles: string[]; mail: string };
+    const stored = (await ui.call('GET', '/api/v2/users/night-auditor')).body as { roles: string[]; mail: string };
     expect(stored).toMatchObject({ roles: ['night-desk'], mail: 'night@example.org' });
-    await expectAccessible('access page after the edits');
+    await ui.expectAccessible('access page after the edits');
 
     // The new password and the new rights, at the user's next sign-in.
-    await signIn('night-auditor', 'another long password');
+    await ui.signIn('night-auditor', 'another long password', '/admin');
     await page.goto(`${url}/audit`);
     await expect.poll(() => page.locator('table.audit tbody th').allInnerTexts()).toEqual(expect.arrayContaining(['PUT /api/v2/roles/night-desk']));
-    await signIn('root', password);
+    await ui.signIn('root', rootPassword, '/admin');
   }, 90_000);
 
   it('shows a viewer no write button, and the server refusing a page the viewer forces', async () => {
-    await signIn('watch-only', 'viewer password');
+    await ui.signIn(viewer.name, viewer.password, '/admin');
     expect(await page.getByRole('navigation', { name: 'Sections' }).getByRole('link').allInnerTexts()).not.toContain('Audit');
     await page.getByRole('link', { name: 'Event filters' }).click();
     await expect.poll(() => page.locator('table.resource-list tbody tr').count()).toBe(1);
     expect(await page.getByRole('button', { name: 'New', exact: true }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^(Edit|Delete)/ }).count()).toBe(0);
-    await expectAccessible('event filters, viewer');
+    await ui.expectAccessible('event filters, viewer');
     await page.goto(`${url}/calendar`);
     await page.locator('.fc-event').first().waitFor({ timeout: 15_000 });
     expect(await page.getByRole('button', { name: 'New maintenance' }).count()).toBe(0);
     await page.goto(`${url}/audit`);
     await expect.poll(() => page.getByRole('alert').innerText()).toContain('the right audit:read is required');
-    await expectAccessible('audit log refused');
+    await ui.expectAccessible('audit log refused');
   }, 60_000);
 });

@@ -1,77 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Kernel } from '@vigie/kernel';
 import { describeWithService } from '@vigie/kernel-testing';
-import { chromiumInstalled, openChromium, seriousAccessibilityViolations, type Browser } from '@vigie/testkit/browser';
-import { createServerKernel } from '../src/index.js';
-
-const password = 'console password';
-const auth = { authorization: `Basic ${Buffer.from(`root:${password}`).toString('base64')}` };
-// `VIGIE_SCREENSHOTS=docs/screenshots` (from the repository root) writes the README's screenshots.
-const screenshots = process.env.VIGIE_SCREENSHOTS;
-
-const check = (component: string, resource: string, state: number, output: string) => ({
-  event_type: 'check',
-  source_type: 'resource',
-  connector: 'nagios',
-  connector_name: 'nagios-1',
-  component,
-  resource,
-  state,
-  output,
-});
+import { chromiumInstalled } from '@vigie/testkit/browser';
+import { check, fiveAlarms, rootPassword, screenshotsWanted, startConsole, viewer, type ConsoleUnderTest } from './fixtures/console-browser.js';
 
 /** The operators' actions in the console (alarm actions, live list and banner, weather pause, saved views), in Chromium against the composed server. */
 describeWithService('chromium', chromiumInstalled, () => {
-  let installDir: string;
-  let kernel: Kernel;
+  let ui: ConsoleUnderTest;
   let url: string;
-  let browser: Browser;
   let page: Page;
-
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${url}${path}`, { method, headers: { ...auth, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    return { status: res.status, body: (await res.json().catch(() => undefined)) as unknown };
-  };
-  const send = async (events: object[]) => expect((await call('POST', '/api/v2/event', events)).status).toBe(200);
-
-  const expectAccessible = async (what: string) => {
-    expect(await seriousAccessibilityViolations(page), what).toEqual([]);
-  };
-  const shoot = async (name: string) => {
-    if (screenshots) await page.screenshot({ path: join(screenshots, `${name}.png`) });
-  };
-  const setTheme = async (theme: 'light' | 'dark') => {
-    const toggle = page.getByRole('button', { name: `Switch to ${theme} theme` });
-    if ((await toggle.count()) > 0) await toggle.click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
-  };
-  /** Screenshots of the current screen: 1280×720 and a 390-pixel phone, light and dark. */
-  const shootEverySize = async (name: string) => {
-    for (const theme of ['light', 'dark'] as const) {
-      await setTheme(theme);
-      await expectAccessible(`${name}, ${theme}`);
-      await shoot(`${name}-${theme}`);
-      await page.setViewportSize({ width: 390, height: 844 });
-      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      await expectAccessible(`${name}, phone, ${theme}`);
-      await shoot(`${name}-phone-${theme}`);
-      await page.setViewportSize({ width: 1280, height: 720 });
-    }
-    await setTheme('light');
-  };
-  const signIn = async (user: string, secret: string, next = '/') => {
-    await page.goto(`${url}/login?next=${encodeURIComponent(next)}`);
-    await page.getByLabel('User name').fill(user);
-    await page.getByLabel('Password').fill(secret);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${url}${next}`);
-    // Playwright's own wait: this also runs in beforeAll, where expect.poll cannot.
-    await page.locator('.who', { hasText: new RegExp(`^${user}$`) }).waitFor({ timeout: 15_000 });
-  };
   const rows = () => page.locator('tbody tr.row');
   /** Counts the reads of the alarm list the page makes from now on. */
   const countListReads = () => {
@@ -83,28 +20,11 @@ describeWithService('chromium', chromiumInstalled, () => {
   };
 
   beforeAll(async () => {
-    installDir = mkdtempSync(join(tmpdir(), 'vigie-console-ops-'));
-    mkdirSync(join(installDir, 'etc'));
-    writeFileSync(join(installDir, 'etc', 'webserver.conf'), '[log]\nlevel = silent\n');
-    kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: password }, port: 0 });
-    url = (await kernel.start()).url;
-    await send([
-      check('db-paris-1', 'disk', 3, 'disk /var is 98% full'),
-      check('db-paris-1', 'cpu', 2, 'load average 12.4'),
-      check('web-paris-2', 'http', 1, 'response time 2.1 s'),
-      check('web-paris-3', 'http', 3, 'HTTP 503 on /checkout'),
-      check('mq-lyon-1', 'queue', 2, '12,000 messages waiting'),
-    ]);
-    expect((await call('POST', '/api/v2/users', { name: 'watch-only', password: 'viewer password', roles: ['viewer'] })).status).toBe(200);
-    browser = await openChromium({ viewport: { width: 1280, height: 720 } });
-    page = browser.page;
-    await signIn('root', password);
+    ui = await startConsole({ alarms: fiveAlarms });
+    ({ url, page } = ui);
+    await ui.signIn('root', rootPassword);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await kernel?.stop();
-    rmSync(installDir, { recursive: true, force: true });
-  });
+  afterAll(() => ui?.stop());
 
   it('updates the list live while events arrive: rows change in place, new ones appear, leaving ones go, with no reading of the page', async () => {
     await page.goto(`${url}/?q=lyon&state=2,3`);
@@ -113,13 +33,13 @@ describeWithService('chromium', chromiumInstalled, () => {
     const reads = countListReads();
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
 
-    await send([check('mq-lyon-2', 'queue', 3, 'consumer gone')]);
+    await ui.send([check('mq-lyon-2', 'queue', 3, 'consumer gone')]);
     await expect.poll(() => page.locator('tbody tr.row td.col-component').allInnerTexts(), { timeout: 15_000 }).toEqual(['mq-lyon-2', 'mq-lyon-1']);
-    await send([check('mq-lyon-1', 'queue', 3, '15,000 messages waiting')]);
+    await ui.send([check('mq-lyon-1', 'queue', 3, '15,000 messages waiting')]);
     await expect.poll(() => page.locator('tbody tr.row td.col-output').allInnerTexts(), { timeout: 15_000 }).toEqual(['consumer gone', '15,000 messages waiting']);
     expect(await page.locator('tbody tr.row td.col-state').allInnerTexts()).toEqual(['critical', 'critical']);
     // Back to OK: no longer matches the state filter, so it leaves the list.
-    await send([check('mq-lyon-2', 'queue', 0, 'consumer back')]);
+    await ui.send([check('mq-lyon-2', 'queue', 0, 'consumer back')]);
     await expect.poll(() => page.locator('tbody tr.row td.col-component').allInnerTexts(), { timeout: 15_000 }).toEqual(['mq-lyon-1']);
     expect(await page.locator('.toolbar .count').innerText()).toMatch(/^1 alarm\b/);
 
@@ -136,15 +56,15 @@ describeWithService('chromium', chromiumInstalled, () => {
     const actions = page.getByRole('group', { name: 'Actions on the 4 selected alarms' });
     await actions.getByRole('button', { name: 'Acknowledge', exact: true }).click();
     await page.getByRole('textbox', { name: 'Comment' }).fill('on it');
-    await expectAccessible('alarm list with a selection and the action form');
-    await shootEverySize('alarm-list-selection');
+    await ui.expectAccessible('alarm list with a selection and the action form');
+    await ui.checkEverySize('alarm-list-selection');
     // Its entity disabled meanwhile: acknowledging that alarm fails, the others go through.
-    expect((await call('POST', '/api/v2/entities/disable', { _id: 'cpu/db-paris-1' })).status).toBe(200);
+    expect((await ui.call('POST', '/api/v2/entities/disable', { _id: 'cpu/db-paris-1' })).status).toBe(200);
     await page.getByRole('button', { name: 'Acknowledge: 4 alarms' }).click();
     await expect
       .poll(() => page.getByRole('status').innerText(), { timeout: 15_000 })
       .toMatch(/^3 acknowledged, 1 failed: cpu\/db-paris-1 — Cannot ack alarm \S+: entity cpu\/db-paris-1 is disabled$/);
-    expect((await call('POST', '/api/v2/entities/enable', { _id: 'cpu/db-paris-1' })).status).toBe(200);
+    expect((await ui.call('POST', '/api/v2/entities/enable', { _id: 'cpu/db-paris-1' })).status).toBe(200);
     await page.goto(`${url}/?q=paris&columns=component,resource,ack&sort=resource:asc`);
     await expect.poll(() => page.locator('tbody tr.row td.col-ack').allInnerTexts(), { timeout: 15_000 }).toEqual(['', 'by root', 'by root', 'by root']);
 
@@ -163,7 +83,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     await expect.poll(() => details.locator('h2').innerText(), { timeout: 15_000 }).toBe('http/web-paris-3');
     await details.getByRole('group', { name: 'Actions on this alarm' }).getByRole('button', { name: 'Comment', exact: true }).click();
     await details.getByRole('textbox', { name: 'Comment' }).fill('Checkout team called');
-    await expectAccessible('alarm details with the comment form');
+    await ui.expectAccessible('alarm details with the comment form');
     await details.getByRole('button', { name: 'Comment: 1 alarm' }).click();
     await expect.poll(() => page.getByRole('status').innerText(), { timeout: 15_000 }).toBe('1 commented');
     await expect.poll(() => details.locator('.timeline li').allInnerTexts(), { timeout: 15_000 }).toEqual(expect.arrayContaining([expect.stringMatching(/comment[\s\S]*by root[\s\S]*Checkout team called/)]));
@@ -182,10 +102,10 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.getByRole('group', { name: 'Actions on the 1 selected alarm' }).getByRole('button', { name: 'Maintenance', exact: true }).click();
     await page.getByLabel('Reason').fill('Replacing the load balancer');
     await page.getByLabel('Duration').fill('3');
-    await expectAccessible('maintenance form');
+    await ui.expectAccessible('maintenance form');
     await page.getByRole('button', { name: 'Maintenance: 1 alarm' }).click();
     await expect.poll(() => page.getByRole('status').innerText(), { timeout: 15_000 }).toBe('1 put into maintenance');
-    const pbehaviors = (await call('GET', `/api/v2/pbehavior_byeid/${encodeURIComponent('http/web-paris-2')}`)).body as { name: string; type_: string; reason: string; tstop: number; tstart: number }[];
+    const pbehaviors = (await ui.call('GET', `/api/v2/pbehavior_byeid/${encodeURIComponent('http/web-paris-2')}`)).body as { name: string; type_: string; reason: string; tstop: number; tstart: number }[];
     expect(pbehaviors).toEqual([expect.objectContaining({ name: 'Maintenance from the console', type_: 'Maintenance', reason: 'Replacing the load balancer' })]);
     expect((pbehaviors[0]?.tstop ?? 0) - (pbehaviors[0]?.tstart ?? 0)).toBe(3 * 3600);
   }, 60_000);
@@ -201,7 +121,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     await menu.waitFor();
     expect(await menuButton.getAttribute('aria-expanded')).toBe('true');
     await expect.poll(focused).toBe('Acknowledge');
-    await expectAccessible('row action menu');
+    await ui.expectAccessible('row action menu');
     // Escape closes it and gives the focus back to the row's button.
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'detached' });
@@ -222,58 +142,58 @@ describeWithService('chromium', chromiumInstalled, () => {
     await form.waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.closest('label')?.firstChild?.textContent)).toBe('Ticket');
     await page.keyboard.type('INC-4242');
-    await expectAccessible('ticket form from a row');
+    await ui.expectAccessible('ticket form from a row');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('status').innerText(), { timeout: 15_000 }).toBe('1 ticketed');
     await form.waitFor({ state: 'detached' });
     await expect.poll(() => page.locator('tbody tr.row td.col-ticket').allInnerTexts(), { timeout: 15_000 }).toEqual(['', 'INC-4242']);
 
-    if (screenshots) {
+    if (screenshotsWanted) {
       for (const theme of ['light', 'dark'] as const) {
-        await setTheme(theme);
+        await ui.setTheme(theme);
         for (const [width, height, suffix] of [[1280, 720, ''], [390, 844, '-phone']] as const) {
           await page.setViewportSize({ width, height });
           await menuButton.click();
           await menu.waitFor();
-          await shoot(`alarm-list-row-menu${suffix}-${theme}`);
+          await ui.screenshot(`alarm-list-row-menu${suffix}-${theme}`);
           await page.keyboard.press('Escape');
           await menu.waitFor({ state: 'detached' });
         }
       }
       await page.setViewportSize({ width: 1280, height: 720 });
-      await setTheme('light');
+      await ui.setTheme('light');
     }
   }, 60_000);
 
   it('pauses a watcher and resumes it from its tile, and shows its dependencies with their alarms', async () => {
-    const watcher = (id: string, name: string, depends: string[]) => call('POST', '/api/v2/entities', { _id: id, name, type: 'watcher', enabled: true, depends });
+    const watcher = (id: string, name: string, depends: string[]) => ui.call('POST', '/api/v2/entities', { _id: id, name, type: 'watcher', enabled: true, depends });
     expect((await watcher('shop', 'Web shop', ['http/web-paris-3', 'disk/db-paris-1'])).status).toBe(200);
     expect((await watcher('messaging', 'Messaging', ['queue/mq-lyon-1'])).status).toBe(200);
     expect((await watcher('intranet', 'Intranet', [])).status).toBe(200);
     // Under maintenance already: its tile shows the pause.
-    const maintenance = await call('POST', '/api/v2/bulk/entity-pbehaviors', [{ entity: 'messaging', name: 'Broker upgrade', type: 'Maintenance' }]);
+    const maintenance = await ui.call('POST', '/api/v2/bulk/entity-pbehaviors', [{ entity: 'messaging', name: 'Broker upgrade', type: 'Maintenance' }]);
     expect((maintenance.body as { status: number }[])[0]?.status).toBe(200);
     await page.goto(`${url}/weather`);
     await expect.poll(() => page.locator('li.tile-pause').allInnerTexts(), { timeout: 15_000 }).toEqual([expect.stringContaining('Messaging')]);
     const tile = page.locator('li.tile', { hasText: 'Web shop' });
     await expect.poll(() => tile.count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => tile.getAttribute('class')).not.toContain('tile-pause');
-    await shootEverySize('weather');
+    await ui.checkEverySize('weather');
 
     await page.getByRole('button', { name: 'Pause Web shop' }).click();
     await expect.poll(() => page.getByRole('status').innerText(), { timeout: 15_000 }).toBe('Web shop paused');
     await expect.poll(() => tile.getAttribute('class'), { timeout: 15_000 }).toContain('tile-pause');
-    await expectAccessible('weather with a paused watcher');
+    await ui.expectAccessible('weather with a paused watcher');
     await page.getByRole('button', { name: 'Resume Web shop' }).click();
     await expect.poll(() => page.getByRole('status').innerText(), { timeout: 15_000 }).toBe('Web shop resumed');
     await expect.poll(() => tile.getAttribute('class'), { timeout: 15_000 }).not.toContain('tile-pause');
-    expect((await call('GET', '/api/v2/pbehavior_byeid/shop')).body).toEqual([]);
+    expect((await ui.call('GET', '/api/v2/pbehavior_byeid/shop')).body).toEqual([]);
 
     await tile.getByRole('link').click();
     await expect.poll(() => page.locator('table.simple tbody tr').allInnerTexts(), { timeout: 15_000 }).toEqual(
       expect.arrayContaining([expect.stringMatching(/^disk\s+critical/), expect.stringMatching(/^http\s+critical/)]),
     );
-    await expectAccessible('weather dependencies');
+    await ui.expectAccessible('weather dependencies');
   }, 120_000);
 
   it('shows a broadcast message pushed while the page is open, without reading the list again', async () => {
@@ -284,11 +204,11 @@ describeWithService('chromium', chromiumInstalled, () => {
       if (new URL(request.url()).pathname === '/api/v2/broadcast-message/active') reads.push(request.url());
     });
     const now = Math.floor(Date.now() / 1000);
-    const message = await call('POST', '/api/v2/broadcast-message', { message: 'Network change at 23:00', color: '#1a5fb4', start: now - 60, end: now + 3600 });
+    const message = await ui.call('POST', '/api/v2/broadcast-message', { message: 'Network change at 23:00', color: '#1a5fb4', start: now - 60, end: now + 3600 });
     expect(message.status).toBe(200);
     await expect.poll(() => page.getByRole('region', { name: 'Broadcast messages' }).innerText(), { timeout: 15_000 }).toBe('Network change at 23:00');
     expect(reads).toEqual([]);
-    await expectAccessible('banner');
+    await ui.expectAccessible('banner');
   }, 60_000);
 
   it('saves the current view under a name, applies, renames and deletes it', async () => {
@@ -299,7 +219,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.getByRole('button', { name: 'Save view' }).click();
     const saved = page.getByRole('list', { name: 'Saved views' });
     await expect.poll(() => saved.getByRole('link').allInnerTexts(), { timeout: 15_000 }).toEqual(['Critical in Paris']);
-    await expectAccessible('saved views');
+    await ui.expectAccessible('saved views');
 
     await page.goto(`${url}/`);
     await expect.poll(() => rows().count(), { timeout: 15_000 }).toBeGreaterThan(2);
@@ -316,13 +236,12 @@ describeWithService('chromium', chromiumInstalled, () => {
     await expect.poll(() => saved.getByRole('link').count(), { timeout: 15_000 }).toBe(0);
 
     // Each write was audited with the user.
-    const audit = (await call('GET', `/api/v2/audit?route=${encodeURIComponent('/api/v2/saved-filters')}`)).body as { data: { method: string; user: { name: string } }[] };
+    const audit = (await ui.call('GET', `/api/v2/audit?route=${encodeURIComponent('/api/v2/saved-filters')}`)).body as { data: { method: string; user: { name: string } }[] };
     expect(audit.data.map((r) => `${r.method} ${r.user.name}`).sort()).toEqual(['DELETE root', 'POST root', 'PUT root']);
   }, 60_000);
 
   it('shows a viewer no write buttons, and the server refuses the writes if forced', async () => {
-    await page.goto(`${url}/logout`);
-    await signIn('watch-only', 'viewer password', '/?q=paris');
+    await ui.signIn(viewer.name, viewer.password, '/?q=paris');
     await expect.poll(() => rows().count(), { timeout: 15_000 }).toBe(4);
     await page.getByRole('checkbox', { name: 'Select every alarm of the page' }).check();
     expect(await page.getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
@@ -331,7 +250,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.getByRole('link', { name: 'Weather' }).click();
     await expect.poll(() => page.locator('li.tile').count(), { timeout: 15_000 }).toBe(3);
     expect(await page.getByRole('button', { name: /^Pause/ }).count()).toBe(0);
-    await expectAccessible('weather, viewer');
+    await ui.expectAccessible('weather, viewer');
 
     // With the session's CSRF token, as the console would send it: the right is what is missing.
     const forced = await page.evaluate(async () => {

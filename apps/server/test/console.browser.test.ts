@@ -1,29 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { defineFeature, type Kernel } from '@vigie/kernel';
+import { defineFeature } from '@vigie/kernel';
 import { consoleExtensionsPoint } from '@vigie/console';
 import { describeWithService } from '@vigie/kernel-testing';
-import { chromiumInstalled, openChromium, seriousAccessibilityViolations, type Browser } from '@vigie/testkit/browser';
-import { createServerKernel } from '../src/index.js';
-
-const password = 'console password';
-const auth = { authorization: `Basic ${Buffer.from(`root:${password}`).toString('base64')}` };
-// `VIGIE_SCREENSHOTS=docs/screenshots` (from the repository root) writes the README's screenshots.
-const screenshots = process.env.VIGIE_SCREENSHOTS;
-
-const check = (component: string, resource: string, state: number, output: string) => ({
-  event_type: 'check',
-  source_type: 'resource',
-  connector: 'nagios',
-  connector_name: 'nagios-1',
-  component,
-  resource,
-  state,
-  output,
-});
+import { chromiumInstalled } from '@vigie/testkit/browser';
+import { check, fiveAlarms, rootPassword, startConsole, viewer, type ConsoleUnderTest } from './fixtures/console-browser.js';
 
 /** A plugin as a deployer composes one: a page, an alarm-list column and action, from a module it serves. */
 const pluginModule = `export default {
@@ -62,67 +43,23 @@ const pluginFeature = defineFeature({
 
 /** The operators' console on the reference server as deployers run it, driven by Chromium with real events. */
 describeWithService('chromium', chromiumInstalled, () => {
-  let installDir: string;
-  let kernel: Kernel;
+  let ui: ConsoleUnderTest;
   let url: string;
-  let browser: Browser;
   let page: Page;
 
-  const send = async (events: object[]) => {
-    const res = await fetch(`${url}/api/v2/event`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(events) });
-    expect(res.status).toBe(200);
-  };
-
-  /** axe-core in the page: no serious or critical violation. */
-  const expectAccessible = async (what: string) => {
-    expect(await seriousAccessibilityViolations(page), what).toEqual([]);
-  };
-
-  const shoot = async (name: string) => {
-    if (screenshots) await page.screenshot({ path: join(screenshots, `${name}.png`) });
-  };
-
-  const setTheme = async (theme: 'light' | 'dark') => {
-    const toggle = page.getByRole('button', { name: `Switch to ${theme} theme` });
-    if ((await toggle.count()) > 0) await toggle.click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
-  };
-
   beforeAll(async () => {
-    installDir = mkdtempSync(join(tmpdir(), 'vigie-console-'));
-    mkdirSync(join(installDir, 'etc'));
-    writeFileSync(join(installDir, 'etc', 'webserver.conf'), '[log]\nlevel = silent\n');
-    kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: password }, port: 0, extraFeatures: [pluginFeature] });
-    url = (await kernel.start()).url;
-    await send([
-      check('db-paris-1', 'disk', 3, 'disk /var is 98% full'),
-      check('db-paris-1', 'cpu', 2, 'load average 12.4'),
-      check('web-paris-2', 'http', 1, 'response time 2.1 s'),
-      check('web-paris-3', 'http', 3, 'HTTP 503 on /checkout'),
-      check('mq-lyon-1', 'queue', 2, '12,000 messages waiting'),
-    ]);
-    const viewer = await fetch(`${url}/api/v2/users`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'watch-only', password: 'viewer password', roles: ['viewer'] }),
-    });
-    expect(viewer.status).toBe(200);
-    browser = await openChromium({ viewport: { width: 1280, height: 720 } });
-    page = browser.page;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await kernel?.stop();
-    rmSync(installDir, { recursive: true, force: true });
-  });
+    ui = await startConsole({ alarms: fiveAlarms, extraFeatures: [pluginFeature] });
+    ({ url, page } = ui);
+  }, 60_000);
+  afterAll(() => ui?.stop());
 
   it('sends a visitor to the login page and back to the view they asked for after signing in', async () => {
     await page.goto(`${url}/?state=3`);
     await page.waitForURL(/\/login\?next=/);
     expect(new URL(page.url()).searchParams.get('next')).toBe('/?state=3');
-    await expectAccessible('login page');
+    await ui.expectAccessible('login page');
     await page.getByLabel('User name').fill('root');
-    await page.getByLabel('Password').fill(password);
+    await page.getByLabel('Password').fill(rootPassword);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${url}/?state=3`);
     // The view in the URL filters the list: only the two critical alarms.
@@ -133,8 +70,8 @@ describeWithService('chromium', chromiumInstalled, () => {
   it('lists the alarms with the columns, sort and filters the user picks, all kept in the URL', async () => {
     await page.goto(`${url}/`);
     await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(5);
-    await expectAccessible('alarm list');
-    await shoot('alarm-list-light');
+    await ui.expectAccessible('alarm list');
+    await ui.screenshot('alarm-list-light');
 
     const chooser = page.locator('summary', { hasText: 'Columns' });
     await chooser.click();
@@ -162,7 +99,7 @@ describeWithService('chromium', chromiumInstalled, () => {
 
     // The same link in a new tab shows the same view.
     const shared = page.url();
-    const other = await browser.context.newPage();
+    const other = await ui.browser.context.newPage();
     await other.goto(shared);
     await expect.poll(() => other.locator('tbody tr.row td.col-output').allInnerTexts(), { timeout: 15_000 }).toEqual(['load average 12.4']);
     await other.close();
@@ -176,8 +113,8 @@ describeWithService('chromium', chromiumInstalled, () => {
     await expect.poll(() => details.locator('.timeline li').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('stateinc critical')]));
     expect(await details.locator('.fields').last().innerText()).toContain('web-paris-3');
     expect(new URL(page.url()).searchParams.get('open')).toBeTruthy();
-    await expectAccessible('alarm details');
-    await shoot('alarm-details-light');
+    await ui.expectAccessible('alarm details');
+    await ui.screenshot('alarm-details-light');
     await page.keyboard.press('Escape');
     await expect.poll(() => details.count()).toBe(0);
   });
@@ -185,41 +122,37 @@ describeWithService('chromium', chromiumInstalled, () => {
   it('shows a new alarm without a reload', async () => {
     await page.goto(`${url}/?q=lyon`);
     await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(1);
-    await send([check('mq-lyon-2', 'queue', 3, 'consumer gone')]);
+    await ui.send([check('mq-lyon-2', 'queue', 3, 'consumer gone')]);
     await expect.poll(() => page.locator('tbody tr.row td.col-component').allInnerTexts(), { timeout: 20_000 }).toEqual(expect.arrayContaining(['mq-lyon-2']));
   });
 
   it('has the weather and health pages and the broadcast banner, usable in both themes and on a phone', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const message = await fetch(`${url}/api/v2/broadcast-message`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ message: 'Maintenance of the Paris database tonight at 22:00', color: '#b00020', start: now - 60, end: now + 3600 }),
-    });
+    const message = await ui.call('POST', '/api/v2/broadcast-message', { message: 'Maintenance of the Paris database tonight at 22:00', color: '#b00020', start: now - 60, end: now + 3600 });
     expect(message.status).toBe(200);
     await page.goto(`${url}/weather`);
     await expect.poll(() => page.getByRole('region', { name: 'Broadcast messages' }).innerText(), { timeout: 15_000 }).toBe('Maintenance of the Paris database tonight at 22:00');
     await expect.poll(() => page.getByRole('heading', { name: 'Service weather' }).count()).toBe(1);
-    await expectAccessible('weather');
+    await ui.expectAccessible('weather');
     await page.getByRole('link', { name: 'Health' }).click();
     await expect.poll(() => page.locator('table.simple tbody tr').count(), { timeout: 15_000 }).toBe(5);
-    await expectAccessible('health');
+    await ui.expectAccessible('health');
 
     await page.goto(`${url}/`);
     await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(6);
-    await setTheme('dark');
-    await expectAccessible('alarm list, dark');
-    await shoot('alarm-list-dark');
+    await ui.setTheme('dark');
+    await ui.expectAccessible('alarm list, dark');
+    await ui.screenshot('alarm-list-dark');
     await page.setViewportSize({ width: 390, height: 844 });
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await expectAccessible('alarm list, phone, dark');
-    await shoot('alarm-list-phone-dark');
+    await ui.expectAccessible('alarm list, phone, dark');
+    await ui.screenshot('alarm-list-phone-dark');
     // On a phone the filters fold behind a button.
     expect(await page.getByRole('group', { name: 'State' }).isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Filters' }).click();
     expect(await page.getByRole('group', { name: 'State' }).isVisible()).toBe(true);
-    await setTheme('light');
-    await shoot('alarm-list-phone-light');
+    await ui.setTheme('light');
+    await ui.screenshot('alarm-list-phone-light');
     await page.setViewportSize({ width: 1280, height: 720 });
   });
 
@@ -253,26 +186,21 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.evaluate(() => fetch('/logout'));
     await page.getByRole('link', { name: 'Weather' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Your session has ended' }).count(), { timeout: 15_000 }).toBe(1);
-    await expectAccessible('session ended');
+    await ui.expectAccessible('session ended');
     await page.getByRole('link', { name: 'Sign in again' }).click();
     await page.getByLabel('User name').fill('root');
-    await page.getByLabel('Password').fill(password);
+    await page.getByLabel('Password').fill(rootPassword);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${url}/weather`);
     await page.getByRole('link', { name: 'Access' }).click();
     await expect.poll(() => page.locator('section table tbody th').allInnerTexts(), { timeout: 15_000 }).toEqual(expect.arrayContaining(['root', 'watch-only', 'viewer (built in)']));
-    await expectAccessible('access');
+    await ui.expectAccessible('access');
     await page.getByRole('link', { name: 'Sign out' }).click();
     await page.waitForURL(`${url}/login`);
   });
 
   it('shows a viewer no administration, and the server refuses it if forced', async () => {
-    await page.goto(`${url}/login?next=%2Faccess`);
-    await page.getByLabel('User name').fill('watch-only');
-    await page.getByLabel('Password').fill('viewer password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${url}/access`);
-    await expect.poll(() => page.locator('.who').innerText(), { timeout: 15_000 }).toBe('watch-only');
+    await ui.signIn(viewer.name, viewer.password, '/access');
     // A viewer manages their own API keys (`account:own`) and sees neither users nor roles.
     await expect.poll(() => page.locator('main h2').allInnerTexts(), { timeout: 15_000 }).toEqual(['My API keys']);
     expect(await page.getByRole('button', { name: 'New user' }).count()).toBe(0);
