@@ -1,6 +1,8 @@
-import { readdirSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // One vitest project per workspace package; sources are used directly through the `vigie-source` export
 // condition, so tests never need a build.
@@ -13,6 +15,28 @@ const roots = ['packages', 'apps'].flatMap((dir) =>
 // a 2-core machine. `VIGIE_TEST_WORKERS` overrides it.
 const workers = Number(process.env.VIGIE_TEST_WORKERS) || Math.max(4, availableParallelism() * 2);
 
+/** Files that run real processes, browsers, brokers or clocks for minutes whatever their size. */
+const longRunning = /(browser|restart|crash|two-nodes|packed-install|scaffold|hostile|amqp)[^/]*\.test\.ts$/;
+
+/**
+ * The longest files first, across every project, so that none starts last and runs alone while the other workers
+ * are idle. vitest's own order groups files by project name (the server's long suites came last) and, on a fresh
+ * checkout without timings, sorts by size; here a file's last duration is used when vitest has one, else its size,
+ * with the known long-running kinds ahead.
+ */
+class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const weight = (spec: TestSpecification) => {
+      const key = `${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`;
+      const last = this.ctx.cache.getFileTestResults(key);
+      if (last) return last.duration;
+      return statSync(spec.moduleId).size * (longRunning.test(spec.moduleId) ? 100 : 1);
+    };
+    const weights = new Map(files.map((spec) => [spec, weight(spec)]));
+    return [...files].sort((a, b) => weights.get(b)! - weights.get(a)!);
+  }
+}
+
 export default defineConfig({
   // tsyringe needs legacy (TypeScript "experimental") decorators, also in test files outside a tsconfig's include.
   oxc: { decorator: { legacy: true } },
@@ -20,6 +44,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['vigie-source'] } },
   test: {
     maxWorkers: workers,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: roots.map((root) => ({
       extends: true,
       test: {
