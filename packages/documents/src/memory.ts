@@ -67,6 +67,11 @@ interface CollectionState {
   fields: Map<string, FieldIndex>;
   /** Counts kept up to date at each write, by the JSON text of their filter, least recently asked for first. */
   keptCounts: Map<string, KeptCount>;
+  /**
+   * Filters counted once and not kept: a count is kept when its filter comes again (a filter holding the time, or a
+   * one-off, would only cost the writes). Oldest first, at most `maxKeptCounts * 2`.
+   */
+  countedOnce: Set<string>;
 }
 
 /**
@@ -149,6 +154,7 @@ export class DocumentEngine {
     this.#version += 1;
     const state = this.#state(collection, true);
     state.keptCounts.clear();
+    state.countedOnce.clear();
     for (const doc of docs) state.docs.set(doc._id, doc);
     for (const spec of indexes) this.#installIndex(collection, state, spec);
   }
@@ -164,7 +170,7 @@ export class DocumentEngine {
   #state(name: string, create: boolean): CollectionState {
     let state = this.#collections.get(name);
     if (!state) {
-      state = { docs: new Map(), indexes: new Map(), unique: [], fields: new Map(), keptCounts: new Map() };
+      state = { docs: new Map(), indexes: new Map(), unique: [], fields: new Map(), keptCounts: new Map(), countedOnce: new Set() };
       if (create) this.#collections.set(name, state);
     }
     return state;
@@ -190,8 +196,8 @@ export class DocumentEngine {
   }
 
   /**
-   * The number of documents a filter matches. The count of a filter made of plain conditions (`keepable`) is kept
-   * and maintained at each write (see `KeptCount`), so asking again costs a lookup.
+   * The number of documents a filter matches. The count of a filter made of plain conditions (`keepable`) asked for a
+   * second time is kept and maintained at each write (see `KeptCount`), so asking again costs a lookup.
    */
   count(collection: string, filter: Filter = {}): number {
     checkFilter(filter);
@@ -211,9 +217,12 @@ export class DocumentEngine {
       this.#lastCount = new CountedMatch(collection, filter, this.#version, matched);
       n = matched.length;
     }
-    if (state && text !== null) {
+    if (state && text !== null && state.countedOnce.delete(text)) {
       if (state.keptCounts.size >= maxKeptCounts) state.keptCounts.delete(state.keptCounts.keys().next().value as string);
       state.keptCounts.set(text, { test: compileMatcher(filter), count: n, writesSinceAsked: 0 });
+    } else if (state && text !== null) {
+      if (state.countedOnce.size >= maxKeptCounts * 2) state.countedOnce.delete(state.countedOnce.values().next().value as string);
+      state.countedOnce.add(text);
     }
     return n;
   }
