@@ -5,10 +5,12 @@
 // change stored (a stage right after the alarms stage) to the message read by a client — over a sample of streams.
 //
 //   pnpm build && node bench/run.mjs stream    (BENCH_STREAMS: streams, default 1000; BENCH_EVENTS: events per run,
-//                                                default 20000; BENCH_SAMPLED: streams whose arrivals are timed, default 50)
+//                                                default 20000; BENCH_SAMPLED: streams whose arrivals are timed, default 50;
+//                                                BENCH_RATE: events/s offered, default 0 = as fast as the pipeline takes them)
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { alarmsFeature } from '../packages/alarms/dist/index.js';
@@ -26,6 +28,7 @@ import type { ClientsReply, ClientsRequest } from './stream-clients.js';
 const streams = Number(process.env.BENCH_STREAMS ?? 1000);
 const streamLength = Number(process.env.BENCH_EVENTS ?? 20_000);
 const sampled = Math.min(streams, Number(process.env.BENCH_SAMPLED ?? 50));
+const offeredRate = Number(process.env.BENCH_RATE ?? 0);
 const entityCount = 10_000;
 const goalP99Ms = 1000;
 
@@ -90,7 +93,7 @@ try {
   const waitProcessed = async (target: number) => {
     while (processed() < target) await new Promise((resolve) => setTimeout(resolve, 5));
   };
-  const http: SenderRequest = { kind: 'http', url, authorization, batchSize: 1000, inFlight: 4 };
+  const http: SenderRequest = { kind: 'http', url, authorization, batchSize: 1000, inFlight: 4, ...(offeredRate > 0 ? { rate: offeredRate } : {}) };
   /** One timed run of `streamLength` events; answers events/s and Vigie's CPU µs per event. */
   const run = async (round: number): Promise<{ rate: number; cpuUs: number }> => {
     await sender.ask({ kind: 'make', events: 'stream', length: streamLength, entities: entityCount, round });
@@ -104,7 +107,9 @@ try {
     return { rate: streamLength / seconds, cpuUs: (cpu.user + cpu.system) / streamLength };
   };
 
-  out(`\nAlarm stream fan-out: ${entityCount.toLocaleString('en')} entities, ${streamLength.toLocaleString('en')} events per run (20 % changing alarms), embedded store; ${streams.toLocaleString('en')} streams, ${sampled} timed`);
+  const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
+  out(`\nAlarm stream fan-out: ${entityCount.toLocaleString('en')} entities, ${streamLength.toLocaleString('en')} events per run (20 % changing alarms), embedded store; ${streams.toLocaleString('en')} streams, ${sampled} timed; ` +
+    `events offered ${offeredRate > 0 ? `at ${offeredRate.toLocaleString('en')}/s` : 'as fast as taken'}; load average ${load()}`);
   await sender.ask({ kind: 'make', events: 'warmup', length: entityCount, entities: entityCount, round: 0 });
   const warmTarget = processed() + entityCount;
   await sender.ask(http);
@@ -112,7 +117,6 @@ try {
   await run(0);
 
   const without = await run(1);
-  out(`  no stream      ${Math.round(without.rate).toLocaleString('en')} events/s, ${without.cpuUs.toFixed(0)} µs CPU per event`);
 
   const { open } = await clients.ask({ kind: 'open', url, authorization, streams, sampled });
   if (open !== streams) throw new Error(`only ${open} of ${streams} streams opened`);
@@ -131,11 +135,14 @@ try {
   latencies.sort((a, b) => a - b);
   const expected = (streamLength / 5) * sampled;
   const p99 = percentile(latencies, 99);
-  out(`  ${String(streams).padEnd(5)} streams    ${Math.round(withStreams.rate).toLocaleString('en')} events/s, ${withStreams.cpuUs.toFixed(0)} µs CPU per event: ` +
-    `${((100 * withStreams.rate) / without.rate).toFixed(0)} % of the throughput without streams`);
+  const row = (label: string, cells: string[]) => out(`  ${label.padEnd(22)}${cells.map((cell) => cell.padStart(16)).join('')}`);
+  row('', ['no stream', `${streams.toLocaleString('en')} streams`, 'ratio']);
+  row('pipeline events/s', [Math.round(without.rate).toLocaleString('en'), Math.round(withStreams.rate).toLocaleString('en'), (withStreams.rate / without.rate).toFixed(2)]);
+  row('Vigie CPU µs per event', [without.cpuUs.toFixed(0), withStreams.cpuUs.toFixed(0), (withStreams.cpuUs / without.cpuUs).toFixed(2)]);
   out(`  push latency   p50 ${percentile(latencies, 50)} ms, p99 ${p99} ms, max ${latencies.at(-1)} ms over ${latencies.length.toLocaleString('en')} arrivals ` +
     `(${expected.toLocaleString('en')} expected on the timed streams) (goal < ${goalP99Ms} ms: ${p99 < goalP99Ms ? 'met' : 'NOT met'})`);
   out(`  messages read  ${(report.messages ?? 0).toLocaleString('en')} on all streams; streams dropped by the server: ${report.ended ?? 0}; client CPU ${(report.cpuSeconds ?? 0).toFixed(1)} s`);
+  out(`  load average at the end ${load()}`);
   await clients.ask({ kind: 'close' });
 } finally {
   sender.kill();

@@ -11,7 +11,8 @@ export type Events = Record<string, unknown>[];
 /** What the benchmark asks: make a stream, then send it. */
 export type SenderRequest =
   | { kind: 'make'; events: 'warmup' | 'stream'; length: number; entities: number; round: number }
-  | { kind: 'http'; url: string; authorization: string; batchSize: number; inFlight: number }
+  /** `rate`: events per second offered at most (a batch leaves no earlier than its share of the time); absent, as fast as answered. */
+  | { kind: 'http'; url: string; authorization: string; batchSize: number; inFlight: number; rate?: number }
   | { kind: 'amqp'; url: string; exchange: string; perMessage: number }
   | { kind: 'watch'; url: string; authorization: string }
   | { kind: 'latencies'; waitMs: number };
@@ -105,13 +106,17 @@ function stream(length: number, entities: number, round: number): Events {
   return events;
 }
 
-async function sendHttp(events: Events, { url, authorization, batchSize, inFlight }: Extract<SenderRequest, { kind: 'http' }>): Promise<void> {
+async function sendHttp(events: Events, { url, authorization, batchSize, inFlight, rate }: Extract<SenderRequest, { kind: 'http' }>): Promise<void> {
   const headers = { authorization, 'content-type': 'application/json' };
+  const started = performance.now();
   let next = 0;
   async function sender(): Promise<void> {
     while (next < events.length) {
-      const batch = events.slice(next, next + batchSize);
+      const from = next;
+      const batch = events.slice(from, from + batchSize);
       next += batchSize;
+      const due = rate ? started + (from / rate) * 1000 : 0;
+      if (due > performance.now()) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
       let res: Response;
       for (;;) {
         try {

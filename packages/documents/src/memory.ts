@@ -65,7 +65,31 @@ interface CollectionState {
   unique: UniqueIndex[];
   /** Secondary indexes by field path (the first key of every declared index): they narrow the documents a query reads. */
   fields: Map<string, FieldIndex>;
+  /** Counts kept up to date at each write, by the JSON text of their filter, least recently asked for first. */
+  keptCounts: Map<string, KeptCount>;
+  /**
+   * Filters counted once and not kept: a count is kept when its filter comes again (a filter holding the time, or a
+   * one-off, would only cost the writes). Oldest first, at most `maxKeptCounts * 2`.
+   */
+  countedOnce: Set<string>;
 }
+
+/**
+ * The count of one filter, kept: each document written in the collection is tested before and after, and the count
+ * moves by the difference. A screen that asks for the same counts again and again (the alarm counters, a list's
+ * total) then costs a lookup instead of a pass over the documents, and every write pays two tests per kept count.
+ */
+interface KeptCount {
+  test: (doc: Doc) => boolean;
+  count: number;
+  /** Documents written in the collection since the count was last asked for. */
+  writesSinceAsked: number;
+}
+
+/** Counts kept per collection at most: the least recently asked for is dropped for a new one. */
+const maxKeptCounts = 32;
+/** A kept count nobody asked for during this many document writes of its collection is dropped (it costs every write). */
+const keptCountIdleWrites = 100_000;
 
 /** The documents a query must look at, and what of its filter is still to be checked on them. */
 interface Plan {
@@ -129,6 +153,8 @@ export class DocumentEngine {
   load(collection: string, docs: Iterable<Doc>, indexes: Iterable<ResolvedIndexSpec> = []): void {
     this.#version += 1;
     const state = this.#state(collection, true);
+    state.keptCounts.clear();
+    state.countedOnce.clear();
     for (const doc of docs) state.docs.set(doc._id, doc);
     for (const spec of indexes) this.#installIndex(collection, state, spec);
   }
@@ -144,7 +170,7 @@ export class DocumentEngine {
   #state(name: string, create: boolean): CollectionState {
     let state = this.#collections.get(name);
     if (!state) {
-      state = { docs: new Map(), indexes: new Map(), unique: [], fields: new Map() };
+      state = { docs: new Map(), indexes: new Map(), unique: [], fields: new Map(), keptCounts: new Map(), countedOnce: new Set() };
       if (create) this.#collections.set(name, state);
     }
     return state;
@@ -169,15 +195,80 @@ export class DocumentEngine {
     return docs;
   }
 
+  /**
+   * The number of documents a filter matches. The count of a filter made of plain conditions (`keepable`) asked for a
+   * second time is kept and maintained at each write (see `KeptCount`), so asking again costs a lookup.
+   */
   count(collection: string, filter: Filter = {}): number {
     checkFilter(filter);
-    const answered = this.#countFromIndexes(collection, filter);
-    if (answered !== null) return answered;
-    const plan = this.plan(collection, filter);
-    if (Object.keys(plan.residual).length === 0) return plan.candidates.length;
-    const matched = matching(plan.candidates, plan.residual);
-    this.#lastCount = new CountedMatch(collection, filter, this.#version, matched);
-    return matched.length;
+    const state = this.#collections.get(collection);
+    const text = state && Object.keys(filter).length > 0 && !pinnedIds(filter) && keepable(filter) ? jsonText(filter) : null;
+    const kept = text === null ? undefined : state?.keptCounts.get(text);
+    if (state && text !== null && kept) {
+      kept.writesSinceAsked = 0;
+      // Last in the map's order: the most recently asked for.
+      state.keptCounts.delete(text);
+      state.keptCounts.set(text, kept);
+      return kept.count;
+    }
+    let n = this.#countFromIndexes(collection, filter);
+    if (n === null) {
+      const matched = this.#matchingInPlace(collection, filter);
+      this.#lastCount = new CountedMatch(collection, filter, this.#version, matched);
+      n = matched.length;
+    }
+    if (state && text !== null && state.countedOnce.delete(text)) {
+      if (state.keptCounts.size >= maxKeptCounts) state.keptCounts.delete(state.keptCounts.keys().next().value as string);
+      state.keptCounts.set(text, { test: compileMatcher(filter), count: n, writesSinceAsked: 0 });
+    } else if (state && text !== null) {
+      if (state.countedOnce.size >= maxKeptCounts * 2) state.countedOnce.delete(state.countedOnce.values().next().value as string);
+      state.countedOnce.add(text);
+    }
+    return n;
+  }
+
+  /** Moves the kept counts of a collection by one document's change; drops those nobody asked for in a long while. */
+  #maintainCounts(state: CollectionState, change: DocChange): void {
+    for (const [text, kept] of state.keptCounts) {
+      if (++kept.writesSinceAsked > keptCountIdleWrites) {
+        state.keptCounts.delete(text);
+        continue;
+      }
+      try {
+        kept.count += (change.after && kept.test(change.after) ? 1 : 0) - (change.before && kept.test(change.before) ? 1 : 0);
+      } catch {
+        // A document the filter cannot be tested on (mingo refused it): the count is computed again when asked.
+        state.keptCounts.delete(text);
+      }
+    }
+  }
+
+  /**
+   * The documents matching a filter, as `plan` then `matching` find them, but testing each candidate as it is read
+   * instead of first gathering every candidate (a count over 100,000 open alarms that keeps a few builds no array of
+   * 100,000), and reading the whole collection in order when the index would select a large part of it anyway.
+   */
+  #matchingInPlace(collection: string, filter: Filter): Doc[] {
+    const state = this.#collections.get(collection);
+    if (!state || pinnedIds(filter)) {
+      const plan = this.plan(collection, filter);
+      return Object.keys(plan.residual).length === 0 ? plan.candidates : matching(plan.candidates, plan.residual);
+    }
+    const index = this.#narrowestIndex(state, filter);
+    const matched: Doc[] = [];
+    if (!index || scanPays(index.size, state.docs.size)) {
+      const test = compileMatcher(filter);
+      for (const doc of state.docs.values()) if (test(doc)) matched.push(doc);
+      return matched;
+    }
+    // The condition the index answered exactly is not tested again (as in `plan`).
+    const residual = Object.fromEntries(Object.entries(filter).filter(([field]) => field !== index.field)) as Filter;
+    const test = Object.keys(residual).length === 0 ? null : compileMatcher(residual);
+    index.index.forEachId(index.keys, (id) => {
+      const doc = state.docs.get(id);
+      if (doc && (!test || test(doc))) matched.push(doc);
+    });
+    return matched;
   }
 
   /**
@@ -231,8 +322,8 @@ export class DocumentEngine {
    */
   #countFromIndexes(collection: string, filter: Filter): number | null {
     const state = this.#collections.get(collection);
-    const conditions = Object.entries(filter);
-    if (!state || conditions.length === 0 || pinnedIds(filter)) return null;
+    const conditions = conjunction(filter);
+    if (!state || !conditions || conditions.length === 0 || pinnedIds(filter)) return null;
     const lookups: { index: FieldIndex; keys: string[]; size: number }[] = [];
     for (const [field, condition] of conditions) {
       const index = state.fields.get(field);
@@ -244,6 +335,11 @@ export class DocumentEngine {
     const [narrowest, ...others] = lookups as [(typeof lookups)[number], ...typeof lookups];
     if (others.length === 0) return narrowest.index.count(narrowest.keys);
     let n = 0;
+    if (scanPays(narrowest.size, state.docs.size)) {
+      const test = compileMatcher(filter);
+      for (const doc of state.docs.values()) if (test(doc)) n += 1;
+      return n;
+    }
     narrowest.index.forEachId(narrowest.keys, (id) => {
       if (others.every((other) => other.index.has(other.keys, id))) n += 1;
     });
@@ -341,6 +437,7 @@ export class DocumentEngine {
       else if (change.after) for (const index of state.fields.values()) index.add(change.after);
       if (change.after) state.docs.set(change.id, change.after);
       else state.docs.delete(change.id);
+      if (state.keptCounts.size > 0) this.#maintainCounts(state, change);
       for (const index of state.unique) if (change.after) index.owners.set(indexKey(change.after, index.paths), change.id);
     }
   }
@@ -623,6 +720,48 @@ function applyUpdate(doc: Record<string, unknown>, update: Update, inserting: bo
 function matching(docs: readonly Doc[], filter: Filter): Doc[] {
   const test = compileMatcher(filter);
   return docs.filter(test);
+}
+
+/** Query operators whose answer depends on the document alone (not `$expr`, which may read the time, nor `$where`). */
+const plainOperators = new Set(['$and', '$or', '$nor', '$not', '$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists', '$type', '$regex', '$options', '$size', '$all', '$elemMatch', '$mod']);
+
+/** Whether a filter uses plain operators only, so that its count can be kept (a document's match never changes by itself). */
+function keepable(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (Array.isArray(value)) return value.every(keepable);
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.startsWith('$') && !plainOperators.has(key)) return false;
+    if (!keepable(inner)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether reading every document of a collection in order and testing it costs less than reading the `selected` ids an
+ * index gives: each of those is a lookup by id (a hash lookup far in memory, several times the cost of stepping to the
+ * next document of the collection and testing it), so past an eighth of the collection the scan is cheaper.
+ */
+function scanPays(selected: number, documents: number): boolean {
+  return selected * 8 > documents;
+}
+
+/**
+ * The field conditions a filter requires together, its `$and` parts' included (`{$and: [{a: 1, b: 2}, {a: 3}]}` is
+ * `a: 1`, `b: 2` and `a: 3`), or null when it holds any other operator at the top.
+ */
+function conjunction(filter: Filter): [field: string, condition: unknown][] | null {
+  const out: [string, unknown][] = [];
+  for (const [key, condition] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(condition) && condition.length > 0 && condition.every((part) => typeof part === 'object' && part !== null && !Array.isArray(part))) {
+      for (const part of condition as Filter[]) {
+        const inner = conjunction(part);
+        if (!inner) return null;
+        out.push(...inner);
+      }
+    } else if (key.startsWith('$')) return null;
+    else out.push([key, condition]);
+  }
+  return out;
 }
 
 /** `_id` values a filter pins exactly (`{_id: x}`, `{_id: {$eq: x}}`, `{_id: {$in: [...]}}`), else null. */

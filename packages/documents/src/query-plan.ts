@@ -406,17 +406,16 @@ export function sortDocs(docs: readonly Doc[], sort: SortSpec, count?: number): 
  * sub-documents is done here; paths that cross arrays go to mingo, which knows MongoDB's rules for them.
  */
 export function projectCopy(doc: Doc, projection: Projection): Doc {
-  const entries = Object.entries(projection);
-  const paths = entries.filter(([path]) => path !== '_id');
-  const including = paths.length > 0 ? paths[0]?.[1] === 1 : projection._id !== 0;
-  if (including && paths.every(([path, value]) => value === 1 && !path.includes('.'))) {
+  let shape = projectionShapes.get(projection);
+  if (!shape) projectionShapes.set(projection, (shape = projectionShape(projection)));
+  const { paths, including, mixed } = shape;
+  if (shape.topLevel) {
     // Top-level fields only (`{infos: 1}`): copied directly, without walking paths.
     const out: Record<string, unknown> = {};
     if (projection._id !== 0) out._id = doc._id;
     for (const [path] of paths) if (doc[path] !== undefined) out[path] = copyJson(doc[path]);
     return out as Doc;
   }
-  const mixed = paths.some(([, v]) => (v === 1) !== including);
   if (!mixed && !including) {
     // Excluded fields are skipped while copying, not copied then deleted: the scans that leave out an alarm's steps
     // (the largest part of it) would otherwise copy them for every alarm.
@@ -446,6 +445,30 @@ export function projectCopy(doc: Doc, projection: Projection): Doc {
     node[parts[parts.length - 1] as string] = copyJson(value);
   }
   return out as Doc;
+}
+
+/** What `projectCopy` needs to know of a projection, worked out once for the many documents of one read. */
+interface ProjectionShape {
+  /** The fields other than `_id`, with their 0 or 1. */
+  paths: [string, unknown][];
+  including: boolean;
+  /** Inclusions and exclusions together (mingo's rules apply). */
+  mixed: boolean;
+  /** Only top-level fields included. */
+  topLevel: boolean;
+}
+
+const projectionShapes = new WeakMap<Projection, ProjectionShape>();
+
+function projectionShape(projection: Projection): ProjectionShape {
+  const paths = Object.entries(projection).filter(([path]) => path !== '_id');
+  const including = paths.length > 0 ? paths[0]?.[1] === 1 : projection._id !== 0;
+  return {
+    paths,
+    including,
+    mixed: paths.some(([, v]) => (v === 1) !== including),
+    topLevel: including && paths.every(([path, value]) => value === 1 && !path.includes('.')),
+  };
 }
 
 /** Excluded paths as a tree of their parts: `true` marks a field left out whole. */
