@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { connect, type ChannelModel } from 'amqplib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithService, startSourceServer, tcpReachable } from '@vigie/kernel-testing';
+import { PostgresStore } from '@vigie/store-postgres';
 import { createTestDatabase, type TestDatabase } from '@vigie/store-postgres/testing';
 import { eventually, waitFor } from '@vigie/testkit';
 
@@ -29,6 +30,8 @@ const waitMs = 180_000;
 interface Node {
   dir: string;
   url: string;
+  /** The scheduler's name for this node on the job locks it takes (`vigie-<pid>`). */
+  worker: string;
   exited: Promise<number | null>;
   kill(signal: NodeJS.Signals): void;
 }
@@ -65,7 +68,8 @@ describeWithService('PostgreSQL and RabbitMQ', servicesUp, () => {
         '[engine]', 'beat_interval = 1s', 'node_lease = 3s', '',
         '[amqp]', `url = ${amqpUrl}`, `exchange = ${exchange}`, `queue_prefix = ${prefix}`, `partitions = ${partitions}`,
         `preferred_partitions = ${preferred}`, 'standby_delay = 1s', '',
-        '[webhooks]', 'request_timeout = 2s', 'retry_unit = s', '',
+        // An attempt owns its delivery for request_timeout + 5 s: the takeover of a killed node's attempt comes then.
+        '[webhooks]', 'request_timeout = 10s', 'retry_unit = s', '',
         '[log]', 'level = warn', '',
       ].join('\n'),
     );
@@ -74,7 +78,7 @@ describeWithService('PostgreSQL and RabbitMQ', servicesUp, () => {
 
   async function start(dir: string, env: Record<string, string> = {}): Promise<Node> {
     const { child, url, exited } = await startSourceServer(fixture, [dir], { VIGIE_ADMIN_PASSWORD: password, ...env });
-    const node = { dir, url, exited, kill: (signal: NodeJS.Signals) => child.kill(signal) };
+    const node = { dir, url, worker: `vigie-${child.pid}`, exited, kill: (signal: NodeJS.Signals) => child.kill(signal) };
     nodes.push(node);
     return node;
   }
@@ -235,10 +239,60 @@ describeWithService('PostgreSQL and RabbitMQ', servicesUp, () => {
     }
   }, suiteTimeoutMs);
 
-  it('processes the events a killed node had queued, on the other node, without its restart', async () => {
+  it('sends the webhook delivery a killed node was attempting from the other node, once the attempt lease ends', async () => {
     // The previous test's rules would act on this test's alarms too.
     await call(nodeB, 'DELETE', `/api/v2/actions/ack-${run}`);
     await call(nodeB, 'DELETE', `/api/v2/webhook/hook-${run}`);
+    // The first request is never answered: the node attempting it is killed meanwhile. The next ones are.
+    const keys: string[] = [];
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        keys.push(String(req.headers['idempotency-key'] ?? ''));
+        if (keys.length > 1) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const store = await PostgresStore.open({ url: database.url, poolSize: 1 });
+    try {
+      const hook = `hang-${run}`;
+      await call(nodeA, 'POST', '/api/v2/webhook', {
+        _id: hook,
+        hook: { triggers: ['create'] },
+        retry: { count: 3, delay: 1, unit: 's' },
+        request: { method: 'POST', url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` },
+      });
+      await call(nodeA, 'POST', '/api/v2/event', [{ ...check(`hang-${run}`, 2, 'down'), component: `host-hang-${run}` }]);
+      await waitFor(() => keys.length > 0, 'the first request of the delivery');
+      // Kill whichever node holds the attempt (its job lock): the other must take the attempt over.
+      const lock = await waitFor(async () => {
+        const jobs = await store.collection<{ _id: string; name: string; lockedAt: unknown; lastModifiedBy: string | null }>('agenda_jobs').find({ name: 'webhooks.deliver' });
+        return jobs.find((job) => job.lockedAt !== null && job.lockedAt !== undefined);
+      }, 'the lock of the delivery attempt');
+      const attempting = [nodeA, nodeB].find((node) => node.worker === lock.lastModifiedBy);
+      expect(attempting, `the node of worker ${lock.lastModifiedBy}`).toBeDefined();
+      const survivor = attempting === nodeA ? nodeB : nodeA;
+      attempting?.kill('SIGKILL');
+      await attempting?.exited;
+      const [delivery] = await waitFor(async () => {
+        const list = (await call(survivor, 'GET', `/api/v2/webhook-deliveries?webhook=${hook}`)) as { data: { status: string; attempts: { status?: number }[] }[] };
+        return list.data[0]?.status === 'succeeded' ? list.data : undefined;
+      }, 'the delivery sent by the surviving node', waitMs);
+      // The killed node's attempt left no record: the one attempt is the survivor's, with the same Idempotency-Key.
+      expect(delivery?.attempts.map((attempt) => attempt.status)).toEqual([200]);
+      expect(keys.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(keys).size).toBe(1);
+      await call(survivor, 'DELETE', `/api/v2/webhook/${hook}`);
+      // The next test needs node B.
+      if (attempting === nodeB) nodeB = await start(nodeB.dir);
+    } finally {
+      await store.close();
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  }, suiteTimeoutMs);
+
+  it('processes the events a killed node had queued, on the other node, without its restart', async () => {
     // Node A, started again so that it holds every entity's lane on its first comment: the alarm step of that comment
     // is stored, the event never finishes, and the comment behind it waits in A's queue. Only node B can process it.
     nodeA.kill('SIGKILL');
