@@ -111,7 +111,10 @@ export class QueueTakeover {
       this.#claims.delete(dead._id);
       throw err;
     }
-    this.logger.warn({ node: dead._id, events: events.length }, 'a node stopped renewing its lease: processing the events it left queued');
+    // A node stopped on purpose leaves nothing, usually: only a takeover with events is worth a warning.
+    const log = { node: dead._id, events: events.length };
+    if (events.length > 0) this.logger.warn(log, 'a node stopped renewing its lease: processing the events it left queued');
+    else this.logger.info(log, 'a node stopped renewing its lease; it left no event queued');
     void this.runner
       .adopt(events)
       .then(() => this.#leases.deleteOne({ _id: dead._id, claimed_by: this.#node }))
