@@ -42,6 +42,11 @@ export const engineConfigSchema = object({
   recent_events_connectors: number().integer().min(1).max(10_000).default(200),
   /** … and none older than this. */
   recent_events_max_age: duration('recent_events_max_age', '1h'),
+  /**
+   * Nodes sharing a store: a node that has not renewed its lease for this long counts as dead, and another node
+   * processes the events it left queued (renewed every third of it).
+   */
+  node_lease: duration('node_lease', '30s'),
 });
 
 export type EngineConfig = InferType<typeof engineConfigSchema>;

@@ -6,6 +6,7 @@ import { EventIdSequence, idReservationFile, nodeName, readIdReservation } from 
 import { EventQueueRepository } from './event-queue.js';
 import { entityIdOf, type VigieEvent } from './pipeline.js';
 import { PipelineRunner } from './pipeline-runner.js';
+import { QueueTakeover } from './queue-takeover.js';
 
 /**
  * Where accepted events enter (HTTP, AMQP): `accept` resolves once they are durably queued, then the pipeline
@@ -30,6 +31,7 @@ export class EventIntake {
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.dataDir) private readonly dataDir: string,
     @inject(EngineSettingsService) private readonly settings: EngineSettingsService,
+    @inject(QueueTakeover) private readonly takeover: QueueTakeover,
   ) {}
 
   get node(): string {
@@ -48,13 +50,18 @@ export class EventIntake {
     this.#ids.resumeAfter(await this.queue.lastId(this.node));
   }
 
-  /** Processes what the previous run left queued, then every accepted event. */
+  /**
+   * Processes what the previous run left queued (once no other node is processing it: `QueueTakeover`), then every
+   * accepted event.
+   */
   async start(): Promise<void> {
+    await this.takeover.start(this.node);
     this.runner.start(await this.queue.pending(this.node));
   }
 
-  stop(): Promise<void> {
-    return this.runner.stop();
+  async stop(): Promise<void> {
+    await this.takeover.stop();
+    await this.runner.stop();
   }
 
   /**

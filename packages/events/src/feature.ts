@@ -4,6 +4,7 @@ import { eventsBridge } from './di.js';
 import { EventIntake } from './event-intake.js';
 import { failureCollection, progressCollection, queueCollection } from './event-queue.js';
 import { PipelineHealth } from './pipeline-health.js';
+import { nodeLeaseCollection } from './queue-takeover.js';
 import { pipelineStagesPoint } from './pipeline.js';
 import { eventRoutes } from './routes.js';
 import { validationStage } from './validation-stage.js';
@@ -26,6 +27,7 @@ export const eventsFeature = defineFeature<EngineConfig>({
     f.collection(queueCollection, { indexes: [{ keys: { node: 1 } }] });
     f.collection(progressCollection, { indexes: [{ keys: { node: 1 } }, { keys: { batch: 1 } }] });
     f.collection(failureCollection);
+    f.collection(nodeLeaseCollection);
     f.extensionPoint(pipelineStagesPoint);
     f.extend(pipelineStagesPoint, () => validationStage);
     f.extend(pipelineStagesPoint, (c) => recentEventsStage(c.resolve(RecentEvents)));

@@ -121,6 +121,8 @@ export class PipelineRunner {
   #waiting = 0;
   /** Acceptances waiting for the depth to go below their limit. */
   #roomWaiters: { below: number; wake: () => void }[] = [];
+  /** Events taken over from a dead node (`adopt`) not finished yet, each set with what to call once it is empty. */
+  #adoptions: { ids: Set<string>; settled: () => void }[] = [];
 
   constructor(
     @inject(EventQueueRepository) private readonly queue: EventQueueRepository,
@@ -157,6 +159,18 @@ export class PipelineRunner {
     this.#running = true;
     this.#started = true;
     this.#spawn();
+  }
+
+  /**
+   * Takes over the events a dead node left queued (in its acceptance order): processed as events of a previous run
+   * (redelivered), they resolve the answer once all of them are finished and settled in the queue.
+   */
+  adopt(events: readonly QueuedEvent[]): Promise<void> {
+    if (events.length === 0) return Promise.resolve();
+    for (const queued of events) this.#redelivered.add(queued._id);
+    const settled = new Promise<void>((resolve) => this.#adoptions.push({ ids: new Set(events.map((queued) => queued._id)), settled: resolve }));
+    this.enqueue(events);
+    return settled;
   }
 
   /** Hands durably queued events over, in acceptance order; `admitted` when `admit` counted them already. */
@@ -330,8 +344,18 @@ export class PipelineRunner {
     if (!finished) this.#finished.set(queued.batch, (finished = { node: queued.node, ids: [] }));
     finished.ids.push(queued._id);
     this.#finishedCount++;
+    if (this.#adoptions.length > 0 && this.#adopted(queued._id)) return;
     if (this.#finishedCount >= removalBatch) void this.#removeDone();
     else this.#removalTimer ??= setTimeout(() => void this.#removeDone(), removalDelayMs);
+  }
+
+  /** Counts an adopted event as finished; true when that finished its adoption, whose settlement is then written at once. */
+  #adopted(id: string): boolean {
+    const adoption = this.#adoptions.find(({ ids }) => ids.delete(id));
+    if (adoption === undefined || adoption.ids.size > 0) return false;
+    this.#adoptions = this.#adoptions.filter((other) => other !== adoption);
+    void this.#removeDone().then(adoption.settled);
+    return true;
   }
 
   /** Tells the metrics what each stage handled since the last report, and how old the last event it handled is now. */

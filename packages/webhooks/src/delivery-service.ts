@@ -32,6 +32,14 @@ export const maxTicketChainDepth = 5;
 /** Extra time an attempt owns its delivery beyond the request timeout (storing the outcome, declaring the ticket). */
 const leaseMarginMs = 5_000;
 
+/**
+ * How long one attempt owns its delivery: `request_timeout` and a margin. It is also the lock lifetime of the
+ * `webhooks.deliver` job, so that the attempt of a node that died is taken over by another node that much later.
+ */
+export function attemptLeaseMs(config: Pick<WebhooksConfig, 'request_timeout'>): number {
+  return seconds(config.request_timeout) * 1000 + leaseMarginMs;
+}
+
 const unitMs: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 };
 
 /** A delivery as the API shows it. */
@@ -247,7 +255,7 @@ export class DeliveryService {
   /** One attempt (the `webhooks.deliver` job). Harmless when the delivery is not due, finished or owned by another. */
   async attempt(deliveryId: string): Promise<void> {
     const startedMs = Date.now();
-    const delivery = await this.deliveries.lease(deliveryId, startedMs, this.#timeoutMs + leaseMarginMs);
+    const delivery = await this.deliveries.lease(deliveryId, startedMs, attemptLeaseMs(this.config));
     if (!delivery) return;
     try {
       await this.#attempt(delivery, startedMs);

@@ -2,7 +2,7 @@ import { defineFeature, kernelRefs } from '@vigie/kernel';
 import { alarmTriggerRedeliveredEvent, alarmTriggerEvent, triggerDryRunPoint } from '@vigie/alarms';
 import { webhooksConfig, type WebhooksConfig } from './config.js';
 import { deliveryCollection, ticketClaimCollection } from './delivery-repository.js';
-import { deliverJobName, purgeJobName, type DeliverJobData, DeliveryService } from './delivery-service.js';
+import { attemptLeaseMs, deliverJobName, purgeJobName, type DeliverJobData, DeliveryService } from './delivery-service.js';
 import { webhooksBridge } from './di.js';
 import { webhookErrors } from './errors.js';
 import { HttpSender } from './http-sender.js';
@@ -34,6 +34,9 @@ export const webhooksFeature = defineFeature<WebhooksConfig>({
       name: deliverJobName,
       // Attempts of different deliveries run side by side; one delivery is leased by one attempt at a time.
       concurrency: 20,
+      // An attempt ends within its lease: the job of a node that died is run by another once the lease is over,
+      // not after the scheduler's 10-minute default.
+      lockLifetimeMs: attemptLeaseMs(f.config),
       handler: (run) => run.scope.resolve(DeliveryService).attempt(run.data.delivery),
     });
     f.job({ name: purgeJobName, every: '1 hour', handler: (run) => run.scope.resolve(DeliveryService).purge() });

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, errorDetail, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
+import { RuleCache } from '@vigie/feature-kit';
 import { compileAlarmPatterns, compileEntityPatterns, compileEventPatterns } from '@vigie/patterns';
 import { compile, type Template } from '@vigie/templates';
 import { WebhookRepository, type WebhookRecord } from './webhook-repository.js';
@@ -32,50 +33,29 @@ export function compileWebhook({ hook, request }: WebhookTerms): Omit<CompiledWe
   };
 }
 
-/** How long the compiled list is trusted before it is read again (writes of this process refresh it at once). */
-const refreshMs = 10_000;
+/** The webhooks are read again at least this often (writes of other nodes show at once when the store notifies them). */
+const reloadAfterMs = 10_000;
 
 /**
- * The enabled webhooks, compiled. Read again after every write through this process's API, and at least every
- * 10 s, so that webhooks written through another node sharing the store are seen too. A webhook whose patterns or
- * templates do not compile (written before they were checked) is skipped with a warning.
+ * The enabled webhooks, compiled, in the feature kit's `RuleCache`: read again after a write through this process,
+ * when the store says another node sharing it wrote one (PostgreSQL NOTIFY, MongoDB change streams), and at least
+ * every 10 s. A webhook whose patterns or templates do not compile (written before they were checked) is skipped
+ * with a warning, once per version.
  */
 @injectable()
 export class WebhookCatalog {
-  #loaded: Promise<CompiledWebhook[]> | null = null;
-  #loadedAt = 0;
+  readonly #webhooks: RuleCache<WebhookRecord, CompiledWebhook>;
 
   constructor(
-    @inject(WebhookRepository) private readonly webhooks: WebhookRepository,
-    @injectRef(kernelRefs.logger) private readonly logger: Logger,
-  ) {}
-
-  invalidate(): void {
-    this.#loaded = null;
+    @inject(WebhookRepository) webhooks: WebhookRepository,
+    @injectRef(kernelRefs.clock) clock: Clock,
+    @injectRef(kernelRefs.logger) logger: Logger,
+  ) {
+    const compile = (record: WebhookRecord): CompiledWebhook => ({ record, ...compileWebhook(record) });
+    this.#webhooks = new RuleCache({ source: webhooks, compile, kind: 'webhook', logField: 'webhook', refreshMs: reloadAfterMs, clock, logger });
   }
 
-  enabled(): Promise<CompiledWebhook[]> {
-    if (this.#loaded === null || Date.now() - this.#loadedAt > refreshMs) {
-      this.#loadedAt = Date.now();
-      const loading = this.#load();
-      this.#loaded = loading;
-      loading.catch(() => {
-        if (this.#loaded === loading) this.#loaded = null;
-      });
-    }
-    return this.#loaded;
-  }
-
-  async #load(): Promise<CompiledWebhook[]> {
-    const compiled: CompiledWebhook[] = [];
-    for (const record of await this.webhooks.list()) {
-      if (!record.enabled) continue;
-      try {
-        compiled.push({ record, ...compileWebhook(record) });
-      } catch (err) {
-        this.logger.warn({ webhook: record._id, problem: errorDetail(err) }, 'webhook skipped: its patterns or templates do not compile');
-      }
-    }
-    return compiled;
+  async enabled(): Promise<CompiledWebhook[]> {
+    return (await this.#webhooks.rules()).filter((webhook) => webhook.record.enabled);
   }
 }

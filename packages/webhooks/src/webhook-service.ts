@@ -3,7 +3,6 @@ import { inject, injectable } from 'tsyringe';
 import type { InferType } from 'yup';
 import { HttpError, injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
 import { WebhookSecretBox } from './secret-box.js';
-import { WebhookCatalog } from './webhook-catalog.js';
 import type { webhookInputSchema } from './schemas.js';
 import { WebhookRepository, type StoredAuth, type WebhookRecord } from './webhook-repository.js';
 
@@ -46,7 +45,6 @@ export class WebhookService {
     @inject(WebhookSecretBox) private readonly secrets: WebhookSecretBox,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
-    @inject(WebhookCatalog) private readonly catalog: WebhookCatalog,
   ) {}
 
   /** The webhook a body describes, as it would be stored now without its credentials (the preview's webhook). */
@@ -59,7 +57,6 @@ export class WebhookService {
     const now = this.clock.nowSec();
     const id = input._id?.trim() ?? randomUUID();
     await this.webhooks.insert(this.#record(id, input, this.#auth(input.request.auth, undefined), { author, creation_date: now, last_update_date: now }));
-    this.catalog.invalidate();
     this.logger.info({ webhook: id, user: author }, 'webhook created');
     return { _id: id };
   }
@@ -86,14 +83,12 @@ export class WebhookService {
     // A webhook written before Vigie may lack its creation date: the time of this update stands in for it.
     const provenance = { author, creation_date: existing.creation_date ?? now, last_update_date: now };
     if (!(await this.webhooks.replace(this.#record(id, input, this.#auth(input.request.auth, existing.request.auth), provenance)))) throw webhookNotFound(id);
-    this.catalog.invalidate();
     this.logger.info({ webhook: id, user: author }, 'webhook updated');
     return {};
   }
 
   async delete(id: string, author: string): Promise<{ status: true }> {
     if (await this.webhooks.delete(id)) {
-      this.catalog.invalidate();
       this.logger.info({ webhook: id, user: author }, 'webhook deleted');
     }
     return { status: true };
