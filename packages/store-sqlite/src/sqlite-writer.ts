@@ -7,8 +7,16 @@ type WriteRequest =
   | {
       kind: 'changes';
       created: readonly string[];
-      /** Each change's collection, id, and where its document's JSON text lies in `chunks` (chunk -1: deleted). */
-      changes: { collection: string; id: string; chunk: number; start: number; end: number }[];
+      /** The collections the changes are in (each named once: a million changes to one collection carry its name once). */
+      collections: string[];
+      /** Each change's document id. */
+      ids: string[];
+      /**
+       * Four numbers per change, in the order of `ids`: its collection (an index in `collections`), then where its
+       * document's JSON text lies in `chunks` (chunk, start, end; chunk -1: deleted). One array moved to the thread,
+       * not an object per change to copy there and back into objects.
+       */
+      spans: Int32Array;
       /** The documents' JSON texts as UTF-8, one after the other (moved to the thread, not copied). */
       chunks: Uint8Array[];
     }
@@ -68,9 +76,12 @@ if (db) {
     for (const request of requests) {
       if (request.kind === 'changes') {
         for (const name of request.created) addCollection.run(name);
-        for (const change of request.changes) {
-          if (change.chunk < 0) remove.run(change.collection, change.id);
-          else upsert.run(change.collection, change.id, request.chunks[change.chunk].subarray(change.start, change.end));
+        const { collections, ids, spans, chunks } = request;
+        for (let i = 0; i < ids.length; i++) {
+          const collection = collections[spans[4 * i]];
+          const chunk = spans[4 * i + 1];
+          if (chunk < 0) remove.run(collection, ids[i]);
+          else upsert.run(collection, ids[i], chunks[chunk].subarray(spans[4 * i + 2], spans[4 * i + 3]));
         }
       } else if (request.kind === 'index') {
         addCollection.run(request.collection);
@@ -169,8 +180,18 @@ export class SqliteWriter implements EnginePersistence {
     const chunks: Buffer[] = [];
     let chunk: Buffer | undefined;
     let used = 0;
-    const rows = changes.map(({ collection, id, after }, index) => {
-      if (!after) return { collection, id, chunk: -1, start: 0, end: 0 };
+    const collections: string[] = [];
+    const ids = new Array<string>(changes.length);
+    const spans = new Int32Array(changes.length * 4);
+    changes.forEach(({ collection, id, after }, index) => {
+      let collectionIndex = collections.indexOf(collection);
+      if (collectionIndex < 0) collectionIndex = collections.push(collection) - 1;
+      ids[index] = id;
+      spans[4 * index] = collectionIndex;
+      if (!after) {
+        spans[4 * index + 1] = -1;
+        return;
+      }
       const text = JSON.stringify(after);
       const bytes = Buffer.byteLength(text);
       if (!chunk || used + bytes > chunk.length) {
@@ -179,11 +200,13 @@ export class SqliteWriter implements EnginePersistence {
         chunks.push(chunk);
         used = 0;
       }
-      const start = used;
+      spans[4 * index + 1] = chunks.length - 1;
+      spans[4 * index + 2] = used;
       used += chunk.write(text, used);
-      return { collection, id, chunk: chunks.length - 1, start, end: used };
+      spans[4 * index + 3] = used;
     });
-    return this.#send({ kind: 'changes', created, changes: rows, chunks }, chunks.map((c) => c.buffer as ArrayBuffer));
+    const transfer = [...chunks.map((c) => c.buffer as ArrayBuffer), spans.buffer];
+    return this.#send({ kind: 'changes', created, collections, ids, spans, chunks }, transfer);
   }
 
   writeIndex(collection: string, spec: ResolvedIndexSpec): Promise<void> {
