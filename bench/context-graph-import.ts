@@ -34,7 +34,7 @@ const goalBytes = Math.max(gib, (3 * gib * entityCount) / 1_000_000);
  * 9,900 and 90,000 of 100,000) with a few infos each; links resource → component and component → connector (as
  * many as entities, `from` as the spec's string). Each component has about 9 resources at every size.
  */
-function importBody(): Buffer {
+function importBody(): Blob {
   const connectors = Math.round(entityCount / 1_000);
   const components = Math.round((entityCount * 99) / 1_000);
   const resources = entityCount - connectors - components;
@@ -54,7 +54,7 @@ function importBody(): Buffer {
   for (let i = 0; i < resources; i++) add(links, { _id: `l${i}`, from: `check-${i}/host-${i % components}`, to: `host-${i % components}`, action: 'create' });
   for (let i = links.length; i < linkCount; i++) add(links, { _id: `l${i}`, from: `host-${i % components}`, to: `connector-${i % connectors}/poller`, action: 'create' });
   // Sent as bytes, held outside the JavaScript heap between the two imports.
-  return Buffer.from(`{"json":{"cis":[${cis.join(',')}],"links":[${links.join(',')}]}}`);
+  return new Blob([`{"json":{"cis":[${cis.join(',')}],"links":[${links.join(',')}]}}`]);
 }
 
 const installDir = mkdtempSync(join(tmpdir(), 'vigie-bench-import-'));
@@ -71,7 +71,7 @@ const kernel = new Kernel({
 
 const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
 
-async function timedImport(url: string, body: Buffer): Promise<{ seconds: number; cpuSeconds: number; status: Record<string, unknown> }> {
+async function timedImport(url: string, body: Blob): Promise<{ seconds: number; cpuSeconds: number; status: Record<string, unknown> }> {
   const headers = { authorization: `Basic ${Buffer.from(`root:${password}`).toString('base64')}`, 'content-type': 'application/json' };
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
@@ -104,7 +104,7 @@ try {
   const rssBefore = process.memoryUsage().rss;
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const times = (run: { seconds: number; cpuSeconds: number }) => `${run.seconds.toFixed(2).padStart(6)} s wall, ${run.cpuSeconds.toFixed(2).padStart(6)} s CPU`;
-  out(`\nImport: ${entityCount.toLocaleString('en')} entities and ${linkCount.toLocaleString('en')} links (body ${mib(body.length)}), embedded SQLite store`);
+  out(`\nImport: ${entityCount.toLocaleString('en')} entities and ${linkCount.toLocaleString('en')} links (body ${mib(body.size)}), embedded SQLite store`);
   const first = await timedImport(url, body);
   // maxRSS: the process's peak resident set so far, in KiB.
   const peak = process.resourceUsage().maxRSS * 1024;
