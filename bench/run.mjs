@@ -132,7 +132,7 @@ function consoleBudget() {
 
 const benchmarks = {
   http: httpBenchmark,
-  import: () => sourceBenchmark('context-graph-import.ts'),
+  import: () => sourceBenchmark('context-graph-import.ts', { gc: true }),
   weather: () => sourceBenchmark('weather-pbehaviors.ts'),
   alarms: () => sourceBenchmark('alarm-list.ts'),
   // The reference server as users run it, then the trimmed composition for comparison, each in its own process;

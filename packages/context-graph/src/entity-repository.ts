@@ -49,8 +49,11 @@ export class EntityRepository {
 
   /** The entities among `ids` that exist, by id. */
   async getMany(ids: Iterable<string>): Promise<Map<string, Entity>> {
-    const docs = await this.#entities.find({ _id: { $in: [...new Set(ids)] } });
-    return new Map(docs.map((doc) => [doc._id, toEntity(doc)]));
+    // A set (a draft's million ids) is not deduplicated again.
+    const docs = await this.#entities.find({ _id: { $in: ids instanceof Set ? [...(ids as Set<string>)] : [...new Set(ids)] } });
+    const found = new Map<string, Entity>();
+    for (const doc of docs) found.set(doc._id, toEntity(doc));
+    return found;
   }
 
   /**

@@ -7,8 +7,9 @@ const opposite: Record<RelationField, RelationField> = { impact: 'depends', depe
 interface DraftNode {
   /** Null while the entity does not exist: never did, or removed in this draft. Its relation arrays are stale: `impact` and `depends` below hold them. */
   entity: Entity | null;
-  impact: Set<string>;
-  depends: Set<string>;
+  /** Made when the node first has a relation on that side (an empty set costs 160 bytes, and most nodes of a large import have relations on one side only). */
+  impact: Set<string> | undefined;
+  depends: Set<string> | undefined;
   /** The entity exists in the store (as loaded). */
   stored: boolean;
   /** Changed (or named by an action) in this draft: written back at commit. */
@@ -50,7 +51,7 @@ export class GraphDraft {
   /** `entities` as stored (the draft takes them over); `absent`: ids it may also be asked about, those not among `entities` known not to exist. */
   constructor(entities: Iterable<Entity>, absent: ReadonlySet<string>) {
     for (const entity of entities) {
-      this.#nodes.set(entity._id, { entity, impact: new Set(entity.impact), depends: new Set(entity.depends), stored: true, touched: false });
+      this.#nodes.set(entity._id, { entity, impact: setOf(entity.impact), depends: setOf(entity.depends), stored: true, touched: false });
     }
     this.#absent = absent;
   }
@@ -59,7 +60,7 @@ export class GraphDraft {
     let node = this.#nodes.get(id);
     if (!node) {
       if (!this.#absent.has(id)) throw new Error(`entity ${JSON.stringify(id)} was not loaded into this draft`);
-      node = { entity: null, impact: new Set(), depends: new Set(), stored: false, touched: false };
+      node = { entity: null, impact: undefined, depends: undefined, stored: false, touched: false };
       this.#nodes.set(id, node);
     }
     return node;
@@ -67,6 +68,11 @@ export class GraphDraft {
 
   exists(id: string): boolean {
     return this.#node(id).entity !== null;
+  }
+
+  /** Whether the entity was in the store when the draft was loaded (whatever the draft did to it since). */
+  stored(id: string): boolean {
+    return this.#node(id).stored;
   }
 
   /** The entity as it stands in the draft; the draft's own object: change it through `put`. */
@@ -77,12 +83,12 @@ export class GraphDraft {
 
   /** An entity's relations; for a missing entity, those other entities gave it in this draft. */
   relations(id: string, field: RelationField): string[] {
-    return [...this.#node(id)[field]];
+    return [...(this.#node(id)[field] ?? [])];
   }
 
   /** Whether `from` lists `to` in its `impact` (and so `to` lists `from` in its `depends`). */
   impacts(from: string, to: string): boolean {
-    return this.#node(from).impact.has(to);
+    return this.#node(from).impact?.has(to) === true;
   }
 
   /**
@@ -114,7 +120,7 @@ export class GraphDraft {
   /** Removes an entity; the entities it was linked with forget it. */
   remove(id: string): void {
     const node = this.#node(id);
-    for (const field of ['impact', 'depends'] as const) for (const other of [...node[field]]) this.#unrelate(id, field, other);
+    for (const field of ['impact', 'depends'] as const) for (const other of [...(node[field] ?? [])]) this.#unrelate(id, field, other);
     node.entity = null;
     node.touched = true;
   }
@@ -125,8 +131,8 @@ export class GraphDraft {
     for (const missing of this.#namedWhileMissing) {
       const node = this.#node(missing);
       if (node.entity !== null) continue;
-      for (const from of node.depends) dangling.push({ from, field: 'impact', missing });
-      for (const from of node.impact) dangling.push({ from, field: 'depends', missing });
+      for (const from of node.depends ?? []) dangling.push({ from, field: 'impact', missing });
+      for (const from of node.impact ?? []) dangling.push({ from, field: 'depends', missing });
     }
     return dangling;
   }
@@ -143,20 +149,20 @@ export class GraphDraft {
 
   #setRelations(id: string, node: DraftNode, field: RelationField, wanted: readonly string[]): void {
     const existing = node[field];
-    if (existing.size === 0 && wanted.length === 0) return;
+    if ((existing?.size ?? 0) === 0 && wanted.length === 0) return;
     const next = new Set(wanted);
-    for (const other of [...existing]) if (!next.has(other)) this.#unrelate(id, field, other);
+    for (const other of [...(existing ?? [])]) if (!next.has(other)) this.#unrelate(id, field, other);
     for (const other of next) this.#relate(id, field, other);
     // Keep the order the caller gave.
-    node[field] = next;
+    node[field] = next.size > 0 ? next : undefined;
   }
 
   #relate(id: string, field: RelationField, other: string): boolean {
     const node = this.#node(id);
-    if (node[field].has(other)) return false;
+    if (node[field]?.has(other)) return false;
     const counterpart = this.#node(other);
-    node[field].add(other);
-    counterpart[opposite[field]].add(id);
+    (node[field] ??= new Set()).add(other);
+    (counterpart[opposite[field]] ??= new Set()).add(id);
     node.touched = true;
     counterpart.touched = true;
     if (counterpart.entity === null) this.#namedWhileMissing.add(other);
@@ -165,9 +171,9 @@ export class GraphDraft {
 
   #unrelate(id: string, field: RelationField, other: string): boolean {
     const node = this.#node(id);
-    if (!node[field].delete(other)) return false;
+    if (node[field]?.delete(other) !== true) return false;
     const counterpart = this.#node(other);
-    counterpart[opposite[field]].delete(id);
+    counterpart[opposite[field]]?.delete(id);
     node.touched = true;
     counterpart.touched = true;
     return true;
@@ -176,7 +182,11 @@ export class GraphDraft {
 
 /** The node's entity with its relation arrays brought up to date. */
 function current(entity: Entity, node: DraftNode): Entity {
-  entity.impact = [...node.impact];
-  entity.depends = [...node.depends];
+  entity.impact = node.impact ? [...node.impact] : [];
+  entity.depends = node.depends ? [...node.depends] : [];
   return entity;
+}
+
+function setOf(ids: readonly string[]): Set<string> | undefined {
+  return ids.length > 0 ? new Set(ids) : undefined;
 }

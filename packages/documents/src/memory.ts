@@ -445,6 +445,8 @@ export class DocumentEngine {
   #checkUnique(changes: readonly DocChange[]): void {
     const byCollection = new Map<string, DocChange[]>();
     for (const c of changes) {
+      // Most collections have no unique index beyond `_id`: nothing to check, nor to gather (a million changes for an import).
+      if (!this.#collections.get(c.collection)?.unique.length) continue;
       const list = byCollection.get(c.collection) ?? [];
       list.push(c);
       byCollection.set(c.collection, list);

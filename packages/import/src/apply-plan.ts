@@ -45,8 +45,8 @@ function mergeInto(current: JsonValue | undefined, supplied: JsonValue): JsonVal
 }
 
 /** The failure of an import that both changes and deletes one entity, worded as the original words it. */
-function bothChangedAndDeleted(label: string, id: string, other: string): string {
-  return `${label}: The entity ${id} to be deleted is updated in the same import. Update aborted. (see also ${other})`;
+function bothChangedAndDeleted(ci: CiAction, other: CiAction): string {
+  return `${ci.label}: The entity ${ci.id} to be deleted is updated in the same import. Update aborted. (see also ${other.label})`;
 }
 
 /** Copies the element's entity fields (all but `_id`, `action`, `action_properties`) over `entity`. */
@@ -61,12 +61,10 @@ function copyFields(entity: Entity, element: CiElement): Entity {
  */
 class PlanApplication {
   /** Impact pairs the CIs of this import declared (in `impact` or `depends`), with who declared them. */
-  readonly #declared = new Map<string, { label: string; field: RelationField; other: string }>();
+  readonly #declared = new Map<string, { ci: CiAction; field: RelationField; other: string }>();
   /** The first CI (other than delete) naming each entity, and the delete CI of each deleted one. */
-  readonly #changedBy = new Map<string, string>();
-  readonly #deletedBy = new Map<string, string>();
-  /** Whether each entity a CI named existed before the import (`update` needs a stored entity). */
-  readonly #storedBefore = new Map<string, boolean>();
+  readonly #changedBy = new Map<string, CiAction>();
+  readonly #deletedBy = new Map<string, CiAction>();
 
   constructor(private readonly draft: GraphDraft) {}
 
@@ -86,19 +84,18 @@ class PlanApplication {
 
   #applyCi(ci: CiAction): void {
     const current = this.draft.get(ci.id);
-    if (!this.#storedBefore.has(ci.id)) this.#storedBefore.set(ci.id, current !== undefined);
     if (ci.action === 'delete') {
       const changer = this.#changedBy.get(ci.id);
-      if (changer !== undefined) throw new ImportFailure(bothChangedAndDeleted(ci.label, ci.id, changer));
+      if (changer !== undefined) throw new ImportFailure(bothChangedAndDeleted(ci, changer));
       if (!current) throw new ImportFailure(`${ci.label}: no entity with this id exists`);
       for (const field of relationFields) for (const other of current[field]) this.#declared.delete(pairOf(ci.id, field, other));
       this.draft.remove(ci.id);
-      this.#deletedBy.set(ci.id, ci.label);
+      this.#deletedBy.set(ci.id, ci);
       return;
     }
     const deleter = this.#deletedBy.get(ci.id);
-    if (deleter !== undefined) throw new ImportFailure(bothChangedAndDeleted(ci.label, ci.id, deleter));
-    if (!this.#changedBy.has(ci.id)) this.#changedBy.set(ci.id, ci.label);
+    if (deleter !== undefined) throw new ImportFailure(bothChangedAndDeleted(ci, deleter));
+    if (!this.#changedBy.has(ci.id)) this.#changedBy.set(ci.id, ci);
     if (ci.action === 'create' || (ci.action === 'set' && !current)) return this.#put(ci, copyFields(this.#defaults(ci.id, current), ci.element));
     if (!current) throw new ImportFailure(`${ci.label}: no entity with this id exists`);
     switch (ci.action) {
@@ -109,7 +106,7 @@ class PlanApplication {
       }
       case 'update':
         // As in the original, `update` needs an entity stored before the import, not one an earlier CI created.
-        if (this.#storedBefore.get(ci.id) !== true) throw new ImportFailure(`${ci.label}: The ci of id ${ci.id} does not match any existing entity.`);
+        if (!this.draft.stored(ci.id)) throw new ImportFailure(`${ci.label}: The ci of id ${ci.id} does not match any existing entity.`);
         return this.#put(ci, copyFields({ ...current }, ci.element));
       case 'enable':
       case 'disable': {
@@ -147,7 +144,7 @@ class PlanApplication {
         if (!named) continue;
         const kept = new Set(named);
         for (const other of this.draft.relations(entity._id, field)) if (!kept.has(other)) this.#declared.delete(pairOf(entity._id, field, other));
-        for (const other of named) this.#declared.set(pairOf(entity._id, field, other), { label: ci.label, field, other });
+        for (const other of named) this.#declared.set(pairOf(entity._id, field, other), { ci, field, other });
       }
     }
     this.draft.put(entity);
@@ -158,7 +155,7 @@ class PlanApplication {
     const [first] = this.draft.danglingRelations();
     if (!first) return;
     const declared = this.#declared.get(pairOf(first.from, first.field, first.missing));
-    if (declared) throw new ImportFailure(`${declared.label}: ${declared.field} lists ${quote(declared.other)}, which does not exist and is not created by this import`);
+    if (declared) throw new ImportFailure(`${declared.ci.label}: ${declared.field} lists ${quote(declared.other)}, which does not exist and is not created by this import`);
     throw new ImportFailure(`entity ${quote(first.from)} lists ${quote(first.missing)} in its ${first.field}, which does not exist`);
   }
 }

@@ -24,17 +24,86 @@ export type CiElement = Record<string, JsonValue>;
 /** Element fields that are not entity fields. */
 export const actionFields: ReadonlySet<string> = new Set(['_id', 'action', 'action_properties']);
 
-export type CiAction =
-  | { action: 'create' | 'set' | 'update'; id: string; label: string; element: CiElement }
-  | { action: 'delete'; id: string; label: string }
-  | { action: 'enable' | 'disable'; id: string; label: string; timestamps: number[] };
+/**
+ * What names an element in failure texts (`cis[3] (_id "x", action create)`). The text is made when first read: an
+ * import of a million elements fails at most once, and holding a label per element cost hundreds of megabytes.
+ */
+abstract class Labelled {
+  #label: string | undefined;
 
-export interface LinkAction {
-  action: 'create' | 'delete';
-  /** One link per id (the original sends a list, the spec a string). */
-  from: string[];
-  to: string;
-  label: string;
+  /** The label as the element's position and fields make it. */
+  protected abstract describe(): string;
+
+  get label(): string {
+    return (this.#label ??= this.describe());
+  }
+
+  /** Another wording (a caller that names the element otherwise, such as the entity API). */
+  set label(text: string) {
+    this.#label = text;
+  }
+}
+
+abstract class CiEntry extends Labelled {
+  constructor(
+    readonly id: string,
+    readonly index: number,
+  ) {
+    super();
+  }
+
+  abstract readonly action: CiActionName;
+
+  protected describe(): string {
+    return `cis[${this.index}] (_id ${quote(this.id)}, action ${this.action})`;
+  }
+}
+
+/** `create`, `set` or `update`: the element's fields go into the entity. */
+class ElementCi extends CiEntry {
+  constructor(
+    readonly action: 'create' | 'set' | 'update',
+    id: string,
+    index: number,
+    readonly element: CiElement,
+  ) {
+    super(id, index);
+  }
+}
+
+class DeleteCi extends CiEntry {
+  readonly action = 'delete';
+}
+
+class ToggleCi extends CiEntry {
+  constructor(
+    readonly action: 'enable' | 'disable',
+    id: string,
+    index: number,
+    readonly timestamps: number[],
+  ) {
+    super(id, index);
+  }
+}
+
+export type CiAction = ElementCi | DeleteCi | ToggleCi;
+
+export class LinkAction extends Labelled {
+  constructor(
+    readonly action: 'create' | 'delete',
+    /** One link per id (the original sends a list, the spec a string). */
+    readonly from: string[],
+    readonly to: string,
+    readonly index: number,
+    /** The element's `_id`, as given (it only names the link in failure texts). */
+    readonly linkId: unknown,
+  ) {
+    super();
+  }
+
+  protected describe(): string {
+    return `links[${this.index}] (${this.linkId === undefined ? '' : `_id ${quote(this.linkId)}, `}action ${this.action})`;
+  }
 }
 
 /** A validated import document. */
@@ -79,72 +148,75 @@ export function decodeBody(text: string, format: BodyFormat, maxDepth: number): 
 const quote = (value: unknown): string => JSON.stringify(value) ?? String(value);
 const typeList = entityTypes.join(', ');
 
+/** The label of the element being checked, made only when a check fails. */
+type Label = () => string;
+
 /** Field names the store and entity patterns can address: not empty, no leading `$`, no `.`, not `__proto__`. */
-function checkFieldName(key: string, label: string, where: string): void {
+function checkFieldName(key: string, label: Label, where: string): void {
   if (key === '' || key.startsWith('$') || key.includes('.') || key === '__proto__') {
-    throw new ImportFailure(`${label}: ${where}name ${quote(key)} is not allowed (names may not be empty, start with $, contain a dot or be __proto__)`);
+    throw new ImportFailure(`${label()}: ${where}name ${quote(key)} is not allowed (names may not be empty, start with $, contain a dot or be __proto__)`);
   }
 }
 
-function checkStringList(value: unknown, label: string, field: string): string[] {
+function checkStringList(value: unknown, label: Label, field: string): string[] {
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && item !== '' && item.length <= inputBounds.idLength)) {
-    throw new ImportFailure(`${label}: ${field} must be a list of non-empty entity ids of at most ${inputBounds.idLength} characters`);
+    throw new ImportFailure(`${label()}: ${field} must be a list of non-empty entity ids of at most ${inputBounds.idLength} characters`);
   }
   return value as string[];
 }
 
-function checkIntegerList(value: unknown, label: string, field: string): void {
-  if (!Array.isArray(value) || !value.every((item) => Number.isInteger(item))) throw new ImportFailure(`${label}: ${field} must be a list of integers`);
+function checkIntegerList(value: unknown, label: Label, field: string): void {
+  if (!Array.isArray(value) || !value.every((item) => Number.isInteger(item))) throw new ImportFailure(`${label()}: ${field} must be a list of integers`);
 }
 
-type FieldCheck = (value: unknown, label: string, id: string) => void;
+type FieldCheck = (value: unknown, label: Label, id: string) => void;
 
 /** The model's fields: when an element supplies one, its type is checked. */
 const modelFieldChecks: Record<string, FieldCheck> = {
   name: (value, label) => {
-    if (typeof value !== 'string') throw new ImportFailure(`${label}: name must be a string`);
-    if (value.length > inputBounds.nameLength) throw new ImportFailure(`${label}: name must be at most ${inputBounds.nameLength} characters`);
+    if (typeof value !== 'string') throw new ImportFailure(`${label()}: name must be a string`);
+    if (value.length > inputBounds.nameLength) throw new ImportFailure(`${label()}: name must be at most ${inputBounds.nameLength} characters`);
   },
   type: (value, label) => {
     if (typeof value !== 'string' || !(entityTypes as readonly string[]).includes(value)) {
-      throw new ImportFailure(`${label}: type must be one of ${typeList} (got ${quote(value)})`);
+      throw new ImportFailure(`${label()}: type must be one of ${typeList} (got ${quote(value)})`);
     }
   },
   enabled: (value, label) => {
-    if (typeof value !== 'boolean') throw new ImportFailure(`${label}: enabled must be true or false`);
+    if (typeof value !== 'boolean') throw new ImportFailure(`${label()}: enabled must be true or false`);
   },
   measurements: (value, label) => {
-    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw new ImportFailure(`${label}: measurements must be a list of strings`);
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw new ImportFailure(`${label()}: measurements must be a list of strings`);
   },
   infos: (value, label) => {
-    if (!isJsonObject(value)) throw new ImportFailure(`${label}: infos must be an object`);
+    if (!isJsonObject(value)) throw new ImportFailure(`${label()}: infos must be an object`);
     for (const key of Object.keys(value)) checkFieldName(key, label, 'infos key ');
   },
   impact: (value, label, id) => {
-    if (checkStringList(value, label, 'impact').includes(id)) throw new ImportFailure(`${label}: an entity cannot impact itself`);
+    if (checkStringList(value, label, 'impact').includes(id)) throw new ImportFailure(`${label()}: an entity cannot impact itself`);
   },
   depends: (value, label, id) => {
-    if (checkStringList(value, label, 'depends').includes(id)) throw new ImportFailure(`${label}: an entity cannot depend on itself`);
+    if (checkStringList(value, label, 'depends').includes(id)) throw new ImportFailure(`${label()}: an entity cannot depend on itself`);
   },
   enable_history: (value, label) => checkIntegerList(value, label, 'enable_history'),
   disable_history: (value, label) => checkIntegerList(value, label, 'disable_history'),
   action_properties: (value, label) => {
-    if (!isJsonObject(value)) throw new ImportFailure(`${label}: action_properties must be an object`);
+    if (!isJsonObject(value)) throw new ImportFailure(`${label()}: action_properties must be an object`);
   },
 };
 // A map, so that element keys such as `constructor` never reach Object.prototype.
 const fieldChecks = new Map(Object.entries(modelFieldChecks));
 
 /** `enable`/`disable` timestamps: an integer, a list of integers, or null for none. */
-function readTimestamps(element: Record<string, unknown>, action: 'enable' | 'disable', label: string): number[] {
+function readTimestamps(element: Record<string, unknown>, action: 'enable' | 'disable', label: Label): number[] {
   const properties = element.action_properties;
   const expected = `an integer timestamp or a list of them`;
-  if (!isJsonObject(properties) || !(action in properties)) throw new ImportFailure(`${label}: action_properties.${action} is required (${expected})`);
+  if (!isJsonObject(properties) || !(action in properties)) throw new ImportFailure(`${label()}: action_properties.${action} is required (${expected})`);
   const value = properties[action];
   if (value === null) return [];
   if (Number.isInteger(value)) return [value as number];
   if (Array.isArray(value) && value.every((item) => Number.isInteger(item))) return value as number[];
-  throw new ImportFailure(`${label}: action_properties.${action} must be ${expected} (got ${quote(value)})`);
+  throw new ImportFailure(`${label()}: action_properties.${action} must be ${expected} (got ${quote(value)})`);
 }
 
 function readCi(element: unknown, index: number): CiAction {
@@ -158,50 +230,50 @@ function readCi(element: unknown, index: number): CiAction {
     const got = action === undefined ? 'missing' : `got ${quote(action)}`;
     throw new ImportFailure(`${at} (_id ${quote(id)}): action must be one of ${ciActions.join(', ')} (${got})`);
   }
-  const label = `${at} (_id ${quote(id)}, action ${action})`;
+  // Made only for a failure (see Labelled).
+  const label = () => `${at} (_id ${quote(id)}, action ${action})`;
   for (const field of Object.keys(element)) {
     checkFieldName(field, label, 'field ');
     fieldChecks.get(field)?.(element[field], label, id);
   }
   if ((action === 'create' || action === 'set') && element.type === undefined) {
-    throw new ImportFailure(`${label}: type is required (one of ${typeList})`);
+    throw new ImportFailure(`${label()}: type is required (one of ${typeList})`);
   }
   switch (action as CiActionName) {
     case 'delete':
-      return { action: 'delete', id, label };
+      return new DeleteCi(id, index);
     case 'enable':
     case 'disable': {
       const toggle = action as 'enable' | 'disable';
-      return { action: toggle, id, label, timestamps: readTimestamps(element, toggle, label) };
+      return new ToggleCi(toggle, id, index, readTimestamps(element, toggle, label));
     }
     default:
-      return { action: action as 'create' | 'set' | 'update', id, label, element: element as CiElement };
+      return new ElementCi(action as 'create' | 'set' | 'update', id, index, element as CiElement);
   }
 }
 
 function readLink(element: unknown, index: number): LinkAction {
   const at = `links[${index}]`;
   if (!isJsonObject(element)) throw new ImportFailure(`${at}: an element must be an object`);
-  const named = element._id === undefined ? '' : `_id ${quote(element._id)}`;
   const action = element.action;
   if (action !== 'create' && action !== 'delete') {
-    const prefix = named ? `${at} (${named})` : at;
+    const prefix = element._id === undefined ? at : `${at} (_id ${quote(element._id)})`;
     if (action === undefined) throw new ImportFailure(`${prefix}: action is required (create or delete)`);
     if (typeof action === 'string' && (ciActions as readonly string[]).includes(action)) {
       throw new ImportFailure(`${prefix}: action ${action} is not supported for links (create or delete)`);
     }
     throw new ImportFailure(`${prefix}: action must be create or delete (got ${quote(action)})`);
   }
-  const label = `${at} (${named ? `${named}, ` : ''}action ${action})`;
   const rawFrom = element.from;
   const from = typeof rawFrom === 'string' && rawFrom !== '' ? [rawFrom] : rawFrom;
-  if (!Array.isArray(from) || from.length === 0 || !from.every((item) => typeof item === 'string' && item !== '')) {
-    throw new ImportFailure(`${label}: from must be an entity id or a non-empty list of entity ids`);
-  }
   const to = element.to;
-  if (typeof to !== 'string' || to === '') throw new ImportFailure(`${label}: to must be an entity id`);
-  if (from.includes(to)) throw new ImportFailure(`${label}: an entity cannot impact itself (${quote(to)} is both from and to)`);
-  return { action, from: from as string[], to, label };
+  const link = new LinkAction(action, from as string[], to as string, index, element._id);
+  if (!Array.isArray(from) || from.length === 0 || !from.every((item) => typeof item === 'string' && item !== '')) {
+    throw new ImportFailure(`${link.label}: from must be an entity id or a non-empty list of entity ids`);
+  }
+  if (typeof to !== 'string' || to === '') throw new ImportFailure(`${link.label}: to must be an entity id`);
+  if (from.includes(to)) throw new ImportFailure(`${link.label}: an entity cannot impact itself (${quote(to)} is both from and to)`);
+  return link;
 }
 
 /** Checks the whole document, element by element, before anything is applied; the first problem fails it. */

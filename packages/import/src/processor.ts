@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { inject, injectable } from 'tsyringe';
-import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
+import { entityRepositoryRef, type EntityRepository, type GraphChanges } from '@vigie/context-graph';
 import { ErrorCodes, injectRef, kernelRefs, errorDetail, hasCode, type Clock, type EventBus, type JobRun, type Logger, type Scheduler } from '@vigie/kernel';
 import { applyPlan, importStats, namedIds } from './apply-plan.js';
 import { decodeBody, importFailedCode, readDocument } from './import-document.js';
@@ -123,8 +123,7 @@ export class ImportProcessor {
   async #apply(record: ImportRecord, startedAt: number, run: RunProgress): Promise<ImportOutcome | null> {
     const failed = (info: string): ImportOutcome => ({ status: 'failed', exec_time: execTime(this.clock.nowMs() - startedAt), info });
     try {
-      const plan = readDocument(decodeBody(await this.files.read(record._id, record.format), record.format, this.files.maxDepth));
-      const changes = applyPlan(plan, await this.entities.draft(namedIds(plan)));
+      const changes = await this.#changes(record);
       if (!(await this.#renew(record._id, run))) {
         this.logger.warn({ importId: record._id }, 'another worker took over this import');
         return null;
@@ -140,6 +139,15 @@ export class ImportProcessor {
       this.logger.error({ err, importId: record._id }, 'import failed unexpectedly');
       return failed(`the import could not be processed: ${errorDetail(err)}; nothing was applied`);
     }
+  }
+
+  /**
+   * The graph changes of an import, applied in memory. Its own call so that the document, its plan and the draft are
+   * garbage once the changes are made: the commit of a large import then runs without them in memory.
+   */
+  async #changes(record: ImportRecord): Promise<GraphChanges> {
+    const plan = readDocument(decodeBody(await this.files.read(record._id, record.format), record.format, this.files.maxDepth));
+    return applyPlan(plan, await this.entities.draft(namedIds(plan)));
   }
 
   /** Extends the claim (and the job's lock); false when another worker took the import over. */

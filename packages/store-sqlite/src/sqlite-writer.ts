@@ -7,14 +7,32 @@ type WriteRequest =
   | {
       kind: 'changes';
       created: readonly string[];
-      /** Each change's collection, id, and where its document's JSON text lies in `chunks` (chunk -1: deleted). */
-      changes: { collection: string; id: string; chunk: number; start: number; end: number }[];
-      /** The documents' JSON texts as UTF-8, one after the other (moved to the thread, not copied). */
-      chunks: Uint8Array[];
+      /** The collections the changes are in (each named once: a million changes to one collection carry its name once). */
+      collections: string[];
+      /** Each change's document id. */
+      ids: string[];
+      /**
+       * Four numbers per change, in the order of `ids`: its collection (an index in `collections`), then where its
+       * document's JSON text lies in `chunks` (chunk, start, end; chunk -1: deleted). One array moved to the thread,
+       * not an object per change to copy there and back into objects.
+       */
+      spans: Int32Array;
+      /**
+       * How many chunks hold the documents' JSON texts (UTF-8, one after the other): the `chunk` messages sent ahead
+       * of this request, the next ones the thread has not used yet.
+       */
+      chunkCount: number;
     }
   | { kind: 'index'; collection: string; spec: ResolvedIndexSpec }
   | { kind: 'drop'; collection: string }
   | { kind: 'close' };
+
+/**
+ * A buffer of JSON texts, moved to the thread as soon as it is full rather than with its request: the main thread then
+ * never holds a commit's texts at once. Those of an import (hundreds of megabytes) made V8 run a full collection of the
+ * whole heap for every 64 MiB of buffers held, each finding nothing to free.
+ */
+type ChunkMessage = { chunk: Uint8Array };
 
 /** The writer thread's answer: the requests it committed, or those of a group that failed, with why. */
 type WriteReply = { done: number[] } | { failed: number[]; error: string };
@@ -68,9 +86,12 @@ if (db) {
     for (const request of requests) {
       if (request.kind === 'changes') {
         for (const name of request.created) addCollection.run(name);
-        for (const change of request.changes) {
-          if (change.chunk < 0) remove.run(change.collection, change.id);
-          else upsert.run(change.collection, change.id, request.chunks[change.chunk].subarray(change.start, change.end));
+        const { collections, ids, spans, chunks } = request;
+        for (let i = 0; i < ids.length; i++) {
+          const collection = collections[spans[4 * i]];
+          const chunk = spans[4 * i + 1];
+          if (chunk < 0) remove.run(collection, ids[i]);
+          else upsert.run(collection, ids[i], chunks[chunk].subarray(spans[4 * i + 2], spans[4 * i + 3]));
         }
       } else if (request.kind === 'index') {
         addCollection.run(request.collection);
@@ -82,9 +103,19 @@ if (db) {
       }
     }
   });
+  // Chunks arrive before the requests that use them, in the same order.
+  const chunks = [];
   port.on('message', (first) => {
+    if (!Array.isArray(first)) {
+      chunks.push(first.chunk);
+      return;
+    }
     const requests = [...first];
-    for (let next; requests.length < 10000 && requests.at(-1).kind !== 'close' && (next = receiveMessageOnPort(port)); ) requests.push(...next.message);
+    for (let next; requests.length < 10000 && requests.at(-1).kind !== 'close' && (next = receiveMessageOnPort(port)); ) {
+      if (Array.isArray(next.message)) requests.push(...next.message);
+      else chunks.push(next.message.chunk);
+    }
+    for (const request of requests) if (request.kind === 'changes') request.chunks = chunks.splice(0, request.chunkCount);
     const ids = requests.map((request) => request.id);
     try {
       commit(requests);
@@ -166,24 +197,44 @@ export class SqliteWriter implements EnginePersistence {
     // Each text is written into a buffer moved to the thread, then dropped: copying the documents or their texts to
     // the thread costs the main thread about as much as making the texts, and holding every text of a large commit
     // at once (an import) would double its memory.
-    const chunks: Buffer[] = [];
+    if (this.#failure) throw this.#failure;
+    let chunkCount = 0;
     let chunk: Buffer | undefined;
     let used = 0;
-    const rows = changes.map(({ collection, id, after }, index) => {
-      if (!after) return { collection, id, chunk: -1, start: 0, end: 0 };
+    const collections: string[] = [];
+    const ids = new Array<string>(changes.length);
+    const spans = new Int32Array(changes.length * 4);
+    changes.forEach(({ collection, id, after }, index) => {
+      let collectionIndex = collections.indexOf(collection);
+      if (collectionIndex < 0) collectionIndex = collections.push(collection) - 1;
+      ids[index] = id;
+      spans[4 * index] = collectionIndex;
+      if (!after) {
+        spans[4 * index + 1] = -1;
+        return;
+      }
       const text = JSON.stringify(after);
       const bytes = Buffer.byteLength(text);
       if (!chunk || used + bytes > chunk.length) {
+        if (chunk) this.#sendChunk(chunk);
         // Sized for the documents left, if they are like this one, up to `chunkBytes`.
         chunk = Buffer.allocUnsafeSlow(Math.max(bytes, Math.min(chunkBytes, bytes * (changes.length - index))));
-        chunks.push(chunk);
+        chunkCount += 1;
         used = 0;
       }
-      const start = used;
+      spans[4 * index + 1] = chunkCount - 1;
+      spans[4 * index + 2] = used;
       used += chunk.write(text, used);
-      return { collection, id, chunk: chunks.length - 1, start, end: used };
+      spans[4 * index + 3] = used;
     });
-    return this.#send({ kind: 'changes', created, changes: rows, chunks }, chunks.map((c) => c.buffer as ArrayBuffer));
+    if (chunk) this.#sendChunk(chunk);
+    return this.#send({ kind: 'changes', created, collections, ids, spans, chunkCount }, [spans.buffer]);
+  }
+
+  /** Moves a full chunk of texts to the thread now (see ChunkMessage). */
+  #sendChunk(chunk: Buffer): void {
+    const message: ChunkMessage = { chunk };
+    this.#port.postMessage(message, [chunk.buffer as ArrayBuffer]);
   }
 
   writeIndex(collection: string, spec: ResolvedIndexSpec): Promise<void> {
