@@ -8,7 +8,7 @@ const legacy = new Router({ prefix: '/api/v2/bench-legacy' });
 legacy.get('/items', (ctx) => void (ctx.body = []));
 legacy.get('/items/:id', (ctx) => void (ctx.body = { id: ctx.params.id }));
 legacy.post('/items', (ctx) => void (ctx.status = 201));
-const routerFeature = defineFeature({ id: 'bench-legacy', kernel: '^0.1.0', register: (f) => f.router(legacy) });
+const routerFeature = defineFeature({ id: 'bench-legacy', kernel: '^0.1.0', register: (f) => f.router(legacy, { right: 'bench-legacy:read' }) });
 
 const [installDir] = process.argv.slice(2);
 const kernel = await createServerKernel({

@@ -401,7 +401,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
         if (pending) await pending;
       }
       if (!match.found) {
-        let allowed = match.allowed;
+        let allowed: string[] | undefined;
         if (routers.size > 0) {
           const routed = routers.match(method, path);
           if (routed.found) {
@@ -411,8 +411,9 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
             await runRouter(ctx as VigieContext, options, routed);
             return;
           }
-          allowed = [...new Set([...allowed, ...routed.allowed])];
+          allowed = [...new Set([...match.allowed, ...routed.allowed])];
         }
+        allowed ??= match.allowed;
         if (allowed.length === 0) throw new HttpError(404, `No route matches ${method} ${path}`);
         ctx.set('Allow', allowed.join(', '));
         if (method === 'OPTIONS') {

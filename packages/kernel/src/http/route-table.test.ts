@@ -46,6 +46,23 @@ describe('RouteTable', () => {
     expect(() => table().match('GET', '/api/v2/broadcast-message/%E0%A4%A')).toThrow(MalformedPathError);
   });
 
+  it('tries parameterised routes in declaration order, whether their first segments are literal or not', () => {
+    const t = new RouteTable<string>();
+    t.add('GET', '/api/:version/items/:id', 'any-version');
+    t.add('GET', '/api/v2/items/:id', 'v2-items');
+    t.add('GET', '/api/v2/things/:id', 'v2-things');
+    t.add('GET', '/:any', 'one-segment');
+    t.add('PUT', '/api/v2/items/:id', 'put-item');
+    expect(t.match('GET', '/api/v2/items/7')).toEqual({ found: true, target: 'any-version', params: { version: 'v2', id: '7' } });
+    expect(t.match('GET', '/api/v2/things/7')).toEqual({ found: true, target: 'v2-things', params: { id: '7' } });
+    expect(t.match('GET', '/top')).toEqual({ found: true, target: 'one-segment', params: { any: 'top' } });
+    t.add('GET', '/api/v3/items/:id/:part', 'v3-parts');
+    expect(t.match('GET', '/api/v3/items/7/a')).toEqual({ found: true, target: 'v3-parts', params: { id: '7', part: 'a' } });
+    expect(t.match('POST', '/api/v2/items/7')).toEqual({ found: false, allowed: ['GET', 'HEAD', 'PUT'] });
+    expect(t.match('POST', '/api/v2/nothing/7')).toEqual({ found: false, allowed: [] });
+    expect(() => t.match('GET', '/api/%E0%A4%A/items/7')).toThrow(MalformedPathError);
+  });
+
   it('gives the same shape to paths that differ only by parameter names or a trailing slash', () => {
     expect(RouteTable.shape('/a/:id/')).toBe(RouteTable.shape('/a/:other'));
     expect(RouteTable.shape('/a/*rest')).toBe('/a/*');

@@ -18,8 +18,8 @@ interface DynamicRoute<T> {
 
 export type RouteMatch<T> =
   | { found: true; target: T; params: Record<string, string> }
-  /** The path exists with other methods (405), or not at all (`allowed` empty: 404). */
-  | { found: false; allowed: string[] };
+  /** The path exists with other methods (405), or not at all (`allowed` empty: 404); `allowed` may be worked out when first read. */
+  | { found: false; readonly allowed: string[] };
 
 export class MalformedPathError extends Error {}
 
@@ -51,9 +51,39 @@ function decode(raw: string): string {
   }
 }
 
+/**
+ * Leading literal segments that key the index of parameterised routes: a route whose first `indexedDepth`
+ * segments are literal cannot match a path whose first parts differ, and `matchSegments` would return null on
+ * those literals before decoding any parameter, so skipping it changes no answer.
+ */
+const indexedDepth = 3;
+
+/** A method's parameterised routes by their first `indexedDepth` literal segments, each list in declaration order. */
+interface DynamicIndex<T> {
+  byPrefix: Map<string, DynamicRoute<T>[]>;
+  /** Routes with a parameter among their first segments: candidates for every path. */
+  unindexed: DynamicRoute<T>[];
+}
+
+function indexRoutes<T>(routes: readonly DynamicRoute<T>[]): DynamicIndex<T> {
+  const literalPrefix = (route: DynamicRoute<T>): string | null => {
+    const head = route.segments.slice(0, indexedDepth);
+    return head.length === indexedDepth && head.every((s) => s.kind === 'literal') ? head.map((s) => s.value).join('/') : null;
+  };
+  const unindexed = routes.filter((route) => literalPrefix(route) === null);
+  const byPrefix = new Map<string, DynamicRoute<T>[]>();
+  for (const route of routes) {
+    const prefix = literalPrefix(route);
+    if (prefix !== null && !byPrefix.has(prefix)) byPrefix.set(prefix, routes.filter((r) => r === route || literalPrefix(r) === prefix || literalPrefix(r) === null));
+  }
+  return { byPrefix, unindexed };
+}
+
 export class RouteTable<T> {
   readonly #exact = new Map<string, Map<string, T>>();
   readonly #dynamic = new Map<string, DynamicRoute<T>[]>();
+  /** Built at the first match after a route was added. */
+  #index: Map<string, DynamicIndex<T>> | undefined;
 
   /** Normalised shape of a path (parameter names erased), for duplicate detection. */
   static shape(path: string): string {
@@ -79,6 +109,16 @@ export class RouteTable<T> {
     const list = this.#dynamic.get(method) ?? [];
     list.push({ segments, target });
     this.#dynamic.set(method, list);
+    this.#index = undefined;
+  }
+
+  /** The parameterised routes of a method that may match these parts, in declaration order. */
+  #candidates(method: string, parts: readonly string[]): readonly DynamicRoute<T>[] {
+    this.#index ??= new Map([...this.#dynamic].map(([m, routes]) => [m, indexRoutes(routes)]));
+    const index = this.#index.get(method);
+    if (!index) return [];
+    if (parts.length < indexedDepth) return index.unindexed;
+    return index.byPrefix.get(parts.slice(0, indexedDepth).join('/')) ?? index.unindexed;
   }
 
   match(method: string, rawPath: string): RouteMatch<T> {
@@ -88,20 +128,45 @@ export class RouteTable<T> {
     const hit = exact?.get(lookup);
     if (hit !== undefined) return { found: true, target: hit, params: noParams };
     const parts = path.split('/').slice(1);
-    const dynamic = this.#dynamic.get(lookup);
-    if (dynamic) {
-      for (const route of dynamic) {
-        const params = matchSegments(route.segments, parts, rawPath);
-        if (params) return { found: true, target: route.target, params };
+    // Without a '%' no parameter can fail to decode, so routes whose literals or length do not fit are skipped
+    // unread; with one, every route is tried as declared, so a malformed parameter is reported as before.
+    const plain = !rawPath.includes('%');
+    const tried = (route: DynamicRoute<T>): Record<string, string> | null =>
+      plain && !fits(route.segments, parts) ? null : matchSegments(route.segments, parts, rawPath);
+    for (const route of this.#candidates(lookup, parts)) {
+      const params = tried(route);
+      if (params) return { found: true, target: route.target, params };
+    }
+    const allowedMethods = (): string[] => {
+      const allowed = new Set(exact ? exact.keys() : []);
+      for (const other of this.#dynamic.keys()) {
+        if (!allowed.has(other) && this.#candidates(other, parts).some((r) => tried(r) !== null)) allowed.add(other);
       }
-    }
-    const allowed = new Set(exact ? exact.keys() : []);
-    for (const [other, routes] of this.#dynamic) {
-      if (!allowed.has(other) && routes.some((r) => matchSegments(r.segments, parts, rawPath) !== null)) allowed.add(other);
-    }
-    if (allowed.has('GET')) allowed.add('HEAD');
-    return { found: false, allowed: [...allowed].sort() };
+      if (allowed.has('GET')) allowed.add('HEAD');
+      return [...allowed].sort();
+    };
+    // With a '%', trying the other methods' routes may find a malformed parameter: reported here, as before.
+    if (!plain) return { found: false, allowed: allowedMethods() };
+    // Otherwise worked out when asked: a request a mounted router answers never needs it.
+    let allowed: string[] | undefined;
+    return {
+      found: false,
+      get allowed() {
+        return (allowed ??= allowedMethods());
+      },
+    };
   }
+}
+
+/** Whether a route's literal segments and length fit the path's parts (what `matchSegments` also checks), decoding nothing. */
+function fits(segments: readonly Segment[], parts: readonly string[]): boolean {
+  const last = segments.length - 1;
+  if (segments[last]?.kind === 'rest' ? parts.length <= last : parts.length !== segments.length) return false;
+  for (let i = 0; i <= last; i++) {
+    const segment = segments[i] as Segment;
+    if (segment.kind === 'literal' && parts[i] !== segment.value) return false;
+  }
+  return true;
 }
 
 function matchSegments(segments: readonly Segment[], parts: readonly string[], rawPath: string): Record<string, string> | null {
