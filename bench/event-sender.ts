@@ -5,6 +5,7 @@
 // (the answer to its HTTP batch, or its publication over AMQP) to its alarm change arriving on the stream.
 import { request } from 'node:http';
 import { connect as amqpConnect } from 'amqplib';
+import { readFrames } from './sse-frames.js';
 
 export type Events = Record<string, unknown>[];
 
@@ -45,18 +46,9 @@ function watch(url: string, authorization: string): Promise<void> {
     const req = request(new URL('/api/v2/alarms/stream', url), { headers: { authorization, accept: 'text/event-stream' } });
     req.on('response', (res) => {
       if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        const now = Date.now();
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const match = /"output":"ERR-(\d+)/.exec(frame);
-          if (match && !arrived.has(Number(match[1]))) arrived.set(Number(match[1]), now);
-        }
+      readFrames(res, (frame, now) => {
+        const match = /"output":"ERR-(\d+)/.exec(frame);
+        if (match && !arrived.has(Number(match[1]))) arrived.set(Number(match[1]), now);
       });
       resolve();
     });

@@ -2,6 +2,7 @@
 // `GET /api/v2/alarms/stream` connections, reads them all, and for a sample of them notes when each alarm change
 // (`ERR-<n>` in its output) arrived.
 import { request, Agent } from 'node:http';
+import { readFrames } from './sse-frames.js';
 
 export type ClientsRequest = { kind: 'open'; url: string; authorization: string; streams: number; sampled: number } | { kind: 'report' } | { kind: 'close' };
 
@@ -31,21 +32,12 @@ function open(url: string, authorization: string, sampled: boolean): Promise<boo
         resolve(false);
         return;
       }
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        const now = Date.now();
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (!frame.includes('\ndata: ') && !frame.startsWith('data: ')) continue;
-          messages += 1;
-          if (sampled) {
-            const n = /ERR-(\d+)/.exec(frame);
-            if (n) arrivals.push(Number(n[1]), now);
-          }
+      readFrames(res, (frame, now) => {
+        if (!frame.includes('\ndata: ') && !frame.startsWith('data: ')) return;
+        messages += 1;
+        if (sampled) {
+          const n = /ERR-(\d+)/.exec(frame);
+          if (n) arrivals.push(Number(n[1]), now);
         }
       });
       res.on('close', () => (ended += 1));
