@@ -1,6 +1,6 @@
 // Two reference servers on one PostgreSQL database: a rule written through one node applies to the next events the
-// other processes, within 1 s (the store's LISTEN/NOTIFY), not after the engines' periodic refresh; sessions and
-// accounts are the same on both nodes.
+// other processes, within 1 s (the store's LISTEN/NOTIFY), not after the engines' periodic refresh (actions, the
+// event filter); sessions and accounts are the same on both nodes.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,6 +103,31 @@ describeWithService('PostgreSQL', available, () => {
     );
     expect((sentAt.get(acked) as number) - writtenAt).toBeLessThan(1000);
     expect((await openAlarm(nodeB, acked))?.v.ack).toMatchObject({ a: 'robot', m: 'seen' });
+  });
+
+  it('an event-filter rule written through node A applies to the next event node B processes', async () => {
+    // B processes an event first, so its event filter holds the (empty) rules as they were.
+    expect((await call(nodeB, 'POST', '/api/v2/event', [check('filter-before')])).status).toBe(200);
+    expect((await waitFor(() => openAlarm(nodeB, 'filter-before'), 'the first alarm on node B')).v.output).toBe('disk full');
+
+    // Told once B's store hears that `eventfilter` changed: B's rule cache listened before this test did, so it heard
+    // first. No time bound: the next event B takes must see the rule, whatever the machine's load.
+    const heard = new Promise<void>((resolve) => {
+      const unsubscribe = nodeB.kernel.store.changes?.subscribe((collection) => {
+        if (collection !== 'eventfilter') return;
+        unsubscribe?.();
+        resolve();
+      });
+    });
+    const written = await call(nodeA, 'POST', '/api/v2/eventfilter/rules', {
+      type: 'enrichment',
+      pattern: { resource: { regex_match: '^filter-' } },
+      actions: [{ type: 'set_field', name: 'Output', value: 'filtered on A' }],
+    });
+    expect(written.status, JSON.stringify(written.body)).toBe(200);
+    await heard;
+    expect((await call(nodeB, 'POST', '/api/v2/event', [check('filter-after')])).status).toBe(200);
+    expect((await waitFor(() => openAlarm(nodeB, 'filter-after'), 'the alarm of the event after the rule')).v.output).toBe('filtered on A');
   });
 
   it('a session opened on node A is valid on node B', async () => {

@@ -18,12 +18,12 @@ export interface CompiledAction {
   name: string;
   description?: string;
   value: ActionValue;
-  /** The Go fields of `.Event` the value reads, when it is given those instead of the whole `.Event` (see `compileRules`). */
+  /** The Go fields of `.Event` the value reads, when that is all it reads (given those instead of the whole `.Event`, see `partialEventViews`). */
   eventFields?: readonly string[];
   entityInfo: boolean;
 }
 
-/** A valid rule, compiled once per rule change, in application order. */
+/** A valid rule, compiled once per version of the rule. */
 export interface CompiledRule {
   id: string;
   type: RuleType;
@@ -36,7 +36,8 @@ export interface CompiledRule {
   onFailure: RuleOutcome;
 }
 
-class InvalidRule extends Error {}
+/** What makes a rule one the engine cannot run. */
+export class InvalidRule extends Error {}
 
 function requiredString(action: Record<string, unknown>, key: string, index: number): string {
   const value = action[key];
@@ -94,7 +95,11 @@ function outcome(value: unknown, field: string): RuleOutcome {
   return value as RuleOutcome;
 }
 
-function compileRule(record: RuleRecord): CompiledRule {
+/**
+ * An enabled rule compiled for the pipeline; throws what makes it one the engine cannot run (a pattern, action,
+ * template or data source), with the problem as its message.
+ */
+export function compileRule(record: RuleRecord): CompiledRule {
   if (!(ruleTypes as readonly unknown[]).includes(record.type)) throw new InvalidRule(`type should be one of ${ruleTypes.join(', ')}`);
   const type = record.type as RuleType;
   let patterns: CompiledPatterns<PatternEvent, PatternEntity>;
@@ -117,6 +122,7 @@ function compileRule(record: RuleRecord): CompiledRule {
     }
     if (!Array.isArray(record.actions) || record.actions.length === 0) throw new InvalidRule('an enrichment rule needs at least one action');
     record.actions.forEach((action, index) => actions.push(compileAction(action, index)));
+    for (const action of actions) if (!('constant' in action.value)) action.eventFields = eventFieldsOf(action.value);
   }
   return {
     id: record._id,
@@ -131,24 +137,11 @@ function compileRule(record: RuleRecord): CompiledRule {
 }
 
 /**
- * The rules the pipeline applies: enabled ones (`enabled` true or absent), by ascending priority then id, each
- * compiled once. An invalid rule (a pattern, action, template or data source the engine cannot run) is left out
- * and reported through `skipped`.
+ * The order the pipeline applies rules in: ascending priority (0 when absent), then id (by code unit).
  */
-export function compileRules(records: readonly RuleRecord[], skipped: (id: string, problem: string) => void): CompiledRule[] {
-  const rules: CompiledRule[] = [];
-  for (const record of records) {
-    if (record.enabled === false) continue;
-    try {
-      rules.push(compileRule(record));
-    } catch (err) {
-      if (err instanceof InvalidRule) skipped(record._id, err.message);
-      else throw err;
-    }
-  }
-  rules.sort((a, b) => a.priority - b.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  giveEventFields(rules);
-  return rules;
+export function applicationOrder(a: RuleRecord, b: RuleRecord): number {
+  const priority = (rule: RuleRecord): number => (typeof rule.priority === 'number' ? rule.priority : 0);
+  return priority(a) - priority(b) || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
 }
 
 /** The Go fields of `.Event` a template or `copy` value reads, when that is all it reads of the event. */
@@ -159,13 +152,10 @@ function eventFieldsOf(value: ActionValue): readonly string[] | undefined {
 }
 
 /**
- * Sets `eventFields` on the actions that read the event, when all of them read only Go fields: they then get those
- * fields instead of the whole `.Event`. Not otherwise: the whole view, made at the first action that reads the event
+ * Whether the actions of `rules` that read the event may be given only the Go fields they read (`eventFields`): only
+ * when all of them read only Go fields. Not otherwise: the whole view, made at the first action that reads the event
  * and then kept up to date, lists the Go fields set after it after `ExtraInfos` (which `{{json .Event}}` shows).
  */
-function giveEventFields(rules: readonly CompiledRule[]): void {
-  const readers = rules.flatMap((rule) => rule.actions).filter((action) => !('constant' in action.value));
-  const reads = readers.map((action) => eventFieldsOf(action.value));
-  if (reads.some((fields) => fields === undefined)) return;
-  readers.forEach((action, i) => (action.eventFields = reads[i]));
+export function partialEventViews(rules: readonly CompiledRule[]): boolean {
+  return rules.every((rule) => rule.actions.every((action) => 'constant' in action.value || action.eventFields !== undefined));
 }

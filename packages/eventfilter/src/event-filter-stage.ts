@@ -2,9 +2,9 @@ import type { Entity, EventEntities } from '@vigie/context-graph';
 import { PipelineOrder, type DryRunContext, type PipelineContext, type PipelineStage } from '@vigie/events';
 import type { JsonValue } from '@vigie/kernel';
 import { EventPatternIndex, type RegexCaptures } from '@vigie/patterns';
-import type { CompiledAction, CompiledRule, RuleOutcome } from './compiled-rules.js';
+import { partialEventViews, type CompiledAction, type CompiledRule, type RuleOutcome } from './compiled-rules.js';
 import { entityView, eventFieldKey, eventView, partialEventView, refreshEventView, setEventField } from './event-fields.js';
-import type { RuleCache } from './rule-cache.js';
+import type { EventFilterRules } from './event-filter-rules.js';
 
 const stageName = 'eventfilter';
 
@@ -32,7 +32,7 @@ function readPath(data: Record<string, unknown>, path: readonly string[]): unkno
  * others; changes made before it stay) and continues as `on_success` or `on_failure` say. Entity infos set by
  * actions are written once, after the rules, unless the event was dropped.
  */
-export function eventFilterStage(cache: RuleCache, entities: EventEntities): PipelineStage {
+export function eventFilterStage(cache: EventFilterRules, entities: EventEntities): PipelineStage {
   /** Loads the event's entity for a rule with entity sources: the failure when it does not exist, else undefined. */
   async function loadEntity(context: PipelineContext, state: FilterState): Promise<string | undefined> {
     state.entity ??= await entities.get(context.entityId);
@@ -40,13 +40,14 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
   }
 
   /** Runs the actions of an enrichment rule whose external data is loaded: the failure, or undefined. */
-  function enrich(rule: CompiledRule, context: PipelineContext, captures: RegexCaptures, state: FilterState): string | undefined {
+  function enrich(rule: CompiledRule, context: PipelineContext, captures: RegexCaptures, state: FilterState, partialViews: boolean): string | undefined {
     // Built for each action: the entity an action changed is what the next one reads. An action that reads only
-    // some Go fields of the event gets those; the whole view is made once, then kept up to date.
+    // some Go fields of the event gets those when every action of the rules does; the whole view is made once, then
+    // kept up to date.
     const data = (action: CompiledAction): Record<string, unknown> => {
       const externalData: Record<string, unknown> = {};
       for (const name of rule.entitySources) externalData[name] = entityView(state.entity as Entity);
-      const view = action.eventFields ? partialEventView(context.event, action.eventFields) : (state.view ??= eventView(context.event));
+      const view = partialViews && action.eventFields ? partialEventView(context.event, action.eventFields) : (state.view ??= eventView(context.event));
       return { Event: view, RegexMatch: captures, ExternalData: externalData };
     };
     for (const action of rule.actions) {
@@ -83,24 +84,34 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
     return undefined;
   }
 
-  // The rules indexed by the fields their patterns require, built again when the rule list changes; with, by rule
-  // position, whether the rule's actions set an indexed field, which changes the candidates the rest of the way.
-  let indexed: { rules: CompiledRule[]; index: EventPatternIndex; setsIndexedField: boolean[] } | undefined;
-  function indexOf(rules: CompiledRule[]): { index: EventPatternIndex; setsIndexedField: boolean[] } {
+  // The rules indexed by the fields their patterns require, built again when the rule list changes (the cache answers
+  // the same array until it reads the rules again); with, by rule position, whether the rule's actions set an indexed
+  // field, which changes the candidates the rest of the way, and whether actions get partial views of the event.
+  interface IndexedRules {
+    rules: CompiledRule[];
+    index: EventPatternIndex;
+    setsIndexedField: boolean[];
+    partialViews: boolean;
+  }
+  let indexed: IndexedRules | undefined;
+  function indexOf(rules: CompiledRule[]): IndexedRules {
     if (indexed?.rules !== rules) {
       const index = new EventPatternIndex(rules.map((rule) => rule.patterns.requirements));
       const fields = new Set(index.fields);
       const setsIndexedField = rules.map((rule) => rule.actions.some((action) => !action.entityInfo && fields.has(eventFieldKey(action.name))));
-      indexed = { rules, index, setsIndexedField };
+      indexed = { rules, index, setsIndexedField, partialViews: partialEventViews(rules) };
     }
     return indexed;
   }
 
-  /** The rules applied to the event; in a dry run (`dry`), what they do is told instead of the entity infos written. */
-  async function applyRules(context: PipelineContext, dry?: DryRunContext): Promise<void> {
-    const rules = await cache.rules();
+  /**
+   * The rules applied to the event (`held`: the cache's fresh rules, read from it when undefined); in a dry run
+   * (`dry`), what they do is told instead of the entity infos written.
+   */
+  async function applyRules(context: PipelineContext, held: CompiledRule[] | undefined, dry?: DryRunContext): Promise<void> {
+    const rules = held ?? (await cache.rules());
     if (rules.length === 0) return;
-    const { index, setsIndexedField } = indexOf(rules);
+    const { index, setsIndexedField, partialViews } = indexOf(rules);
     const state: FilterState = { entity: undefined, infos: {}, view: undefined };
     const current = (await entities.peek(context.entityId)) ?? undefined;
     const event = context.event;
@@ -118,7 +129,7 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
         outcome = rule.type;
       } else {
         // Only a rule with entity sources waits (for the entity); the others run without a turn of the event loop.
-        const failure = (rule.entitySources.length > 0 ? await loadEntity(context, state) : undefined) ?? enrich(rule, context, captures, state);
+        const failure = (rule.entitySources.length > 0 ? await loadEntity(context, state) : undefined) ?? enrich(rule, context, captures, state, partialViews);
         if (failure !== undefined) context.trace(stageName, 'enrichment failed', { rule: rule.id, problem: failure });
         outcome = failure === undefined ? rule.onSuccess : rule.onFailure;
         // The field it set changes which of the rules after it can match.
@@ -143,10 +154,15 @@ export function eventFilterStage(cache: RuleCache, entities: EventEntities): Pip
   return {
     name: stageName,
     order: PipelineOrder.eventFilter,
-    process: (context) => applyRules(context),
+    process(context) {
+      // With no rule, held and fresh, the event goes on synchronously (ADR 0025).
+      const rules = cache.fresh();
+      if (rules?.length === 0) return;
+      return applyRules(context, rules);
+    },
     async dryRun(context) {
       const before = JSON.stringify(context.event);
-      await applyRules(context, context);
+      await applyRules(context, undefined, context);
       if (JSON.stringify(context.event) !== before) context.would('change the event', { event: context.event });
     },
   };

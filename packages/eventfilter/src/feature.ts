@@ -4,14 +4,14 @@ import { pipelineStagesPoint } from '@vigie/events';
 import { eventFilterBridge } from './di.js';
 import { ruleErrors } from './errors.js';
 import { eventFilterStage } from './event-filter-stage.js';
-import { RuleCache } from './rule-cache.js';
+import { EventFilterRules } from './event-filter-rules.js';
 import { bulkEventFilterRoutes, eventFilterRoutes } from './routes.js';
 import { ruleCollection } from './rule-repository.js';
 
 /**
  * Event filter: the rules the event pipeline applies to every incoming event, by priority — enrich it, stop the
  * rules (`break`) or drop it (REFERENCE §5.2). The routes keep them in `eventfilter`; the pipeline stage (order 100)
- * applies them, reloaded after every write through the routes.
+ * applies them, read again after every write through any node sharing the store.
  */
 export const eventFilterFeature = defineFeature({
   id: 'eventfilter',
@@ -22,6 +22,6 @@ export const eventFilterFeature = defineFeature({
     f.collection(ruleCollection);
     f.errors(ruleErrors);
     for (const route of [...eventFilterRoutes, ...bulkEventFilterRoutes]) f.route(route);
-    f.extend(pipelineStagesPoint, (c) => eventFilterStage(c.resolve(RuleCache), c.resolve(eventEntitiesRef)));
+    f.extend(pipelineStagesPoint, (c) => eventFilterStage(c.resolve(EventFilterRules), c.resolve(eventEntitiesRef)));
   },
 });

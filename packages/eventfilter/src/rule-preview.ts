@@ -4,7 +4,7 @@ import { eventEntitiesRef, type EventEntities } from '@vigie/context-graph';
 import { entityIdOf, recentEventsRef, type RecentEvent, type RecentEvents } from '@vigie/events';
 import type { PatternEntity, PatternEvent } from '@vigie/patterns';
 import type { PreviewPage } from '@vigie/rule-schemas';
-import { compileRules } from './compiled-rules.js';
+import { compileRule, InvalidRule, type CompiledRule } from './compiled-rules.js';
 import type { RuleRecord } from './rule-repository.js';
 
 /** What an event-filter rule would have done lately: the sampled events its patterns match. */
@@ -25,9 +25,14 @@ export class RulePreviewService {
   ) {}
 
   async preview(record: RuleRecord, limit: number): Promise<RulePreview> {
-    let problem = record.enabled === false ? 'the rule is disabled' : undefined;
-    const [rule] = compileRules([record], (_id, reason) => (problem = reason));
-    if (!rule) return { subject: 'events', count: 0, scanned: 0, data: [], ...(problem === undefined ? {} : { problem }) };
+    let rule: CompiledRule;
+    try {
+      if (record.enabled === false) throw new InvalidRule('the rule is disabled');
+      rule = compileRule(record);
+    } catch (err) {
+      if (err instanceof InvalidRule) return { subject: 'events', count: 0, scanned: 0, data: [], problem: err.message };
+      throw err;
+    }
     return this.recent.select(limit, async (event) => {
       const entity = rule.patterns.matchesEverything ? undefined : ((await this.entities.peek(entityIdOf(event))) ?? undefined);
       return rule.patterns.matches(event as PatternEvent, entity as PatternEntity | undefined);

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { HttpError } from '@vigie/kernel';
-import { RuleCache } from './rule-cache.js';
 import { RuleRepository, type RuleRecord } from './rule-repository.js';
 import type { Rule, RuleBody } from './schemas.js';
 
@@ -25,13 +24,13 @@ function acceptedId(requested: unknown): string {
   return typeof requested === 'string' && requested !== '' && !/\s/.test(requested) ? requested : randomUUID();
 }
 
-/** Creating, replacing, reading and deleting event-filter rules (`eventfilter`); every write reaches the pipeline's next event. */
+/**
+ * Creating, replacing, reading and deleting event-filter rules (`eventfilter`); every write reaches the pipeline's next
+ * event, on every node (`EventFilterRules` sees the repository's writes and the store's change notifications).
+ */
 @injectable()
 export class RuleService {
-  constructor(
-    @inject(RuleRepository) private readonly rules: RuleRepository,
-    @inject(RuleCache) private readonly cache: RuleCache,
-  ) {}
+  constructor(@inject(RuleRepository) private readonly rules: RuleRepository) {}
 
   /** Throws the store's `DUPLICATE_KEY` error when the id exists. */
   /** The rule a body describes, as it would be stored (the preview's rule). */
@@ -42,14 +41,12 @@ export class RuleService {
   async create(requestedId: unknown, body: RuleBody): Promise<{ _id: string }> {
     const rule = buildRule(acceptedId(requestedId), body);
     await this.rules.insert(rule);
-    this.cache.invalidate();
     return { _id: rule._id };
   }
 
   /** Full replacement of the rule `id`. */
   async replace(id: string, body: RuleBody): Promise<void> {
     const replaced = await this.rules.replace(buildRule(id, body));
-    this.cache.invalidate();
     if (!replaced) throw notFound(id);
   }
 
@@ -68,7 +65,6 @@ export class RuleService {
   /** The spec answers an unknown id with 400 here (404 on GET and PUT). */
   async delete(id: string): Promise<void> {
     const deleted = await this.rules.delete(id);
-    this.cache.invalidate();
     if (!deleted) throw notFound(id, 400);
   }
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { compileRules } from '../src/compiled-rules.js';
+import { compileRule, partialEventViews, type CompiledRule } from '../src/compiled-rules.js';
 import type { RuleRecord } from '../src/rule-repository.js';
 
 const enrichment = (_id: string, actions: Record<string, unknown>[]): RuleRecord => ({ _id, type: 'enrichment', pattern: { component: 'host' }, actions }) as RuleRecord;
-const eventFields = (rules: ReturnType<typeof compileRules>) => rules.flatMap((rule) => rule.actions.map((action) => action.eventFields));
+const eventFields = (rules: CompiledRule[]) => rules.flatMap((rule) => rule.actions.map((action) => action.eventFields));
 
-describe('compileRules', () => {
+describe('compiled rules', () => {
   const fieldReaders = [
     enrichment('a', [
       { type: 'set_field_from_template', name: 'site', value: 'dc-{{.Event.Component}}/{{.RegexMatch.Output.code}}/{{.Event.Missing}}' },
@@ -14,17 +14,21 @@ describe('compileRules', () => {
     enrichment('b', [{ type: 'copy', from: 'Event.State', to: 'copied' }]),
   ];
 
-  it('gives the actions reading the event the Go fields they read, when all of them read only Go fields', () => {
-    expect(eventFields(compileRules(fieldReaders, () => {}))).toEqual([['Component'], undefined, ['State']]);
+  it('gives the actions reading the event the Go fields they read, and partial views when all of them read only Go fields', () => {
+    const rules = fieldReaders.map(compileRule);
+    expect(eventFields(rules)).toEqual([['Component'], undefined, ['State']]);
+    expect(partialEventViews(rules)).toBe(true);
   });
 
-  it('gives them none when one action of the list may read more of .Event', () => {
+  it('gives no partial views when one action of the list may read more of .Event', () => {
     for (const more of [
       { type: 'set_field_from_template', name: 'x', value: '{{json .Event}}' },
       { type: 'set_field_from_template', name: 'x', value: '{{.Event.ExtraInfos.site}}' },
       { type: 'copy', from: 'Event', to: 'x' },
     ]) {
-      expect(eventFields(compileRules([...fieldReaders, enrichment('c', [more])], () => {}))).toEqual([undefined, undefined, undefined, undefined]);
+      const rules = [...fieldReaders, enrichment('c', [more])].map(compileRule);
+      expect(eventFields(rules).at(-1)).toBeUndefined();
+      expect(partialEventViews(rules)).toBe(false);
     }
   });
 });
