@@ -67,13 +67,16 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.goto(`${url}/calendar`);
     await page.getByRole('button', { name: 'New maintenance' }).click();
     await page.getByLabel('Name').fill('Disk replacement');
-    // Today, so the occurrence is on the week shown whatever the day.
-    const today = await page.evaluate(() => {
-      const d = new Date();
-      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    // A window around now (from the start of this hour, two hours long): the first occurrence is under way, so the
+    // preview lists all three and the calendar's current week shows it, whatever the day and time the test runs.
+    const [starts, ends] = await page.evaluate(() => {
+      const local = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}T${String(d.getHours()).padStart(2, '0')}:00`;
+      const start = new Date();
+      start.setMinutes(0, 0, 0);
+      return [local(start), local(new Date(start.getTime() + 2 * 3600_000))];
     });
-    await page.getByLabel(/^Starts/).fill(`${today}T10:00`);
-    await page.getByLabel(/^Ends/).fill(`${today}T12:00`);
+    await page.getByLabel(/^Starts/).fill(starts);
+    await page.getByLabel(/^Ends/).fill(ends);
     await page.getByLabel('Entities (a filter as JSON)').fill('{"component": "web-1"}');
     await page.getByLabel('Frequency').selectOption('WEEKLY');
     await page.getByLabel('Repeats until').selectOption('count');
