@@ -37,6 +37,8 @@ export interface SourceServer {
   exited: Promise<number | null>;
   /** What the process wrote to stderr so far (for failure messages). */
   stderr(): string;
+  /** Every line the process printed on stdout, from its start (what it logs before listening included). */
+  lines: string[];
 }
 
 /**
@@ -45,6 +47,8 @@ export interface SourceServer {
  */
 export async function startSourceServer(entry: string, args: readonly string[] = [], env: Readonly<Record<string, string | undefined>> = {}): Promise<SourceServer> {
   const child = spawnSource(entry, args, env);
+  const lines: string[] = [];
+  onLines(child.stdout, (line) => void lines.push(line));
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -52,5 +56,5 @@ export async function startSourceServer(entry: string, args: readonly string[] =
     new Promise<string>((resolve) => onLines(child.stdout, (line) => line.startsWith('LISTENING ') && resolve(line.slice('LISTENING '.length)))),
     exited.then(() => Promise.reject(new Error(`the server exited before listening: ${stderr}`))),
   ]);
-  return { child, url, exited, stderr: () => stderr };
+  return { child, url, exited, stderr: () => stderr, lines };
 }

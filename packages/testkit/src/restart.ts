@@ -4,7 +4,7 @@
  */
 import { authFeature } from '@vigie/auth';
 import { Kernel, createLogger, type AnyFeature } from '@vigie/kernel';
-import { onLines, startSourceServer } from '@vigie/kernel-testing';
+import { startSourceServer } from '@vigie/kernel-testing';
 import { agendaSchedulerFactory } from '@vigie/scheduler-agenda';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
 import { testAdmin } from './test-admin.js';
@@ -53,9 +53,8 @@ export interface EnginesServer {
 
 /** Starts the server fixture `serverFixture` (a path) on `installDir` in its own process; resolves once it listens. */
 export async function startEnginesServer(installDir: string, serverFixture: string, options: { logLevel?: string } = {}): Promise<EnginesServer> {
-  const { child, url, exited } = await startSourceServer(serverFixture, [installDir], options.logLevel ? { VIGIE_FIXTURE_LOG: options.logLevel } : {});
-  const lines: string[] = [];
-  onLines(child.stdout, (line) => void lines.push(line));
+  // The lines from the process's start: what it does before listening (a restart's replay of its queue) is logged too.
+  const { child, url, exited, lines } = await startSourceServer(serverFixture, [installDir], options.logLevel ? { VIGIE_FIXTURE_LOG: options.logLevel } : {});
   const request = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${url}${path}`, {
       method,
