@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contextGraphFeature } from '@vigie/context-graph';
-import { PipelineRunner, eventsFeature } from '@vigie/events';
+import { eventsFeature } from '@vigie/events';
 import { check, recordingFeature } from '@vigie/events/testing';
 import { createLogger } from '@vigie/kernel';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { eventFilterFeature } from '../src/index.js';
+import { throughPipeline } from './fixtures/through-pipeline.js';
 
 // The rules applied to events sent through the real pipeline; a stage after the entities stage shows what comes out.
 let t: TestKernel;
@@ -28,14 +29,7 @@ async function rule(body: Record<string, unknown>): Promise<string> {
 }
 
 /** Sends events and returns those that came out of the pipeline, in the order they were sent. */
-async function through(...events: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
-  const before = recorder.seen.get('out')?.length ?? 0;
-  const res = await t.post('/api/v2/event', events.map((event, index) => ({ ...event, sent_as: index })));
-  expect((res.body as { failed_events: unknown[] }).failed_events).toEqual([]);
-  await t.kernel.scope('events').resolve(PipelineRunner).whenIdle();
-  const out = (recorder.seen.get('out') ?? []).slice(before).map((s) => s.event);
-  return out.sort((a, b) => (a.sent_as as number) - (b.sent_as as number)).map(({ sent_as: _, ...event }) => event);
-}
+const through = (...events: Record<string, unknown>[]) => throughPipeline(t, recorder, ...events);
 
 const entity = async (id: string) => (await t.get(`/api/v2/entities/${encodeURIComponent(id)}`)).body as Record<string, unknown>;
 

@@ -3,13 +3,14 @@
 // so the cache's periodic refresh never stands in for the notification: without it, B applies the rules it held.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { contextGraphFeature } from '@vigie/context-graph';
-import { PipelineRunner, eventsFeature } from '@vigie/events';
+import { eventsFeature } from '@vigie/events';
 import { check, recordingFeature } from '@vigie/events/testing';
 import { describeWithService, ManualClock, tcpReachable } from '@vigie/kernel-testing';
 import { postgresStoreFactory } from '@vigie/store-postgres';
 import { createTestDatabase, type TestDatabase } from '@vigie/store-postgres/testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
 import { eventFilterFeature } from '../src/index.js';
+import { throughPipeline } from './fixtures/through-pipeline.js';
 
 const available = await tcpReachable('127.0.0.1', 5432);
 
@@ -48,14 +49,7 @@ describeWithService('PostgreSQL', available, () => {
   });
 
   /** Sends events to the node and returns those that came out of its pipeline, in the order they were sent. */
-  async function through({ t, recorder }: Node, ...events: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
-    const before = recorder.seen.get('out')?.length ?? 0;
-    const res = await t.post('/api/v2/event', events.map((event, index) => ({ ...event, sent_as: index })));
-    expect((res.body as { failed_events: unknown[] }).failed_events).toEqual([]);
-    await t.kernel.scope('events').resolve(PipelineRunner).whenIdle();
-    const out = (recorder.seen.get('out') ?? []).slice(before).map((s) => s.event);
-    return out.sort((a, b) => (a.sent_as as number) - (b.sent_as as number)).map(({ sent_as: _, ...event }) => event);
-  }
+  const through = ({ t, recorder }: Node, ...events: Record<string, unknown>[]) => throughPipeline(t, recorder, ...events);
 
   /** Writes through node A with `write`, and waits until node B's store has heard that `eventfilter` changed. */
   async function writtenOnAHeardOnB(write: () => Promise<{ status: number; body: unknown }>): Promise<void> {
