@@ -256,7 +256,7 @@ export class DeliveryService {
   async attempt(deliveryId: string): Promise<void> {
     const startedMs = Date.now();
     const delivery = await this.deliveries.lease(deliveryId, startedMs, attemptLeaseMs(this.config));
-    if (!delivery) return;
+    if (!delivery) return this.#watchLease(deliveryId, startedMs);
     try {
       await this.#attempt(delivery, startedMs);
     } catch (err) {
@@ -266,6 +266,19 @@ export class DeliveryService {
       await this.deliveries.update(delivery._id, { lease_until: 0, next_attempt_at: next }, 'pending');
       await this.scheduler.at<DeliverJobData>(new Date(next), deliverJobName, { delivery: delivery._id });
     }
+  }
+
+  /**
+   * A job that could not lease its pending delivery because another attempt holds it comes back when that lease ends.
+   * The holder may be dead: its job lock ends at the same time as the lease, measured from a moment a little earlier
+   * (the lock is taken before the attempt starts), so the job that takes the dead node's attempt over can arrive a
+   * few milliseconds before the lease is free. A live holder finishes or plans its own retry first; this job then
+   * finds the delivery finished or not yet due and ends.
+   */
+  async #watchLease(deliveryId: string, nowMs: number): Promise<void> {
+    const delivery = await this.deliveries.get(deliveryId);
+    if (delivery?.status !== 'pending' || delivery.lease_until <= nowMs) return;
+    await this.scheduler.at<DeliverJobData>(new Date(delivery.lease_until), deliverJobName, { delivery: deliveryId });
   }
 
   async #attempt(delivery: DeliveryRecord, startedMs: number): Promise<void> {
