@@ -1,12 +1,12 @@
 // Two reference servers, each its own process, on one PostgreSQL database and one RabbitMQ (partitions split by
 // `preferred_partitions`): events published to the exchange and events sent over HTTP to either node are processed
-// once, in order per entity; a kill -9 of one node while events, webhook deliveries and delayed actions are in flight
-// loses nothing and doubles nothing: the other node takes its partitions and the jobs over and, once the dead node's
-// lease has run out, the events it had queued (docs/operations.md, "Running N nodes").
+// once, in order per entity; a kill -9 of one node while events, webhook deliveries, delayed actions or an import are in
+// flight loses nothing and doubles nothing: the other node takes its partitions and the jobs over and, once the dead
+// node's lease has run out, the events it had queued (docs/operations.md, "Running N nodes").
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,10 +55,14 @@ describeWithService('PostgreSQL and RabbitMQ', servicesUp, () => {
   let database: TestDatabase;
   let broker: ChannelModel;
   const nodes: Node[] = [];
+  /** The nodes' `var/lib/imports`, shared as docs/operations.md asks: the node processing an import reads its file. */
+  const importsDir = mkdtempSync(join(tmpdir(), 'vigie-two-nodes-imports-'));
 
   function configure(preferred: string): string {
     const dir = mkdtempSync(join(tmpdir(), 'vigie-two-nodes-amqp-'));
     mkdirSync(join(dir, 'etc'));
+    mkdirSync(join(dir, 'var', 'lib'), { recursive: true });
+    symlinkSync(importsDir, join(dir, 'var', 'lib', 'imports'));
     writeFileSync(
       join(dir, 'etc', 'webserver.conf'),
       [
@@ -126,6 +130,7 @@ describeWithService('PostgreSQL and RabbitMQ', servicesUp, () => {
       await node.exited;
       rmSync(node.dir, { recursive: true, force: true });
     }
+    rmSync(importsDir, { recursive: true, force: true });
     if (broker) {
       const channel = await broker.createChannel();
       for (const suffix of ['intake', 'dead', ...Array.from({ length: partitions }, (_, k) => `p${k}`)]) await channel.deleteQueue(`${prefix}.${suffix}`);
@@ -239,6 +244,75 @@ describeWithService('PostgreSQL and RabbitMQ', servicesUp, () => {
       await call(nodeB, 'DELETE', `/api/v2/actions/ack-${run}`);
       await call(nodeB, 'DELETE', `/api/v2/webhook/hook-${run}`);
       await new Promise((resolve) => receiver.close(resolve));
+    }
+  }, suiteTimeoutMs);
+
+  it('finishes on the other node, once, the import a killed node was processing', async () => {
+    const store = await PostgresStore.open({ url: database.url, poolSize: 1 });
+    try {
+      const tag = `import-${run}`;
+      // Big enough to be still processing when its node is killed (several seconds on a quiet machine).
+      const hosts = 100;
+      const checks = 30_000;
+      const host = (i: number) => `${tag}-host-${i}`;
+      const resource = (i: number) => `${tag}-check-${i}/${host(i % hosts)}`;
+      const disabledAt = (i: number) => 1_700_000_000 + i;
+      const importId = (
+        (await call(nodeA, 'PUT', '/api/contextgraph/import', {
+          json: {
+            cis: [
+              ...Array.from({ length: hosts }, (_, i) => ({ _id: host(i), type: 'component', action: 'create' })),
+              ...Array.from({ length: checks }, (_, i) => ({ _id: resource(i), type: 'resource', action: 'create' })),
+              // Appended to the host's history: an import applied twice would append it twice.
+              ...Array.from({ length: hosts }, (_, i) => ({ _id: host(i), action: 'disable', action_properties: { disable: disabledAt(i) } })),
+            ],
+            links: Array.from({ length: checks }, (_, i) => ({ from: resource(i), to: host(i % hosts), action: 'create' })),
+          },
+        })) as { data: { import_id: string }[] }
+      ).data[0]!.import_id;
+      const status = (node: Node) => call(node, 'GET', `/api/contextgraph/import/status/${importId}`) as Promise<{ status: string; stats?: object }>;
+      // Kill whichever node processes the import (it holds the job's lock), once it is ongoing.
+      const lock = await waitFor(async () => {
+        if ((await status(nodeB)).status !== 'ongoing') return undefined;
+        const jobs = await store.collection<{ _id: string; name: string; lockedAt: unknown; lastModifiedBy: string | null }>('agenda_jobs').find({ name: 'import.process' });
+        return jobs.find((job) => job.lockedAt !== null && job.lockedAt !== undefined);
+      }, 'the import ongoing, and the lock of its job');
+      const processing = [nodeA, nodeB].find((node) => node.worker === lock.lastModifiedBy);
+      expect(processing, `the node of worker ${lock.lastModifiedBy}`).toBeDefined();
+      const survivor = processing === nodeA ? nodeB : nodeA;
+      processing?.kill('SIGKILL');
+      await processing?.exited;
+      const killedAt = Date.now();
+      expect((await status(survivor)).status, 'the import when its node was killed').toBe('ongoing');
+
+      const done = await waitFor(async () => {
+        const record = await status(survivor);
+        return record.status === 'ongoing' ? undefined : record;
+      }, 'the import finished by the surviving node', waitMs);
+      // Its job's lock lasts as long as the claim on the import it is touched with, not the scheduler's 10 minutes.
+      expect(Date.now() - killedAt, 'the takeover').toBeLessThan(120_000);
+      expect(done).toMatchObject({ status: 'done', stats: { deleted: 0, updated: hosts + checks } });
+      const entities = async (filter: object) =>
+        (await call(survivor, 'GET', `/api/v2/entities?limit=1000&filter=${encodeURIComponent(JSON.stringify(filter))}`)) as {
+          total: number;
+          data: { _id: string; depends: string[]; disable_history: number[] }[];
+        };
+      const ours = { _id: { $regex: `^${tag}-` } };
+      expect((await entities(ours)).total, 'every entity of the import').toBe(hosts + checks);
+      expect((await entities({ ...ours, type: 'resource', impact: { $size: 1 } })).total, 'the checks, each impacting its host once').toBe(checks);
+      const { data: hostList } = await entities({ ...ours, type: 'component' });
+      expect(hostList.map((entity) => entity._id).sort()).toEqual(Array.from({ length: hosts }, (_, i) => host(i)).sort());
+      for (const entity of hostList) {
+        const i = Number(entity._id.slice(`${tag}-host-`.length));
+        expect(entity.disable_history, entity._id).toEqual([disabledAt(i)]);
+        expect(entity.depends, entity._id).toHaveLength(checks / hosts);
+        expect(new Set(entity.depends).size, entity._id).toBe(checks / hosts);
+      }
+      // The next tests need both nodes.
+      if (processing === nodeA) nodeA = await start(nodeA.dir);
+      else nodeB = await start(nodeB.dir);
+    } finally {
+      await store.close();
     }
   }, suiteTimeoutMs);
 

@@ -3,7 +3,7 @@ import { importConfig, type ImportConfig } from './config.js';
 import { importBridge } from './di.js';
 import { importErrors } from './errors.js';
 import { importCollection } from './import-repository.js';
-import { processJobName, ImportProcessor, type ProcessJobData } from './processor.js';
+import { leaseMs, processJobName, ImportProcessor, type ProcessJobData } from './processor.js';
 import { importStatusChangedEvent } from './refs.js';
 import { importRoutes } from './routes.js';
 import { entityRoutes } from './entity-routes.js';
@@ -28,6 +28,9 @@ export const importFeature = defineFeature<ImportConfig>({
     f.job<ProcessJobData>({
       name: processJobName,
       concurrency: 1,
+      // A run touches its lock each time it renews its claim on the import: the job of a node that died processing
+      // one is run by another node once the claim has run out, not after the scheduler's 10-minute default.
+      lockLifetimeMs: leaseMs,
       handler: (run) => run.scope.resolve(ImportProcessor).processQueue(run),
     });
     f.onStart((c) => c.resolve(ImportProcessor).recover());
