@@ -349,7 +349,7 @@ export class CorrelationEngine {
       initiator: 'system',
       metaRule: ruleId,
       children: attachable,
-      ...engineMetaAlarmId(context.entityId),
+      ...(existing ? {} : await this.#newMetaAlarmId(context.entityId)),
       // A new meta-alarm is at least minor (the original); an open one never drops below its worst child on attach.
       state: existing ? Math.max(stateOf(existing), worstChild) : Math.max(1, worstChild),
       ...(output === undefined || (output === '' && existing) ? {} : { output }),
@@ -372,6 +372,18 @@ export class CorrelationEngine {
       );
     }
     context.trace('meta-alarms', change?.created ? 'meta-alarm created' : 'meta-alarm updated', { alarm: meta._id, children: attachable });
+  }
+
+  /**
+   * The id of the first alarm of a meta-alarm entity the engine made (`meta-alarm-entity-<uuid>/metaalarm`): its
+   * uuid. Two nodes may each send the event that creates it (one chose the entity, the other fed the group before the
+   * alarm existed): the alarm is stored once, and the other event's children join it. An entity whose alarm was
+   * resolved gets a new one with a random id, as any entity.
+   */
+  async #newMetaAlarmId(entityId: string): Promise<{ newAlarmId?: string }> {
+    const uuid = new RegExp(`^${metaAlarmResourcePrefix}([0-9a-f-]{36})/${metaAlarmOrigin.component}$`).exec(entityId)?.[1];
+    if (uuid === undefined || (await this.alarms.find({ d: entityId }, { limit: 1, fields: { _id: 1 } })).length > 0) return {};
+    return { newAlarmId: uuid };
   }
 
   // ── Children's changes: worst state, auto_resolve ──────────────────────────────────────────────────────────────
@@ -413,16 +425,6 @@ export class CorrelationEngine {
     this.logger.info({ metaalarm: meta._id, rule: meta.v.meta }, 'meta-alarm resolved: all its children are resolved');
     await this.changes.apply(parentEntity, { type: 'resolve', author: correlationAuthor, initiator: 'system' });
   }
-}
-
-/**
- * The id of the alarm of a meta-alarm entity the engine made (`meta-alarm-entity-<uuid>/metaalarm`): its uuid. Two
- * nodes may each send the event that creates it (one chose the entity, the other fed the group before the alarm
- * existed): the alarm is stored once, and the other event's children are added to it.
- */
-function engineMetaAlarmId(entityId: string): { newAlarmId?: string } {
-  const uuid = new RegExp(`^${metaAlarmResourcePrefix}([0-9a-f-]{36})/${metaAlarmOrigin.component}$`).exec(entityId)?.[1];
-  return uuid === undefined ? {} : { newAlarmId: uuid };
 }
 
 /** A group to change without changing the one read (compared with the stored one when written). */
