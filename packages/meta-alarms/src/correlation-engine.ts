@@ -252,9 +252,12 @@ export class CorrelationEngine {
   async #feedMetaAlarm(rule: CompiledRule, group: CorrelationGroup, stored: CorrelationGroup | null, context: PipelineContext, children: string[], last: LastChild): Promise<boolean> {
     let target: Alarm | null = null;
     if (group.meta_entity !== undefined) {
-      target = await this.alarms.openAlarm(group.meta_entity);
-      // No open alarm: still on its way through the pipeline (send to it again), or resolved (a new one).
-      if (!target && (await this.alarms.find({ d: group.meta_entity }, { limit: 1, fields: { _id: 1 } })).length > 0) delete group.meta_entity;
+      // One read, so that an alarm created between two reads is not taken for a resolved one (by another node, say):
+      // the open alarm it feeds; no alarm yet, still on its way through the pipeline (send to it again); or resolved
+      // ones only (a new meta-alarm, on a new entity).
+      const made = await this.alarms.find({ d: group.meta_entity }, { fields: { 'v.steps': 0 } });
+      target = made.find(isOpen) ?? null;
+      if (!target && made.length > 0) delete group.meta_entity;
     }
     group.meta_entity ??= `${metaAlarmResourcePrefix}${randomUUID()}/${metaAlarmOrigin.component}`;
     if (!(await this.groups.save(group, stored))) return false;
@@ -377,12 +380,13 @@ export class CorrelationEngine {
   /**
    * The id of the first alarm of a meta-alarm entity the engine made (`meta-alarm-entity-<uuid>/metaalarm`): its
    * uuid. Two nodes may each send the event that creates it (one chose the entity, the other fed the group before the
-   * alarm existed): the alarm is stored once, and the other event's children join it. An entity whose alarm was
-   * resolved gets a new one with a random id, as any entity.
+   * alarm existed): the alarm is stored once, and the other event's children join it (the alarm the other node just
+   * created does not count here). An entity whose alarm was resolved gets a new one with a random id, as any entity.
    */
   async #newMetaAlarmId(entityId: string): Promise<{ newAlarmId?: string }> {
     const uuid = new RegExp(`^${metaAlarmResourcePrefix}([0-9a-f-]{36})/${metaAlarmOrigin.component}$`).exec(entityId)?.[1];
-    if (uuid === undefined || (await this.alarms.find({ d: entityId }, { limit: 1, fields: { _id: 1 } })).length > 0) return {};
+    if (uuid === undefined) return {};
+    if ((await this.alarms.find({ d: entityId, 'v.resolved': { $ne: null } }, { limit: 1, fields: { _id: 1 } })).length > 0) return {};
     return { newAlarmId: uuid };
   }
 
