@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, jsonEqual, type BatchOperation, type Collection, type Filter, type FindOptions, type FeatureStore } from '@vigie/kernel';
+import { ErrorCodes, hasCode, injectRef, kernelRefs, jsonEqual, type BatchOperation, type Collection, type Filter, type FindOptions, type FeatureStore } from '@vigie/kernel';
 import { alarmCollection, type Alarm } from './alarm.js';
 import { alarmUpdate } from './alarm-update.js';
 
@@ -44,7 +44,7 @@ export class AlarmRepository {
   /**
    * Stores a new alarm (`previous` null), or a change of `previous` if the stored alarm is still at its revision
    * (compare-and-set on one document, so the change and the event ids it carries are stored atomically). False
-   * when another writer changed it first. A change is written as an update of the fields it changed (the store
+   * when another writer changed it first, or stored a new alarm with the same id first (`newAlarmId`). A change is written as an update of the fields it changed (the store
    * applies it in place), or as a replacement when an update cannot say it (see `alarmUpdate`); both store `alarm`.
    * Writes of different entities made in the same turn of the event loop share one store batch (group commit: one
    * transaction instead of one each, which is what bounds the embedded store's write rate).
@@ -98,7 +98,8 @@ export class AlarmRepository {
       const result = await this.#store.batch([write.operation]);
       write.done(write.operation.op === 'insert' || result.matched === 1);
     } catch (err) {
-      write.failed(err);
+      if (write.operation.op === 'insert' && hasCode(err, ErrorCodes.DuplicateKey)) write.done(false);
+      else write.failed(err);
     }
   }
 

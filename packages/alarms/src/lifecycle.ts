@@ -100,6 +100,11 @@ export interface AlarmOperation {
    * alarm, never to a newer alarm of the entity should it have been resolved in between.
    */
   alarmId?: string;
+  /**
+   * The id the alarm takes when the operation creates one (random otherwise): a meta-alarm's is chosen with its
+   * entity, so that two nodes creating it at once store one alarm, the other node's operation then applying to it.
+   */
+  newAlarmId?: string;
 }
 
 /** The `[alarms]` knobs, in seconds. */
@@ -185,7 +190,7 @@ function create(operation: AlarmOperation, env: LifecycleEnvironment): Lifecycle
   const statusStep: AlarmStep = { _t: 'statusinc', t, a: author, m: message, val: status, initiator: stateStep.initiator };
   value.status = statusStep;
   value.steps.push(statusStep);
-  return { changed: true, alarm: { _id: env.newId(), t: env.nowSec, d: env.entityId, v: value }, created: true, triggers: ['create'] };
+  return { changed: true, alarm: { _id: operation.newAlarmId ?? env.newId(), t: env.nowSec, d: env.entityId, v: value }, created: true, triggers: ['create'] };
 }
 
 /** A new meta-alarm: a created alarm that also holds its rule and children; triggers `create` then `metaalarm`. */

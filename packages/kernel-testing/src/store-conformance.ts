@@ -101,6 +101,9 @@ export const storeConformanceCases: readonly Case[] = [
       expect(await ids({ list: { $elemMatch: { k: 'q', v: { $gte: 2 } } } })).toEqual(['b']);
       expect(await ids({ 'list.k': 'p' })).toEqual(['a']);
       expect(await ids({ tags: { $exists: true } })).toEqual(['a', 'b', 'c']);
+      // A branch on a value beside one on existence (the alarms beat's query of closed, cancelled or done alarms).
+      expect(await ids({ $or: [{ n: 1 }, { tags: { $exists: false } }] })).toEqual(['a', 'd']);
+      expect(await ids({ tag: 'red', $or: [{ 'nested.a': { $in: [3, 4] } }, { 'nested.b': { $exists: false } }] })).toEqual(['c']);
     },
   ],
   [

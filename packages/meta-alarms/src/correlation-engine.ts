@@ -25,6 +25,8 @@ export const metaAlarmEventTypes = ['metaalarm', 'metaalarmupdated'] as const;
 const entityPage = 1000;
 /** How long a counted total is trusted before a rate check counts again. */
 const totalTrustedMs = 10_000;
+/** Attempts at a group write while other nodes keep writing the group first. */
+const maxGroupAttempts = 20;
 
 const stateOf = (alarm: Alarm): number => Number(alarm.v.state.val ?? 0);
 const isOpen = (alarm: Alarm): boolean => alarm.v.resolved === undefined || alarm.v.resolved === null;
@@ -172,8 +174,10 @@ export class CorrelationEngine {
 
   /** `attribute`: every matching alarm joins the rule's one open meta-alarm, created by the first. */
   async #attribute(rule: CompiledRule, context: PipelineContext, alarm: Alarm): Promise<void> {
-    const group = (await this.groups.get(rule.record._id)) ?? { _id: rule.record._id, open_time: alarm.v.last_update_date, members: [] };
-    await this.#feedMetaAlarm(rule, group, context, [alarm.d], { alarm, entity: context.entity });
+    await this.#withGroup(rule.record._id, (stored) => {
+      const group = stored ? copyGroup(stored) : { _id: rule.record._id, open_time: alarm.v.last_update_date, members: [] };
+      return this.#feedMetaAlarm(rule, group, stored, context, [alarm.d], { alarm, entity: context.entity });
+    });
   }
 
   /**
@@ -184,24 +188,33 @@ export class CorrelationEngine {
   async #grouping(rule: CompiledRule, context: PipelineContext, alarm: Alarm): Promise<void> {
     const ruleId = rule.record._id;
     const t = alarm.v.last_update_date;
-    let group = await this.groups.get(ruleId);
-    if (group && t > group.open_time + rule.intervalSec) {
-      this.logger.info({ rule: ruleId, alarm: alarm._id, open_time: group.open_time }, 'meta-alarm group restarted: the alarm came after the time interval');
-      group = null;
+    await this.#withGroup(ruleId, async (stored) => {
+      let group = stored ? copyGroup(stored) : null;
+      if (group && t > group.open_time + rule.intervalSec) {
+        this.logger.info({ rule: ruleId, alarm: alarm._id, open_time: group.open_time }, 'meta-alarm group restarted: the alarm came after the time interval');
+        group = null;
+      }
+      group ??= { _id: ruleId, open_time: t, members: [] };
+      if (!group.members.some((member) => member.alarm === alarm._id)) group.members.push({ alarm: alarm._id, entity: alarm.d, t });
+      // Members resolved since they joined no longer count, nor are they kept (the group stays as small as what is open).
+      const open = await this.alarms.find({ _id: { $in: group.members.map((member) => member.alarm) }, 'v.resolved': null }, { fields: { _id: 1 } });
+      const openIds = new Set(open.map((member) => member._id));
+      group.members = group.members.filter((member) => openIds.has(member.alarm));
+      const children = group.members.map((member) => member.entity);
+      if (!(await this.#thresholdReached(rule, children.length))) return this.groups.save(group, stored);
+      return this.#feedMetaAlarm(rule, group, stored, context, children, { alarm, entity: context.entity });
+    });
+  }
+
+  /**
+   * Reads the rule's group and lets `decide` change it, again as long as another node stored the group first
+   * (`decide` resolves with whether its write was stored): nodes correlating alarms of one rule take turns.
+   */
+  async #withGroup(ruleId: string, decide: (stored: CorrelationGroup | null) => Promise<boolean>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      if (await decide(await this.groups.get(ruleId))) return;
+      if (attempt >= maxGroupAttempts) throw new Error(`the group of meta-alarm rule ${ruleId} kept changing; gave up after ${maxGroupAttempts} attempts`);
     }
-    group ??= { _id: ruleId, open_time: t, members: [] };
-    if (!group.members.some((member) => member.alarm === alarm._id)) group.members.push({ alarm: alarm._id, entity: alarm.d, t });
-    // Members resolved since they joined no longer count, nor are they kept (the group stays as small as what is open).
-    const open = await this.alarms.find({ _id: { $in: group.members.map((member) => member.alarm) }, 'v.resolved': null }, { fields: { _id: 1 } });
-    const openIds = new Set(open.map((member) => member._id));
-    group.members = group.members.filter((member) => openIds.has(member.alarm));
-    const children = group.members.map((member) => member.entity);
-    const reached = await this.#thresholdReached(rule, children.length);
-    if (!reached) {
-      await this.groups.save(group);
-      return;
-    }
-    await this.#feedMetaAlarm(rule, group, context, children, { alarm, entity: context.entity });
   }
 
   async #thresholdReached(rule: CompiledRule, count: number): Promise<boolean> {
@@ -232,21 +245,26 @@ export class CorrelationEngine {
 
   /**
    * Sends the group's children to its meta-alarm: the open one it feeds, or a new one (a new entity) when it feeds
-   * none yet or the one it fed was resolved. The group is stored before the event is sent, so a crash in between
-   * sends it again when the child's event is redelivered (applying it is idempotent).
+   * none yet or the one it fed was resolved. The group is stored (over `stored`, as it was read) before the event is
+   * sent, so a crash in between sends it again when the child's event is redelivered (applying it is idempotent).
+   * False, nothing sent, when another node stored the group first.
    */
-  async #feedMetaAlarm(rule: CompiledRule, group: CorrelationGroup, context: PipelineContext, children: string[], last: LastChild): Promise<void> {
+  async #feedMetaAlarm(rule: CompiledRule, group: CorrelationGroup, stored: CorrelationGroup | null, context: PipelineContext, children: string[], last: LastChild): Promise<boolean> {
     let target: Alarm | null = null;
     if (group.meta_entity !== undefined) {
-      target = await this.alarms.openAlarm(group.meta_entity);
-      // No open alarm: still on its way through the pipeline (send to it again), or resolved (a new one).
-      if (!target && (await this.alarms.find({ d: group.meta_entity }, { limit: 1, fields: { _id: 1 } })).length > 0) delete group.meta_entity;
+      // One read, so that an alarm created between two reads is not taken for a resolved one (by another node, say):
+      // the open alarm it feeds; no alarm yet, still on its way through the pipeline (send to it again); or resolved
+      // ones only (a new meta-alarm, on a new entity).
+      const made = await this.alarms.find({ d: group.meta_entity }, { fields: { 'v.steps': 0 } });
+      target = made.find(isOpen) ?? null;
+      if (!target && made.length > 0) delete group.meta_entity;
     }
     group.meta_entity ??= `${metaAlarmResourcePrefix}${randomUUID()}/${metaAlarmOrigin.component}`;
-    await this.groups.save(group);
+    if (!(await this.groups.save(group, stored))) return false;
     const resource = group.meta_entity.slice(0, -(metaAlarmOrigin.component.length + 1));
     const identity = target ?? { v: { ...metaAlarmOrigin, resource } };
     await this.#send(rule, target ? 'metaalarmupdated' : 'metaalarm', identity, context.event, children, last);
+    return true;
   }
 
   /** Queues the event that makes `children` children of the meta-alarm on `identity`'s entity. */
@@ -334,6 +352,7 @@ export class CorrelationEngine {
       initiator: 'system',
       metaRule: ruleId,
       children: attachable,
+      ...(existing ? {} : await this.#newMetaAlarmId(context.entityId)),
       // A new meta-alarm is at least minor (the original); an open one never drops below its worst child on attach.
       state: existing ? Math.max(stateOf(existing), worstChild) : Math.max(1, worstChild),
       ...(output === undefined || (output === '' && existing) ? {} : { output }),
@@ -356,6 +375,19 @@ export class CorrelationEngine {
       );
     }
     context.trace('meta-alarms', change?.created ? 'meta-alarm created' : 'meta-alarm updated', { alarm: meta._id, children: attachable });
+  }
+
+  /**
+   * The id of the first alarm of a meta-alarm entity the engine made (`meta-alarm-entity-<uuid>/metaalarm`): its
+   * uuid. Two nodes may each send the event that creates it (one chose the entity, the other fed the group before the
+   * alarm existed): the alarm is stored once, and the other event's children join it (the alarm the other node just
+   * created does not count here). An entity whose alarm was resolved gets a new one with a random id, as any entity.
+   */
+  async #newMetaAlarmId(entityId: string): Promise<{ newAlarmId?: string }> {
+    const uuid = new RegExp(`^${metaAlarmResourcePrefix}([0-9a-f-]{36})/${metaAlarmOrigin.component}$`).exec(entityId)?.[1];
+    if (uuid === undefined) return {};
+    if ((await this.alarms.find({ d: entityId, 'v.resolved': { $ne: null } }, { limit: 1, fields: { _id: 1 } })).length > 0) return {};
+    return { newAlarmId: uuid };
   }
 
   // ── Children's changes: worst state, auto_resolve ──────────────────────────────────────────────────────────────
@@ -397,6 +429,11 @@ export class CorrelationEngine {
     this.logger.info({ metaalarm: meta._id, rule: meta.v.meta }, 'meta-alarm resolved: all its children are resolved');
     await this.changes.apply(parentEntity, { type: 'resolve', author: correlationAuthor, initiator: 'system' });
   }
+}
+
+/** A group to change without changing the one read (compared with the stored one when written). */
+function copyGroup(group: CorrelationGroup): CorrelationGroup {
+  return { ...group, members: [...group.members] };
 }
 
 /** The last child an output template sees, when the caller already has it. */

@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { collectionRef, injectRef, kernelRefs, type Collection, type Doc, type FeatureStore } from '@vigie/kernel';
+import { collectionRef, ErrorCodes, hasCode, injectRef, kernelRefs, type Collection, type Doc, type FeatureStore } from '@vigie/kernel';
 
 /** The collection, owned by the meta-alarms feature, that keeps the correlation engine's open groups. */
 export const correlationGroupCollection = collectionRef<CorrelationGroup>('meta_alarm_groups');
@@ -23,6 +23,8 @@ export interface CorrelationGroup extends Doc {
   members: GroupMember[];
   /** The meta-alarm's entity, chosen when the rule fired (the meta-alarm may still be on its way in the pipeline). */
   meta_entity?: string;
+  /** Counts the group's writes: a write is stored only over the revision it was decided on (`save`). */
+  revision?: number;
 }
 
 @injectable()
@@ -37,8 +39,24 @@ export class CorrelationGroupRepository {
     return this.#groups.findOne({ _id: ruleId });
   }
 
-  async save(group: CorrelationGroup): Promise<void> {
-    await this.#groups.replaceOne({ _id: group._id }, group, { upsert: true });
+  /**
+   * Stores `group` if the stored group is still `read` (null: there was none): a compare-and-set on its revision, so
+   * that nodes correlating alarms of one rule at the same time neither lose each other's members nor each start a
+   * meta-alarm of the group. False when another write landed first: read the group again and decide again.
+   */
+  async save(group: CorrelationGroup, read: CorrelationGroup | null): Promise<boolean> {
+    const next = { ...group, revision: (read?.revision ?? 0) + 1 };
+    if (read === null) {
+      try {
+        await this.#groups.insertOne(next);
+        return true;
+      } catch (err) {
+        if (hasCode(err, ErrorCodes.DuplicateKey)) return false;
+        throw err;
+      }
+    }
+    // Groups stored before revisions existed have none: `null` matches the missing field.
+    return (await this.#groups.replaceOne({ _id: group._id, revision: read.revision ?? null }, next)).matchedCount === 1;
   }
 
   async delete(ruleId: string): Promise<void> {
