@@ -69,9 +69,14 @@ class Builder {
       return { sql: sqls.length > 0 ? `(${sqls.join(' AND ')})` : null, exact: parts.every((p) => p.exact) };
     }
     if (key === '$or' && Array.isArray(value) && value.length > 0) {
+      const mark = this.params.length;
       const parts = value.map((sub) => this.condition(sub as Filter));
-      // One branch that narrows nothing lets every row through.
-      if (parts.some((p) => p.sql === null)) return { sql: null, exact: false };
+      // One branch that narrows nothing lets every row through: the clause is dropped, and with it the parameters
+      // the other branches took (a parameter the SQL does not use is refused by the server).
+      if (parts.some((p) => p.sql === null)) {
+        this.params.length = mark;
+        return { sql: null, exact: false };
+      }
       return { sql: `(${parts.map((p) => p.sql).join(' OR ')})`, exact: parts.every((p) => p.exact) };
     }
     if (key.startsWith('$')) return { sql: null, exact: false };

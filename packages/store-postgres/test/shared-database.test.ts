@@ -77,6 +77,19 @@ describeWithService('PostgreSQL', available, () => {
     expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Bitmap Index Scan/);
   });
 
+  it('a filter with an $or branch that the SQL cannot narrow finds the documents it matches', async () => {
+    // The first branch narrows in SQL, the second cannot ($exists): the whole $or is left to the document engine.
+    const alarms = nodeA.collection('alarms');
+    await alarms.insertMany([
+      { _id: 'ok', resolved: null, state: 0 },
+      { _id: 'canceled', resolved: null, state: 2, canceled: { at: 1 } },
+      { _id: 'open', resolved: null, state: 2 },
+      { _id: 'resolved', resolved: 5, state: 0 },
+    ]);
+    const found = await alarms.find({ resolved: null, $or: [{ state: 0 }, { canceled: { $exists: true } }] }, { sort: { _id: 1 } });
+    expect(found.map((doc) => doc._id)).toEqual(['canceled', 'ok']);
+  });
+
   it('a lost LISTEN connection is made again, and listeners are told that anything may have changed', async () => {
     const heard: string[] = [];
     nodeB.changes.subscribe((collection) => heard.push(collection));
