@@ -1,16 +1,18 @@
-// Two reference servers on one PostgreSQL database: a rule written through one node applies to the next events the
-// other processes, within 1 s (the store's LISTEN/NOTIFY), not after the engines' periodic refresh (actions, the
-// event filter); sessions and accounts are the same on both nodes.
+// Two reference servers on one store: a rule written through one node applies to the next events the other
+// processes, within 1 s (the store's change notifications: LISTEN/NOTIFY on PostgreSQL), not after the engines'
+// periodic refresh (actions, the event filter); sessions and accounts are the same on both nodes.
+// Runs once per store (fixtures/two-node-store.ts): PostgreSQL, and MongoDB at MONGODB_URL when set
+// (`MONGODB_URL=mongodb://host:27017 npx vitest run --project server test/two-nodes`), else the jongodb test server
+// with its gaps skipped by name. CI runs it on PostgreSQL and jongodb.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { userAdministrationRef } from '@vigie/auth';
 import type { Kernel } from '@vigie/kernel';
-import { describeWithService, tcpReachable } from '@vigie/kernel-testing';
-import { createTestDatabase, type TestDatabase } from '@vigie/store-postgres/testing';
 import { waitFor } from '@vigie/testkit';
 import { createServerKernel } from '../src/index.js';
+import { describeOnEachStore, type TestStore } from './fixtures/two-node-store.js';
 
 const password = 'two nodes password';
 const authorization = `Basic ${Buffer.from(`root:${password}`).toString('base64')}`;
@@ -24,7 +26,7 @@ interface Node {
 async function startNode(databaseUrl: string): Promise<Node> {
   const dir = mkdtempSync(join(tmpdir(), 'vigie-two-nodes-'));
   mkdirSync(join(dir, 'etc'));
-  // No `adapter`: the URL's scheme chooses the PostgreSQL store.
+  // No `adapter`: the URL's scheme chooses the store.
   writeFileSync(join(dir, 'etc', 'webserver.conf'), `[store]\nurl = ${databaseUrl}\npool_size = 4\n\n[engine]\nbeat_interval = 1s\n\n[log]\nlevel = silent\n`);
   const kernel = await createServerKernel({ installDir: dir, env: { VIGIE_ADMIN_PASSWORD: password }, port: 0 });
   const { url } = await kernel.start();
@@ -49,15 +51,13 @@ async function openAlarm(node: Node, resource: string): Promise<{ v: Record<stri
   return (res.body.data[0].alarms as { d: string; v: Record<string, unknown> }[]).find((alarm) => alarm.d === `${resource}/host`);
 }
 
-const available = await tcpReachable('127.0.0.1', 5432);
-
-describeWithService('PostgreSQL', available, () => {
-  let database: TestDatabase;
+describeOnEachStore({}, (store) => {
+  let database: TestStore;
   let nodeA: Node;
   let nodeB: Node;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await store.create();
     // One after the other: the first makes the administrator account, the second finds it.
     nodeA = await startNode(database.url);
     nodeB = await startNode(database.url);
