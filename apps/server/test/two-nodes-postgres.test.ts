@@ -111,7 +111,9 @@ describeOnEachStore({}, (store) => {
     expect((await waitFor(() => openAlarm(nodeB, 'filter-before'), 'the first alarm on node B')).v.output).toBe('disk full');
 
     // Told once B's store hears that `eventfilter` changed: B's rule cache listened before this test did, so it heard
-    // first. No time bound: the next event B takes must see the rule, whatever the machine's load.
+    // first. No time bound: the next event B takes must see the rule, whatever the machine's load. A store without
+    // change notifications fails here rather than at the test's timeout.
+    expect(nodeB.kernel.store.changes, "the store's change notifications").toBeDefined();
     const heard = new Promise<void>((resolve) => {
       const unsubscribe = nodeB.kernel.store.changes?.subscribe((collection) => {
         if (collection !== 'eventfilter') return;
