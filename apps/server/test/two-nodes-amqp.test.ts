@@ -1,8 +1,11 @@
-// Two reference servers, each its own process, on one PostgreSQL database and one RabbitMQ (partitions split by
+// Two reference servers, each its own process, on one store and one RabbitMQ (partitions split by
 // `preferred_partitions`): events published to the exchange and events sent over HTTP to either node are processed
 // once, in order per entity; a kill -9 of one node while events, webhook deliveries, delayed actions or an import are in
 // flight loses nothing and doubles nothing: the other node takes its partitions and the jobs over and, once the dead
 // node's lease has run out, the events it had queued (docs/operations.md, "Running N nodes").
+// Runs once per store (fixtures/two-node-store.ts): PostgreSQL, and MongoDB at MONGODB_URL when set
+// (`MONGODB_URL=mongodb://host:27017 npx vitest run --project server test/two-nodes`), else the jongodb test server
+// with its gaps skipped by name. CI runs it on PostgreSQL and jongodb.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,10 +15,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, type ChannelModel } from 'amqplib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithService, startSourceServer, tcpReachable } from '@vigie/kernel-testing';
-import { PostgresStore } from '@vigie/store-postgres';
-import { createTestDatabase, type TestDatabase } from '@vigie/store-postgres/testing';
+import { startSourceServer, tcpReachable } from '@vigie/kernel-testing';
 import { eventually, waitFor } from '@vigie/testkit';
+import { describeOnEachStore, openStore, type TestStore } from './fixtures/two-node-store.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/pipeline-server.ts', import.meta.url));
 const amqpUrl = 'amqp://guest:guest@127.0.0.1:5672';
@@ -45,14 +47,12 @@ interface Alarm {
 const base = { connector: 'nagios', connector_name: 'nagios-1', component: 'host', source_type: 'resource' };
 const check = (resource: string, state: number, output: string) => ({ ...base, resource, event_type: 'check', state, output });
 
-const servicesUp = (await tcpReachable('127.0.0.1', 5432)) && (await tcpReachable('127.0.0.1', 5672));
-
-describeWithService('PostgreSQL and RabbitMQ', servicesUp, () => {
+describeOnEachStore({ RabbitMQ: await tcpReachable('127.0.0.1', 5672) }, (store) => {
   // Unique per run, so that runs (and other suites) sharing the broker do not see each other's events.
   const run = randomBytes(4).toString('hex');
   const exchange = `vigie-nodes-${run}.events`;
   const prefix = `vigie-nodes-${run}`;
-  let database: TestDatabase;
+  let database: TestStore;
   let broker: ChannelModel;
   const nodes: Node[] = [];
   /** The nodes' `var/lib/imports`, shared as docs/operations.md asks: the node processing an import reads its file. */
@@ -117,7 +117,7 @@ describeWithService('PostgreSQL and RabbitMQ', servicesUp, () => {
   let nodeB: Node;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await store.create();
     broker = await connect(amqpUrl);
     // One after the other: the first makes the administrator account, the second finds it.
     nodeA = await start(configure(`0-${partitions / 2 - 1}`));
@@ -248,7 +248,7 @@ describeWithService('PostgreSQL and RabbitMQ', servicesUp, () => {
   }, suiteTimeoutMs);
 
   it('finishes on the other node, once, the import a killed node was processing', async () => {
-    const store = await PostgresStore.open({ url: database.url, poolSize: 1 });
+    const { store: jobsStore } = await openStore(database.url);
     try {
       const tag = `import-${run}`;
       // Big enough to be still processing when its node is killed (several seconds on a quiet machine).
@@ -274,7 +274,7 @@ describeWithService('PostgreSQL and RabbitMQ', servicesUp, () => {
       // Kill whichever node processes the import (it holds the job's lock), once it is ongoing.
       const lock = await waitFor(async () => {
         if ((await status(nodeB)).status !== 'ongoing') return undefined;
-        const jobs = await store.collection<{ _id: string; name: string; lockedAt: unknown; lastModifiedBy: string | null }>('agenda_jobs').find({ name: 'import.process' });
+        const jobs = await jobsStore.collection<{ _id: string; name: string; lockedAt: unknown; lastModifiedBy: string | null }>('agenda_jobs').find({ name: 'import.process' });
         return jobs.find((job) => job.lockedAt !== null && job.lockedAt !== undefined);
       }, 'the import ongoing, and the lock of its job');
       const processing = [nodeA, nodeB].find((node) => node.worker === lock.lastModifiedBy);
@@ -312,7 +312,7 @@ describeWithService('PostgreSQL and RabbitMQ', servicesUp, () => {
       if (processing === nodeA) nodeA = await start(nodeA.dir);
       else nodeB = await start(nodeB.dir);
     } finally {
-      await store.close();
+      await jobsStore.close();
     }
   }, suiteTimeoutMs);
 
@@ -327,7 +327,7 @@ describeWithService('PostgreSQL and RabbitMQ', servicesUp, () => {
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const store = await PostgresStore.open({ url: database.url, poolSize: 1 });
+    const { store: jobsStore } = await openStore(database.url);
     try {
       const hook = `hang-${run}`;
       await call(nodeA, 'POST', '/api/v2/webhook', {
@@ -340,7 +340,7 @@ describeWithService('PostgreSQL and RabbitMQ', servicesUp, () => {
       await waitFor(() => keys.length > 0, 'the first request of the delivery');
       // Kill whichever node holds the attempt (its job lock): the other must take the attempt over.
       const lock = await waitFor(async () => {
-        const jobs = await store.collection<{ _id: string; name: string; lockedAt: unknown; lastModifiedBy: string | null }>('agenda_jobs').find({ name: 'webhooks.deliver' });
+        const jobs = await jobsStore.collection<{ _id: string; name: string; lockedAt: unknown; lastModifiedBy: string | null }>('agenda_jobs').find({ name: 'webhooks.deliver' });
         return jobs.find((job) => job.lockedAt !== null && job.lockedAt !== undefined);
       }, 'the lock of the delivery attempt');
       const attempting = [nodeA, nodeB].find((node) => node.worker === lock.lastModifiedBy);
@@ -360,7 +360,7 @@ describeWithService('PostgreSQL and RabbitMQ', servicesUp, () => {
       // The next test needs node B.
       if (attempting === nodeB) nodeB = await start(nodeB.dir);
     } finally {
-      await store.close();
+      await jobsStore.close();
       receiver.closeAllConnections();
       await new Promise((resolve) => receiver.close(resolve));
     }

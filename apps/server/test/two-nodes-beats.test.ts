@@ -1,13 +1,13 @@
-// Two reference servers on one PostgreSQL database, both beating every second: every beat-driven rule acts once on
+// Two reference servers on one store (each store of fixtures/two-node-store.ts), both beating every second: every beat-driven rule acts once on
 // what it selects, not once per node (#27) — idle rules, heartbeats, alarm filters, pbehavior enter/leave, resolution
 // after baggot_time, and the groups of time-window meta-alarm rules. Each test watches a few more beats of each node
 // after the rule acted.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, it } from 'vitest';
-import { describeWithService, tcpReachable } from '@vigie/kernel-testing';
 import { eventually, waitFor } from '@vigie/testkit';
-import { call, check, heard, listAlarms, openAlarm, twoNodesOnPostgres, type ListedAlarm, type Node } from './fixtures/two-nodes.js';
+import { call, check, heard, listAlarms, openAlarm, twoNodes, type ListedAlarm, type Node } from './fixtures/two-nodes.js';
+import { describeOnEachStore } from './fixtures/two-node-store.js';
 
 /** How long each test keeps watching after the rule acted: three beats of each node. */
 const watchMs = 3_000;
@@ -25,10 +25,9 @@ async function alarmsOf(node: Node, entityId: string): Promise<ListedAlarm[]> {
   return (await listAlarms(node)).filter((alarm) => alarm.d === entityId);
 }
 
-const available = await tcpReachable('127.0.0.1', 5432);
-
-describeWithService('PostgreSQL', available, () => {
-  const nodes = twoNodesOnPostgres(
+describeOnEachStore({}, (store) => {
+  const nodes = twoNodes(
+    store,
     [
       // A closed alarm is resolved at the first beat 2 s after it closed.
       '[alarms]',

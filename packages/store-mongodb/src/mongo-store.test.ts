@@ -1,19 +1,14 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { MongoClient, ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes, createLogger, hasCode } from '@vigie/kernel';
 import { describeJobStoreConformance, describeStoreConformance, describeWithService } from '@vigie/kernel-testing';
 import { agendaJobsCollection, createMongoStore, mongoStoreFactory, type MongoStore } from './index.js';
+import { jongodbReplicaSetArgs, locateJongodb, startJongodb, type RunningJongodb } from './testing.js';
 
 // Which server the tests talk to: MONGODB_URL when set; otherwise the jongodb wire-compatible test server,
 // once as a standalone server (batches compensated) and once as a single-node replica set (batches in
 // transactions), so both batch paths run.
-
-const jongodbPackage = '@jongodb/memory-server-bin-linux-x64-gnu';
 
 /** Conformance cases jongodb 0.1.6 cannot pass, and why. Applied to jongodb only, never to MONGODB_URL. */
 const jongodbGaps: Record<string, string> = {
@@ -33,62 +28,6 @@ interface Target {
   transactions?: boolean;
 }
 
-function locateJongodb(): { binary: string } | { unavailable: string } {
-  let binary: string;
-  try {
-    binary = join(dirname(createRequire(import.meta.url).resolve(`${jongodbPackage}/package.json`)), 'bin', 'jongodb');
-  } catch {
-    return { unavailable: `${jongodbPackage} is not installed (it exists for linux x64 glibc; this is ${process.platform} ${process.arch})` };
-  }
-  // An invalid port makes the launcher exit at once with a known message: proof that the binary runs here.
-  const probe = spawnSync(binary, ['--port=-1'], { encoding: 'utf8', timeout: 30_000 });
-  if (probe.error) return { unavailable: `the jongodb binary cannot run here (${(probe.error as NodeJS.ErrnoException).code ?? probe.error.message})` };
-  if (!probe.stderr.includes('port must be between')) {
-    return { unavailable: `the jongodb binary cannot run here (exit ${String(probe.status ?? probe.signal)}: ${probe.stderr.slice(0, 300)})` };
-  }
-  return { binary };
-}
-
-interface RunningServer {
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** Starts jongodb on a port the system picks (`--port=0`) and waits for its `JONGODB_URI=` ready line. */
-async function startJongodb(binary: string, args: readonly string[]): Promise<RunningServer> {
-  const child = spawn(binary, ['--host=127.0.0.1', '--port=0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no JONGODB_URI line within 30 s')), 30_000);
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        output += chunk;
-        const ready = /^JONGODB_URI=(\S+)$/m.exec(output);
-        if (ready?.[1]) {
-          clearTimeout(timer);
-          resolve(ready[1]);
-        }
-      });
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-      child.once('error', reject);
-      child.once('exit', (code, signal) => reject(new Error(`exited with ${String(code ?? signal)}`)));
-    });
-    return { url, stop: () => stopProcess(child) };
-  } catch (err) {
-    await stopProcess(child);
-    throw new Error(`jongodb did not start: ${(err as Error).message}\n${output}`);
-  }
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 const externalUrl = process.env.MONGODB_URL;
 const jongodb = externalUrl ? undefined : locateJongodb();
 
@@ -98,7 +37,7 @@ const targets: Target[] = externalUrl
       { title: 'jongodb standalone (compensated batches)', server: { jongodbArgs: [] }, skip: jongodbGaps, transactions: false },
       {
         title: 'jongodb single-node replica set (transactions)',
-        server: { jongodbArgs: ['--topology-profile=singlenodereplicaset', '--replica-set-name=rs0'] },
+        server: { jongodbArgs: jongodbReplicaSetArgs },
         skip: jongodbGaps,
         transactions: true,
       },
@@ -120,7 +59,7 @@ function memoryLogger(): { logger: ReturnType<typeof createLogger>; lines: { lev
 describeWithService(unavailable === undefined ? 'MongoDB' : `MongoDB (${unavailable})`, unavailable === undefined, () => {
   for (const target of targets) {
     describe(target.title, () => {
-      let server: RunningServer | undefined;
+      let server: RunningJongodb | undefined;
       let url = '';
       let admin: MongoClient;
       const isJongodb = 'jongodbArgs' in target.server;

@@ -1,16 +1,17 @@
-// Two reference servers on one PostgreSQL database: a rule written through one node applies to the next events the
-// other processes, within 1 s (the store's LISTEN/NOTIFY), not after the engines' periodic refresh (actions, the
-// event filter); sessions and accounts are the same on both nodes. The beat-driven rules: two-nodes-beats.test.ts.
+// Two reference servers on one store: a rule written through one node applies to the next events the other
+// processes, within 1 s (the store's change notifications: LISTEN/NOTIFY on PostgreSQL), not after the engines'
+// periodic refresh (actions, the event filter); sessions and accounts are the same on both nodes. The beat-driven
+// rules: two-nodes-beats.test.ts. Runs once per store (fixtures/two-node-store.ts): PostgreSQL, and MongoDB at
+// MONGODB_URL when set (`MONGODB_URL=mongodb://host:27017 npx vitest run --project server test/two-nodes`), else the
+// jongodb test server with its gaps skipped by name. CI runs it on PostgreSQL and jongodb.
 import { expect, it } from 'vitest';
 import { userAdministrationRef } from '@vigie/auth';
-import { describeWithService, tcpReachable } from '@vigie/kernel-testing';
 import { waitFor } from '@vigie/testkit';
-import { call, check, heard, openAlarm, password, twoNodesOnPostgres } from './fixtures/two-nodes.js';
+import { call, check, heard, openAlarm, password, twoNodes } from './fixtures/two-nodes.js';
+import { describeOnEachStore } from './fixtures/two-node-store.js';
 
-const available = await tcpReachable('127.0.0.1', 5432);
-
-describeWithService('PostgreSQL', available, () => {
-  const nodes = twoNodesOnPostgres();
+describeOnEachStore({}, (store) => {
+  const nodes = twoNodes(store);
 
   it('an action written through node A applies to the events node B processes within 1 s', async () => {
     // B processes an event first, so its engines hold the (empty) actions as they were.
