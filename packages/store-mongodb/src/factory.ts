@@ -21,6 +21,12 @@ export function mongoStoreFactory(): StoreFactory {
     const store = await createMongoStore(url, database ? { database } : {});
     if (store.transactions) logger.info({ database: store.db.databaseName }, 'MongoDB store open; batches run in transactions');
     else logger.warn({ database: store.db.databaseName }, 'MongoDB store open on a standalone server: batch atomicity is best-effort (use a replica set)');
+    if (store.changesUnavailable !== undefined) {
+      logger.warn(
+        { database: store.db.databaseName, reason: store.changesUnavailable },
+        'MongoDB store without change streams: rules written through other nodes apply here only at the periodic refresh (10 s for rules); a replica set gives change streams',
+      );
+    }
     // Jobs go through the store port like any data: one connection pool, closed with the store.
     return { name: 'mongodb', store, jobs: new StoreJobStore(store, agendaJobsCollection) };
   };

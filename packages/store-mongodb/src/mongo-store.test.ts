@@ -255,6 +255,28 @@ describeWithService(unavailable === undefined ? 'MongoDB' : `MongoDB (${unavaila
             await dropDatabase(database);
           }
         });
+
+        // The change-stream path itself needs a replica set (MONGODB_URL): the two-node suites exercise it there.
+        if (isJongodb) {
+          it('opens without change notifications where the server has no change streams, and warns once', async () => {
+            const database = uniqueDatabase();
+            const { logger, lines } = memoryLogger();
+            const adapter = await mongoStoreFactory()({ config: { adapter: 'mongodb', url, database }, dataDir: '/nonexistent', logger });
+            try {
+              expect(adapter.store.changes).toBeUndefined();
+              // jongodb refuses a database-level aggregate ('aggregate must be a string'), so $changeStream is never reached.
+              expect((adapter.store as MongoStore).changesUnavailable).toMatch(/\S/);
+              await adapter.store.collection('things').insertOne({ _id: 'a', n: 1 });
+              expect(await adapter.store.collection('things').findOne({ _id: 'a' })).toEqual({ _id: 'a', n: 1 });
+              const warnings = lines.filter((l) => /change streams/.test(l.msg));
+              expect(warnings).toHaveLength(1);
+              expect(warnings[0]).toMatchObject({ level: 40, msg: expect.stringMatching(/other nodes .* periodic refresh .* replica set/) });
+            } finally {
+              await adapter.store.close();
+              await dropDatabase(database);
+            }
+          });
+        }
       });
     });
   }

@@ -17,6 +17,7 @@ import {
   type WriteResult,
 } from '@vigie/kernel';
 import { prepareBatch, runCompensated, runInTransaction } from './batch.js';
+import { MongoChanges } from './changes.js';
 import { checkCollectionName, checkFilter, checkedUpdate, plainDoc, storedDoc } from './documents.js';
 import { storeError } from './errors.js';
 
@@ -34,7 +35,8 @@ function databaseInUrl(url: string): string | undefined {
 /**
  * Connects to MongoDB and returns the store. Batches use a server transaction when the server is a replica
  * set or a sharded cluster (`hello` reports a `setName`, or `msg: "isdbgrid"` for mongos); on a standalone
- * server they fall back to best-effort compensation (see the README).
+ * server they fall back to best-effort compensation (see the README). Change notifications come from a change stream
+ * opened here; where the server refuses it (a standalone server), the store has no `changes` and says why.
  */
 export async function createMongoStore(url: string, options: MongoStoreOptions = {}): Promise<MongoStore> {
   let client: MongoClient | undefined;
@@ -45,7 +47,8 @@ export async function createMongoStore(url: string, options: MongoStoreOptions =
     const db = client.db(options.database ?? databaseInUrl(url) ?? 'vigie');
     const hello = await db.admin().command({ hello: 1 });
     const transactions = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
-    return new MongoStore(client, db, transactions);
+    const changes = await MongoChanges.open(db);
+    return new MongoStore(client, db, transactions, changes);
   } catch (err) {
     await client?.close();
     throw new VigieError(ErrorCodes.StoreFailure, `cannot open the MongoDB store: ${(err as Error).message}`, { cause: err });
@@ -57,14 +60,19 @@ export class MongoStore implements Store {
   readonly db: Db;
   /** Whether batches run in a server transaction; false means best-effort compensation. */
   readonly transactions: boolean;
+  /** Absent where the server gives no change streams: then `changesUnavailable` says why. */
+  readonly changes?: MongoChanges;
+  readonly changesUnavailable?: string;
   readonly #client: MongoClient;
   readonly #collections = new Map<string, MongoCollection<Doc>>();
   #closed = false;
 
-  constructor(client: MongoClient, db: Db, transactions: boolean) {
+  constructor(client: MongoClient, db: Db, transactions: boolean, changes: MongoChanges | { unavailable: string }) {
     this.#client = client;
     this.db = db;
     this.transactions = transactions;
+    if (changes instanceof MongoChanges) this.changes = changes;
+    else this.changesUnavailable = changes.unavailable;
   }
 
   readonly #guard = (): void => {
@@ -120,6 +128,7 @@ export class MongoStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.changes?.close();
     await this.#client.close();
   }
 }
