@@ -81,13 +81,15 @@ export class MongoChanges implements StoreChanges {
   /** A new stream, opened after a pause and tried again until the server accepts it; undefined once closed. */
   async #reopen(): Promise<{ stream: ChangeStream<Document, ChangeEvent>; first: ChangeEvent | null } | undefined> {
     while (!this.#closing.signal.aborted) {
+      let stream: ChangeStream<Document, ChangeEvent> | undefined;
       try {
         await sleep(reopenDelayMs, undefined, { signal: this.#closing.signal });
-        const stream = this.#db.watch<Document, ChangeEvent>(pipeline);
+        stream = this.#db.watch<Document, ChangeEvent>(pipeline);
         this.#stream = stream;
         return { stream, first: await stream.tryNext() };
       } catch {
         // The server is still unreachable or refuses the stream (tried again after the pause), or the store closed.
+        await stream?.close().catch(() => undefined);
       }
     }
     return undefined;
