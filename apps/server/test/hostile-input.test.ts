@@ -132,6 +132,10 @@ function wrongType(schema: JsonSchema | undefined): unknown {
 const gzipBomb = gzipSync(Buffer.alloc(100 * 1024 * 1024, ' '));
 const deepArray = (n: number) => '['.repeat(n) + ']'.repeat(n);
 const deepObject = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+// Built once: every route's probes send them.
+const deepArrayText = deepArray(deep);
+const deepObjectText = deepObject(deep);
+const twoMegabyteBody = JSON.stringify({ _id: 'x', big: 'b'.repeat(2 * 1024 * 1024) });
 
 function fillPath(op: Operation, id: string): string {
   return op.path.replace(/\{[^}]+\}/g, id);
@@ -189,11 +193,11 @@ function probes(op: Operation): Probe[] {
   for (const value of ['[]', '"a string"', '42', 'null', 'true', '[{}]']) json(`non-object JSON ${value}`, value);
   json('duplicate keys', '{"_id":"a","_id":{"$gt":""}}');
   json('missing required fields', '{}');
-  json(`whole body nested ${deep} deep (arrays)`, deepArray(deep));
-  json(`whole body nested ${deep} deep (objects)`, deepObject(deep));
+  json(`whole body nested ${deep} deep (arrays)`, deepArrayText);
+  json(`whole body nested ${deep} deep (objects)`, deepObjectText);
   json('top-level operators', '{"$ne":null,"$where":"sleep(1000)","$or":[{"$expr":{}}]}');
   json('prototype keys', '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
-  out.push({ what: 'body over 2 MB', path: plain, body: JSON.stringify({ _id: 'x', big: 'b'.repeat(2 * 1024 * 1024) }), contentType: 'application/json' });
+  out.push({ what: 'body over 2 MB', path: plain, body: twoMegabyteBody, contentType: 'application/json' });
   out.push({ what: 'wrong content type', path: plain, body: '<a/>', contentType: 'application/xml' });
   out.push({ what: 'gzip bomb (100 MB of spaces)', path: plain, body: gzipBomb, contentType: 'application/json', headers: { 'content-encoding': 'gzip' } });
   out.push({ what: 'unknown content encoding', path: plain, body: '{}', contentType: 'application/json', headers: { 'content-encoding': 'br, zstd, x-evil' } });
@@ -213,8 +217,8 @@ function probes(op: Operation): Probe[] {
     const withField = (value: string) => JSON.stringify({ ...base, [name]: '__FIELD__' }).replace('"__FIELD__"', value);
     json(`${name}: wrong type`, JSON.stringify({ ...base, [name]: wrongType(schema) }));
     json(`${name}: null`, JSON.stringify({ ...base, [name]: null }));
-    json(`${name}: nested ${deep} deep`, withField(deepArray(deep)));
-    json(`${name}: JSON text nested ${deep} deep`, JSON.stringify({ ...base, [name]: deepObject(deep) }));
+    json(`${name}: nested ${deep} deep`, withField(deepArrayText));
+    json(`${name}: JSON text nested ${deep} deep`, JSON.stringify({ ...base, [name]: deepObjectText }));
     json(`${name}: 300 KB string`, JSON.stringify({ ...base, [name]: 's'.repeat(300_000) }), { refused: true, field: name });
     json(`${name}: 20k-element list`, withField(`[${new Array(20_000).fill('"x"').join(',')}]`), { refused: true, field: name });
     json(`${name}: operator injection`, JSON.stringify({ ...base, [name]: { $where: 'sleep(1000)', $gt: '' } }));

@@ -20,6 +20,46 @@ describe('JsonDepthMeter', () => {
     meter.feed('"[[["]');
     expect(() => meter.feed(Buffer.from('[[['))).toThrow('nested deeper than 3');
   });
+
+  it('measures as a character-by-character reading does, however the text is cut into chunks', () => {
+    // A small deterministic generator: texts of brackets, quotes, backslashes and letters, cut at random places.
+    let state = 11;
+    const random = (n: number) => {
+      state = (state * 48271) % 2147483647;
+      return state % n;
+    };
+    const alphabet = '[]{}"\\ab';
+    for (let run = 0; run < 500; run++) {
+      const text = Array.from({ length: 1 + random(200) }, () => alphabet[random(alphabet.length)]).join('');
+      const max = 1 + random(6);
+      // The reference: one character at a time.
+      const byCode = new JsonDepthMeter(max);
+      let refusedAt: number | undefined;
+      for (let i = 0; i < text.length && refusedAt === undefined; i++) {
+        try {
+          byCode.feedCode(text.charCodeAt(i));
+        } catch {
+          refusedAt = i;
+        }
+      }
+      const chunked = new JsonDepthMeter(max);
+      const asBytes = random(2) === 0;
+      let refused = false;
+      for (let start = 0; start < text.length && !refused; ) {
+        const end = Math.min(text.length, start + 1 + random(40));
+        const piece = text.slice(start, end);
+        try {
+          chunked.feed(asBytes ? Buffer.from(piece) : piece);
+        } catch {
+          refused = true;
+          // Refused in the chunk where the character-by-character reading refused.
+          expect(refusedAt !== undefined && refusedAt >= start && refusedAt < end, text).toBe(true);
+        }
+        start = end;
+      }
+      expect(refused, text).toBe(refusedAt !== undefined);
+    }
+  });
 });
 
 describe('FormJsonDepthMeter', () => {

@@ -29,6 +29,8 @@ export class JsonDepthMeter {
   #depth = 0;
   #inString = false;
   #escaped = false;
+  /** Characters of the current string read one by one: past `longString`, the rest is searched natively. */
+  #stringRun = 0;
 
   constructor(max: number) {
     this.#max = max;
@@ -49,10 +51,47 @@ export class JsonDepthMeter {
     } else if ((code === closeBracket || code === closeBrace) && this.#depth > 0) this.#depth -= 1;
   }
 
-  /** Feeds a chunk of text or bytes. */
+  /**
+   * Feeds a chunk of text or bytes. Inside a string only a quote or a backslash matters: past a few characters the
+   * meter jumps to the next one with the native `indexOf` (a long string costs one search, not a step per character),
+   * while short strings, the most common, are read in place.
+   */
   feed(chunk: string | Uint8Array): void {
-    if (typeof chunk === 'string') for (let i = 0; i < chunk.length; i++) this.feedCode(chunk.charCodeAt(i));
-    else for (let i = 0; i < chunk.length; i++) this.feedCode(chunk[i] as number);
+    const text = typeof chunk === 'string' ? chunk : undefined;
+    const bytes = typeof chunk === 'string' ? undefined : chunk;
+    const length = chunk.length;
+    let depth = this.#depth;
+    let inString = this.#inString;
+    let escaped = this.#escaped;
+    let run = this.#stringRun;
+    let i = 0;
+    while (i < length) {
+      const code = text !== undefined ? text.charCodeAt(i) : (bytes as Uint8Array)[i] as number;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (code === backslash) escaped = true;
+        else if (code === quote) inString = false;
+        else if (++run > longString && i + 1 < length) {
+          // A long string: on to its next quote or backslash at once.
+          run = 0;
+          i = nextQuoteOrBackslash(chunk, i + 1);
+          continue;
+        }
+        i += 1;
+        continue;
+      }
+      run = 0;
+      if (code === quote) inString = true;
+      else if (code === openBracket || code === openBrace) {
+        depth += 1;
+        if (depth > this.#max) throw tooDeep(this.#max);
+      } else if ((code === closeBracket || code === closeBrace) && depth > 0) depth -= 1;
+      i += 1;
+    }
+    this.#depth = depth;
+    this.#inString = inString;
+    this.#escaped = escaped;
+    this.#stringRun = run;
   }
 
   /** Starts over (a new form field). */
@@ -100,6 +139,18 @@ export class FormJsonDepthMeter {
       else this.#meter.feedCode(code);
     }
   }
+}
+
+/** Characters of a string read one at a time before the meter searches for its end. */
+const longString = 32;
+
+/** Where the next quote or backslash is from `from` (the chunk's length when there is none). */
+function nextQuoteOrBackslash(chunk: string | Uint8Array, from: number): number {
+  const quoteAt = typeof chunk === 'string' ? chunk.indexOf('"', from) : chunk.indexOf(quote, from);
+  const end = quoteAt < 0 ? chunk.length : quoteAt;
+  // Only up to the quote: a backslash beyond it belongs to a later string.
+  const backslashAt = typeof chunk === 'string' ? chunk.slice(from, end).indexOf('\\') : chunk.subarray(from, end).indexOf(backslash);
+  return backslashAt < 0 ? end : from + backslashAt;
 }
 
 function hexValue(code: number): number {
