@@ -1,9 +1,9 @@
 // Two reference servers on one store: a rule written through one node applies to the next events the other
 // processes, within 1 s (the store's change notifications: LISTEN/NOTIFY on PostgreSQL), not after the engines'
-// periodic refresh (actions, the event filter); sessions and accounts are the same on both nodes. The beat-driven
-// rules: two-nodes-beats.test.ts. Runs once per store (fixtures/two-node-store.ts): PostgreSQL, and MongoDB at
-// MONGODB_URL when set (`MONGODB_URL=mongodb://host:27017 npx vitest run --project server test/two-nodes`), else the
-// jongodb test server with its gaps skipped by name. CI runs it on PostgreSQL and jongodb.
+// periodic refresh (actions, the event filter, pbehaviors); sessions and accounts are the same on both nodes. The
+// beat-driven rules: two-nodes-beats.test.ts. Runs once per store (fixtures/two-node-store.ts): PostgreSQL, and
+// MongoDB at MONGODB_URL when set (`MONGODB_URL=mongodb://host:27017 npx vitest run --project server test/two-nodes`),
+// else the jongodb test server with its gaps skipped by name. CI runs it on PostgreSQL and jongodb.
 import { expect, it } from 'vitest';
 import { userAdministrationRef } from '@vigie/auth';
 import { waitFor } from '@vigie/testkit';
@@ -63,6 +63,31 @@ describeOnEachStore({}, (store) => {
     await heardOnB;
     expect((await call(nodes.nodeB, 'POST', '/api/v2/event', [check('filter-after')])).status).toBe(200);
     expect((await waitFor(() => openAlarm(nodes.nodeB, 'filter-after'), 'the alarm of the event after the rule')).v.output).toBe('filtered on A');
+  });
+
+  it('a pbehavior written through node A puts the next alarm node B creates under it', async () => {
+    // B processes an event first, so its pbehavior index is loaded (it reloads on its own only every 60 s).
+    expect((await call(nodes.nodeB, 'POST', '/api/v2/event', [check('pbh-before')])).status).toBe(200);
+    await waitFor(() => openAlarm(nodes.nodeB, 'pbh-before'), 'the first alarm on node B');
+
+    const heardOnB = heard(nodes.nodeB, 'default_pbehavior');
+    const nowSec = Math.floor(Date.now() / 1000);
+    const written = await call(nodes.nodeA, 'POST', '/api/v2/pbehavior', {
+      name: 'works written on A',
+      author: 'root',
+      filter: { _id: 'pbh-after/host' },
+      type_: 'Maintenance',
+      reason: 'upgrade',
+      timezone: 'UTC',
+      tstart: nowSec - 60,
+      tstop: nowSec + 3600,
+    });
+    expect(written.status, JSON.stringify(written.body)).toBe(200);
+    await heardOnB;
+    expect((await call(nodes.nodeB, 'POST', '/api/v2/event', [check('pbh-after')])).status).toBe(200);
+    // As created: a later beat would put it under the pbehavior anyway, once B reads the pbehaviors again.
+    const created = await waitFor(() => openAlarm(nodes.nodeB, 'pbh-after'), 'the alarm of the event after the pbehavior');
+    expect(created.v.pbehavior_info, JSON.stringify(created.v)).toMatchObject({ name: 'works written on A' });
   });
 
   it('a session opened on node A is valid on node B', async () => {

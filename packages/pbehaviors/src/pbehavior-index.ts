@@ -71,8 +71,9 @@ function removeFrom(map: Map<string, Set<IndexedPbehavior>>, key: string, entry:
 /**
  * Every pbehavior in memory, by id and by entity id, so that "which pbehaviors are active on these entities now"
  * costs map lookups and remembered schedule answers instead of a scan of `default_pbehavior` and of every recurrence.
- * Writes made through this feature update it at once; it reloads from the store when older than
- * `[pbehaviors] refresh_seconds`, which is how writes made by other Vigie nodes reach it.
+ * Writes made through this feature update it at once. Those of other Vigie nodes reach it through the store's change
+ * notifications (the next use reloads it first) where the store has them, and in any case once it is older than
+ * `[pbehaviors] refresh_seconds`.
  */
 @injectable()
 export class PbehaviorIndex {
@@ -88,20 +89,28 @@ export class PbehaviorIndex {
   #reloadScheduled = false;
   /** A write landed while a reload was reading the store: the reload's picture may miss it. */
   #writtenDuringLoad = false;
+  /** The store said the pbehaviors changed (another node's write, or this one's): the next use reloads first. */
+  #changedInStore = false;
 
   constructor(
     @inject(PbehaviorRepository) private readonly repository: PbehaviorRepository,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(pbehaviorsConfig.ref) private readonly config: PbehaviorsConfig,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
-  ) {}
+  ) {
+    repository.watch(() => {
+      this.#changedInStore = true;
+    });
+  }
 
   /**
-   * The index, loaded. The first call waits for the load; later ones answer at once and, when the index is older
-   * than `refresh_seconds`, reload it after the current work (only other nodes' writes can be missing from it).
+   * The index, loaded. The first call waits for the load, and so does the first after the store told of a change;
+   * later ones answer at once and, when the index is older than `refresh_seconds`, reload it after the current work
+   * (only other nodes' writes can be missing from it).
    */
   async ready(): Promise<this> {
-    if (this.#loadedAtMs === null) {
+    // A change the store told of is waited for: the next event must see a pbehavior written through another node.
+    if (this.#loadedAtMs === null || this.#changedInStore) {
       await this.#reload();
       return this;
     }
@@ -221,6 +230,8 @@ export class PbehaviorIndex {
 
   async #load(): Promise<void> {
     this.#writtenDuringLoad = false;
+    // Told again if the store changes while this reads it.
+    this.#changedInStore = false;
     const startedAt = this.clock.nowMs();
     const records = await this.repository.find();
     const previous = this.#entries;
