@@ -40,9 +40,6 @@ interface CompiledAction {
   delayMs: number;
 }
 
-/** The actions are read again at least this often (writes of other nodes show at once when the store notifies them). */
-const reloadAfterMs = 10_000;
-
 /** What an action would act on now: the open alarms it selects, the triggers it waits for, its delay. */
 export interface ActionPreview extends PreviewPage<PreviewAlarm> {
   triggers: string[];
@@ -76,7 +73,7 @@ export class ActionEngine {
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {
-    this.#actions = new RuleCache({ source: repository, compile: compileAction, order: applicationOrder, kind: 'action', logField: 'action', refreshMs: reloadAfterMs, clock, logger });
+    this.#actions = new RuleCache({ source: repository, compile: compileAction, order: applicationOrder, kind: 'action', logField: 'action', clock, logger });
   }
 
   /**

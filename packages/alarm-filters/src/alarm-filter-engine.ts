@@ -35,8 +35,6 @@ export interface AlarmFilterPreview extends PreviewPage<PreviewAlarm & { due_at?
 }
 
 /** Snooze length of the `snooze` task: the original's default (the synthetic event has no duration). */
-/** The filters are read again at least this often between beats (each beat reads them anyway). */
-const filtersRefreshMs = 10_000;
 const snoozeSeconds = 300;
 const maxState = 3;
 const openAlarms: Filter = { 'v.resolved': null };
@@ -95,7 +93,7 @@ export class AlarmFilterEngine {
     @injectRef(alarmFiltersConfig.ref) config: AlarmFiltersConfig,
   ) {
     this.#author = config.author;
-    this.#filters = new RuleCache({ source: filters, compile: compileFilter, kind: 'alarm filter', logField: 'filter', refreshMs: filtersRefreshMs, clock, logger });
+    this.#filters = new RuleCache({ source: filters, compile: compileFilter, kind: 'alarm filter', logField: 'filter', clock, logger });
   }
 
   async beat(): Promise<AlarmFilterBeatReport> {

@@ -4,9 +4,6 @@ import { RuleCache, type RuleSource } from '@vigie/feature-kit';
 import { applicationOrder, compileRule, type CompiledRule } from './compiled-rules.js';
 import { RuleRepository, type RuleRecord } from './rule-repository.js';
 
-/** The rules are read again at least this often (writes of other nodes show at once when the store notifies them). */
-const refreshMs = 10_000;
-
 /** The enabled rules of the repository: a disabled rule is neither compiled nor applied. */
 function enabledRules(repository: RuleRepository): RuleSource<RuleRecord> {
   return {
@@ -33,7 +30,7 @@ export class EventFilterRules {
     @injectRef(kernelRefs.clock) clock: Clock,
     @injectRef(kernelRefs.logger) logger: Logger,
   ) {
-    this.#cache = new RuleCache({ source: enabledRules(repository), compile: compileRule, order: applicationOrder, kind: 'event-filter rule', refreshMs, clock, logger });
+    this.#cache = new RuleCache({ source: enabledRules(repository), compile: compileRule, order: applicationOrder, kind: 'event-filter rule', clock, logger });
   }
 
   /** The rules, read again when they may have changed. The same array until they are read again. */

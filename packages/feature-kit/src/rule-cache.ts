@@ -20,13 +20,16 @@ export interface RuleCacheOptions<R extends Doc, C> {
   /** The order rules are applied in (default: the source's). */
   order?: (a: R, b: R) => number;
   /**
-   * The rules are read again when older than this: the safety net for a change whose notification was lost, and the
-   * only way other nodes' writes show with a store that sends none.
+   * The rules are read again when older than this (default `ruleRefreshMs`): the safety net for a change whose
+   * notification was lost, and the only way other nodes' writes show with a store that sends none.
    */
-  refreshMs: number;
+  refreshMs?: number;
   clock: Clock;
   logger: Logger;
 }
+
+/** How old compiled rules may get before they are read again, unless an engine says otherwise. */
+export const ruleRefreshMs = 10_000;
 
 interface Compiled<C> {
   json: string;
@@ -74,7 +77,7 @@ export class RuleCache<R extends Doc, C> {
    */
   fresh(): C[] | undefined {
     const loaded = this.#loaded;
-    const { source, clock, refreshMs } = this.#options;
+    const { source, clock, refreshMs = ruleRefreshMs } = this.#options;
     if (loaded && loaded.generation === this.#generation && loaded.writes === source.writes && clock.nowMs() - loaded.atMs < refreshMs) return this.#rules;
     return undefined;
   }

@@ -21,9 +21,6 @@ interface WatchedHeartbeat {
   resource: string;
 }
 
-/** The heartbeats are read again at least this often (writes of other nodes show at once when the store notifies them). */
-const reloadAfterMs = 10_000;
-
 /**
  * The heartbeat engine (REFERENCE §5.5). The pipeline stage (order 300) records the last time an event matched each
  * heartbeat (every pattern key present in the event with an equal value) in `heartbeat_state`; when the heartbeat's
@@ -49,7 +46,7 @@ export class HeartbeatEngine {
     @injectRef(heartbeatsConfig.ref) config: HeartbeatsConfig,
   ) {
     this.#warmUpSec = warmUpSeconds(config);
-    this.#heartbeats = new RuleCache({ source: heartbeats, compile: watchedHeartbeat, kind: 'heartbeat', logField: 'heartbeat', refreshMs: reloadAfterMs, clock, logger });
+    this.#heartbeats = new RuleCache({ source: heartbeats, compile: watchedHeartbeat, kind: 'heartbeat', logField: 'heartbeat', clock, logger });
   }
 
   /**

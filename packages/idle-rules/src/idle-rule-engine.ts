@@ -43,9 +43,6 @@ export interface IdleBeatReport {
   forgotten: number;
 }
 
-/** The rules are read again at least this often between beats (each beat reads them anyway). */
-const rulesRefreshMs = 10_000;
-
 /** Marks of entities without an open alarm are removed every this many beats. */
 const beatsBetweenCleanups = 60;
 
@@ -73,7 +70,7 @@ export class IdleRuleEngine {
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {
-    this.#rules = new RuleCache({ source: rules, compile: compileRule, kind: 'idle rule', refreshMs: rulesRefreshMs, clock, logger });
+    this.#rules = new RuleCache({ source: rules, compile: compileRule, kind: 'idle rule', clock, logger });
   }
 
   /**

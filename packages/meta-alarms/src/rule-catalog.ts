@@ -29,9 +29,6 @@ export interface CompiledRule {
 /** A group's window when the rule gives no `time_interval` (the original's default). */
 export const defaultIntervalSec = 86_400;
 
-/** The rules are read again at least this often (writes of other nodes show at once when the store notifies them). */
-const reloadAfterMs = 10_000;
-
 /**
  * The rules the correlation engine applies, compiled once per change. A rule that cannot work (a complex rule with
  * both thresholds or neither, a pattern that does not compile) is left out, and why is logged once per version.
@@ -45,7 +42,7 @@ export class RuleCatalog {
     @injectRef(kernelRefs.clock) clock: Clock,
     @injectRef(kernelRefs.logger) logger: Logger,
   ) {
-    this.#rules = new RuleCache({ source: repository, compile: compileRule, kind: 'meta-alarm rule', refreshMs: reloadAfterMs, clock, logger });
+    this.#rules = new RuleCache({ source: repository, compile: compileRule, kind: 'meta-alarm rule', clock, logger });
   }
 
   rules(): Promise<CompiledRule[]> {

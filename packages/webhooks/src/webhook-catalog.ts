@@ -33,9 +33,6 @@ export function compileWebhook({ hook, request }: WebhookTerms): Omit<CompiledWe
   };
 }
 
-/** The webhooks are read again at least this often (writes of other nodes show at once when the store notifies them). */
-const reloadAfterMs = 10_000;
-
 /**
  * The enabled webhooks, compiled, in the feature kit's `RuleCache`: read again after a write through this process,
  * when the store says another node sharing it wrote one (PostgreSQL NOTIFY, MongoDB change streams), and at least
@@ -52,7 +49,7 @@ export class WebhookCatalog {
     @injectRef(kernelRefs.logger) logger: Logger,
   ) {
     const compile = (record: WebhookRecord): CompiledWebhook => ({ record, ...compileWebhook(record) });
-    this.#webhooks = new RuleCache({ source: webhooks, compile, kind: 'webhook', logField: 'webhook', refreshMs: reloadAfterMs, clock, logger });
+    this.#webhooks = new RuleCache({ source: webhooks, compile, kind: 'webhook', logField: 'webhook', clock, logger });
   }
 
   async enabled(): Promise<CompiledWebhook[]> {
