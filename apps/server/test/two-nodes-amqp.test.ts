@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, type ChannelModel } from 'amqplib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Store } from '@vigie/kernel';
 import { startSourceServer, tcpReachable } from '@vigie/kernel-testing';
 import { eventually, waitFor } from '@vigie/testkit';
 import { describeOnEachStore, openStore, type TestStore } from './fixtures/two-node-store.js';
@@ -115,6 +116,14 @@ describeOnEachStore({ RabbitMQ: await tcpReachable('127.0.0.1', 5672) }, (store)
 
   let nodeA: Node;
   let nodeB: Node;
+
+  /** The worker holding the lock of a `jobName` job (as `agenda_jobs` records it), and its node; undefined when none is locked. */
+  async function lockHolder(jobsStore: Store, jobName: string): Promise<{ worker: string; node: Node | undefined } | undefined> {
+    const jobs = await jobsStore.collection<{ _id: string; lockedAt: unknown; lastModifiedBy: string | null }>('agenda_jobs').find({ name: jobName });
+    const locked = jobs.find((job) => job.lockedAt !== null && job.lockedAt !== undefined);
+    if (!locked) return undefined;
+    return { worker: String(locked.lastModifiedBy), node: [nodeA, nodeB].find((node) => node.worker === locked.lastModifiedBy) };
+  }
 
   beforeAll(async () => {
     database = await store.create();
@@ -272,13 +281,12 @@ describeOnEachStore({ RabbitMQ: await tcpReachable('127.0.0.1', 5672) }, (store)
       ).data[0]!.import_id;
       const status = (node: Node) => call(node, 'GET', `/api/contextgraph/import/status/${importId}`) as Promise<{ status: string; stats?: object }>;
       // Kill whichever node processes the import (it holds the job's lock), once it is ongoing.
-      const lock = await waitFor(async () => {
-        if ((await status(nodeB)).status !== 'ongoing') return undefined;
-        const jobs = await jobsStore.collection<{ _id: string; name: string; lockedAt: unknown; lastModifiedBy: string | null }>('agenda_jobs').find({ name: 'import.process' });
-        return jobs.find((job) => job.lockedAt !== null && job.lockedAt !== undefined);
-      }, 'the import ongoing, and the lock of its job');
-      const processing = [nodeA, nodeB].find((node) => node.worker === lock.lastModifiedBy);
-      expect(processing, `the node of worker ${lock.lastModifiedBy}`).toBeDefined();
+      const holder = await waitFor(
+        async () => ((await status(nodeB)).status === 'ongoing' ? lockHolder(jobsStore, 'import.process') : undefined),
+        'the import ongoing, and the lock of its job',
+      );
+      const processing = holder.node;
+      expect(processing, `the node of worker ${holder.worker}`).toBeDefined();
       const survivor = processing === nodeA ? nodeB : nodeA;
       processing?.kill('SIGKILL');
       await processing?.exited;
@@ -339,12 +347,9 @@ describeOnEachStore({ RabbitMQ: await tcpReachable('127.0.0.1', 5672) }, (store)
       await call(nodeA, 'POST', '/api/v2/event', [{ ...check(`hang-${run}`, 2, 'down'), component: `host-hang-${run}` }]);
       await waitFor(() => keys.length > 0, 'the first request of the delivery');
       // Kill whichever node holds the attempt (its job lock): the other must take the attempt over.
-      const lock = await waitFor(async () => {
-        const jobs = await jobsStore.collection<{ _id: string; name: string; lockedAt: unknown; lastModifiedBy: string | null }>('agenda_jobs').find({ name: 'webhooks.deliver' });
-        return jobs.find((job) => job.lockedAt !== null && job.lockedAt !== undefined);
-      }, 'the lock of the delivery attempt');
-      const attempting = [nodeA, nodeB].find((node) => node.worker === lock.lastModifiedBy);
-      expect(attempting, `the node of worker ${lock.lastModifiedBy}`).toBeDefined();
+      const holder = await waitFor(() => lockHolder(jobsStore, 'webhooks.deliver'), 'the lock of the delivery attempt');
+      const attempting = holder.node;
+      expect(attempting, `the node of worker ${holder.worker}`).toBeDefined();
       const survivor = attempting === nodeA ? nodeB : nodeA;
       attempting?.kill('SIGKILL');
       await attempting?.exited;

@@ -5,8 +5,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, it } from 'vitest';
+import { changeHeard } from '@vigie/kernel-testing';
 import { eventually, waitFor } from '@vigie/testkit';
-import { call, check, heard, listAlarms, openAlarm, twoNodes, type ListedAlarm, type Node } from './fixtures/two-nodes.js';
+import { call, check, listAlarms, openAlarm, twoNodes, type ListedAlarm, type Node } from './fixtures/two-nodes.js';
 import { describeOnEachStore } from './fixtures/two-node-store.js';
 
 /** How long each test keeps watching after the rule acted: three beats of each node. */
@@ -156,7 +157,7 @@ describeOnEachStore({}, (store) => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {
       // Node B resolves as often as node A: it must know the webhook before the alarm is due.
-      const heardOnB = heard(nodeB, 'webhooks');
+      const heardOnB = changeHeard(nodeB.kernel.store, 'webhooks');
       const written = await call(nodeA, 'POST', '/api/v2/webhook', {
         _id: 'on-resolve',
         hook: { triggers: ['resolve'] },
@@ -182,7 +183,7 @@ describeOnEachStore({}, (store) => {
 
   it('a time-window meta-alarm rule makes one meta-alarm of a group whose alarms both nodes process', async () => {
     const { nodeA, nodeB } = nodes;
-    const heardOnB = heard(nodeB, 'meta_alarm_rules');
+    const heardOnB = changeHeard(nodeB.kernel.store, 'meta_alarm_rules');
     const written = await call(nodeA, 'POST', '/api/v2/metaalarmrule', {
       _id: 'burst',
       name: 'burst',

@@ -6,8 +6,9 @@
 // else the jongodb test server with its gaps skipped by name. CI runs it on PostgreSQL and jongodb.
 import { expect, it } from 'vitest';
 import { userAdministrationRef } from '@vigie/auth';
+import { changeHeard } from '@vigie/kernel-testing';
 import { waitFor } from '@vigie/testkit';
-import { call, check, heard, openAlarm, password, twoNodes } from './fixtures/two-nodes.js';
+import { call, check, openAlarm, password, twoNodes } from './fixtures/two-nodes.js';
 import { describeOnEachStore } from './fixtures/two-node-store.js';
 
 describeOnEachStore({}, (store) => {
@@ -53,7 +54,7 @@ describeOnEachStore({}, (store) => {
     expect((await waitFor(() => openAlarm(nodes.nodeB, 'filter-before'), 'the first alarm on node B')).v.output).toBe('disk full');
 
     // No time bound: the next event B takes must see the rule, whatever the machine's load.
-    const heardOnB = heard(nodes.nodeB, 'eventfilter');
+    const heardOnB = changeHeard(nodes.nodeB.kernel.store, 'eventfilter');
     const written = await call(nodes.nodeA, 'POST', '/api/v2/eventfilter/rules', {
       type: 'enrichment',
       pattern: { resource: { regex_match: '^filter-' } },
@@ -70,7 +71,7 @@ describeOnEachStore({}, (store) => {
     expect((await call(nodes.nodeB, 'POST', '/api/v2/event', [check('pbh-before')])).status).toBe(200);
     await waitFor(() => openAlarm(nodes.nodeB, 'pbh-before'), 'the first alarm on node B');
 
-    const heardOnB = heard(nodes.nodeB, 'default_pbehavior');
+    const heardOnB = changeHeard(nodes.nodeB.kernel.store, 'default_pbehavior');
     const nowSec = Math.floor(Date.now() / 1000);
     const written = await call(nodes.nodeA, 'POST', '/api/v2/pbehavior', {
       name: 'works written on A',

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { contextGraphFeature } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { check, recordingFeature } from '@vigie/events/testing';
-import { describeWithService, ManualClock, tcpReachable } from '@vigie/kernel-testing';
+import { changeHeard, describeWithService, ManualClock, tcpReachable } from '@vigie/kernel-testing';
 import { postgresStoreFactory } from '@vigie/store-postgres';
 import { createTestDatabase, type TestDatabase } from '@vigie/store-postgres/testing';
 import { startFeatureTest, type TestKernel } from '@vigie/testkit';
@@ -54,15 +54,7 @@ describeWithService('PostgreSQL', available, () => {
   /** Writes through node A with `write`, and waits until node B's store has heard that `eventfilter` changed. */
   async function writtenOnAHeardOnB(write: () => Promise<{ status: number; body: unknown }>): Promise<void> {
     // B's rule cache listened before this test did, so it heard first.
-    const changes = nodeB.t.kernel.store.changes;
-    expect(changes, 'the PostgreSQL store tells of changes').toBeDefined();
-    const heard = new Promise<void>((resolve) => {
-      const unsubscribe = changes?.subscribe((collection) => {
-        if (collection !== 'eventfilter') return;
-        unsubscribe?.();
-        resolve();
-      });
-    });
+    const heard = changeHeard(nodeB.t.kernel.store, 'eventfilter');
     const res = await write();
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     await heard;

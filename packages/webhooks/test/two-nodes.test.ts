@@ -2,7 +2,7 @@
 // because the store's change notification reaches B's webhook cache (#27). The injected clock stands still, so the
 // cache's periodic refresh never stands in for the notification: without it, no delivery is recorded and the wait fails.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithService, ManualClock, tcpReachable } from '@vigie/kernel-testing';
+import { changeHeard, describeWithService, ManualClock, tcpReachable } from '@vigie/kernel-testing';
 import { postgresStoreFactory } from '@vigie/store-postgres';
 import { createTestDatabase, type TestDatabase } from '@vigie/store-postgres/testing';
 import { startFeatureTest, waitFor, type TestKernel } from '@vigie/testkit';
@@ -41,15 +41,7 @@ describeWithService('PostgreSQL', available, () => {
     expect(await listDeliveries(nodeB)).toEqual([]);
 
     // Told once B's store hears that `webhooks` changed: its webhook cache listened before this test did, so it heard first.
-    const changes = nodeB.kernel.store.changes;
-    expect(changes, 'the PostgreSQL store tells of changes').toBeDefined();
-    const heard = new Promise<void>((resolve) => {
-      const unsubscribe = changes?.subscribe((collection) => {
-        if (collection !== 'webhooks') return;
-        unsubscribe?.();
-        resolve();
-      });
-    });
+    const heard = changeHeard(nodeB.kernel.store, 'webhooks');
     const id = await createWebhook(nodeA, webhook({ request: { url: `${target.url}/hook`, payload: '{{ .Entity.ID }}' } }));
     await heard;
     await sendEvents(nodeB, check({ resource: 'after' }));
