@@ -86,9 +86,15 @@ describeOnEachStore({}, (store) => {
     expect(written.status, JSON.stringify(written.body)).toBe(200);
     await heardOnB;
     expect((await call(nodes.nodeB, 'POST', '/api/v2/event', [check('pbh-after')])).status).toBe(200);
-    // As created: a later beat would put it under the pbehavior anyway, once B reads the pbehaviors again.
-    const created = await waitFor(() => openAlarm(nodes.nodeB, 'pbh-after'), 'the alarm of the event after the pbehavior');
-    expect(created.v.pbehavior_info, JSON.stringify(created.v)).toMatchObject({ name: 'works written on A' });
+    // The alarm enters the pbehavior right after its creation (a change of its own). A beat would also put it there,
+    // but only once B reads the pbehaviors again (60 s), and at that beat's time: the step's time tells which it was.
+    const entered = await waitFor(async () => {
+      const alarm = await openAlarm(nodes.nodeB, 'pbh-after');
+      return alarm?.v.pbehavior_info ? alarm : undefined;
+    }, 'the alarm of the event after the pbehavior, under it');
+    expect(entered.v.pbehavior_info).toMatchObject({ name: 'works written on A' });
+    const step = entered.v.steps?.find((candidate) => candidate._t === 'pbhenter');
+    expect(step?.t, JSON.stringify(entered.v.steps)).toBe(entered.v.creation_date);
   });
 
   it('a session opened on node A is valid on node B', async () => {

@@ -89,8 +89,10 @@ export class PbehaviorIndex {
   #reloadScheduled = false;
   /** A write landed while a reload was reading the store: the reload's picture may miss it. */
   #writtenDuringLoad = false;
-  /** The store said the pbehaviors changed (another node's write, or this one's): the next use reloads first. */
-  #changedInStore = false;
+  /** Counts the store's notices that the pbehaviors changed (another node's write, or this one's). */
+  #storeChanges = 0;
+  /** `#storeChanges` when the last finished load started: the notices it may have missed come after. */
+  #loadedChanges = -1;
 
   constructor(
     @inject(PbehaviorRepository) private readonly repository: PbehaviorRepository,
@@ -99,7 +101,7 @@ export class PbehaviorIndex {
     @injectRef(kernelRefs.logger) private readonly logger: Logger,
   ) {
     repository.watch(() => {
-      this.#changedInStore = true;
+      this.#storeChanges += 1;
     });
   }
 
@@ -109,9 +111,12 @@ export class PbehaviorIndex {
    * (only other nodes' writes can be missing from it).
    */
   async ready(): Promise<this> {
-    // A change the store told of is waited for: the next event must see a pbehavior written through another node.
-    if (this.#loadedAtMs === null || this.#changedInStore) {
+    // A change the store told of is waited for: the next event must see a pbehavior written through another node. A
+    // reload already under way may have read the store before that change: then one more follows it.
+    const told = this.#storeChanges;
+    if (this.#loadedAtMs === null || this.#loadedChanges < told) {
       await this.#reload();
+      if (this.#loadedChanges < told) await this.#reload();
       return this;
     }
     const age = this.clock.nowMs() - this.#loadedAtMs;
@@ -230,8 +235,7 @@ export class PbehaviorIndex {
 
   async #load(): Promise<void> {
     this.#writtenDuringLoad = false;
-    // Told again if the store changes while this reads it.
-    this.#changedInStore = false;
+    const storeChanges = this.#storeChanges;
     const startedAt = this.clock.nowMs();
     const records = await this.repository.find();
     const previous = this.#entries;
@@ -245,6 +249,7 @@ export class PbehaviorIndex {
       this.#link(record, before && timingKey(before.record) === timingKey(record) ? before.schedule : this.#compile(record));
     }
     this.#loadedAtMs = this.#writtenDuringLoad ? null : startedAt;
+    this.#loadedChanges = storeChanges;
   }
 }
 
