@@ -117,14 +117,16 @@ describe('delivery', () => {
   });
 
   it('sends a retry whose job comes while a dead attempt still owns the delivery, once that ownership ends', async () => {
-    const id = await createWebhook(t, webhook({ retry: { count: 2, delay: 2, unit: 's' }, request: { url: `${target.url}/x` } }));
+    const id = await createWebhook(t, webhook({ retry: { count: 2, delay: 5, unit: 's' }, request: { url: `${target.url}/x` } }));
     target.answer({ status: 500 }, { status: 200 });
     await sendEvents(t, check());
     const [pending] = await eventually(() => deliveriesOf(id), (d) => d[0]?.attempts.length === 1);
     // What a node killed during an attempt leaves: the delivery owned until its lease ends, by nobody alive. The job
     // of another node (here the retry's) comes before that end.
-    const leaseEndMs = Date.now() + 4_000;
-    await t.kernel.store.collection('webhook_deliveries').updateOne({ _id: pending!._id }, { $set: { lease_until: leaseEndMs } });
+    const leaseEndMs = Date.now() + 7_000;
+    // Only while the retry has not been sent (it is due 5 s after the first attempt): else there is nothing to test.
+    const leased = await t.kernel.store.collection('webhook_deliveries').updateOne({ _id: pending!._id, attempts: { $size: 1 } }, { $set: { lease_until: leaseEndMs } });
+    expect(leased.matchedCount, 'the lease set before the retry came').toBe(1);
     const [delivery] = await eventually(() => deliveriesOf(id), finished(), 'the retry sent once the lease has ended');
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: [{ status: 500 }, { status: 200 }] });
     expect(delivery!.attempts[1]!.t).toBeGreaterThanOrEqual(Math.floor(leaseEndMs / 1000));
