@@ -115,8 +115,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     expect(new URL(page.url()).searchParams.get('open')).toBeTruthy();
     // At 1280 pixels the panel is a drawer over the list: the list keeps its width and does not scroll sideways.
     expect(await page.locator('.table-scroll').evaluate((list) => list.scrollWidth - list.clientWidth)).toBeLessThanOrEqual(0);
-    await ui.expectAccessible('alarm details');
-    await ui.screenshot('alarm-details-light');
+    await ui.checkEverySize('alarm-details');
     await page.keyboard.press('Escape');
     await expect.poll(() => details.count()).toBe(0);
   });
