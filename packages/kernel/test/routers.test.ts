@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import Router from '@koa/router';
+import Router, { type RouterContext } from '@koa/router';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineFeature } from '../src/feature.js';
@@ -121,7 +121,7 @@ describe('@koa/router dispatch', () => {
     // match), and leaves layers with parameter handlers or router middleware to the router.
     const seen: Record<string, unknown>[] = [];
     const router = new Router({ prefix: '/api/v2/fields' });
-    const record = (ctx: Router.RouterContext): void => {
+    const record = (ctx: RouterContext): void => {
       seen.push({
         params: { ...ctx.params },
         captures: ctx.captures,

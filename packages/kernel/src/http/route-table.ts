@@ -80,7 +80,8 @@ function indexRoutes<T>(routes: readonly DynamicRoute<T>[]): DynamicIndex<T> {
 }
 
 export class RouteTable<T> {
-  readonly #exact = new Map<string, Map<string, T>>();
+  /** Exact paths, then methods, to their match: made once, as it never changes (it has no parameters). */
+  readonly #exact = new Map<string, Map<string, RouteMatch<T>>>();
   readonly #dynamic = new Map<string, DynamicRoute<T>[]>();
   /** Built at the first match after a route was added. */
   #index: Map<string, DynamicIndex<T>> | undefined;
@@ -101,7 +102,7 @@ export class RouteTable<T> {
         byMethod = new Map();
         this.#exact.set(key, byMethod);
       }
-      byMethod.set(method, target);
+      byMethod.set(method, Object.freeze({ found: true, target, params: noParams }));
       return;
     }
     const restIndex = segments.findIndex((s) => s.kind === 'rest');
@@ -126,7 +127,7 @@ export class RouteTable<T> {
     const lookup = method === 'HEAD' ? 'GET' : method;
     const exact = this.#exact.get(path);
     const hit = exact?.get(lookup);
-    if (hit !== undefined) return { found: true, target: hit, params: noParams };
+    if (hit !== undefined) return hit;
     const parts = path.slice(1).split('/');
     // Without a '%' no parameter can fail to decode, so routes whose literals or length do not fit are skipped
     // unread; with one, every route is tried as declared, so a malformed parameter is reported as before.
