@@ -73,8 +73,18 @@ interface RouterEntry {
   mounted: MountedRouter;
   middleware: RouterMiddleware;
   direct: boolean;
-  /** The right of each route, by `<METHOD> <layer path>`. */
-  rights: ReadonlyMap<string, string | undefined>;
+  /** The right of each route, by method then layer path (no key to build per request). */
+  rights: ReadonlyMap<string, ReadonlyMap<string, string | undefined>>;
+}
+
+function rightsByMethod(entries: readonly RouterRouteEntry[]): Map<string, Map<string, string | undefined>> {
+  const rights = new Map<string, Map<string, string | undefined>>();
+  for (const { method, path, right } of entries) {
+    const byPath = rights.get(method) ?? new Map<string, string | undefined>();
+    byPath.set(path, right);
+    rights.set(method, byPath);
+  }
+  return rights;
 }
 
 /** Finds the first router with a route for this method and path; otherwise the methods its routes allow on the path. */
@@ -86,7 +96,7 @@ export class RouterSet {
       mounted,
       middleware: mounted.router.routes(),
       direct: directDispatch(mounted.router),
-      rights: new Map(routerRoutes(mounted.featureId, mounted.router, mounted.options).map((e) => [`${e.method} ${e.path}`, e.right])),
+      rights: rightsByMethod(routerRoutes(mounted.featureId, mounted.router, mounted.options)),
     }));
   }
 
@@ -95,14 +105,21 @@ export class RouterSet {
   }
 
   match(method: string, path: string): RouterMatch {
-    const allowed = new Set<string>();
+    // Made only when no router has the route: a request a router answers needs none.
+    let allowed: Set<string> | undefined;
     for (const entry of this.#entries) {
       const matched = entry.mounted.router.match(path, method);
       if (matched.route) {
         // HEAD is answered by the GET route; the first route layer is the one @koa/router runs.
         const asked = method === 'HEAD' ? 'GET' : method;
-        const layer = matched.pathAndMethod.find((l) => l.methods.includes(asked) && typeof l.path === 'string');
-        const right = layer ? entry.rights.get(`${asked} ${String(layer.path)}`) : undefined;
+        let layer: (typeof matched.pathAndMethod)[number] | undefined;
+        for (const candidate of matched.pathAndMethod) {
+          if (candidate.methods.includes(asked) && typeof candidate.path === 'string') {
+            layer = candidate;
+            break;
+          }
+        }
+        const right = layer ? entry.rights.get(asked)?.get(String(layer.path)) : undefined;
         const only = matched.pathAndMethod.length === 1 ? matched.pathAndMethod[0] : undefined;
         return {
           found: true,
@@ -114,9 +131,10 @@ export class RouterSet {
           matchedPath: matched.path,
         };
       }
+      allowed ??= new Set();
       for (const layer of matched.path) for (const m of layer.methods) allowed.add(m);
     }
-    return { found: false, allowed: [...allowed] };
+    return { found: false, allowed: [...(allowed ?? [])] };
   }
 }
 
