@@ -84,8 +84,36 @@ export class ProviderChain implements Authenticator {
   /**
    * The session, else the providers, say who the request is from; then its rights are read from the account (and
    * key) in the store, so that a disabled account or revoked key is refused at once, whatever was remembered.
+   * A remembered credential whose grant is still current (`AccessResolver.kept`) is answered synchronously.
    */
-  async authenticate(ctx: HttpContext): Promise<AuthOutcome> {
+  authenticate(ctx: HttpContext): AuthOutcome | Promise<AuthOutcome> {
+    if (!this.sessions.hasCookie(ctx)) {
+      const identity = this.#remembered(new HttpAuthRequest(ctx));
+      const user = identity && this.access.kept(identity);
+      if (user) return { ok: true, user };
+    }
+    return this.#authenticate(ctx);
+  }
+
+  /**
+   * The identity the first provider with a credential for the request remembers for it, if it does: what
+   * `#askProviders` answers without a check.
+   */
+  #remembered(request: HttpAuthRequest): Identity | undefined {
+    for (const provider of this.providers()) {
+      const credential = provider.credential?.(request) ?? null;
+      if (credential === null) continue;
+      const cached = this.#cache.get(this.#cacheKey(provider, credential));
+      return cached && cached.expires > this.clock.nowMs() ? cached.identity : undefined;
+    }
+    return undefined;
+  }
+
+  #cacheKey(provider: AuthProvider, credential: string): string {
+    return hash('sha256', `${this.#cacheSecret}\n${provider.name}\n${credential}`, 'base64');
+  }
+
+  async #authenticate(ctx: HttpContext): Promise<AuthOutcome> {
     if (this.sessions.hasCookie(ctx)) {
       const session = await this.sessions.find(ctx);
       const user = session ? await this.#granted(session.user, session.via) : null;
@@ -118,7 +146,7 @@ export class ProviderChain implements Authenticator {
     for (let index = start; index < providers.length; index += 1) {
       const provider = providers[index] as AuthProvider;
       const credential = provider.credential?.(request) ?? null;
-      const cacheKey = credential === null ? null : hash('sha256', `${this.#cacheSecret}\n${provider.name}\n${credential}`, 'base64');
+      const cacheKey = credential === null ? null : this.#cacheKey(provider, credential);
       const cached = cacheKey === null ? undefined : this.#cache.get(cacheKey);
       const now = this.clock.nowMs();
       if (cached && cached.expires > now) return cached.identity;

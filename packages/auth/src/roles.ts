@@ -63,6 +63,11 @@ export class RoleCatalog {
     @injectRef(authConfig.ref) private readonly config: AuthConfig,
   ) {}
 
+  /** The write stamp of the custom roles (`DocumentRepository.stamp`): the rights of the roles change only with it. */
+  get stamp(): number | undefined {
+    return this.roles.stamp;
+  }
+
   /** Every right a composed route needs (what custom roles and keys are made of). */
   knownRights(): string[] {
     return this.routes.rights();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defineFeature } from '@vigie/kernel';
+import { defineFeature, kernelRefs } from '@vigie/kernel';
 import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
 import { authFeature, authProvidersPoint, type AuthProvider, UserAdministration } from '../src/index.js';
@@ -71,6 +71,23 @@ describe('local users over HTTP Basic', () => {
     expect((await t.get('/api/v2/account/me', { auth: ['ada', 'second password'] })).status).toBe(200);
     await users.setEnabled('ada', false);
     expect((await t.get('/api/v2/account/me', { auth: ['ada', 'second password'] })).status).toBe(401);
+  });
+
+  it('reads a remembered account no more while nothing is written to the accounts, and again after any write', async () => {
+    t = await start();
+    await administration(t).addUser({ name: 'ada', password: 'first password' });
+    const ada = { auth: ['ada', 'first password'] as [string, string] };
+    expect((await t.get('/api/v2/account/me', ada)).status).toBe(200);
+    const reads: string[] = [];
+    t.kernel.observations.on('store', (o) => void (o.collection === 'users' && reads.push(o.operation)));
+    expect((await t.get('/api/v2/account/me', ada)).status).toBe(200);
+    expect((await t.get('/api/v2/account/me', ada)).status).toBe(200);
+    // The embedded store is written by this process only: the grant is kept while its collections are unchanged.
+    expect(reads).toEqual([]);
+    // Disabled by a write that bypasses the user administration: the stamp of the collection moved all the same.
+    await t.kernel.scope('auth').resolve(kernelRefs.store).batch([{ op: 'update', collection: 'users', filter: { _id: 'ada' }, update: { $set: { enabled: false } } }]);
+    expect((await t.get('/api/v2/account/me', ada)).status).toBe(401);
+    expect(reads).toContain('findOne');
   });
 
   it('prints a generated administrator password once, at the first start only', async () => {

@@ -120,6 +120,11 @@ export class DocumentEngine {
   #stopped: Error | undefined;
   /** Counts every change of the documents: what a kept result is checked against. */
   #version = 0;
+  /**
+   * The version at each collection's last change, dropped collections included (a collection made again after a
+   * drop must not come back to a stamp it had before).
+   */
+  readonly #stamps = new Map<string, number>();
   /** The documents the last count read and tested: a find with the same filter (the page after its count) reuses them. */
   #lastCount: CountedMatch | undefined;
 
@@ -152,11 +157,20 @@ export class DocumentEngine {
   /** Loads stored state at open time, without persisting it again. */
   load(collection: string, docs: Iterable<Doc>, indexes: Iterable<ResolvedIndexSpec> = []): void {
     this.#version += 1;
+    this.#stamps.set(collection, this.#version);
     const state = this.#state(collection, true);
     state.keptCounts.clear();
     state.countedOnce.clear();
     for (const doc of docs) state.docs.set(doc._id, doc);
     for (const spec of indexes) this.#installIndex(collection, state, spec);
+  }
+
+  /**
+   * A number that grows whenever documents of `collection` change (at the commit, before any read can see the
+   * change): what a cache of documents read from it is checked against. 0 for a collection never written.
+   */
+  writeStamp(collection: string): number {
+    return this.#stamps.get(collection) ?? 0;
   }
 
   collectionNames(): string[] {
@@ -424,7 +438,10 @@ export class DocumentEngine {
     const created = [...tx.createdCollections].filter((c) => !this.#collections.has(c));
     this.#track(this.#persistence?.writeChanges(changes, created));
     for (const name of created) this.#state(name, true);
+    let stamped: string | undefined;
     for (const change of changes) {
+      // Stamped once per run of changes to one collection: an import commits a million changes to a few.
+      if (change.collection !== stamped) this.#stamps.set((stamped = change.collection), this.#version);
       const state = this.#state(change.collection, true);
       for (const index of state.unique) {
         if (change.before) {
@@ -521,6 +538,7 @@ export class DocumentEngine {
     this.#track(this.#persistence?.dropCollection(collection));
     this.#collections.delete(collection);
     this.#version += 1;
+    this.#stamps.set(collection, this.#version);
   }
 }
 
@@ -1002,6 +1020,10 @@ export class EngineStore implements Store {
   async listCollections(): Promise<string[]> {
     this.#guard();
     return this.engine.collectionNames();
+  }
+
+  writeStamp(collection: string): number {
+    return this.engine.writeStamp(collection);
   }
 
   async dropCollection(name: string): Promise<void> {

@@ -19,12 +19,25 @@ export class DocumentRepository<T extends Doc> {
   protected readonly documents: Collection<T>;
   readonly #order: SortSpec | undefined;
   readonly #changes: StoreChanges | undefined;
+  readonly #store: FeatureStore;
+  readonly #name: string;
   #writes = 0;
 
   constructor(store: FeatureStore, collection: CollectionRef<T>, options: { order?: SortSpec } = {}) {
     this.documents = store.collection(collection);
     this.#order = options.order;
     this.#changes = store.changes;
+    this.#store = store;
+    this.#name = collection.name;
+  }
+
+  /**
+   * The store's write stamp of the collection (`Store.writeStamp`): it moves with every committed write to it, by
+   * whatever path, so documents read from it stay current while it stays put. Undefined on a store several nodes
+   * share, where only a read tells.
+   */
+  get stamp(): number | undefined {
+    return this.#store.writeStamp?.(this.#name);
   }
 
   /**

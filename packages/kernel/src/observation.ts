@@ -119,8 +119,11 @@ function timed<T extends object>(target: T, collection: string, observations: Ob
 /** The store as features see it: every collection operation reported to the observations. */
 export function observedStore(store: Store, observations: Observations): Store {
   const wrapped = timed(store, '*', observations);
+  // Read on every authenticated request: not timed, and bound to the store itself rather than through the proxies.
+  const writeStamp = store.writeStamp?.bind(store);
   return new Proxy(wrapped, {
     get(object, key, receiver) {
+      if (key === 'writeStamp') return writeStamp;
       if (key !== 'collection') return Reflect.get(object, key, receiver);
       return (name: string): Collection => timed(store.collection(name), name, observations);
     },

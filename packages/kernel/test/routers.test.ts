@@ -1,4 +1,7 @@
-import Router from '@koa/router';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import Router, { type RouterContext } from '@koa/router';
+import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineFeature } from '../src/feature.js';
 import { ErrorCodes, HttpError, hasCode, type VigieError } from '../src/errors.js';
@@ -109,6 +112,57 @@ describe('@koa/router routers', () => {
       'feature wrong: router() needs a @koa/router Router',
       'router route GET /api/v2/shadowed of feature shadow is hidden by a declared route of feature owner',
     ]);
+  });
+});
+
+describe('@koa/router dispatch', () => {
+  it('gives route middleware the context fields the router itself sets, whether the kernel or the router runs it', async () => {
+    // What a route's middleware sees of @koa/router's work: the kernel runs a lone route layer itself (reusing its
+    // match), and leaves layers with parameter handlers or router middleware to the router.
+    const seen: Record<string, unknown>[] = [];
+    const router = new Router({ prefix: '/api/v2/fields' });
+    const record = (ctx: RouterContext): void => {
+      seen.push({
+        params: { ...ctx.params },
+        captures: ctx.captures,
+        routerPath: ctx.routerPath,
+        routerName: ctx.routerName,
+        matchedRoute: ctx._matchedRoute,
+        matchedRouteName: ctx._matchedRouteName,
+        routeMatched: ctx.routeMatched,
+        matched: ctx.matched?.map((layer) => String(layer.path)),
+        router: ctx.router === router,
+      });
+      ctx.body = { ok: true };
+    };
+    router.get('/items/:id', record);
+    router.get('named-item', '/named/:id/:part', record);
+    router.param('loaded', (value, ctx, next) => {
+      ctx.state.loaded = value;
+      return next();
+    });
+    router.get('/loaded/:loaded', record);
+    router.use('/guarded', (ctx, next) => next());
+    router.get('/guarded/:id', record);
+    const paths = ['/api/v2/fields/items/a%20b', '/api/v2/fields/named/x/y', '/api/v2/fields/loaded/z', '/api/v2/fields/guarded/w'];
+
+    const koa = new Koa();
+    koa.use(router.routes());
+    const server = koa.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      for (const path of paths) expect((await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`)).status).toBe(200);
+    } finally {
+      server.close();
+    }
+    const byRouter = seen.splice(0);
+
+    const feature = defineFeature({ id: 'fields', kernel: '^0.1.0', register: (f) => f.router(router, { right: 'fields:read' }) });
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [feature] });
+    for (const path of paths) expect((await t.get(path)).status).toBe(200);
+    expect(seen).toEqual(byRouter);
+    expect(byRouter[0]).toMatchObject({ params: { id: 'a b' }, matchedRoute: '/api/v2/fields/items/:id', routeMatched: true, router: true });
+    expect(byRouter[1]).toMatchObject({ routerName: 'named-item', matchedRouteName: 'named-item' });
   });
 });
 

@@ -4,12 +4,12 @@ import type { Logger } from '../log.js';
 import { parseBasicAuthorization, type Authenticator, type AuthOutcome } from '../auth.js';
 import { HttpError, isHttpError } from '../errors.js';
 import type { RouteDefinition, VigieContext, VigieState } from '../feature.js';
-import { bodyMethods, readBody, type BodyDefaults } from './body.js';
+import { bodyMethods, readBody, type BodyDefaults, type BodyOptions } from './body.js';
 import { inputReader, noInput } from './input.js';
 import { responseChecker, type ResponseMismatch } from './response-check.js';
 import { wordError, type ErrorWording } from './error-wording.js';
 import { MalformedPathError, RouteTable, type RouteMatch } from './route-table.js';
-import { RouterSet, type MountedRouter } from './routers.js';
+import { RouterSet, runRouted, type MountedRouter, type RouterMatch } from './routers.js';
 import type { Observations } from '../observation.js';
 import { holdsRight, missingRight } from '../rights.js';
 import { AuditChangeLog, auditedChanges, maskSecrets, type AuditEntry, type AuditTrail } from '../audit.js';
@@ -134,11 +134,12 @@ class RequestState implements VigieState {
   constructor(
     readonly requestId: string,
     private readonly rootLogger: Logger,
-    private readonly readClient: () => ClientOrigin,
+    private readonly req: Context['req'],
+    private readonly readClient: (req: Context['req']) => ClientOrigin,
   ) {}
 
   get client(): ClientOrigin {
-    this.#client ??= this.readClient();
+    this.#client ??= this.readClient(this.req);
     return this.#client;
   }
 
@@ -246,20 +247,23 @@ async function recordRefusal(ctx: Context, options: HttpAppOptions, err: unknown
     .catch((failure: unknown) => (ctx.state as VigieState).log.error({ err: failure }, 'could not record a refused write'));
 }
 
-/** Runs a router's middleware for a request it has a route for, in the scope of the router's feature. */
-async function runRouter(
-  ctx: VigieContext,
-  options: HttpAppOptions,
-  routed: { mounted: MountedRouter; middleware: (ctx: VigieContext, next: () => Promise<void>) => unknown; template: string; right: string | undefined },
-): Promise<void> {
-  const { mounted, middleware } = routed;
+/** What a router route's middleware gets as `next`: the kernel runs nothing after it. */
+const routerNext = (): Promise<void> => Promise.resolve();
+
+/** Runs a router's route for a request it has one for, in the scope of the router's feature. */
+async function runRouter(ctx: VigieContext, options: HttpAppOptions, routed: Extract<RouterMatch, { found: true }>, method: string, path: string): Promise<void> {
+  const { mounted } = routed;
   (ctx.state as unknown as RequestState).useScope(mounted.scope);
   if (ctx.params === undefined) ctx.params = {};
   try {
-    // The kernel reads no body for router routes: none is recorded.
-    await audited(ctx, options, { route: routed.template, right: routed.right, body: null }, async () => {
-      await middleware(ctx, () => Promise.resolve());
-    });
+    if (readMethods.has(method) || options.auditTrail === undefined) {
+      await runRouted(routed, ctx, path, routerNext);
+    } else {
+      // The kernel reads no body for router routes: none is recorded.
+      await audited(ctx, options, { route: routed.template, right: routed.right, body: null }, async () => {
+        await runRouted(routed, ctx, path, routerNext);
+      });
+    }
   } catch (err) {
     throw wordError(err, ctx, [undefined, mounted.wording]);
   }
@@ -272,10 +276,9 @@ function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
   const readInput = inputReader(route);
   const checkResponse = options.onResponseMismatch ? responseChecker(mounted, options.onResponseMismatch) : undefined;
   const recorded = !route.public && !readMethods.has(route.method) && options.auditTrail !== undefined;
-  const respond = async (ctx: VigieContext, input: ReturnType<NonNullable<typeof readInput>> | typeof noInput): Promise<void> => {
-    // Awaited only when it is a promise: a synchronous handler spends no microtask.
-    let result: unknown = route.handler(ctx, input);
-    if (isThenable(result)) result = await result;
+  type Input = ReturnType<NonNullable<typeof readInput>> | typeof noInput;
+  /** Turns what the handler returned into the answer. */
+  const answer = (ctx: VigieContext, result: unknown): void => {
     if (result !== undefined && ctx.body === undefined) {
       // Koa answers a null body with 204; a handler returning null means the JSON value null (the spec has some).
       if (result === null) {
@@ -291,23 +294,46 @@ function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
     }
     if (checkResponse) checkResponse(ctx, result);
   };
-  return async (ctx: VigieContext, template: string): Promise<void> => {
+  /** Runs the handler; a promise only when the handler returns one (a synchronous handler spends no microtask). */
+  const respond = (ctx: VigieContext, input: Input): Promise<void> | undefined => {
+    const result: unknown = route.handler(ctx, input);
+    if (isThenable(result)) return Promise.resolve(result).then((value) => answer(ctx, value));
+    answer(ctx, result);
+    return undefined;
+  };
+  /** The input, then the handler, recorded in the audit trail when the route changes things. */
+  const handle = (ctx: VigieContext, template: string): Promise<void> | undefined => {
+    const input = readInput ? readInput(ctx) : noInput;
+    if (!recorded) return respond(ctx, input);
+    const body = route.body === false ? null : maskSecrets(requestBody(ctx) ?? null);
+    return audited(ctx, options, { route: template, right: route.right, body }, () => respond(ctx, input) ?? Promise.resolve(), route.auditChanges !== false);
+  };
+  const bodyOptions = route.body === false ? undefined : (route.body ?? {});
+  /** A request with a body: read, then pre-validated, then handled. */
+  const withBody = async (ctx: VigieContext, template: string, options: BodyOptions): Promise<void> => {
+    await readBody(ctx, options, bodyDefaults);
+    const checked = route.preValidation?.(ctx);
+    if (isThenable(checked)) await checked;
+    await handle(ctx, template);
+  };
+  const afterCheck = async (checked: PromiseLike<unknown>, ctx: VigieContext, template: string): Promise<void> => {
+    await checked;
+    await handle(ctx, template);
+  };
+  // Synchronous up to the handler when there is no body to read and nothing to wait for: no promise of its own.
+  return (ctx: VigieContext, template: string): Promise<void> | undefined => {
     (ctx.state as unknown as RequestState).useScope(scope);
     try {
-      if (route.body !== false && (bodyMethods.has(ctx.req.method ?? '') || (route.body?.onDelete === true && ctx.req.method === 'DELETE'))) {
-        await readBody(ctx, route.body ?? {}, bodyDefaults);
-      }
-      if (route.preValidation) {
-        const checked = route.preValidation(ctx);
-        if (isThenable(checked)) await checked;
-      }
-      const input = readInput ? readInput(ctx) : noInput;
-      if (recorded) {
-        const body = route.body === false ? null : maskSecrets(requestBody(ctx) ?? null);
-        await audited(ctx, options, { route: template, right: route.right, body }, () => respond(ctx, input), route.auditChanges !== false);
+      let pending: Promise<void> | undefined;
+      if (bodyOptions && (bodyMethods.has(ctx.req.method ?? '') || (bodyOptions.onDelete === true && ctx.req.method === 'DELETE'))) {
+        pending = withBody(ctx, template, bodyOptions);
       } else {
-        await respond(ctx, input);
+        const checked = route.preValidation?.(ctx);
+        pending = isThenable(checked) ? afterCheck(checked, ctx, template) : handle(ctx, template);
       }
+      return pending?.catch((err: unknown) => {
+        throw wordError(err, ctx, [route.errors, wording]);
+      });
     } catch (err) {
       throw wordError(err, ctx, [route.errors, wording]);
     }
@@ -318,7 +344,8 @@ function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
 interface TableEntry {
   mounted: MountedRoute;
   path: string;
-  run: (ctx: VigieContext, template: string) => Promise<void>;
+  /** A promise only when the route answers later (a body to read, an asynchronous handler). */
+  run: (ctx: VigieContext, template: string) => Promise<void> | undefined;
 }
 
 /** The declared route a refused request asked for (public routes change nothing on anyone's behalf), if any. */
@@ -375,7 +402,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
     // Node's own header map and setHeader: Koa's delegating getters cost more than the work on this path.
     const given = ctx.req.headers['x-request-id'];
     const requestId = typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
-    ctx.state = new RequestState(requestId, options.logger, () => options.clientOrigin(ctx.req));
+    ctx.state = new RequestState(requestId, options.logger, ctx.req, options.clientOrigin);
     ctx.res.setHeader('X-Request-Id', requestId);
     const observed = observations?.listens('http') === true;
     const started = options.accessLog || observed ? performance.now() : 0;
@@ -408,7 +435,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
             // The boot check gave every router route a right; one it could not see (a layer added later) is refused.
             if (routed.right === undefined || !holdsRight(ctx.state.user?.rights, routed.right)) throw missingRight(routed.right ?? 'of an undeclared route');
             handlerReached = true;
-            await runRouter(ctx as VigieContext, options, routed);
+            await runRouter(ctx as VigieContext, options, routed, method, path);
             return;
           }
           allowed = [...new Set([...match.allowed, ...routed.allowed])];
@@ -426,7 +453,8 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
       if (right !== undefined && !holdsRight(ctx.state.user?.rights, right)) throw missingRight(right);
       (ctx as VigieContext).params = match.params;
       handlerReached = true;
-      await match.target.run(ctx as VigieContext, match.target.path);
+      const running = match.target.run(ctx as VigieContext, match.target.path);
+      if (running) await running;
     } catch (err) {
       if (!handlerReached && isHttpError(err) && refusalStatuses.has(err.status)) {
         const refused = refusedRoute(match, routers, method, path);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MalformedPathError, RouteTable } from './route-table.js';
+import { MalformedPathError, RouteTable, type RouteMatch } from './route-table.js';
+
+/** A match as plain data: a miss works out its allowed methods when they are read. */
+function plain<T>(match: RouteMatch<T>): RouteMatch<T> {
+  return match.found ? match : { found: false, allowed: match.allowed };
+}
 
 function table(): RouteTable<string> {
   const t = new RouteTable<string>();
@@ -27,18 +32,18 @@ describe('RouteTable', () => {
     const t = table();
     expect(t.match('GET', '/api/v2/pbehavior_byeid/disk/host')).toMatchObject({ params: { eid: 'disk/host' } });
     expect(t.match('GET', '/api/v2/pbehavior_byeid/disk%2Fhost%20a')).toMatchObject({ params: { eid: 'disk/host a' } });
-    expect(t.match('GET', '/api/v2/pbehavior_byeid/')).toEqual({ found: false, allowed: [] });
+    expect(plain(t.match('GET', '/api/v2/pbehavior_byeid/'))).toEqual({ found: false, allowed: [] });
   });
 
   it('does not match a parameter on an empty segment or extra segments', () => {
     const t = table();
-    expect(t.match('GET', '/api/v2/broadcast-message/a/b')).toEqual({ found: false, allowed: [] });
+    expect(plain(t.match('GET', '/api/v2/broadcast-message/a/b'))).toEqual({ found: false, allowed: [] });
   });
 
   it('lists the methods a known path allows', () => {
     const t = table();
-    expect(t.match('PUT', '/api/v2/heartbeat')).toEqual({ found: false, allowed: ['GET', 'HEAD', 'POST'] });
-    expect(t.match('POST', '/api/v2/pbehavior_byeid/x')).toEqual({ found: false, allowed: ['DELETE', 'GET', 'HEAD'] });
+    expect(plain(t.match('PUT', '/api/v2/heartbeat'))).toEqual({ found: false, allowed: ['GET', 'HEAD', 'POST'] });
+    expect(plain(t.match('POST', '/api/v2/pbehavior_byeid/x'))).toEqual({ found: false, allowed: ['DELETE', 'GET', 'HEAD'] });
     expect(t.match('HEAD', '/api/v2/heartbeat')).toMatchObject({ target: 'heartbeats' });
   });
 
@@ -58,8 +63,8 @@ describe('RouteTable', () => {
     expect(t.match('GET', '/top')).toEqual({ found: true, target: 'one-segment', params: { any: 'top' } });
     t.add('GET', '/api/v3/items/:id/:part', 'v3-parts');
     expect(t.match('GET', '/api/v3/items/7/a')).toEqual({ found: true, target: 'v3-parts', params: { id: '7', part: 'a' } });
-    expect(t.match('POST', '/api/v2/items/7')).toEqual({ found: false, allowed: ['GET', 'HEAD', 'PUT'] });
-    expect(t.match('POST', '/api/v2/nothing/7')).toEqual({ found: false, allowed: [] });
+    expect(plain(t.match('POST', '/api/v2/items/7'))).toEqual({ found: false, allowed: ['GET', 'HEAD', 'PUT'] });
+    expect(plain(t.match('POST', '/api/v2/nothing/7'))).toEqual({ found: false, allowed: [] });
     expect(() => t.match('GET', '/api/%E0%A4%A/items/7')).toThrow(MalformedPathError);
   });
 

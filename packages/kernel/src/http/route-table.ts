@@ -80,7 +80,8 @@ function indexRoutes<T>(routes: readonly DynamicRoute<T>[]): DynamicIndex<T> {
 }
 
 export class RouteTable<T> {
-  readonly #exact = new Map<string, Map<string, T>>();
+  /** Exact paths, then methods, to their match: made once, as it never changes (it has no parameters). */
+  readonly #exact = new Map<string, Map<string, RouteMatch<T>>>();
   readonly #dynamic = new Map<string, DynamicRoute<T>[]>();
   /** Built at the first match after a route was added. */
   #index: Map<string, DynamicIndex<T>> | undefined;
@@ -101,7 +102,7 @@ export class RouteTable<T> {
         byMethod = new Map();
         this.#exact.set(key, byMethod);
       }
-      byMethod.set(method, target);
+      byMethod.set(method, Object.freeze({ found: true, target, params: noParams }));
       return;
     }
     const restIndex = segments.findIndex((s) => s.kind === 'rest');
@@ -126,8 +127,8 @@ export class RouteTable<T> {
     const lookup = method === 'HEAD' ? 'GET' : method;
     const exact = this.#exact.get(path);
     const hit = exact?.get(lookup);
-    if (hit !== undefined) return { found: true, target: hit, params: noParams };
-    const parts = path.split('/').slice(1);
+    if (hit !== undefined) return hit;
+    const parts = path.slice(1).split('/');
     // Without a '%' no parameter can fail to decode, so routes whose literals or length do not fit are skipped
     // unread; with one, every route is tried as declared, so a malformed parameter is reported as before.
     const plain = !rawPath.includes('%');
@@ -148,13 +149,22 @@ export class RouteTable<T> {
     // With a '%', trying the other methods' routes may find a malformed parameter: reported here, as before.
     if (!plain) return { found: false, allowed: allowedMethods() };
     // Otherwise worked out when asked: a request a mounted router answers never needs it.
-    let allowed: string[] | undefined;
-    return {
-      found: false,
-      get allowed() {
-        return (allowed ??= allowedMethods());
-      },
-    };
+    return new Miss(allowedMethods);
+  }
+}
+
+/**
+ * A miss whose allowed methods are worked out when first read. A class rather than an object literal with a getter,
+ * which V8 builds through a runtime call costing more than the rest of the match.
+ */
+class Miss {
+  readonly found = false;
+  #allowed: string[] | undefined;
+
+  constructor(private readonly allowedMethods: () => string[]) {}
+
+  get allowed(): string[] {
+    return (this.#allowed ??= this.allowedMethods());
   }
 }
 

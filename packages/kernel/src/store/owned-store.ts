@@ -24,12 +24,23 @@ const vouched = new WeakSet<BatchOperation>();
  * Writes made while an audited request is served are added to its audit record (`RecordedCollection`).
  */
 export class OwnedStore implements FeatureStore {
+  /** The store's write stamps (`Store.writeStamp`) of this feature's collections, where the store keeps them. */
+  readonly writeStamp: ((collection: string) => number) | undefined;
+
   constructor(
     private readonly store: Store,
     private readonly featureId: string,
     private readonly owned: ReadonlySet<string>,
     private readonly owners: CollectionOwners,
-  ) {}
+  ) {
+    const stamp = store.writeStamp?.bind(store);
+    this.writeStamp = stamp
+      ? (collection) => {
+          this.#check(collection);
+          return stamp(collection);
+        }
+      : undefined;
+  }
 
   #check(name: string): void {
     if (this.owned.has(name)) return;

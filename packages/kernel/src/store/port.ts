@@ -109,6 +109,13 @@ export interface Store {
   readonly changes?: StoreChanges;
   collection<T extends Doc = Doc>(name: string): Collection<T>;
   /**
+   * Present on stores that only this process writes (the embedded and memory stores): a number that grows with each
+   * committed write to `collection`, synchronously, before any read can see the write. What was read from the
+   * collection is still what a read would answer while the number stays put. Absent on stores several nodes share,
+   * where another node's write would not move it.
+   */
+  writeStamp?(collection: string): number;
+  /**
    * Applies every operation, in order, all or nothing: each operation sees the effects of the previous ones,
    * and either the whole batch is durable when the promise resolves or none of it is applied.
    */
