@@ -117,16 +117,17 @@ export class EventEntities {
   }
 
   /**
-   * Makes sure the entities `event` names exist with their links, and returns the event's own entity (`entityId`):
-   * null when the event names none the graph models (meta-alarm, service) and none exists under that id.
+   * Makes sure the entities `event` names exist with their links, and returns the event's own entity (`entityId`) as
+   * cached, not to be changed (as `peek`: every event reads it, a copy each time showed in profiles): null when the
+   * event names none the graph models (meta-alarm, service) and none exists under that id.
    */
-  async ensure(event: VigieEvent, entityId: string): Promise<Entity | null> {
+  async ensure(event: VigieEvent, entityId: string): Promise<Readonly<Entity> | null> {
     const named = namedEntities(event);
-    if (!named) return this.get(entityId);
+    if (!named) return this.peek(entityId);
     const all = [named.connector, named.component, named.resource].filter((n): n is Named => n !== undefined);
     const key = all.map((n) => n.id).join('\u0000');
     if (!this.#ensured.has(key)) await this.#create(all, impactLinks(named), key);
-    return this.get(entityId);
+    return this.peek(entityId);
   }
 
   /** Ids of the entities an event names (those `ensure` creates when missing). */

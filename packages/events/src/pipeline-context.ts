@@ -37,7 +37,7 @@ export class EventTrip implements PipelineContext {
   readonly redelivered: boolean;
   readonly acceptedAt: number;
   entityId: string;
-  entity?: Record<string, unknown> & { _id: string; enabled?: boolean };
+  entity?: Readonly<Record<string, unknown> & { _id: string; enabled?: boolean }>;
   #data: TripData | undefined;
   #dropped: string | undefined;
   #log: Logger | undefined;
