@@ -107,6 +107,8 @@ const kernel = composition === 'full'
         VIGIE_LOG__LEVEL: 'warn',
         VIGIE_STORE__SYNCHRONOUS: synchronous,
         ...(amqpReachable ? { VIGIE_AMQP__URL: amqpUrl, VIGIE_AMQP__EXCHANGE: exchange, VIGIE_AMQP__QUEUE_PREFIX: queuePrefix } : {}),
+        // Settings to try, as `vigie serve` reads them (`VIGIE_ENGINE__MAX_WAITING_EVENTS=10000`, `VIGIE_AMQP__PREFETCH`).
+        ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('VIGIE_'))),
       },
     })
   : new Kernel({
