@@ -19,7 +19,8 @@
 //                                                    BENCH_AMQP_BATCH: events per AMQP message, default 1;
 //                                                    BENCH_AMQP=0: HTTP only;
 //                                                    BENCH_SYNCHRONOUS: full (default) or normal;
-//                                                    BENCH_CPU_PROF=<dir>: CPU profile of the timed HTTP stream)
+//                                                    BENCH_CPU_PROF=<dir>: CPU profile of the timed HTTP stream;
+//                                                    VIGIE_*: settings of the full composition's server)
 //
 // It runs the compiled packages (`dist`, as the server does), not the sources: the TypeScript loader lowers the
 // private members of decorated classes into helper calls, which cost some 10 % of the pipeline's CPU.
