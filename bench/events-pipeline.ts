@@ -19,7 +19,8 @@
 //                                                    BENCH_AMQP_BATCH: events per AMQP message, default 1;
 //                                                    BENCH_AMQP=0: HTTP only;
 //                                                    BENCH_SYNCHRONOUS: full (default) or normal;
-//                                                    BENCH_CPU_PROF=<dir>: CPU profile of the timed HTTP stream)
+//                                                    BENCH_CPU_PROF=<dir>: CPU profile of the timed HTTP stream;
+//                                                    VIGIE_*: settings of the full composition's server)
 //
 // It runs the compiled packages (`dist`, as the server does), not the sources: the TypeScript loader lowers the
 // private members of decorated classes into helper calls, which cost some 10 % of the pipeline's CPU.
@@ -107,6 +108,8 @@ const kernel = composition === 'full'
         VIGIE_LOG__LEVEL: 'warn',
         VIGIE_STORE__SYNCHRONOUS: synchronous,
         ...(amqpReachable ? { VIGIE_AMQP__URL: amqpUrl, VIGIE_AMQP__EXCHANGE: exchange, VIGIE_AMQP__QUEUE_PREFIX: queuePrefix } : {}),
+        // Settings to try, as `vigie serve` reads them (`VIGIE_ENGINE__MAX_WAITING_EVENTS=10000`, `VIGIE_AMQP__PREFETCH`).
+        ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('VIGIE_'))),
       },
     })
   : new Kernel({

@@ -1,4 +1,5 @@
 import { PipelineOrder, type PipelineStage } from '@vigie/events';
+import type { Entity } from './entity.js';
 import type { EventEntities } from './event-entities.js';
 
 /**
@@ -9,15 +10,20 @@ export function entitiesStage(entities: EventEntities): PipelineStage {
   return {
     name: 'context-graph.entities',
     order: PipelineOrder.entities,
-    async process(context) {
-      const entity = await entities.ensure(context.event, context.entityId);
-      if (!entity) {
-        context.trace('context-graph.entities', 'the event names no entity of the context graph');
-        return;
-      }
-      context.entity = entity;
-      context.trace('context-graph.entities', 'entity read', { entity });
-      if (entity.enabled === false) context.drop(`the entity ${entity._id} is disabled`);
+    process(context) {
+      const enter = (entity: Readonly<Entity> | null): void => {
+        if (!entity) {
+          context.trace('context-graph.entities', 'the event names no entity of the context graph');
+          return;
+        }
+        context.entity = entity;
+        context.trace('context-graph.entities', 'entity read', { entity });
+        if (entity.enabled === false) context.drop(`the entity ${entity._id} is disabled`);
+      };
+      // Entities in place and cached, as for nearly every event: synchronously, so the runner spends no promise on it.
+      const known = entities.ensuredNow(context.event, context.entityId);
+      if (known !== undefined) return enter(known);
+      return entities.ensure(context.event, context.entityId).then(enter);
     },
     async dryRun(context) {
       const named = entities.wouldCreate(context.event);

@@ -30,6 +30,11 @@ function namedEntities(event: VigieEvent): { connector: Named; component?: Named
   return { connector, component, resource: { id: `${event.resource}/${event.component}`, type: 'resource', name: event.resource, extra: { component: event.component } } };
 }
 
+/** What `#ensured` holds for an event: the ids of the entities it names. */
+function ensuredKey(all: readonly Named[]): string {
+  return all.map((n) => n.id).join('\u0000');
+}
+
 /** An entity an event names, as the pipeline creates it (its links are added with the others). */
 function newEntity(n: Named, now: number): Entity {
   return { _id: n.id, name: n.name, type: n.type, impact: [], depends: [], enabled: true, enable_history: [now], disable_history: [], measurements: [], infos: {}, ...n.extra };
@@ -117,16 +122,32 @@ export class EventEntities {
   }
 
   /**
-   * Makes sure the entities `event` names exist with their links, and returns the event's own entity (`entityId`):
-   * null when the event names none the graph models (meta-alarm, service) and none exists under that id.
+   * Makes sure the entities `event` names exist with their links, and returns the event's own entity (`entityId`) as
+   * cached, not to be changed (as `peek`: every event reads it, a copy each time showed in profiles): null when the
+   * event names none the graph models (meta-alarm, service) and none exists under that id.
    */
-  async ensure(event: VigieEvent, entityId: string): Promise<Entity | null> {
+  async ensure(event: VigieEvent, entityId: string): Promise<Readonly<Entity> | null> {
     const named = namedEntities(event);
-    if (!named) return this.get(entityId);
+    if (!named) return this.peek(entityId);
     const all = [named.connector, named.component, named.resource].filter((n): n is Named => n !== undefined);
-    const key = all.map((n) => n.id).join('\u0000');
+    const key = ensuredKey(all);
     if (!this.#ensured.has(key)) await this.#create(all, impactLinks(named), key);
-    return this.get(entityId);
+    return this.peek(entityId);
+  }
+
+  /**
+   * What `ensure` answers, when memory alone can tell (the entities the event names are in place and its own is
+   * cached), without a promise: nearly every event of a steady stream. Undefined when `ensure` must run.
+   */
+  ensuredNow(event: VigieEvent, entityId: string): Readonly<Entity> | null | undefined {
+    const named = namedEntities(event);
+    if (named && !this.#ensured.has(ensuredKey([named.connector, named.component, named.resource].filter((n): n is Named => n !== undefined)))) return undefined;
+    return this.#cache.get(entityId);
+  }
+
+  /** The entity `id` as `peek` answers it when it is cached (null: known not to exist), without a promise; else undefined. */
+  cached(id: string): Readonly<Entity> | null | undefined {
+    return this.#cache.get(id);
   }
 
   /** Ids of the entities an event names (those `ensure` creates when missing). */

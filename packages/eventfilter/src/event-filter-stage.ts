@@ -113,7 +113,8 @@ export function eventFilterStage(cache: EventFilterRules, entities: EventEntitie
     if (rules.length === 0) return;
     const { index, setsIndexedField, partialViews } = indexOf(rules);
     const state: FilterState = { entity: undefined, infos: {}, view: undefined };
-    const current = (await entities.peek(context.entityId)) ?? undefined;
+    const cached = entities.cached(context.entityId);
+    const current = (cached !== undefined ? cached : await entities.peek(context.entityId)) ?? undefined;
     const event = context.event;
     // Only the rules whose patterns can match the event run them.
     let candidates = index.candidates(event);

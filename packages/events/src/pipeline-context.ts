@@ -18,15 +18,16 @@ export function copyOfEvent(event: VigieEvent): VigieEvent {
 
 /** The values of one trip, stored by key name. */
 class TripData implements PipelineData {
-  readonly #values = new Map<string, unknown>();
+  /** Made at the first `set`: later stages read the data of every event, and most events leave none. */
+  #values: Map<string, unknown> | undefined;
 
   get<T>(key: PipelineDataKey<T>): T | undefined {
     // Only `set` writes the map, with a value of the key's type.
-    return this.#values.get(key.name) as T | undefined;
+    return this.#values?.get(key.name) as T | undefined;
   }
 
   set<T>(key: PipelineDataKey<T>, value: T): void {
-    this.#values.set(key.name, value);
+    (this.#values ??= new Map()).set(key.name, value);
   }
 }
 
@@ -37,7 +38,7 @@ export class EventTrip implements PipelineContext {
   readonly redelivered: boolean;
   readonly acceptedAt: number;
   entityId: string;
-  entity?: Record<string, unknown> & { _id: string; enabled?: boolean };
+  entity?: Readonly<Record<string, unknown> & { _id: string; enabled?: boolean }>;
   #data: TripData | undefined;
   #dropped: string | undefined;
   #log: Logger | undefined;

@@ -66,8 +66,11 @@ export interface PipelineContext {
    * `connector/connector_name`), computed again after the event filter.
    */
   entityId: string;
-  /** The entity document (context-graph `default_entities`), set by the entities stage. */
-  entity?: Record<string, unknown> & { _id: string; enabled?: boolean };
+  /**
+   * The entity document (context-graph `default_entities`), set by the entities stage: the context graph's cached
+   * copy, shared by every event of the entity, so stages read it and never change it.
+   */
+  entity?: Readonly<Record<string, unknown> & { _id: string; enabled?: boolean }>;
   /** Logger bound to this event; `trace` writes at info level when `event.debug` is true, nothing otherwise. */
   readonly log: Logger;
   trace(stage: string, message: string, details?: Record<string, unknown>): void;

@@ -44,6 +44,11 @@ export class RecentEvents {
   readonly #maxAgeMs: number;
   /** Connector ⇒ its ring; the Map's order is the order of last activity (a connector is moved last on each event). */
   readonly #rings = new Map<string, ConnectorRing>();
+  /**
+   * The most recently active connector (last in `#rings`) and its ring: events come in runs from one connector, and
+   * for those neither the key is made nor the map reordered.
+   */
+  #latest: { connector: string; name: string; ring: ConnectorRing } | undefined;
 
   constructor(
     @injectRef(engineConfig.ref) config: EngineConfig,
@@ -56,14 +61,18 @@ export class RecentEvents {
 
   record(event: VigieEvent): void {
     if (this.#perConnector === 0) return;
-    const key = `${event.connector}/${event.connector_name}`;
-    let ring = this.#rings.get(key);
-    if (ring) this.#rings.delete(key);
+    const latest = this.#latest;
+    let ring: ConnectorRing;
+    if (latest !== undefined && latest.connector === event.connector && latest.name === event.connector_name) ring = latest.ring;
     else {
-      ring = new ConnectorRing(this.#perConnector);
-      if (this.#rings.size >= this.#connectors) this.#rings.delete(this.#rings.keys().next().value as string);
+      const key = `${event.connector}/${event.connector_name}`;
+      const known = this.#rings.get(key);
+      if (known) this.#rings.delete(key);
+      else if (this.#rings.size >= this.#connectors) this.#rings.delete(this.#rings.keys().next().value as string);
+      ring = known ?? new ConnectorRing(this.#perConnector);
+      this.#rings.set(key, ring);
+      this.#latest = { connector: event.connector, name: event.connector_name, ring };
     }
-    this.#rings.set(key, ring);
     // Later stages change the trip's event; the sample keeps it as accepted.
     ring.add({ received_at: this.clock.nowSec(), event: copyOfEvent(event) });
   }

@@ -18,10 +18,12 @@ type WriteRequest =
        */
       spans: Int32Array;
       /**
-       * How many chunks hold the documents' JSON texts (UTF-8, one after the other): the `chunk` messages sent ahead
-       * of this request, the next ones the thread has not used yet.
+       * How many chunks sent ahead hold the documents' JSON texts (UTF-8, one after the other): the `chunk` messages
+       * sent before this request, the next ones the thread has not used yet.
        */
       chunkCount: number;
+      /** The commit's last chunk, which travels with the request (one message fewer to post and wake the thread for). */
+      lastChunk?: Uint8Array;
     }
   | { kind: 'index'; collection: string; spec: ResolvedIndexSpec }
   | { kind: 'drop'; collection: string }
@@ -115,7 +117,11 @@ if (db) {
       if (Array.isArray(next.message)) requests.push(...next.message);
       else chunks.push(next.message.chunk);
     }
-    for (const request of requests) if (request.kind === 'changes') request.chunks = chunks.splice(0, request.chunkCount);
+    for (const request of requests) {
+      if (request.kind !== 'changes') continue;
+      request.chunks = chunks.splice(0, request.chunkCount);
+      if (request.lastChunk) request.chunks.push(request.lastChunk);
+    }
     const ids = requests.map((request) => request.id);
     try {
       commit(requests);
@@ -198,7 +204,8 @@ export class SqliteWriter implements EnginePersistence {
     // the thread costs the main thread about as much as making the texts, and holding every text of a large commit
     // at once (an import) would double its memory.
     if (this.#failure) throw this.#failure;
-    let chunkCount = 0;
+    /** Full chunks already moved to the thread (`#sendChunk`) for this commit. */
+    let sentAhead = 0;
     let chunk: Buffer | undefined;
     let used = 0;
     const collections: string[] = [];
@@ -216,19 +223,22 @@ export class SqliteWriter implements EnginePersistence {
       const text = JSON.stringify(after);
       const bytes = Buffer.byteLength(text);
       if (!chunk || used + bytes > chunk.length) {
-        if (chunk) this.#sendChunk(chunk);
+        if (chunk) {
+          this.#sendChunk(chunk);
+          sentAhead += 1;
+        }
         // Sized for the documents left, if they are like this one, up to `chunkBytes`.
         chunk = Buffer.allocUnsafeSlow(Math.max(bytes, Math.min(chunkBytes, bytes * (changes.length - index))));
-        chunkCount += 1;
         used = 0;
       }
-      spans[4 * index + 1] = chunkCount - 1;
+      spans[4 * index + 1] = sentAhead;
       spans[4 * index + 2] = used;
       used += chunk.write(text, used);
       spans[4 * index + 3] = used;
     });
-    if (chunk) this.#sendChunk(chunk);
-    return this.#send({ kind: 'changes', created, collections, ids, spans, chunkCount }, [spans.buffer]);
+    // The last chunk goes with the request: most commits fit one chunk, and then cost the thread one message.
+    if (!chunk) return this.#send({ kind: 'changes', created, collections, ids, spans, chunkCount: sentAhead }, [spans.buffer]);
+    return this.#send({ kind: 'changes', created, collections, ids, spans, chunkCount: sentAhead, lastChunk: chunk }, [spans.buffer, chunk.buffer as ArrayBuffer]);
   }
 
   /** Moves a full chunk of texts to the thread now (see ChunkMessage). */
