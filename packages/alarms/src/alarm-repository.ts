@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { injectable } from 'tsyringe';
 import { ErrorCodes, hasCode, injectRef, kernelRefs, jsonEqual, type BatchOperation, type Collection, type Filter, type FindOptions, type FeatureStore } from '@vigie/kernel';
 import { alarmCollection, type Alarm } from './alarm.js';
@@ -18,6 +19,9 @@ export class AlarmRepository {
   readonly #alarms: Collection<Alarm>;
   #pending: PendingWrite[] = [];
   #flushScheduled = false;
+  /** What makes this repository's write tokens unique among every node's (`Alarm.write_token`). */
+  readonly #writer = randomUUID();
+  #writes = 0;
 
   constructor(@injectRef(kernelRefs.store) store: FeatureStore) {
     this.#store = store;
@@ -53,6 +57,7 @@ export class AlarmRepository {
     let operation: BatchOperation;
     if (previous === null) operation = { op: 'insert', collection: alarmCollection.name, doc: alarm };
     else {
+      alarm.write_token = `${this.#writer}.${++this.#writes}`;
       // Alarms written before revisions existed have none: `null` matches the missing field.
       const filter = { _id: alarm._id, revision: previous.revision ?? null };
       const update = alarmUpdate(previous, alarm);
@@ -86,7 +91,8 @@ export class AlarmRepository {
       for (const write of writes) write.done(true);
       return;
     }
-    // Some compare-and-set lost a race; the stored document says whose write landed.
+    // Some compare-and-set lost a race; the stored document says whose write landed (its write token: two nodes may
+    // have written the very same change).
     for (const write of writes) {
       if (write.operation.op === 'insert') write.done(true);
       else this.#alarms.findOne({ _id: write.alarm._id }).then((stored) => write.done(stored !== null && jsonEqual(stored, write.alarm)), write.failed);

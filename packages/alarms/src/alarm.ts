@@ -106,6 +106,11 @@ export interface Alarm extends Doc {
    * before the crash even when it fell out of `applied_events`. Not shown.
    */
   applied_marks?: Record<string, string>;
+  /**
+   * Unique to the write that stored this version of the alarm: a writer whose compare-and-set lost a race in a group
+   * commit tells its write from another node's identical one (the same change made in the same second). Not shown.
+   */
+  write_token?: string;
   /** Steps dropped by the 2,000-step cap over the alarm's life (after its first step); the timeline reports it. Not shown. */
   folded_steps?: number;
 }

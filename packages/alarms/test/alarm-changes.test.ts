@@ -91,5 +91,11 @@ describe('the alarmChanges service', () => {
     ]);
     expect([fresh, stale]).toEqual([true, false]);
     expect((await repository.open('disk/host'))!.v.output).toBe('first writer');
+    // Two writers making the very same change of one revision (two nodes' beats resolving an alarm in the same
+    // second): one of them lands, the other is told it lost, though the stored document reads as what it wrote.
+    const current = (await repository.open('disk/host'))!;
+    const same = () => ({ ...current, revision: 3, v: { ...current.v, output: 'same change' } });
+    const outcomes = await Promise.all([repository.save(same(), current), repository.save(same(), current)]);
+    expect(outcomes.filter((landed) => landed)).toHaveLength(1);
   });
 });
