@@ -44,6 +44,9 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['vigie-source'] } },
   test: {
     maxWorkers: workers,
+    // `expect.poll` waits up to 30 s (vitest's default is 1 s) wherever the suite runs: a loaded machine may take that
+    // long to show what a quiet one shows at once, and a passing poll never waits for it.
+    expect: { poll: { timeout: 30_000 } },
     sequence: { sequencer: LongestFirstSequencer },
     projects: roots.map((root) => ({
       extends: true,

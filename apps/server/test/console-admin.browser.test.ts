@@ -59,7 +59,7 @@ describeWithService('chromium', chromiumInstalled, () => {
 
     // The rule applies to events sent over HTTP: the lab's event is dropped, the other one raises an alarm.
     await ui.send([check('lab-1', 'disk', 3, 'disk full'), check('web-1', 'disk', 3, 'disk full')]);
-    await expect.poll(() => openAlarmsOf('web-1'), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => openAlarmsOf('web-1')).toBe(1);
     expect(await openAlarmsOf('lab-1')).toBe(0);
   }, 90_000);
 
@@ -86,7 +86,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     await expect.poll(() => page.locator('.occurrences li').count()).toBe(3);
     await ui.expectAccessible('maintenance editor');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.locator('.fc-event', { hasText: 'Disk replacement' }).count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.locator('.fc-event', { hasText: 'Disk replacement' }).count()).toBe(1);
     await ui.expectAccessible('calendar week view');
     await ui.checkEverySize('calendar');
     await page.getByRole('button', { name: 'Month' }).click();
@@ -135,7 +135,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.goto(`${url}/import`);
     await page.getByLabel(/^Document/).fill(JSON.stringify({ cis: [{ _id: 'imported-1', name: 'imported-1', type: 'component', action: 'create' }], links: [] }));
     await page.getByRole('button', { name: 'Import' }).click();
-    await expect.poll(() => page.locator('.import-progress [role="status"]').innerText(), { timeout: 20_000 }).toMatch(/Status: done/);
+    await expect.poll(() => page.locator('.import-progress [role="status"]').innerText()).toMatch(/Status: done/);
     await ui.expectAccessible('import page');
   }, 60_000);
 

@@ -28,19 +28,19 @@ describeWithService('chromium', chromiumInstalled, () => {
 
   it('updates the list live while events arrive: rows change in place, new ones appear, leaving ones go, with no reading of the page', async () => {
     await page.goto(`${url}/?q=lyon&state=2,3`);
-    await expect.poll(() => rows().count(), { timeout: 15_000 }).toBe(1);
-    await expect.poll(() => page.locator('p.live').innerText(), { timeout: 15_000 }).toBe('Live');
+    await expect.poll(() => rows().count()).toBe(1);
+    await expect.poll(() => page.locator('p.live').innerText()).toBe('Live');
     const reads = countListReads();
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
 
     await ui.send([check('mq-lyon-2', 'queue', 3, 'consumer gone')]);
-    await expect.poll(() => page.locator('tbody tr.row td.col-component').allInnerTexts(), { timeout: 15_000 }).toEqual(['mq-lyon-2', 'mq-lyon-1']);
+    await expect.poll(() => page.locator('tbody tr.row td.col-component').allInnerTexts()).toEqual(['mq-lyon-2', 'mq-lyon-1']);
     await ui.send([check('mq-lyon-1', 'queue', 3, '15,000 messages waiting')]);
-    await expect.poll(() => page.locator('tbody tr.row td.col-output').allInnerTexts(), { timeout: 15_000 }).toEqual(['consumer gone', '15,000 messages waiting']);
+    await expect.poll(() => page.locator('tbody tr.row td.col-output').allInnerTexts()).toEqual(['consumer gone', '15,000 messages waiting']);
     expect(await page.locator('tbody tr.row td.col-state').allInnerTexts()).toEqual(['critical', 'critical']);
     // Back to OK: no longer matches the state filter, so it leaves the list.
     await ui.send([check('mq-lyon-2', 'queue', 0, 'consumer back')]);
-    await expect.poll(() => page.locator('tbody tr.row td.col-component').allInnerTexts(), { timeout: 15_000 }).toEqual(['mq-lyon-1']);
+    await expect.poll(() => page.locator('tbody tr.row td.col-component').allInnerTexts()).toEqual(['mq-lyon-1']);
     expect(await page.locator('.toolbar .count').innerText()).toMatch(/^1 alarm\b/);
 
     expect(reads.count).toBe(0);
@@ -49,7 +49,7 @@ describeWithService('chromium', chromiumInstalled, () => {
 
   it('acknowledges a selection and reports the alarm that failed; a write without the CSRF token is refused', async () => {
     await page.goto(`${url}/?q=paris`);
-    await expect.poll(() => rows().count(), { timeout: 15_000 }).toBe(4);
+    await expect.poll(() => rows().count()).toBe(4);
     // Keyboard: the page's select-all box with Space.
     await page.getByRole('checkbox', { name: 'Select every alarm of the page' }).focus();
     await page.keyboard.press('Space');
@@ -66,7 +66,7 @@ describeWithService('chromium', chromiumInstalled, () => {
       .toMatch(/^3 acknowledged, 1 failed: cpu\/db-paris-1 — Cannot ack alarm \S+: entity cpu\/db-paris-1 is disabled$/);
     expect((await ui.call('POST', '/api/v2/entities/enable', { _id: 'cpu/db-paris-1' })).status).toBe(200);
     await page.goto(`${url}/?q=paris&columns=component,resource,ack&sort=resource:asc`);
-    await expect.poll(() => page.locator('tbody tr.row td.col-ack').allInnerTexts(), { timeout: 15_000 }).toEqual(['', 'by root', 'by root', 'by root']);
+    await expect.poll(() => page.locator('tbody tr.row td.col-ack').allInnerTexts()).toEqual(['', 'by root', 'by root', 'by root']);
 
     const forged = await page.evaluate(async () => {
       const res = await fetch('/api/v2/bulk/alarms/ackremove', { method: 'PUT', headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' }, body: '[]' });
@@ -80,31 +80,31 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.goto(`${url}/?q=checkout`);
     await page.getByRole('button', { name: /^Details of/ }).first().click();
     const details = page.getByRole('complementary');
-    await expect.poll(() => details.locator('h2').innerText(), { timeout: 15_000 }).toBe('http/web-paris-3');
+    await expect.poll(() => details.locator('h2').innerText()).toBe('http/web-paris-3');
     await details.getByRole('group', { name: 'Actions on this alarm' }).getByRole('button', { name: 'Comment', exact: true }).click();
     await details.getByRole('textbox', { name: 'Comment' }).fill('Checkout team called');
     await ui.expectAccessible('alarm details with the comment form');
     await details.getByRole('button', { name: 'Comment: 1 alarm' }).click();
-    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 15_000 }).toBe('1 commented');
-    await expect.poll(() => details.locator('.timeline li').allInnerTexts(), { timeout: 15_000 }).toEqual(expect.arrayContaining([expect.stringMatching(/comment[\s\S]*by root[\s\S]*Checkout team called/)]));
+    await expect.poll(() => page.getByRole('status').innerText()).toBe('1 commented');
+    await expect.poll(() => details.locator('.timeline li').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/comment[\s\S]*by root[\s\S]*Checkout team called/)]));
 
     await details.getByRole('button', { name: 'Snooze', exact: true }).click();
     await details.getByLabel('Duration').fill('2');
     await details.getByRole('button', { name: 'Snooze: 1 alarm' }).click();
-    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 15_000 }).toBe('1 snoozed');
-    await expect.poll(() => details.locator('.timeline li').allInnerTexts(), { timeout: 15_000 }).toEqual(expect.arrayContaining([expect.stringMatching(/^.*snooze/)]));
+    await expect.poll(() => page.getByRole('status').innerText()).toBe('1 snoozed');
+    await expect.poll(() => details.locator('.timeline li').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^.*snooze/)]));
   }, 60_000);
 
   it('puts the selected alarms\' entities into maintenance', async () => {
     await page.goto(`${url}/?q=web-paris-2`);
-    await expect.poll(() => rows().count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => rows().count()).toBe(1);
     await page.getByRole('checkbox', { name: 'Select http/web-paris-2' }).check();
     await page.getByRole('group', { name: 'Actions on the 1 selected alarm' }).getByRole('button', { name: 'Maintenance', exact: true }).click();
     await page.getByLabel('Reason').fill('Replacing the load balancer');
     await page.getByLabel('Duration').fill('3');
     await ui.expectAccessible('maintenance form');
     await page.getByRole('button', { name: 'Maintenance: 1 alarm' }).click();
-    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 15_000 }).toBe('1 put into maintenance');
+    await expect.poll(() => page.getByRole('status').innerText()).toBe('1 put into maintenance');
     const pbehaviors = (await ui.call('GET', `/api/v2/pbehavior_byeid/${encodeURIComponent('http/web-paris-2')}`)).body as { name: string; type_: string; reason: string; tstop: number; tstart: number }[];
     expect(pbehaviors).toEqual([expect.objectContaining({ name: 'Maintenance from the console', type_: 'Maintenance', reason: 'Replacing the load balancer' })]);
     expect((pbehaviors[0]?.tstop ?? 0) - (pbehaviors[0]?.tstart ?? 0)).toBe(3 * 3600);
@@ -112,7 +112,7 @@ describeWithService('chromium', chromiumInstalled, () => {
 
   it('acts on one alarm from its row\'s menu, with the keyboard', async () => {
     await page.goto(`${url}/?q=db-paris-1&columns=component,resource,ticket&sort=resource:asc`);
-    await expect.poll(() => page.locator('tbody tr.row td.col-resource').allInnerTexts(), { timeout: 15_000 }).toEqual(['cpu', 'disk']);
+    await expect.poll(() => page.locator('tbody tr.row td.col-resource').allInnerTexts()).toEqual(['cpu', 'disk']);
     const menuButton = page.getByRole('button', { name: 'Actions on disk/db-paris-1' });
     const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
     await menuButton.focus();
@@ -144,9 +144,9 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.keyboard.type('INC-4242');
     await ui.expectAccessible('ticket form from a row');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 15_000 }).toBe('1 ticketed');
+    await expect.poll(() => page.getByRole('status').innerText()).toBe('1 ticketed');
     await form.waitFor({ state: 'detached' });
-    await expect.poll(() => page.locator('tbody tr.row td.col-ticket').allInnerTexts(), { timeout: 15_000 }).toEqual(['', 'INC-4242']);
+    await expect.poll(() => page.locator('tbody tr.row td.col-ticket').allInnerTexts()).toEqual(['', 'INC-4242']);
 
     if (screenshotsWanted) {
       for (const theme of ['light', 'dark'] as const) {
@@ -174,23 +174,23 @@ describeWithService('chromium', chromiumInstalled, () => {
     const maintenance = await ui.call('POST', '/api/v2/bulk/entity-pbehaviors', [{ entity: 'messaging', name: 'Broker upgrade', type: 'Maintenance' }]);
     expect((maintenance.body as { status: number }[])[0]?.status).toBe(200);
     await page.goto(`${url}/weather`);
-    await expect.poll(() => page.locator('li.tile-pause').allInnerTexts(), { timeout: 15_000 }).toEqual([expect.stringContaining('Messaging')]);
+    await expect.poll(() => page.locator('li.tile-pause').allInnerTexts()).toEqual([expect.stringContaining('Messaging')]);
     const tile = page.locator('li.tile', { hasText: 'Web shop' });
-    await expect.poll(() => tile.count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => tile.count()).toBe(1);
     await expect.poll(() => tile.getAttribute('class')).not.toContain('tile-pause');
     await ui.checkEverySize('weather');
 
     await page.getByRole('button', { name: 'Pause Web shop' }).click();
-    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 15_000 }).toBe('Web shop paused');
-    await expect.poll(() => tile.getAttribute('class'), { timeout: 15_000 }).toContain('tile-pause');
+    await expect.poll(() => page.getByRole('status').innerText()).toBe('Web shop paused');
+    await expect.poll(() => tile.getAttribute('class')).toContain('tile-pause');
     await ui.expectAccessible('weather with a paused watcher');
     await page.getByRole('button', { name: 'Resume Web shop' }).click();
-    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 15_000 }).toBe('Web shop resumed');
-    await expect.poll(() => tile.getAttribute('class'), { timeout: 15_000 }).not.toContain('tile-pause');
+    await expect.poll(() => page.getByRole('status').innerText()).toBe('Web shop resumed');
+    await expect.poll(() => tile.getAttribute('class')).not.toContain('tile-pause');
     expect((await ui.call('GET', '/api/v2/pbehavior_byeid/shop')).body).toEqual([]);
 
     await tile.getByRole('link').click();
-    await expect.poll(() => page.locator('table.simple tbody tr').allInnerTexts(), { timeout: 15_000 }).toEqual(
+    await expect.poll(() => page.locator('table.simple tbody tr').allInnerTexts()).toEqual(
       expect.arrayContaining([expect.stringMatching(/^disk\s+critical/), expect.stringMatching(/^http\s+critical/)]),
     );
     await ui.expectAccessible('weather dependencies');
@@ -198,7 +198,7 @@ describeWithService('chromium', chromiumInstalled, () => {
 
   it('shows a broadcast message pushed while the page is open, without reading the list again', async () => {
     await page.goto(`${url}/health`);
-    await expect.poll(() => page.locator('table.simple tbody tr').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('table.simple tbody tr').count()).toBeGreaterThan(0);
     const reads: string[] = [];
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/api/v2/broadcast-message/active') reads.push(request.url());
@@ -206,34 +206,34 @@ describeWithService('chromium', chromiumInstalled, () => {
     const now = Math.floor(Date.now() / 1000);
     const message = await ui.call('POST', '/api/v2/broadcast-message', { message: 'Network change at 23:00', color: '#1a5fb4', start: now - 60, end: now + 3600 });
     expect(message.status).toBe(200);
-    await expect.poll(() => page.getByRole('region', { name: 'Broadcast messages' }).innerText(), { timeout: 15_000 }).toBe('Network change at 23:00');
+    await expect.poll(() => page.getByRole('region', { name: 'Broadcast messages' }).innerText()).toBe('Network change at 23:00');
     expect(reads).toEqual([]);
     await ui.expectAccessible('banner');
   }, 60_000);
 
   it('saves the current view under a name, applies, renames and deletes it', async () => {
     await page.goto(`${url}/?state=3&q=paris`);
-    await expect.poll(() => rows().count(), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => rows().count()).toBe(2);
     await page.locator('summary', { hasText: 'Saved views' }).click();
     await page.getByLabel('Name of this view').fill('Critical in Paris');
     await page.getByRole('button', { name: 'Save view' }).click();
     const saved = page.getByRole('list', { name: 'Saved views' });
-    await expect.poll(() => saved.getByRole('link').allInnerTexts(), { timeout: 15_000 }).toEqual(['Critical in Paris']);
+    await expect.poll(() => saved.getByRole('link').allInnerTexts()).toEqual(['Critical in Paris']);
     await ui.expectAccessible('saved views');
 
     await page.goto(`${url}/`);
-    await expect.poll(() => rows().count(), { timeout: 15_000 }).toBeGreaterThan(2);
+    await expect.poll(() => rows().count()).toBeGreaterThan(2);
     await page.locator('summary', { hasText: 'Saved views' }).click();
     await saved.getByRole('link', { name: 'Critical in Paris' }).click();
     await expect.poll(() => new URL(page.url()).search).toBe('?state=3&q=paris');
-    await expect.poll(() => rows().count(), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => rows().count()).toBe(2);
 
     await page.getByRole('button', { name: 'Rename Critical in Paris' }).click();
     await page.getByLabel('New name').fill('Paris, critical');
     await page.getByRole('button', { name: 'Rename', exact: true }).click();
-    await expect.poll(() => saved.getByRole('link').allInnerTexts(), { timeout: 15_000 }).toEqual(['Paris, critical']);
+    await expect.poll(() => saved.getByRole('link').allInnerTexts()).toEqual(['Paris, critical']);
     await page.getByRole('button', { name: 'Delete Paris, critical' }).click();
-    await expect.poll(() => saved.getByRole('link').count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => saved.getByRole('link').count()).toBe(0);
 
     // Each write was audited with the user.
     const audit = (await ui.call('GET', `/api/v2/audit?route=${encodeURIComponent('/api/v2/saved-filters')}`)).body as { data: { method: string; user: { name: string } }[] };
@@ -242,13 +242,13 @@ describeWithService('chromium', chromiumInstalled, () => {
 
   it('shows a viewer no write buttons, and the server refuses the writes if forced', async () => {
     await ui.signIn(viewer.name, viewer.password, '/?q=paris');
-    await expect.poll(() => rows().count(), { timeout: 15_000 }).toBe(4);
+    await expect.poll(() => rows().count()).toBe(4);
     await page.getByRole('checkbox', { name: 'Select every alarm of the page' }).check();
     expect(await page.getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Maintenance' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Actions on / }).count()).toBe(0);
     await page.getByRole('link', { name: 'Weather' }).click();
-    await expect.poll(() => page.locator('li.tile').count(), { timeout: 15_000 }).toBe(3);
+    await expect.poll(() => page.locator('li.tile').count()).toBe(3);
     expect(await page.getByRole('button', { name: /^Pause/ }).count()).toBe(0);
     await ui.expectAccessible('weather, viewer');
 

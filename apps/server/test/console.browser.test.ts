@@ -63,13 +63,13 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${url}/?state=3`);
     // The view in the URL filters the list: only the two critical alarms.
-    await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => page.locator('tbody tr.row').count()).toBe(2);
     expect(await page.locator('.who').innerText()).toBe('root');
   });
 
   it('lists the alarms with the columns, sort and filters the user picks, all kept in the URL', async () => {
     await page.goto(`${url}/`);
-    await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(5);
+    await expect.poll(() => page.locator('tbody tr.row').count()).toBe(5);
     await ui.expectAccessible('alarm list');
     await ui.screenshot('alarm-list-light');
 
@@ -101,7 +101,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     const shared = page.url();
     const other = await ui.browser.context.newPage();
     await other.goto(shared);
-    await expect.poll(() => other.locator('tbody tr.row td.col-output').allInnerTexts(), { timeout: 15_000 }).toEqual(['load average 12.4']);
+    await expect.poll(() => other.locator('tbody tr.row td.col-output').allInnerTexts()).toEqual(['load average 12.4']);
     await other.close();
   });
 
@@ -109,7 +109,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.goto(`${url}/?q=checkout`);
     await page.getByRole('button', { name: /^Details of/ }).first().click();
     const details = page.getByRole('complementary');
-    await expect.poll(() => details.locator('h2').innerText(), { timeout: 15_000 }).toBe('http/web-paris-3');
+    await expect.poll(() => details.locator('h2').innerText()).toBe('http/web-paris-3');
     await expect.poll(() => details.locator('.timeline li').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('stateinc critical')]));
     expect(await details.locator('.fields').last().innerText()).toContain('web-paris-3');
     expect(new URL(page.url()).searchParams.get('open')).toBeTruthy();
@@ -122,9 +122,9 @@ describeWithService('chromium', chromiumInstalled, () => {
 
   it('shows a new alarm without a reload', async () => {
     await page.goto(`${url}/?q=lyon`);
-    await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.locator('tbody tr.row').count()).toBe(1);
     await ui.send([check('mq-lyon-2', 'queue', 3, 'consumer gone')]);
-    await expect.poll(() => page.locator('tbody tr.row td.col-component').allInnerTexts(), { timeout: 20_000 }).toEqual(expect.arrayContaining(['mq-lyon-2']));
+    await expect.poll(() => page.locator('tbody tr.row td.col-component').allInnerTexts()).toEqual(expect.arrayContaining(['mq-lyon-2']));
   });
 
   it('has the weather and health pages and the broadcast banner, usable in both themes and on a phone', async () => {
@@ -132,15 +132,15 @@ describeWithService('chromium', chromiumInstalled, () => {
     const message = await ui.call('POST', '/api/v2/broadcast-message', { message: 'Maintenance of the Paris database tonight at 22:00', color: '#b00020', start: now - 60, end: now + 3600 });
     expect(message.status).toBe(200);
     await page.goto(`${url}/weather`);
-    await expect.poll(() => page.getByRole('region', { name: 'Broadcast messages' }).innerText(), { timeout: 15_000 }).toBe('Maintenance of the Paris database tonight at 22:00');
+    await expect.poll(() => page.getByRole('region', { name: 'Broadcast messages' }).innerText()).toBe('Maintenance of the Paris database tonight at 22:00');
     await expect.poll(() => page.getByRole('heading', { name: 'Service weather' }).count()).toBe(1);
     await ui.expectAccessible('weather');
     await page.getByRole('link', { name: 'Health' }).click();
-    await expect.poll(() => page.locator('table.simple tbody tr').count(), { timeout: 15_000 }).toBe(5);
+    await expect.poll(() => page.locator('table.simple tbody tr').count()).toBe(5);
     await ui.expectAccessible('health');
 
     await page.goto(`${url}/`);
-    await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(6);
+    await expect.poll(() => page.locator('tbody tr.row').count()).toBe(6);
     await ui.setTheme('dark');
     await ui.expectAccessible('alarm list, dark');
     await ui.screenshot('alarm-list-dark');
@@ -160,17 +160,17 @@ describeWithService('chromium', chromiumInstalled, () => {
   it('shows the page, column and action of a plugin, and goes on without a plugin whose module is missing', async () => {
     await page.goto(`${url}/?q=checkout`);
     await page.getByRole('link', { name: 'Hello plugin' }).click();
-    await expect.poll(() => page.locator('main').innerText(), { timeout: 15_000 }).toContain('Hello root');
+    await expect.poll(() => page.locator('main').innerText()).toContain('Hello root');
     expect(await page.getByRole('link', { name: 'Broken' }).count()).toBe(0);
 
     await page.goto(`${url}/?q=checkout&columns=state,component,console-plugin:shout`);
-    await expect.poll(() => page.locator('tbody tr.row td.col-console-plugin\\:shout').allInnerTexts(), { timeout: 15_000 }).toEqual(['WEB-PARIS-3']);
+    await expect.poll(() => page.locator('tbody tr.row td.col-console-plugin\\:shout').allInnerTexts()).toEqual(['WEB-PARIS-3']);
     await page.getByRole('checkbox', { name: 'Select http/web-paris-3' }).check();
     await page.getByRole('button', { name: 'Count' }).click();
     await expect.poll(() => page.getByRole('status').innerText()).toBe('1 alarms counted');
     // The plugin's action is in a row's menu too, run on that row's alarm alone, whatever the selection holds.
     await page.goto(`${url}/?q=paris`);
-    await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(4);
+    await expect.poll(() => page.locator('tbody tr.row').count()).toBe(4);
     await page.getByRole('checkbox', { name: 'Select every alarm of the page' }).check();
     await page.getByRole('button', { name: 'Count' }).click();
     await expect.poll(() => page.getByRole('status').innerText()).toBe('4 alarms counted');
@@ -182,11 +182,11 @@ describeWithService('chromium', chromiumInstalled, () => {
 
   it('says so when the session ends, and signs in again to the same page', async () => {
     await page.goto(`${url}/health`);
-    await expect.poll(() => page.locator('table.simple tbody tr').count(), { timeout: 15_000 }).toBe(5);
+    await expect.poll(() => page.locator('table.simple tbody tr').count()).toBe(5);
     // Signed out elsewhere (another tab): the next call of this page gets 401.
     await page.evaluate(() => fetch('/logout'));
     await page.getByRole('link', { name: 'Weather' }).click();
-    await expect.poll(() => page.getByRole('heading', { name: 'Your session has ended' }).count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.getByRole('heading', { name: 'Your session has ended' }).count()).toBe(1);
     await ui.expectAccessible('session ended');
     await page.getByRole('link', { name: 'Sign in again' }).click();
     await page.getByLabel('User name').fill('root');
@@ -194,7 +194,7 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${url}/weather`);
     await page.getByRole('link', { name: 'Access' }).click();
-    await expect.poll(() => page.locator('section table tbody th').allInnerTexts(), { timeout: 15_000 }).toEqual(expect.arrayContaining(['root', 'watch-only', 'viewer (built in)']));
+    await expect.poll(() => page.locator('section table tbody th').allInnerTexts()).toEqual(expect.arrayContaining(['root', 'watch-only', 'viewer (built in)']));
     await ui.expectAccessible('access');
     await page.getByRole('link', { name: 'Sign out' }).click();
     await page.waitForURL(`${url}/login`);
@@ -203,11 +203,11 @@ describeWithService('chromium', chromiumInstalled, () => {
   it('shows a viewer no administration, and the server refuses it if forced', async () => {
     await ui.signIn(viewer.name, viewer.password, '/access');
     // A viewer manages their own API keys (`account:own`) and sees neither users nor roles.
-    await expect.poll(() => page.locator('main h2').allInnerTexts(), { timeout: 15_000 }).toEqual(['My API keys']);
+    await expect.poll(() => page.locator('main h2').allInnerTexts()).toEqual(['My API keys']);
     expect(await page.getByRole('button', { name: 'New user' }).count()).toBe(0);
     expect(await page.evaluate(async () => (await fetch('/api/v2/users', { headers: { 'x-requested-with': 'XMLHttpRequest' } })).status)).toBe(403);
     // Reading is a viewer's right: the list works.
     await page.getByRole('link', { name: 'Alarms' }).click();
-    await expect.poll(() => page.locator('tbody tr.row').count(), { timeout: 15_000 }).toBe(6);
+    await expect.poll(() => page.locator('tbody tr.row').count()).toBe(6);
   });
 });

@@ -190,7 +190,7 @@ describe('observations', () => {
     expect(http.every((o) => o.seconds >= 0)).toBe(true);
 
     await t.kernel.scheduler.now('legacy.tick', {});
-    await expect.poll(() => jobs.length, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => jobs.length).toBe(1);
     expect(jobs[0]).toMatchObject({ job: 'legacy.tick', ok: true });
     expect(store).toContainEqual(expect.objectContaining({ collection: 'ticks', operation: 'insertOne', ok: true }));
   });
