@@ -184,10 +184,12 @@ export class DocumentEngine {
     const page = tx ? undefined : this.#pageInIndexOrder(collection, filter, options);
     if (page) return page;
     let docs = tx ? undefined : this.#lastCount?.reuse(collection, filter, this.#version);
-    if (!docs) {
-      const plan = this.plan(collection, filter, tx?.overlayOf(collection));
+    if (!docs && tx) {
+      const plan = this.plan(collection, filter, tx.overlayOf(collection));
       docs = Object.keys(plan.residual).length === 0 ? plan.candidates : matching(plan.candidates, plan.residual);
     }
+    // Outside a batch, as a count reads: the whole collection in order when an index would select a large part of it.
+    docs ??= this.#matchingInPlace(collection, filter);
     const skip = options.skip ?? 0;
     // A page needs the first skip + limit documents of the order only.
     if (options.sort && Object.keys(options.sort).length > 0) docs = sortDocs(docs, options.sort, options.limit ? skip + options.limit : undefined);
@@ -373,8 +375,10 @@ export class DocumentEngine {
     let read = 0;
     const group: Doc[] = [];
     for (let i = 0; i < keys.length && page.length < wanted; i++) {
-      if (read > budget) return undefined;
       const { ids } = keys[first[1] === -1 ? keys.length - 1 - i : i] as OrderedKey;
+      // Past the budget, or before a key so large (the first of three states) that reading its documents one lookup by
+      // id at a time costs more than a pass over the collection and a selection of the page.
+      if (read > budget || (read + ids.size > budget && scanPays(read + ids.size, state.docs.size))) return undefined;
       group.length = 0;
       read += ids.size;
       for (const id of ids) {
