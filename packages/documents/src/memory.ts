@@ -372,15 +372,18 @@ export class DocumentEngine {
     const budget = wanted * orderedWalkFactor;
     let read = 0;
     const group: Doc[] = [];
+    // The documents of one key share its value, but for the key of null and missing (null sorts first): the other keys
+    // order them.
+    const { [first[0]]: _walked, ...rest } = sort;
+    const withinKey = Object.keys(rest).length > 0 ? rest : sort;
     for (let i = 0; i < keys.length && page.length < wanted; i++) {
       if (read > budget) return undefined;
-      const { docs } = keys[first[1] === -1 ? keys.length - 1 - i : i] as OrderedKey;
+      const { key, docs } = keys[first[1] === -1 ? keys.length - 1 - i : i] as OrderedKey;
       group.length = 0;
       read += docs.size;
       for (const doc of docs.values()) if (!test || test(doc)) group.push(doc);
       if (group.length === 1) page.push(group[0] as Doc);
-      // Documents of one key are ordered among themselves by the whole sort (the other keys, and null before missing).
-      else if (group.length > 1) for (const doc of sortDocs(group, sort, wanted - page.length)) page.push(doc);
+      else if (group.length > 1) for (const doc of sortDocs(group, key === 'null' ? sort : withinKey, wanted - page.length)) page.push(doc);
     }
     return page.slice(skip, wanted);
   }
