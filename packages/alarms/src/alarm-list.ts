@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { assertSafeFilter } from '@vigie/filter-safety';
 import { injectRef, HttpError, type Filter } from '@vigie/kernel';
-import { entityReaderRef, entityRepositoryRef, type EntityReader, type EntityRepository } from '@vigie/context-graph';
+import { entityInfosSearchRef, entityRepositoryRef, type EntityInfosSearch, type EntityRepository } from '@vigie/context-graph';
 import type { InferType } from 'yup';
 import type { Alarm } from './alarm.js';
 import { AlarmRepository } from './alarm-repository.js';
@@ -40,18 +40,6 @@ export interface AlarmCounters {
   unacknowledged: number;
   snoozed: number;
   under_pbehavior: number;
-}
-
-/** Whether an entity's infos (`{<name>: {description, value}}`) hold `needle` (lower case) in a name or a value. */
-function infosHold(infos: unknown, needle: string): boolean {
-  if (typeof infos !== 'object' || infos === null) return false;
-  for (const [name, info] of Object.entries(infos as Record<string, unknown>)) {
-    if (name.toLowerCase().includes(needle)) return true;
-    const value = typeof info === 'object' && info !== null ? (info as { value?: unknown }).value : info;
-    if ((typeof value === 'string' || typeof value === 'number') && String(value).toLowerCase().includes(needle)) return true;
-    if (Array.isArray(value) && value.some((item) => typeof item === 'string' && item.toLowerCase().includes(needle))) return true;
-  }
-  return false;
 }
 
 /**
@@ -131,16 +119,16 @@ export function alarmListFilter(query: AlarmSelection, infoEntities: readonly st
 export class AlarmListService {
   readonly #alarms: AlarmRepository;
   readonly #entities: EntityRepository;
-  readonly #entityReader: EntityReader;
+  readonly #infosSearch: EntityInfosSearch;
 
   constructor(
     @inject(AlarmRepository) alarms: AlarmRepository,
     @injectRef(entityRepositoryRef) entities: EntityRepository,
-    @injectRef(entityReaderRef) entityReader: EntityReader,
+    @injectRef(entityInfosSearchRef) infosSearch: EntityInfosSearch,
   ) {
     this.#alarms = alarms;
     this.#entities = entities;
-    this.#entityReader = entityReader;
+    this.#infosSearch = infosSearch;
   }
 
   async list(query: AlarmListQuery): Promise<AlarmPage> {
@@ -194,20 +182,7 @@ export class AlarmListService {
    */
   async #filter(query: AlarmCountersQuery): Promise<Filter | null> {
     const search = query.search?.trim() ?? '';
-    return alarmListFilter(query, search === '' ? [] : await this.#entitiesWithInfos(search));
-  }
-
-  /** Entities whose infos hold `text` (case-insensitive) in a name or a value, at most `maxSearchedEntities`. */
-  async #entitiesWithInfos(text: string): Promise<string[]> {
-    const needle = text.toLowerCase();
-    // Every entity, its infos only: a filter on them (`$exists`, `$ne: {}`) would cost more than the test below.
-    const entities = await this.#entityReader.find({}, { projection: { infos: 1 } });
-    const matched: string[] = [];
-    for (const entity of entities) {
-      if (infosHold(entity.infos, needle)) matched.push(entity._id);
-      if (matched.length >= maxSearchedEntities) break;
-    }
-    return matched;
+    return alarmListFilter(query, search === '' ? [] : await this.#infosSearch.matching(search.toLowerCase(), maxSearchedEntities));
   }
 
   async get(id: string): Promise<AlarmOutput | null> {

@@ -1,5 +1,5 @@
 import { defineBridge, provide } from '@vigie/kernel';
-import { entityReaderRef, entityRepositoryRef } from '@vigie/context-graph';
+import { entityInfosSearchRef, entityRepositoryRef } from '@vigie/context-graph';
 import { engineSettingsRef } from '@vigie/events';
 import { AlarmActionService } from './alarm-actions.js';
 import { AlarmBeat } from './alarm-beat.js';
@@ -13,7 +13,7 @@ import { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef } from './refs.js'
 
 /** The alarms feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const alarmsBridge = defineBridge({
-  imports: [entityRepositoryRef, entityReaderRef, engineSettingsRef],
+  imports: [entityRepositoryRef, entityInfosSearchRef, engineSettingsRef],
   singletons: [AlarmRepository, AlarmChangeService, AlarmReader, AlarmBeat, AlarmListService, AlarmActionService, AlarmTimeline, OpenAlarmPreview],
   exports: [provide(alarmChangesRef, AlarmChangeService), provide(alarmReaderRef, AlarmReader), provide(openAlarmPreviewRef, OpenAlarmPreview)],
 });

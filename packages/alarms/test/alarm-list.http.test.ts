@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { EntityRepository, EventEntities } from '@vigie/context-graph';
 import { event, startAlarms, startSec, type AlarmsHarness } from './harness.js';
 
 let h: AlarmsHarness | undefined;
@@ -150,6 +151,23 @@ describe('GET /alerts/get-alarms for people: pages, sorts, search', () => {
     expect(ids(await h.alarms({ search: c!.v.display_name }))).toEqual(['c/host']);
     expect(ids(await h.alarms({ search: 'zabbix' }))).toEqual(['c/host']);
     expect(await h.alarms({ search: 'nowhere' })).toEqual([]);
+  });
+
+  it('finds an entity by the new value of its infos once they change, and no longer by the old one', async () => {
+    h = await seed();
+    const scope = h.t.kernel.scope('context-graph');
+    // Set as an event filter does, then as the entity API and imports do: each announces the change.
+    await scope.resolve(EventEntities).setInfos('b/host', { site: { description: 'site', value: 'Lyon-Gerland' } });
+    expect(ids(await h.alarms({ search: 'gerland' }))).toEqual(['b/host']);
+    await scope.resolve(EventEntities).setInfos('b/host', { site: { description: 'site', value: 'Paris-Bercy' } });
+    expect(await h.alarms({ search: 'gerland' })).toEqual([]);
+    expect(ids(await h.alarms({ search: 'bercy' }))).toEqual(['b/host']);
+    await scope.resolve(EntityRepository).updateDepends('c/host', { add: [], remove: [], fields: { infos: { Rack: { description: 'rack', value: ['R12', 'r13'] } } } });
+    expect(ids(await h.alarms({ search: 'r13' }))).toEqual(['c/host']);
+    expect(ids(await h.alarms({ search: 'RACK' }))).toEqual(['c/host']);
+    await scope.resolve(EntityRepository).updateDepends('c/host', { add: [], remove: [], fields: { infos: {} } });
+    expect(await h.alarms({ search: 'rack' })).toEqual([]);
+    expect(ids(await h.alarms({ search: 'bercy' }))).toEqual(['b/host']);
   });
 });
 

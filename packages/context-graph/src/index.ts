@@ -4,4 +4,5 @@ export { EntityRepository, entityCollection, type EntityQuery } from './entity-r
 export { GraphDraft, type GraphChanges, type DanglingRelation, type RelationField } from './graph-draft.js';
 export { EventEntities } from './event-entities.js';
 export { EntityReader, type PreviewEntity } from './entity-reader.js';
-export { entitiesChangedEvent, entityReaderRef, entityRepositoryRef, eventEntitiesRef } from './refs.js';
+export { EntityInfosSearch } from './entity-infos-search.js';
+export { entitiesChangedEvent, entityInfosSearchRef, entityReaderRef, entityRepositoryRef, eventEntitiesRef } from './refs.js';

@@ -1,4 +1,5 @@
 import { eventRef, serviceRef } from '@vigie/kernel';
+import type { EntityInfosSearch } from './entity-infos-search.js';
 import type { EntityReader } from './entity-reader.js';
 import type { EntityRepository } from './entity-repository.js';
 import type { EventEntities } from './event-entities.js';
@@ -8,6 +9,9 @@ export const entityRepositoryRef = serviceRef<EntityRepository>('context-graph.e
 
 /** Reads of the stored entities with the caller's own filters (selections by pbehaviors, watchers). */
 export const entityReaderRef = serviceRef<EntityReader>('context-graph.entityReader');
+
+/** Which entities' infos hold a text (the alarm list's search), from texts kept in memory. */
+export const entityInfosSearchRef = serviceRef<EntityInfosSearch>('context-graph.entityInfosSearch');
 
 /** The cached graph as events see it (the pipeline stages of the event filter and the context graph). */
 export const eventEntitiesRef = serviceRef<EventEntities>('context-graph.eventEntities');

@@ -198,10 +198,12 @@ export class DocumentEngine {
     const page = tx ? undefined : this.#pageInIndexOrder(collection, filter, options);
     if (page) return page;
     let docs = tx ? undefined : this.#lastCount?.reuse(collection, filter, this.#version);
-    if (!docs) {
-      const plan = this.plan(collection, filter, tx?.overlayOf(collection));
+    if (!docs && tx) {
+      const plan = this.plan(collection, filter, tx.overlayOf(collection));
       docs = Object.keys(plan.residual).length === 0 ? plan.candidates : matching(plan.candidates, plan.residual);
     }
+    // Outside a batch, as a count reads: the whole collection in order when an index would select a large part of it.
+    docs ??= this.#matchingInPlace(collection, filter);
     const skip = options.skip ?? 0;
     // A page needs the first skip + limit documents of the order only.
     if (options.sort && Object.keys(options.sort).length > 0) docs = sortDocs(docs, options.sort, options.limit ? skip + options.limit : undefined);
@@ -270,7 +272,8 @@ export class DocumentEngine {
     }
     const index = this.#narrowestIndex(state, filter);
     const matched: Doc[] = [];
-    if (!index || scanPays(index.size, state.docs.size)) {
+    // An index's documents of one key are read as they are held; those of several keys are told apart by id.
+    if (!index || (index.keys.length > 1 && scanPays(index.size, state.docs.size))) {
       const test = compileMatcher(filter);
       for (const doc of state.docs.values()) if (test(doc)) matched.push(doc);
       return matched;
@@ -278,9 +281,8 @@ export class DocumentEngine {
     // The condition the index answered exactly is not tested again (as in `plan`).
     const residual = Object.fromEntries(Object.entries(filter).filter(([field]) => field !== index.field)) as Filter;
     const test = Object.keys(residual).length === 0 ? null : compileMatcher(residual);
-    index.index.forEachId(index.keys, (id) => {
-      const doc = state.docs.get(id);
-      if (doc && (!test || test(doc))) matched.push(doc);
+    index.index.forEachDoc(index.keys, (doc) => {
+      if (!test || test(doc)) matched.push(doc);
     });
     return matched;
   }
@@ -307,10 +309,8 @@ export class DocumentEngine {
     const best = this.#narrowestIndex(state, filter);
     const candidates: Doc[] = [];
     if (best) {
-      best.index.forEachId(best.keys, (id) => {
-        if (overlay?.has(id)) return;
-        const doc = state?.docs.get(id);
-        if (doc) candidates.push(doc);
+      best.index.forEachDoc(best.keys, (doc) => {
+        if (!overlay?.has(doc._id)) candidates.push(doc);
       });
       // Pending writes are not in the index: they are all looked at, with the whole filter.
       const pending = overlay ? [...overlay.values()].filter((d): d is Doc => d !== null) : [];
@@ -354,8 +354,8 @@ export class DocumentEngine {
       for (const doc of state.docs.values()) if (test(doc)) n += 1;
       return n;
     }
-    narrowest.index.forEachId(narrowest.keys, (id) => {
-      if (others.every((other) => other.index.has(other.keys, id))) n += 1;
+    narrowest.index.forEachDoc(narrowest.keys, (doc) => {
+      if (others.every((other) => other.index.has(other.keys, doc._id))) n += 1;
     });
     return n;
   }
@@ -386,18 +386,18 @@ export class DocumentEngine {
     const budget = wanted * orderedWalkFactor;
     let read = 0;
     const group: Doc[] = [];
+    // The documents of one key share its value, but for the key of null and missing (null sorts first): the other keys
+    // order them.
+    const { [first[0]]: _walked, ...rest } = sort;
+    const withinKey = Object.keys(rest).length > 0 ? rest : sort;
     for (let i = 0; i < keys.length && page.length < wanted; i++) {
       if (read > budget) return undefined;
-      const { ids } = keys[first[1] === -1 ? keys.length - 1 - i : i] as OrderedKey;
+      const { key, docs } = keys[first[1] === -1 ? keys.length - 1 - i : i] as OrderedKey;
       group.length = 0;
-      read += ids.size;
-      for (const id of ids) {
-        const doc = state.docs.get(id);
-        if (doc && (!test || test(doc))) group.push(doc);
-      }
+      read += docs.size;
+      for (const doc of docs.values()) if (!test || test(doc)) group.push(doc);
       if (group.length === 1) page.push(group[0] as Doc);
-      // Documents of one key are ordered among themselves by the whole sort (the other keys, and null before missing).
-      else if (group.length > 1) for (const doc of sortDocs(group, sort, wanted - page.length)) page.push(doc);
+      else if (group.length > 1) for (const doc of sortDocs(group, key === 'null' ? sort : withinKey, wanted - page.length)) page.push(doc);
     }
     return page.slice(skip, wanted);
   }
@@ -757,9 +757,10 @@ function keepable(value: unknown): boolean {
 }
 
 /**
- * Whether reading every document of a collection in order and testing it costs less than reading the `selected` ids an
- * index gives: each of those is a lookup by id (a hash lookup far in memory, several times the cost of stepping to the
- * next document of the collection and testing it), so past an eighth of the collection the scan is cheaper.
+ * Whether reading every document of a collection in order and testing it costs less than reading the `selected`
+ * documents an index gives when each needs a lookup by id (in another index, or among those already seen: a hash
+ * lookup far in memory, several times the cost of stepping to the next document and testing it): past an eighth of the
+ * collection the scan is cheaper.
  */
 function scanPays(selected: number, documents: number): boolean {
   return selected * 8 > documents;

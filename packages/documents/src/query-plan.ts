@@ -42,14 +42,17 @@ export function lookupKeys(condition: unknown): string[] | null {
 export interface OrderedKey {
   key: string;
   value: unknown;
-  /** The ids holding the key: the index's own set, to read only. */
-  ids: ReadonlySet<string>;
+  /** The documents holding the key, by id: the index's own map, to read only. */
+  docs: ReadonlyMap<string, Doc>;
 }
 
-/** A non-unique index on one field path: index key ⇒ ids of the documents holding it. */
+/**
+ * A non-unique index on one field path: index key ⇒ the documents holding it, by id. The documents themselves are
+ * held (the stored versions), so that reading a key's documents costs no lookup by id in the collection.
+ */
 export class FieldIndex {
   readonly path: string;
-  readonly #entries = new Map<string, Set<string>>();
+  readonly #entries = new Map<string, Map<string, Doc>>();
   /**
    * Set once a document's path runs through an array (`list.k` over a list of sub-documents): MongoDB then matches
    * inside the array, which this index does not record, so it is no longer used to select documents.
@@ -82,13 +85,13 @@ export class FieldIndex {
     const value = resolvePath(doc, this.path);
     if (Array.isArray(value)) this.#holdsArrays = true;
     for (const key of valueKeys(value)) {
-      let ids = this.#entries.get(key);
-      if (!ids) {
-        ids = new Set();
-        this.#entries.set(key, ids);
+      let docs = this.#entries.get(key);
+      if (!docs) {
+        docs = new Map();
+        this.#entries.set(key, docs);
         if (this.#ordered) this.#addedKeys.push(key);
       }
-      ids.add(doc._id);
+      docs.set(doc._id, doc);
     }
   }
 
@@ -97,7 +100,7 @@ export class FieldIndex {
    * merged in, the emptied ones dropped, so a read after a few writes costs a pass over the keys, not a sort.
    */
   orderedKeys(): readonly OrderedKey[] {
-    const orderedKey = (key: string): OrderedKey => ({ key, value: JSON.parse(key) as unknown, ids: this.#entries.get(key) as Set<string> });
+    const orderedKey = (key: string): OrderedKey => ({ key, value: JSON.parse(key) as unknown, docs: this.#entries.get(key) as Map<string, Doc> });
     const byValue = (a: OrderedKey, b: OrderedKey) => compareValues(a.value, b.value);
     if (!this.#ordered) {
       this.#ordered = [...this.#entries.keys()].map(orderedKey).sort(byValue);
@@ -124,11 +127,12 @@ export class FieldIndex {
     return merged;
   }
 
-  /** `before` replaced by `after` (same `_id`): nothing to do when the indexed value is the same scalar. */
+  /** `before` replaced by `after` (same `_id`): only the version held changes when the indexed value is the same scalar. */
   replace(before: Doc, after: Doc): void {
     const previous = resolvePath(before, this.path);
     if (previous === resolvePath(after, this.path) && (previous === undefined || isScalar(previous))) {
       if (!this.#crossesArrays && this.path.includes('.')) this.#crossesArrays = pathCrossesArray(after, this.path);
+      this.#entries.get(valueKeys(previous)[0] as string)?.set(after._id, after);
       return;
     }
     this.remove(before);
@@ -137,9 +141,9 @@ export class FieldIndex {
 
   remove(doc: Doc): void {
     for (const key of valueKeys(resolvePath(doc, this.path))) {
-      const ids = this.#entries.get(key);
-      ids?.delete(doc._id);
-      if (ids?.size === 0) {
+      const docs = this.#entries.get(key);
+      docs?.delete(doc._id);
+      if (docs?.size === 0) {
         this.#entries.delete(key);
         this.#removedKeys = true;
       }
@@ -152,7 +156,7 @@ export class FieldIndex {
     return false;
   }
 
-  /** How many ids the keys select (an upper bound, for choosing the narrowest index). */
+  /** How many documents the keys select (an upper bound, for choosing the narrowest index). */
   size(keys: readonly string[]): number {
     let n = 0;
     for (const key of keys) n += this.#entries.get(key)?.size ?? 0;
@@ -163,22 +167,22 @@ export class FieldIndex {
   count(keys: readonly string[]): number {
     if (keys.length === 1) return this.#entries.get(keys[0] as string)?.size ?? 0;
     let n = 0;
-    this.forEachId(keys, () => (n += 1));
+    this.forEachDoc(keys, () => (n += 1));
     return n;
   }
 
-  /** Calls `visit` with each id the keys select, once; the index's own sets are read, not copied, for one key. */
-  forEachId(keys: readonly string[], visit: (id: string) => void): void {
+  /** Calls `visit` with each document the keys select, once; the index's own maps are read, not copied, for one key. */
+  forEachDoc(keys: readonly string[], visit: (doc: Doc) => void): void {
     if (keys.length === 1) {
-      for (const id of this.#entries.get(keys[0] as string) ?? []) visit(id);
+      for (const doc of this.#entries.get(keys[0] as string)?.values() ?? []) visit(doc);
       return;
     }
     const seen = new Set<string>();
     for (const key of keys) {
-      for (const id of this.#entries.get(key) ?? []) {
+      for (const [id, doc] of this.#entries.get(key) ?? []) {
         if (seen.has(id)) continue;
         seen.add(id);
-        visit(id);
+        visit(doc);
       }
     }
   }
@@ -252,6 +256,28 @@ function plainValue(doc: Doc, parts: readonly string[]): unknown {
   return node;
 }
 
+/**
+ * `plainValue` of one path, with the one- and two-part paths of most conditions (`d`, `v.output`) read without a loop:
+ * a scan tests a search's seven fields on every open alarm.
+ */
+function pathReader(path: string): (doc: Doc) => unknown {
+  const parts = path.split('.');
+  if (parts.length === 1) {
+    const [field] = parts as [string];
+    return (doc) => (doc as Record<string, unknown>)[field];
+  }
+  if (parts.length === 2) {
+    const [outer, inner] = parts as [string, string];
+    return (doc) => {
+      const node = (doc as Record<string, unknown>)[outer];
+      if (node === undefined) return undefined;
+      if (typeof node !== 'object' || node === null || Array.isArray(node)) return unsure;
+      return (node as Record<string, unknown>)[inner];
+    };
+  }
+  return (doc) => plainValue(doc, parts);
+}
+
 const isPlainScalar = (v: unknown): boolean => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
 /**
@@ -260,10 +286,10 @@ const isPlainScalar = (v: unknown): boolean => v === null || typeof v === 'strin
  * of them; `onUnsure` decides a document whose value is an array, or whose path meets an array or a scalar on the way.
  */
 function fieldTest(path: string, condition: unknown, onUnsure: Matcher): Matcher | null {
-  const parts = path.split('.');
+  const read = pathReader(path);
   if (isPlainScalar(condition)) {
     return (doc) => {
-      const value = plainValue(doc, parts);
+      const value = read(doc);
       if (value === unsure || Array.isArray(value)) return onUnsure(doc);
       return condition === null ? value === undefined || value === null : value === condition;
     };
@@ -274,7 +300,7 @@ function fieldTest(path: string, condition: unknown, onUnsure: Matcher): Matcher
   if (names.length === 1 && names[0] === '$in' && Array.isArray(ops.$in) && ops.$in.every(isPlainScalar)) {
     const wanted = new Set(ops.$in);
     return (doc) => {
-      const value = plainValue(doc, parts);
+      const value = read(doc);
       if (value === unsure || Array.isArray(value)) return onUnsure(doc);
       return wanted.has(value === undefined ? null : value);
     };
@@ -288,7 +314,7 @@ function fieldTest(path: string, condition: unknown, onUnsure: Matcher): Matcher
       return null;
     }
     return (doc) => {
-      const value = plainValue(doc, parts);
+      const value = read(doc);
       if (value === unsure || Array.isArray(value)) return onUnsure(doc);
       return typeof value === 'string' && pattern.test(value);
     };
@@ -342,6 +368,8 @@ function sortValue(doc: Doc, path: string, parts: readonly string[]): unknown {
 
 /** MongoDB's order of two values: numbers with numbers and strings with strings directly, anything else by mingo. */
 export function compareValues(a: unknown, b: unknown): number {
+  // Two missing values (an unacknowledged alarm's `v.ack.t`) are the commonest tie of a multi-key sort.
+  if (a === b) return 0;
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   return compare(a as never, b as never);

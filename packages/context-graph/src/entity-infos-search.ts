@@ -1,0 +1,121 @@
+import { injectable } from 'tsyringe';
+import { injectRef, kernelRefs, type Collection, type EventBus, type FeatureStore } from '@vigie/kernel';
+import { entityCollection } from './entity-repository.js';
+import { entitiesChangedEvent } from './refs.js';
+
+/**
+ * The lower-case texts a search looks in among an entity's infos (`{<name>: {description, value}}`): each name, and
+ * each value that is a string or a number, or each string of an array value.
+ */
+export function infosSearchTexts(infos: unknown): string[] {
+  if (typeof infos !== 'object' || infos === null) return [];
+  const texts: string[] = [];
+  for (const [name, info] of Object.entries(infos as Record<string, unknown>)) {
+    texts.push(name.toLowerCase());
+    const value = typeof info === 'object' && info !== null ? (info as { value?: unknown }).value : info;
+    if (typeof value === 'string' || typeof value === 'number') texts.push(String(value).toLowerCase());
+    else if (Array.isArray(value)) for (const item of value) if (typeof item === 'string') texts.push(item.toLowerCase());
+  }
+  return texts;
+}
+
+/** Joins an entity's texts for one `includes` per search; a needle without the separator cannot match across two. */
+const separator = '\u0000';
+
+/** One entity's texts: joined when none holds the separator (nearly always), else as they are. */
+type Held = string | readonly string[];
+
+function held(infos: unknown): Held {
+  const texts = infosSearchTexts(infos);
+  return texts.some((text) => text.includes(separator)) ? texts : texts.join(separator);
+}
+
+function holds(entry: Held, needle: string): boolean {
+  if (typeof entry === 'string') return !needle.includes(separator) && entry.includes(needle);
+  return entry.some((text) => text.includes(needle));
+}
+
+/**
+ * Which entities' infos hold a text, for the alarm list's search: the infos' texts of every entity, kept in memory
+ * so that a search tests each entity once instead of copying every entity's infos out of the store.
+ *
+ * Kept current by what announces entity changes: `context-graph.entities-changed` (every write of this feature, which
+ * alone writes the entities) has the named entities read again before the next search, and a store change notice
+ * (another node's write, on stores that give them) has every entity read again. Read at the first search.
+ */
+@injectable()
+export class EntityInfosSearch {
+  readonly #entities: Collection;
+  #texts = new Map<string, Held>();
+  /** Bumped by each store change notice: texts read before it are read again. */
+  #generation = 0;
+  /** The generation the texts were read at; -1 before the first read. */
+  #readAt = -1;
+  /** Entities announced as changed, with the sequence number of their last announcement. */
+  readonly #changed = new Map<string, number>();
+  #sequence = 0;
+  /** Reads of the store, one at a time: a read of a few entities never races a read of them all. */
+  #reads: Promise<void> = Promise.resolve();
+
+  constructor(
+    @injectRef(kernelRefs.store) private readonly store: FeatureStore,
+    @injectRef(kernelRefs.eventBus) private readonly eventBus: EventBus,
+  ) {
+    this.#entities = store.collection(entityCollection);
+  }
+
+  /** Follows the changes of the entities; returns how to stop. */
+  listen(): () => void {
+    const stopEvents = this.eventBus.on(entitiesChangedEvent, ({ ids }) => {
+      for (const id of ids) this.#changed.set(id, ++this.#sequence);
+    });
+    const stopNotices = this.store.changes?.subscribe(() => (this.#generation += 1));
+    return () => {
+      stopEvents();
+      stopNotices?.();
+    };
+  }
+
+  /** Ids of the entities whose infos hold `needle` (lower case) in a name or a value, at most `max`. */
+  async matching(needle: string, max: number): Promise<string[]> {
+    const generation = this.#generation;
+    while (this.#readAt < generation) await this.#read(() => this.#readAll());
+    if (this.#changed.size > 0) await this.#read(() => this.#readChanged());
+    const matched: string[] = [];
+    for (const [id, entry] of this.#texts) {
+      if (!holds(entry, needle)) continue;
+      matched.push(id);
+      if (matched.length >= max) break;
+    }
+    return matched;
+  }
+
+  #read(work: () => Promise<void>): Promise<void> {
+    const run = this.#reads.then(work);
+    this.#reads = run.catch(() => undefined);
+    return run;
+  }
+
+  async #readAll(): Promise<void> {
+    const generation = this.#generation;
+    const sequence = this.#sequence;
+    const texts = new Map<string, Held>();
+    for (const entity of await this.#entities.find({}, { projection: { infos: 1 } })) texts.set(entity._id, held(entity.infos));
+    this.#texts = texts;
+    this.#readAt = generation;
+    // Announced before the read: read with the others. Announced since: read again at the next search.
+    for (const [id, announced] of this.#changed) if (announced <= sequence) this.#changed.delete(id);
+  }
+
+  async #readChanged(): Promise<void> {
+    const changed = [...this.#changed];
+    if (changed.length === 0) return;
+    const found = await this.#entities.find({ _id: { $in: changed.map(([id]) => id) } }, { projection: { infos: 1 } });
+    const read = new Map(found.map((entity) => [entity._id, entity.infos]));
+    for (const [id, announced] of changed) {
+      if (read.has(id)) this.#texts.set(id, held(read.get(id)));
+      else this.#texts.delete(id);
+      if (this.#changed.get(id) === announced) this.#changed.delete(id);
+    }
+  }
+}
