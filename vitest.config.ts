@@ -44,6 +44,9 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['vigie-source'] } },
   test: {
     maxWorkers: workers,
+    // A worker keeps the modules it loaded from one test file to the next instead of loading every package again
+    // for each file: tests share no module state (each starts its own kernel, store and server).
+    isolate: false,
     // `expect.poll` waits up to 30 s (vitest's default is 1 s) wherever the suite runs: a loaded machine may take that
     // long to show what a quiet one shows at once, and a passing poll never waits for it.
     expect: { poll: { timeout: 30_000 } },
