@@ -30,6 +30,11 @@ function namedEntities(event: VigieEvent): { connector: Named; component?: Named
   return { connector, component, resource: { id: `${event.resource}/${event.component}`, type: 'resource', name: event.resource, extra: { component: event.component } } };
 }
 
+/** The entities an event names, connector first. */
+function namedList(named: NonNullable<ReturnType<typeof namedEntities>>): Named[] {
+  return [named.connector, named.component, named.resource].filter((n): n is Named => n !== undefined);
+}
+
 /** What `#ensured` holds for an event: the ids of the entities it names. */
 function ensuredKey(all: readonly Named[]): string {
   return all.map((n) => n.id).join('\u0000');
@@ -129,7 +134,7 @@ export class EventEntities {
   async ensure(event: VigieEvent, entityId: string): Promise<Readonly<Entity> | null> {
     const named = namedEntities(event);
     if (!named) return this.peek(entityId);
-    const all = [named.connector, named.component, named.resource].filter((n): n is Named => n !== undefined);
+    const all = namedList(named);
     const key = ensuredKey(all);
     if (!this.#ensured.has(key)) await this.#create(all, impactLinks(named), key);
     return this.peek(entityId);
@@ -141,7 +146,7 @@ export class EventEntities {
    */
   ensuredNow(event: VigieEvent, entityId: string): Readonly<Entity> | null | undefined {
     const named = namedEntities(event);
-    if (named && !this.#ensured.has(ensuredKey([named.connector, named.component, named.resource].filter((n): n is Named => n !== undefined)))) return undefined;
+    if (named && !this.#ensured.has(ensuredKey(namedList(named)))) return undefined;
     return this.#cache.get(entityId);
   }
 
@@ -153,7 +158,7 @@ export class EventEntities {
   /** Ids of the entities an event names (those `ensure` creates when missing). */
   wouldCreate(event: VigieEvent): string[] {
     const named = namedEntities(event);
-    return named ? [named.connector, named.component, named.resource].filter((n): n is Named => n !== undefined).map((n) => n.id) : [];
+    return named ? namedList(named).map((n) => n.id) : [];
   }
 
   /** The entity `ensure` would create for `id`, without its links (dry runs); null when the event does not name it. */
