@@ -1,10 +1,10 @@
 import { inject, injectable } from 'tsyringe';
-import { assertSafeFilter } from '@vigie/filter-safety';
 import { injectRef, HttpError, type Filter } from '@vigie/kernel';
-import { entityInfosSearchRef, entityRepositoryRef, type EntityInfosSearch, type EntityRepository } from '@vigie/context-graph';
+import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import type { InferType } from 'yup';
 import type { Alarm } from './alarm.js';
 import { AlarmRepository } from './alarm-repository.js';
+import { AlarmSearch, mergeClauses } from './alarm-search.js';
 import { parseSortKeys, type alarmCountersQuerySchema, type alarmListQuerySchema } from './schemas.js';
 
 export type AlarmListQuery = InferType<typeof alarmListQuerySchema>;
@@ -24,12 +24,6 @@ export interface AlarmPage {
   first: number;
   last: number;
 }
-
-/** Fields `search` looks in (case-insensitive substring), besides the entity's infos. */
-const searchedFields = ['d', 'v.display_name', 'v.output', 'v.connector', 'v.connector_name', 'v.component', 'v.resource'];
-
-/** Entities whose infos match a search that are looked for among the alarms at most (a search that broad is no search). */
-const maxSearchedEntities = 10_000;
 
 export type AlarmCountersQuery = InferType<typeof alarmCountersQuerySchema>;
 
@@ -59,82 +53,27 @@ function sortOf(query: Pick<AlarmListQuery, 'sort' | 'sort_key' | 'sort_dir'>): 
   return sort;
 }
 
-/** One filter of all clauses: merged into one object when no two share a field, else `$and`. */
-function mergeClauses(clauses: readonly Filter[]): Filter {
-  if (clauses.length === 0) return {};
-  if (clauses.length === 1) return clauses[0]!;
-  const merged: Filter = {};
-  for (const clause of clauses) {
-    for (const [key, condition] of Object.entries(clause)) {
-      if (key in merged) return { $and: [...clauses] };
-      merged[key] = condition;
-    }
-  }
-  return merged;
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function parseFilter(text: string | undefined): Filter | null {
-  if (text === undefined || text.trim() === '') return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    throw new HttpError(400, `Invalid filter: not valid JSON (${(err as Error).message})`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpError(400, 'Invalid filter: it must be a JSON object');
-  return assertSafeFilter(parsed as Filter);
-}
-
-/** The selection parameters of the list, which the live stream and the export take too. */
-export type AlarmSelection = Pick<AlarmListQuery, 'opened' | 'resolved' | 'tstart' | 'tstop' | 'filter' | 'search'>;
-
-/**
- * The store filter of the list's selection (its `filter` checked by `assertSafeFilter`), or null when it selects
- * nothing (neither open nor resolved alarms).
- */
-export function alarmListFilter(query: AlarmSelection, infoEntities: readonly string[] = []): Filter | null {
-  const clauses: Filter[] = [];
-  if (query.opened && !query.resolved) clauses.push({ 'v.resolved': null });
-  else if (!query.opened && query.resolved) clauses.push({ 'v.resolved': { $ne: null } });
-  else if (!query.opened && !query.resolved) return null;
-  // The window: created by tstop, and open or resolved at or after tstart.
-  if (query.tstop !== undefined) clauses.push({ t: { $lte: query.tstop } });
-  if (query.tstart !== undefined) clauses.push({ $or: [{ 'v.resolved': null }, { 'v.resolved': { $gte: query.tstart } }] });
-  const userFilter = parseFilter(query.filter);
-  if (userFilter) clauses.push(userFilter);
-  if (query.search !== undefined && query.search.trim() !== '') {
-    const pattern = escapeRegex(query.search.trim());
-    const byFields: Filter[] = searchedFields.map((field) => ({ [field]: { $regex: pattern, $options: 'i' } }));
-    clauses.push({ $or: infoEntities.length > 0 ? [...byFields, { d: { $in: [...infoEntities] } }] : byFields });
-  }
-  return mergeClauses(clauses);
-}
-
 /** The alarm list of `GET /alerts/get-alarms` and the item of `GET /api/v2/alarms/<id>`, with each alarm's entity. */
 @injectable()
 export class AlarmListService {
   readonly #alarms: AlarmRepository;
   readonly #entities: EntityRepository;
-  readonly #infosSearch: EntityInfosSearch;
+  readonly #search: AlarmSearch;
 
   constructor(
     @inject(AlarmRepository) alarms: AlarmRepository,
     @injectRef(entityRepositoryRef) entities: EntityRepository,
-    @injectRef(entityInfosSearchRef) infosSearch: EntityInfosSearch,
+    @inject(AlarmSearch) search: AlarmSearch,
   ) {
     this.#alarms = alarms;
     this.#entities = entities;
-    this.#infosSearch = infosSearch;
+    this.#search = search;
   }
 
   async list(query: AlarmListQuery): Promise<AlarmPage> {
     if (query.page !== undefined && query.skip !== undefined) throw new HttpError(400, 'Give skip or page, not both');
     const skip = query.page !== undefined ? (query.page - 1) * query.limit : (query.skip ?? 0);
-    const filter = await this.#filter(query);
+    const filter = await this.#search.selectionFilter(query);
     if (filter === null) return { alarms: [], total: 0, first: skip + 1, last: skip };
     const total = await this.#alarms.count(filter);
     const page = await this.#alarms.find(filter, {
@@ -149,7 +88,7 @@ export class AlarmListService {
 
   /** `GET /api/v2/alarm-counters`: the alarms the list's filter selects, counted per state and per operation. */
   async counters(query: AlarmCountersQuery): Promise<AlarmCounters> {
-    const filter = await this.#filter(query);
+    const filter = await this.#search.selectionFilter(query);
     if (filter === null) return { total: 0, by_state: { '0': 0, '1': 0, '2': 0, '3': 0 }, acknowledged: 0, unacknowledged: 0, snoozed: 0, under_pbehavior: 0 };
     // Counts the store answers without handing out documents (from its indexes where it has them: state, open), rather
     // than one pass over copies of every matching alarm.
@@ -173,16 +112,6 @@ export class AlarmListService {
       snoozed: total - unsnoozed,
       under_pbehavior: total - outsidePbehavior,
     };
-  }
-
-  /**
-   * The store filter of the list's query, or null when it selects nothing. The clauses are merged into one object
-   * where their fields differ (`{v.resolved: null, v.state.val: 3}` rather than `$and`), which the embedded store
-   * answers from its index on `v.resolved` and its direct equality test instead of the general query engine.
-   */
-  async #filter(query: AlarmCountersQuery): Promise<Filter | null> {
-    const search = query.search?.trim() ?? '';
-    return alarmListFilter(query, search === '' ? [] : await this.#infosSearch.matching(search.toLowerCase(), maxSearchedEntities));
   }
 
   async get(id: string): Promise<AlarmOutput | null> {

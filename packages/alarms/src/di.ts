@@ -9,11 +9,12 @@ import { AlarmListService } from './alarm-list.js';
 import { OpenAlarmPreview } from './alarm-preview.js';
 import { AlarmReader } from './alarm-reader.js';
 import { AlarmRepository } from './alarm-repository.js';
-import { alarmChangesRef, alarmReaderRef, openAlarmPreviewRef } from './refs.js';
+import { AlarmSearch } from './alarm-search.js';
+import { alarmChangesRef, alarmReaderRef, alarmSearchRef, openAlarmPreviewRef } from './refs.js';
 
 /** The alarms feature's class graph (tsyringe); the feature resolves its classes, dependents see its exports. */
 export const alarmsBridge = defineBridge({
   imports: [entityRepositoryRef, entityInfosSearchRef, engineSettingsRef],
-  singletons: [AlarmRepository, AlarmChangeService, AlarmReader, AlarmBeat, AlarmListService, AlarmActionService, AlarmTimeline, OpenAlarmPreview],
-  exports: [provide(alarmChangesRef, AlarmChangeService), provide(alarmReaderRef, AlarmReader), provide(openAlarmPreviewRef, OpenAlarmPreview)],
+  singletons: [AlarmRepository, AlarmChangeService, AlarmReader, AlarmBeat, AlarmListService, AlarmSearch, AlarmActionService, AlarmTimeline, OpenAlarmPreview],
+  exports: [provide(alarmChangesRef, AlarmChangeService), provide(alarmReaderRef, AlarmReader), provide(openAlarmPreviewRef, OpenAlarmPreview), provide(alarmSearchRef, AlarmSearch)],
 });

@@ -14,11 +14,12 @@ export {
 } from './alarm.js';
 export { AlarmChangeService, type AlarmChangedEvent, type AlarmTriggerEvent, type AppliedChange, type ChangeCause } from './alarm-changes.js';
 export { AlarmReader } from './alarm-reader.js';
-export { alarmListFilter, type AlarmListQuery, type AlarmOutput, type AlarmSelection } from './alarm-list.js';
+export { type AlarmListQuery, type AlarmOutput } from './alarm-list.js';
+export { alarmListFilter, AlarmSearch, type AlarmSelection, type LiveAlarmSearch, type SearchedAlarm } from './alarm-search.js';
 export { alarmListQuerySchema } from './schemas.js';
 export { triggerDryRunPoint, type TriggerDryRun } from './refs.js';
 export { OpenAlarmPreview, previewAlarm, type OpenAlarmSelection, type PreviewAlarm } from './alarm-preview.js';
-export { alarmChangedEvent, alarmChangesRef, alarmReaderRef, openAlarmPreviewRef, alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
+export { alarmChangedEvent, alarmChangesRef, alarmReaderRef, alarmSearchRef, openAlarmPreviewRef, alarmTriggerEvent, alarmTriggerRedeliveredEvent } from './refs.js';
 export { alarmChangeDataKey, operationOf } from './alarm-stage.js';
 export {
   applyOperation,

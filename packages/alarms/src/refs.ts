@@ -2,12 +2,16 @@ import { eventRef, extensionPointRef, serviceRef } from '@vigie/kernel';
 import type { AlarmChangedEvent, AlarmChangeService, AlarmTriggerEvent } from './alarm-changes.js';
 import type { OpenAlarmPreview } from './alarm-preview.js';
 import type { AlarmReader } from './alarm-reader.js';
+import type { AlarmSearch } from './alarm-search.js';
 
 /** Every alarm write of the other engines goes through this service (locks, idempotency, triggers). */
 export const alarmChangesRef = serviceRef<AlarmChangeService>('alarms.changes');
 
 /** Reads of the stored alarms. */
 export const alarmReaderRef = serviceRef<AlarmReader>('alarms.reader');
+
+/** What the list's `search` means, for the other readers of alarms (the export, the live stream). */
+export const alarmSearchRef = serviceRef<AlarmSearch>('alarms.search');
 
 /** The open alarms a rule selects now (the rule previews of every feature). */
 export const openAlarmPreviewRef = serviceRef<OpenAlarmPreview>('alarms.openAlarmPreview');

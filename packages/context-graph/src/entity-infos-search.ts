@@ -35,13 +35,18 @@ function holds(entry: Held, needle: string): boolean {
   return entry.some((text) => text.includes(needle));
 }
 
+/** While streams follow the infos, every entity is read again after another node's writes at most this often. */
+const followedFullReadMs = 10_000;
+
 /**
  * Which entities' infos hold a text, for the alarm list's search: the infos' texts of every entity, kept in memory
  * so that a search tests each entity once instead of copying every entity's infos out of the store.
  *
  * Kept current by what announces entity changes: `context-graph.entities-changed` (every write of this feature, which
  * alone writes the entities) has the named entities read again before the next search, and a store change notice
- * (another node's write, on stores that give them) has every entity read again. Read at the first search.
+ * (another node's write, on stores that give them) has every entity read again. Read at the first search. While
+ * someone follows the texts (`follow`: a live stream's search, tested on each alarm change without waiting), the
+ * entities this node announces are read again at once, and another node's writes within `followedFullReadMs`.
  */
 @injectable()
 export class EntityInfosSearch {
@@ -56,6 +61,12 @@ export class EntityInfosSearch {
   #sequence = 0;
   /** Reads of the store, one at a time: a read of a few entities never races a read of them all. */
   #reads: Promise<void> = Promise.resolve();
+  /** How many follow the texts (`follow`), and whether a read of each kind is under way or waiting for them. */
+  #followers = 0;
+  #readingChanged = false;
+  #readingAll = false;
+  /** When every entity was last read (ms, process clock). */
+  #fullReadAt = 0;
 
   constructor(
     @injectRef(kernelRefs.store) private readonly store: FeatureStore,
@@ -68,8 +79,14 @@ export class EntityInfosSearch {
   listen(): () => void {
     const stopEvents = this.eventBus.on(entitiesChangedEvent, ({ ids }) => {
       for (const id of ids) this.#changed.set(id, ++this.#sequence);
+      this.#refreshForFollowers();
     });
-    const stopNotices = this.store.changes?.subscribe(() => (this.#generation += 1));
+    // The feature store tells the changes of this feature's collections only; the entities' are the ones that count.
+    const stopNotices = this.store.changes?.subscribe((collection) => {
+      if (collection !== '' && collection !== entityCollection.name) return;
+      this.#generation += 1;
+      this.#refreshForFollowers();
+    });
     return () => {
       stopEvents();
       stopNotices?.();
@@ -78,9 +95,7 @@ export class EntityInfosSearch {
 
   /** Ids of the entities whose infos hold `needle` (lower case) in a name or a value, at most `max`. */
   async matching(needle: string, max: number): Promise<string[]> {
-    const generation = this.#generation;
-    while (this.#readAt < generation) await this.#read(() => this.#readAll());
-    if (this.#changed.size > 0) await this.#read(() => this.#readChanged());
+    await this.current();
     const matched: string[] = [];
     for (const [id, entry] of this.#texts) {
       if (!holds(entry, needle)) continue;
@@ -88,6 +103,60 @@ export class EntityInfosSearch {
       if (matched.length >= max) break;
     }
     return matched;
+  }
+
+  /** Settles once the texts hold every change announced before the call. */
+  async current(): Promise<void> {
+    const generation = this.#generation;
+    while (this.#readAt < generation) await this.#read(() => this.#readAll());
+    if (this.#changed.size > 0) await this.#read(() => this.#readChanged());
+  }
+
+  /** Whether the infos of entity `id` hold `needle` (lower case), as last read (see `current` and `follow`). */
+  holdsNow(id: string, needle: string): boolean {
+    const entry = this.#texts.get(id);
+    return entry !== undefined && holds(entry, needle);
+  }
+
+  /** Keeps the texts current without waiting for a search (see the class); returns how to stop following. */
+  follow(): () => void {
+    this.#followers += 1;
+    let following = true;
+    return () => {
+      if (following) this.#followers -= 1;
+      following = false;
+    };
+  }
+
+  /**
+   * For followers: reads the entities this node announced at once, and every entity after another node's writes at
+   * most every `followedFullReadMs`; one read of each kind under way or waiting at a time.
+   */
+  #refreshForFollowers(): void {
+    if (this.#followers === 0) return;
+    if (this.#changed.size > 0 && !this.#readingChanged) {
+      this.#readingChanged = true;
+      setImmediate(() => {
+        this.#read(() => this.#readChanged())
+          .catch(() => undefined)
+          .finally(() => {
+            this.#readingChanged = false;
+            this.#refreshForFollowers();
+          });
+      });
+    }
+    if (this.#readAt < this.#generation && !this.#readingAll) {
+      this.#readingAll = true;
+      const timer = setTimeout(() => {
+        this.current()
+          .catch(() => undefined)
+          .finally(() => {
+            this.#readingAll = false;
+            this.#refreshForFollowers();
+          });
+      }, Math.max(0, this.#fullReadAt + followedFullReadMs - performance.now()));
+      timer.unref();
+    }
   }
 
   #read(work: () => Promise<void>): Promise<void> {
@@ -103,6 +172,7 @@ export class EntityInfosSearch {
     for (const entity of await this.#entities.find({}, { projection: { infos: 1 } })) texts.set(entity._id, held(entity.infos));
     this.#texts = texts;
     this.#readAt = generation;
+    this.#fullReadAt = performance.now();
     // Announced before the read: read with the others. Announced since: read again at the next search.
     for (const [id, announced] of this.#changed) if (announced <= sequence) this.#changed.delete(id);
   }

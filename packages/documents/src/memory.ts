@@ -3,6 +3,7 @@ import { update as mingoUpdate } from 'mingo';
 import { assertNoCodeExecution } from '@vigie/filter-safety';
 import { copyJson } from './copy-json.js';
 import { fastUpdate } from './fast-update.js';
+import { KeptSearches } from './kept-searches.js';
 import { compileMatcher, FieldIndex, lookupKeys, projectCopy, sortDocs, type OrderedKey } from './query-plan.js';
 import {
   DuplicateKeyError,
@@ -72,6 +73,8 @@ interface CollectionState {
    * one-off, would only cost the writes). Oldest first, at most `maxKeptCounts * 2`.
    */
   countedOnce: Set<string>;
+  /** Literal searches (the alarm list's `search`) kept up to date at each write: see `KeptSearches`. */
+  searches: KeptSearches;
 }
 
 /**
@@ -161,6 +164,7 @@ export class DocumentEngine {
     const state = this.#state(collection, true);
     state.keptCounts.clear();
     state.countedOnce.clear();
+    state.searches.clear();
     for (const doc of docs) state.docs.set(doc._id, doc);
     for (const spec of indexes) this.#installIndex(collection, state, spec);
   }
@@ -184,7 +188,7 @@ export class DocumentEngine {
   #state(name: string, create: boolean): CollectionState {
     let state = this.#collections.get(name);
     if (!state) {
-      state = { docs: new Map(), indexes: new Map(), unique: [], fields: new Map(), keptCounts: new Map(), countedOnce: new Set() };
+      state = { docs: new Map(), indexes: new Map(), unique: [], fields: new Map(), keptCounts: new Map(), countedOnce: new Set(), searches: new KeptSearches() };
       if (create) this.#collections.set(name, state);
     }
     return state;
@@ -262,7 +266,8 @@ export class DocumentEngine {
   /**
    * The documents matching a filter, as `plan` then `matching` find them, but testing each candidate as it is read
    * instead of first gathering every candidate (a count over 100,000 open alarms that keeps a few builds no array of
-   * 100,000), and reading the whole collection in order when the index would select a large part of it anyway.
+   * 100,000), and reading the whole collection in order when the index would select a large part of it anyway. A
+   * literal search asked for before is answered from its kept texts (`KeptSearches`).
    */
   #matchingInPlace(collection: string, filter: Filter): Doc[] {
     const state = this.#collections.get(collection);
@@ -270,6 +275,8 @@ export class DocumentEngine {
       const plan = this.plan(collection, filter);
       return Object.keys(plan.residual).length === 0 ? plan.candidates : matching(plan.candidates, plan.residual);
     }
+    const searched = state.searches.matching(filter, state.docs, state.fields, this.#searchScope(state));
+    if (searched) return searched;
     const index = this.#narrowestIndex(state, filter);
     const matched: Doc[] = [];
     // An index's documents of one key are read as they are held; those of several keys are told apart by id.
@@ -378,7 +385,10 @@ export class DocumentEngine {
     const wanted = skip + limit;
     const narrowest = this.#narrowestIndex(state, filter);
     if (narrowest && narrowest.size <= wanted * 2) return undefined;
-    const test = Object.keys(filter).length === 0 ? null : compileMatcher(filter);
+    const full = Object.keys(filter).length === 0 ? null : compileMatcher(filter);
+    // A literal search kept for the filter tells most documents apart before its regexes are run on them.
+    const candidate = full && state.searches.candidateTest(filter, state.fields, this.#searchScope(state));
+    const test = candidate ? (doc: Doc) => candidate(doc) && full!(doc) : full;
     const keys = index.orderedKeys();
     const page: Doc[] = [];
     // A filter few documents match would have the walk read them all, slower than the plan: past this many documents
@@ -400,6 +410,14 @@ export class DocumentEngine {
       else if (group.length > 1) for (const doc of sortDocs(group, key === 'null' ? sort : withinKey, wanted - page.length)) page.push(doc);
     }
     return page.slice(skip, wanted);
+  }
+
+  /** Where a kept search of a collection looks: the narrowest index of the rest of its filter. */
+  #searchScope(state: CollectionState): (rest: Filter) => ({ field: string; keys: string[]; index: FieldIndex; condition: unknown } | undefined) {
+    return (rest) => {
+      const scope = this.#narrowestIndex(state, rest);
+      return scope && { ...scope, condition: rest[scope.field] };
+    };
   }
 
   /** The narrowest usable secondary index among the filter's top-level equality/`$in` conditions, if any. */
@@ -455,6 +473,7 @@ export class DocumentEngine {
       if (change.after) state.docs.set(change.id, change.after);
       else state.docs.delete(change.id);
       if (state.keptCounts.size > 0) this.#maintainCounts(state, change);
+      if (state.searches.size > 0) state.searches.maintain(change.id, change.after);
       for (const index of state.unique) if (change.after) index.owners.set(indexKey(change.after, index.paths), change.id);
     }
   }

@@ -240,10 +240,10 @@ export function compileQuery(filter: Filter): Query {
   return query;
 }
 
-type Matcher = (doc: Doc) => boolean;
+export type Matcher = (doc: Doc) => boolean;
 
 /** What `plainValue` answers when the path meets an array or a scalar on the way: only mingo knows MongoDB's rules there. */
-const unsure = Symbol('unsure');
+export const unsure = Symbol('unsure');
 
 /** The value at a path through sub-documents only (undefined when missing), or `unsure`. */
 function plainValue(doc: Doc, parts: readonly string[]): unknown {
@@ -260,7 +260,7 @@ function plainValue(doc: Doc, parts: readonly string[]): unknown {
  * `plainValue` of one path, with the one- and two-part paths of most conditions (`d`, `v.output`) read without a loop:
  * a scan tests a search's seven fields on every open alarm.
  */
-function pathReader(path: string): (doc: Doc) => unknown {
+export function pathReader(path: string): (doc: Doc) => unknown {
   const parts = path.split('.');
   if (parts.length === 1) {
     const [field] = parts as [string];

@@ -1,10 +1,10 @@
 import { defineBridge } from '@vigie/kernel';
-import { alarmReaderRef } from '@vigie/alarms';
+import { alarmReaderRef, alarmSearchRef } from '@vigie/alarms';
 import { entityReaderRef, entityRepositoryRef } from '@vigie/context-graph';
 import { ExportService } from './export-service.js';
 
 /** The exports feature's class graph (tsyringe). */
 export const exportsBridge = defineBridge({
-  imports: [alarmReaderRef, entityRepositoryRef, entityReaderRef],
+  imports: [alarmReaderRef, alarmSearchRef, entityRepositoryRef, entityReaderRef],
   singletons: [ExportService],
 });

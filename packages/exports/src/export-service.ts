@@ -6,7 +6,7 @@ import { stringify } from 'csv-stringify';
 import { injectable } from 'tsyringe';
 import { HttpError, durationSeconds, injectRef, kernelRefs, type Clock, type Filter, type Scheduler, type FeatureStore, type Collection } from '@vigie/kernel';
 import { assertSafeFilter } from '@vigie/filter-safety';
-import { alarmListFilter, alarmReaderRef, type AlarmReader } from '@vigie/alarms';
+import { alarmReaderRef, alarmSearchRef, type AlarmReader, type AlarmSearch } from '@vigie/alarms';
 import { entityReaderRef, entityRepositoryRef, type EntityReader, type EntityRepository } from '@vigie/context-graph';
 import { exportsConfig, type ExportsConfig } from './config.js';
 import { exportChunkCollection, exportTaskCollection, type ExportChunk, type ExportTask, type ExportType } from './export-task.js';
@@ -140,6 +140,7 @@ export class ExportService {
     @injectRef(kernelRefs.scheduler) private readonly scheduler: Scheduler,
     @injectRef(kernelRefs.clock) private readonly clock: Clock,
     @injectRef(alarmReaderRef) private readonly alarms: AlarmReader,
+    @injectRef(alarmSearchRef) private readonly alarmSearch: AlarmSearch,
     @injectRef(entityRepositoryRef) private readonly entities: EntityRepository,
     @injectRef(entityReaderRef) private readonly entityReader: EntityReader,
     @injectRef(exportsConfig.ref) config: ExportsConfig,
@@ -176,11 +177,13 @@ export class ExportService {
     );
   }
 
-  startAlarmExport(body: AlarmExportBody, author: string): Promise<ExportStatusOutput> {
+  async startAlarmExport(body: AlarmExportBody, author: string): Promise<ExportStatusOutput> {
     const { columns, filter, separator, ...selection } = body;
     const text = filter === undefined || typeof filter === 'string' ? filter : JSON.stringify(filter);
-    // A selection of neither open nor resolved alarms selects nothing.
-    const storeFilter = alarmListFilter({ ...selection, opened: selection.opened ?? true, resolved: selection.resolved ?? false, filter: text }) ?? { _id: { $in: [] } };
+    // A selection of neither open nor resolved alarms selects nothing. The entities whose infos hold the search are
+    // those of the start.
+    const storeFilter =
+      (await this.alarmSearch.selectionFilter({ ...selection, opened: selection.opened ?? true, resolved: selection.resolved ?? false, filter: text })) ?? { _id: { $in: [] } };
     return this.#start('alarm', storeFilter, columnsOf(columns), separatorOf(separator), author);
   }
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStoreFactory } from '@vigie/documents';
 import { ManualClock, type StoreAdapter, type StoreFactory } from '@vigie/kernel';
 import { alarmsFeature } from '@vigie/alarms';
-import { contextGraphFeature } from '@vigie/context-graph';
+import { contextGraphFeature, EventEntities } from '@vigie/context-graph';
 import { eventsFeature } from '@vigie/events';
 import { check } from '@vigie/events/testing';
 import { startFeatureTest, waitFor, type TestKernel } from '@vigie/testkit';
@@ -93,6 +93,19 @@ describe('alarm export', () => {
     expect(rows).toContain("tab,'\tcmd,1,");
     expect(rows).toContain('accents,défaillance ☃,1,');
     expect(file.text).not.toContain('plain');
+  });
+
+  it('searches as the list does: the alarm\'s fields and its entity\'s infos', async () => {
+    await start();
+    await alarmsFrom([check({ resource: 'lyon-db', state: 2 }), check({ resource: 'paris-db', state: 2, output: 'Lyon replica lagging' }), check({ resource: 'nice-db', state: 2 })], 3);
+    await t.kernel.scope('context-graph').resolve(EventEntities).setInfos('nice-db/host', { site: { description: 'site', value: 'LYON-Gerland' } });
+    const started = await t.post('/api/v2/alarm-export', { search: 'lyon', columns: ['d'] });
+    expect(started.status).toBe(200);
+    await finished(`/api/v2/alarm-export/${(started.body as ExportStatus)._id}`);
+    const file = await t.get(`/api/v2/alarm-export/${(started.body as ExportStatus)._id}/download`);
+    expect(new Set(file.text.split('\r\n').slice(1, -1))).toEqual(new Set(['lyon-db/host', 'paris-db/host', 'nice-db/host']));
+    const none = await t.post('/api/v2/alarm-export', { search: 'gerland-north', columns: ['d'] });
+    expect(await finished(`/api/v2/alarm-export/${(none.body as ExportStatus)._id}`)).toMatchObject({ status: 'done', total: 0 });
   });
 
   it('answers 404 for an unknown export and 400 (or 415) for a bad body', async () => {

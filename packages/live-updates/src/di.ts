@@ -1,4 +1,5 @@
 import { defineBridge } from '@vigie/kernel';
+import { alarmSearchRef } from '@vigie/alarms';
 import { amqpConfigRef } from '@vigie/events';
 import { broadcastMessageServiceRef } from '@vigie/broadcast';
 import { BroadcastFeed } from './broadcast-feed.js';
@@ -7,6 +8,6 @@ import { AlarmStreamHub, BroadcastStreamHub, StreamService } from './stream-serv
 
 /** The live-updates feature's class graph (tsyringe). */
 export const liveUpdatesBridge = defineBridge({
-  imports: [amqpConfigRef, broadcastMessageServiceRef],
+  imports: [alarmSearchRef, amqpConfigRef, broadcastMessageServiceRef],
   singletons: [StreamService, AlarmStreamHub, BroadcastStreamHub, NoticeRelay, BroadcastFeed],
 });

@@ -1,9 +1,9 @@
-import { alarmListFilter } from '@vigie/alarms';
+import { alarmListFilter, alarmSearchRef } from '@vigie/alarms';
 import { defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
 import { BroadcastFeed } from './broadcast-feed.js';
 import { alarmNoticeSelector, AlarmStreamHub, BroadcastStreamHub, StreamService } from './stream-service.js';
 import { alarmStreamQuerySchema, errorSchema } from './schemas.js';
-import { sseFrame } from './sse-connection.js';
+import { sseFrame, type SseConnection } from './sse-connection.js';
 
 /** `Last-Event-ID` as sent (ids this server gives are short; anything longer cannot be one of them). */
 function lastEventId(ctx: VigieContext): string | undefined {
@@ -25,7 +25,8 @@ export const liveUpdateRoutes: RouteDefinition[] = [
     description:
       'Each creation, change and resolution of an alarm selected by the query (the selection of `GET /alerts/get-alarms`: ' +
       '`opened`, `resolved`, `tstart`, `tstop`, `filter`, `search`) as one message `{type: create|change|resolve, alarm: {_id, t, d, v}}` ' +
-      '(steps left out), with an id, when the alarm matches the selection after the change (resolutions reach a stream of open alarms too), ' +
+      '(steps left out), with an id, when the alarm matches the selection after the change (resolutions reach a stream of open alarms too; ' +
+      '`search` as in the list, the entity\'s infos included, as last read), ' +
       'and `{type: leave, alarm}` when a change makes an alarm that matched stop matching (a state filter, and its state went down). Reconnecting with `Last-Event-ID` sends what was ' +
       'missed, in order, once; an id too old for the replay window (`[server] stream_replay_events`) or given by another node or an ' +
       'earlier run gets a `reload` event instead: read the list again, then follow the stream. A client that does not keep up is ' +
@@ -34,14 +35,22 @@ export const liveUpdateRoutes: RouteDefinition[] = [
     querySchema: alarmStreamQuerySchema,
     queryOptions: { singleValued: true },
     responses: { ...streamResponses('alarm changes'), 400: { description: 'Invalid query value or filter', schema: errorSchema } },
-    handler: (ctx, { query }) => {
+    handler: async (ctx, { query }) => {
       // The filter is checked before the stream opens (a 400 then); streams with the same selection share one selector.
       alarmListFilter(query);
       const key = JSON.stringify(query);
       const streams = ctx.state.scope.resolve(StreamService);
       const hub = ctx.state.scope.resolve(AlarmStreamHub);
-      const connection = streams.open(ctx);
-      const problem = hub.subscribe(connection, key, () => alarmNoticeSelector(query), lastEventId(ctx));
+      const search = await ctx.state.scope.resolve(alarmSearchRef).live(query.search);
+      let connection: SseConnection;
+      try {
+        connection = streams.open(ctx);
+      } catch (err) {
+        search.stop();
+        throw err;
+      }
+      connection.onClose(search.stop);
+      const problem = hub.subscribe(connection, key, () => alarmNoticeSelector(query, search.test), lastEventId(ctx));
       if (problem) {
         streams.reload(
           connection,

@@ -1,7 +1,7 @@
 import { Query } from 'mingo';
 import { injectable } from 'tsyringe';
 import { HttpError, injectRef, kernelRefs, type Filter, type StreamLimits, type VigieContext } from '@vigie/kernel';
-import { alarmListFilter, type AlarmSelection } from '@vigie/alarms';
+import { alarmListFilter, type AlarmSelection, type LiveAlarmSearch } from '@vigie/alarms';
 import type { AlarmNotice, NoticeAlarm } from './alarm-notice.js';
 import { SseConnection, sseFrame } from './sse-connection.js';
 import { StreamHub, type Selector } from './stream-hub.js';
@@ -32,17 +32,20 @@ export class BroadcastStreamHub extends StreamHub<null> {
 
 /**
  * Which alarm notices a stream with the list's selection receives: those whose alarm matches the selection once
- * changed; a change after which the alarm no longer matches, though it did before, as a `leave`.
+ * changed; a change after which the alarm no longer matches, though it did before, as a `leave`. `search` tests the
+ * selection's search (`AlarmSearch.live`: the alarm's fields or its entity's infos).
  */
-export function alarmNoticeSelector(selection: AlarmSelection): Selector<AlarmNotice> {
+export function alarmNoticeSelector(selection: AlarmSelection, search: LiveAlarmSearch['test'] = () => true): Selector<AlarmNotice> {
+  // The store filter without the search, which needs the entities' infos: `search` tests it.
+  const unsearched = { ...selection, search: undefined };
   // Resolutions reach a stream of open alarms too: they are how an alarm leaves it.
-  const current = alarmListFilter(selection);
-  const resolution = alarmListFilter({ ...selection, opened: true, resolved: true }) as Filter;
+  const current = alarmListFilter(unsearched);
+  const resolution = alarmListFilter({ ...unsearched, opened: true, resolved: true }) as Filter;
   const tests = (filter: Filter | null): ((alarm: NoticeAlarm) => boolean) => {
     if (filter === null) return () => false;
-    if (Object.keys(filter).length === 0) return () => true;
+    if (Object.keys(filter).length === 0) return search;
     const query = new Query(filter);
-    return (alarm) => query.test(alarm as unknown as Record<string, unknown>);
+    return (alarm) => query.test(alarm as unknown as Record<string, unknown>) && search(alarm);
   };
   const matchesCurrent = tests(current);
   const matchesResolution = tests(resolution);

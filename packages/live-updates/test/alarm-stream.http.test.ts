@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManualClock } from '@vigie/kernel';
+import { EventEntities } from '@vigie/context-graph';
 import { expectError, type TestKernel } from '@vigie/testkit';
 import { check, send, startLive, type Notice } from './harness.js';
 import { SseClient } from './sse-client.js';
@@ -51,6 +52,32 @@ describe('GET /api/v2/alarms/stream', () => {
     expect(summary(critical)).toEqual(['change r1/host 3', 'leave r1/host 0']);
     const ids = all.events.map((e) => e.id);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('searches as the list does, the entity\'s infos included, and follows the infos while it is open', async () => {
+    ({ t } = await startLive());
+    await send(t, check({ resource: 'r1', state: 2 }), check({ resource: 'r2', state: 2 }), check({ resource: 'r3', state: 2, output: 'GERLAND link down' }));
+    // Accepted is not yet processed: the creations must be done before the streams open.
+    await expect.poll(async () => ((await t.get('/alerts/get-alarms')).body as { data: { total: number }[] }).data[0]!.total).toBe(3);
+    const entities = t.kernel.scope('context-graph').resolve(EventEntities);
+    await entities.setInfos('r1/host', { site: { description: 'site', value: 'Lyon-Gerland' } });
+    const gerland = await open('/api/v2/alarms/stream?search=gerland');
+    const byEntity = await open(`/api/v2/alarms/stream?search=${encodeURIComponent('R2/HOST')}`);
+    await send(t, check({ resource: 'r1', state: 3 }), check({ resource: 'r2', state: 3 }), check({ resource: 'r3', state: 3, output: 'GERLAND link down' }));
+    await gerland.until((c) => notices(c).length === 2, 'the changes of the alarm whose entity infos match, and of the one whose output does');
+    await byEntity.until((c) => notices(c).length === 1, 'the change of the entity searched by its id');
+    expect(summary(gerland).sort()).toEqual(['change r1/host 3', 'change r3/host 3']);
+    expect(summary(byEntity)).toEqual(['change r2/host 3']);
+
+    // r2's infos now hold the text: with no list read to refresh them, the open stream sees its next changes.
+    await entities.setInfos('r2/host', { site: { description: 'site', value: 'gerland-2' } });
+    let state = 3;
+    await expect
+      .poll(async () => {
+        await send(t, check({ resource: 'r2', state: (state = state === 3 ? 1 : 3) }));
+        return summary(gerland).some((line) => line.includes('r2/host'));
+      })
+      .toBe(true);
   });
 
   it('resumes from Last-Event-ID with exactly what was missed, and says reload when it cannot', async () => {
