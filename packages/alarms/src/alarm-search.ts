@@ -106,8 +106,14 @@ export class AlarmSearch {
     if (text === '') return { test: () => true, stop: () => undefined };
     const pattern = new RegExp(escapeRegex(text), 'i');
     const needle = text.toLowerCase();
-    await this.infos.current();
+    // Followed before the read: a change announced meanwhile is read for the stream too.
     const stop = this.infos.follow();
+    try {
+      await this.infos.current();
+    } catch (err) {
+      stop();
+      throw err;
+    }
     return {
       test: (alarm) => {
         for (const read of fieldReaders) {
