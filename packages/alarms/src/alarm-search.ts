@@ -1,6 +1,6 @@
 import { injectable } from 'tsyringe';
-import { assertSafeFilter } from '@vigie/filter-safety';
-import { HttpError, injectRef, type Filter } from '@vigie/kernel';
+import { parseSafeFilter } from '@vigie/filter-safety';
+import { injectRef, type Filter } from '@vigie/kernel';
 import { entityInfosSearchRef, type EntityInfosSearch } from '@vigie/context-graph';
 import type { InferType } from 'yup';
 import type { alarmListQuerySchema } from './schemas.js';
@@ -26,18 +26,6 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function parseFilter(text: string | undefined): Filter | null {
-  if (text === undefined || text.trim() === '') return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    throw new HttpError(400, `Invalid filter: not valid JSON (${(err as Error).message})`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpError(400, 'Invalid filter: it must be a JSON object');
-  return assertSafeFilter(parsed as Filter);
-}
-
 /** The selection parameters of the list, which the live stream and the export take too. */
 export type AlarmSelection = Pick<InferType<typeof alarmListQuerySchema>, 'opened' | 'resolved' | 'tstart' | 'tstop' | 'filter' | 'search'>;
 
@@ -55,7 +43,7 @@ export function alarmListFilter(query: AlarmSelection, infoEntities: readonly st
   // The window: created by tstop, and open or resolved at or after tstart.
   if (query.tstop !== undefined) clauses.push({ t: { $lte: query.tstop } });
   if (query.tstart !== undefined) clauses.push({ $or: [{ 'v.resolved': null }, { 'v.resolved': { $gte: query.tstart } }] });
-  const userFilter = parseFilter(query.filter);
+  const userFilter = parseSafeFilter(query.filter);
   if (userFilter) clauses.push(userFilter);
   if (query.search !== undefined && query.search.trim() !== '') {
     const pattern = escapeRegex(query.search.trim());

@@ -4,8 +4,8 @@ import { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { stringify } from 'csv-stringify';
 import { injectable } from 'tsyringe';
-import { HttpError, durationSeconds, injectRef, kernelRefs, type Clock, type Filter, type Scheduler, type FeatureStore, type Collection } from '@vigie/kernel';
-import { assertSafeFilter } from '@vigie/filter-safety';
+import { durationSeconds, injectRef, kernelRefs, type Clock, type Filter, type Scheduler, type FeatureStore, type Collection } from '@vigie/kernel';
+import { parseSafeFilter } from '@vigie/filter-safety';
 import { alarmReaderRef, alarmSearchRef, type AlarmReader, type AlarmSearch } from '@vigie/alarms';
 import { entityReaderRef, entityRepositoryRef, type EntityReader, type EntityRepository } from '@vigie/context-graph';
 import { exportsConfig, type ExportsConfig } from './config.js';
@@ -97,21 +97,6 @@ function separatorOf(name: string | undefined): string {
   return separators[(name ?? 'comma') as keyof typeof separators];
 }
 
-function parseFilter(filter: string | Record<string, unknown> | undefined): Filter {
-  if (filter === undefined) return {};
-  let parsed: unknown = filter;
-  if (typeof filter === 'string') {
-    if (filter.trim() === '') return {};
-    try {
-      parsed = JSON.parse(filter);
-    } catch (err) {
-      throw new HttpError(400, `Invalid filter: not valid JSON (${(err as Error).message})`);
-    }
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpError(400, 'Invalid filter: it must be a JSON object');
-  return assertSafeFilter(parsed as Filter);
-}
-
 /** A cell: the value at a dotted path; objects and lists as their JSON text, absent values empty. */
 function cell(doc: Record<string, unknown>, path: string): string | number | boolean {
   let node: unknown = doc;
@@ -188,7 +173,7 @@ export class ExportService {
   }
 
   startEntityExport(body: EntityExportBody, author: string): Promise<ExportStatusOutput> {
-    return this.#start('entity', parseFilter(body.filter), columnsOf(body.columns), separatorOf(body.separator), author);
+    return this.#start('entity', parseSafeFilter(body.filter) ?? {}, columnsOf(body.columns), separatorOf(body.separator), author);
   }
 
   async status(type: ExportType, id: string): Promise<ExportStatusOutput | null> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertNoCodeExecution, assertSafeFilter, assertSafeRegex, isSafeFieldPath } from './filter-safety.js';
+import { assertNoCodeExecution, assertSafeFilter, assertSafeRegex, isSafeFieldPath, parseSafeFilter } from './filter-safety.js';
 
 describe('assertSafeFilter', () => {
   it('accepts ordinary query operators', () => {
@@ -87,5 +87,17 @@ describe('assertNoCodeExecution', () => {
   it('walks any depth', () => {
     expect(() => assertNoCodeExecution(nested(100_000))).not.toThrow();
     expect(() => assertNoCodeExecution({ a: [nested(50_000), { $where: '1' }] })).toThrow('operator $where is not allowed');
+  });
+});
+
+describe('parseSafeFilter', () => {
+  it('reads JSON text or an object, checked; null when absent or blank; a 400 that says what is wrong', () => {
+    expect(parseSafeFilter(undefined)).toBeNull();
+    expect(parseSafeFilter('  ')).toBeNull();
+    expect(parseSafeFilter('{"v.state.val":3}')).toEqual({ 'v.state.val': 3 });
+    expect(parseSafeFilter({ d: { $in: ['a'] } })).toEqual({ d: { $in: ['a'] } });
+    expect(() => parseSafeFilter('{nope')).toThrow(expect.objectContaining({ status: 400, description: expect.stringMatching(/^Invalid filter: not valid JSON \(/) }));
+    expect(() => parseSafeFilter('[1]')).toThrow(expect.objectContaining({ status: 400, description: 'Invalid filter: it must be a JSON object' }));
+    expect(() => parseSafeFilter('{"$where":"1"}')).toThrow(expect.objectContaining({ code: 'UNSAFE_FILTER' }));
   });
 });

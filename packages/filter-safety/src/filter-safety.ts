@@ -1,4 +1,4 @@
-import { VigieError, ErrorCodes, type Filter } from '@vigie/kernel';
+import { HttpError, VigieError, ErrorCodes, type Filter } from '@vigie/kernel';
 
 /** Operators that execute JavaScript or aggregation expressions; no adapter ever accepts them. */
 export const codeExecutingOperators = ['$where', '$function', '$accumulator', '$expr'] as const;
@@ -184,6 +184,26 @@ export function assertSafeFilter(input: unknown, options: SafeFilterOptions = {}
   };
   expression(input, 0, 'the filter');
   return input as Filter;
+}
+
+/**
+ * A user filter as a route receives it, JSON text (a query parameter) or an object (a body), checked by
+ * `assertSafeFilter`; null when absent or blank. Text that is not JSON, or JSON that is not an object, is a 400 that
+ * says so.
+ */
+export function parseSafeFilter(value: string | Record<string, unknown> | undefined): Filter | null {
+  if (value === undefined) return null;
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    if (value.trim() === '') return null;
+    try {
+      parsed = JSON.parse(value);
+    } catch (err) {
+      throw new HttpError(400, `Invalid filter: not valid JSON (${(err as Error).message})`);
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpError(400, 'Invalid filter: it must be a JSON object');
+  return assertSafeFilter(parsed);
 }
 
 /**

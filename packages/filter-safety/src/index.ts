@@ -1,1 +1,1 @@
-export { assertSafeFilter, assertSafeRegex, isSafeFieldPath, assertNoCodeExecution, safeQueryOperators, codeExecutingOperators, type SafeFilterOptions } from './filter-safety.js';
+export { assertSafeFilter, assertSafeRegex, parseSafeFilter, isSafeFieldPath, assertNoCodeExecution, safeQueryOperators, codeExecutingOperators, type SafeFilterOptions } from './filter-safety.js';
