@@ -58,7 +58,16 @@ describe('kept searches', () => {
     const collection = store.collection('alarms');
     for (const field of ['v.resolved', 'd']) await collection.createIndex({ keys: { [field]: 1 } });
     await collection.insertMany(Array.from({ length: 300 }, (_, i) => makeDoc(i)));
+    const byId = async () => new Map((await collection.find()).map((doc) => [doc._id, doc]));
+    let docs = await byId();
+    // Sorted as the engine sorts: on `d` (plain strings), then on `_id`.
+    const expectedPage = (ids: string[]) =>
+      [...ids].sort((a, b) => {
+        const [da, db] = [docs.get(a)!.d as string, docs.get(b)!.d as string];
+        return da < db ? -1 : da > db ? 1 : a < b ? -1 : a > b ? 1 : 0;
+      });
     const check = async (step: string) => {
+      docs = await byId();
       for (const needle of needles) {
         for (const filter of search(needle, undefined, ['disk/e1', `kelvin/e${step.length % 10}`])) {
           const expected = await referenceIds(collection, filter);
@@ -67,6 +76,9 @@ describe('kept searches', () => {
             const found = (await collection.find(filter)).map((doc) => doc._id).sort();
             expect(found, `${step}, ask ${ask}: ${JSON.stringify(filter)}`).toEqual(expected);
             expect(await collection.count(filter)).toBe(expected.length);
+            // A page sorted on an indexed field is walked in the index's order, the kept texts telling documents apart.
+            const page = (await collection.find(filter, { sort: { d: 1, _id: 1 }, limit: 7 })).map((doc) => doc._id);
+            expect(page, `${step}, ask ${ask}, a page: ${JSON.stringify(filter)}`).toEqual(expectedPage(expected).slice(0, 7));
           }
         }
       }
