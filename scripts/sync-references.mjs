@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Keeps TypeScript project references in step with package.json: the root tsconfig.json lists every workspace
-// package that has a tsconfig.json, and each package references the workspace packages it depends on, so
-// `tsc -b` builds them in dependency order. Run by `pnpm build`; rewrites files only when they change.
+// Keeps TypeScript project references in step with package.json: the root tsconfig.json (and tsconfig.test.json) lists
+// every workspace package that has a tsconfig.json, and each package references the workspace packages it depends on,
+// so `tsc -b` builds them in dependency order. Run by `pnpm build`; rewrites files only when they change.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -30,7 +30,10 @@ for (const dir of dirs) {
   writeIfChanged(tsconfigPath, tsconfig);
 }
 
-writeIfChanged(join(root, 'tsconfig.json'), {
-  files: [],
-  references: dirs.map((dir) => ({ path: relative(root, dir) })).sort((a, b) => a.path.localeCompare(b.path)),
-});
+const everyPackage = dirs.map((dir) => ({ path: relative(root, dir) })).sort((a, b) => a.path.localeCompare(b.path));
+writeIfChanged(join(root, 'tsconfig.json'), { files: [], references: everyPackage });
+
+// The test typecheck references every package too: its imports of package sources then read the declarations
+// `tsc -b tsconfig.json` just wrote instead of checking every source a second time.
+const testConfigPath = join(root, 'tsconfig.test.json');
+writeIfChanged(testConfigPath, { ...JSON.parse(readFileSync(testConfigPath, 'utf8')), references: everyPackage });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { onLines, startSourceServer } from '@vigie/kernel-testing';
-import { waitFor } from '@vigie/testkit';
+import { testPasswordHashCost, waitFor } from '@vigie/testkit';
 
 const fixture = fileURLToPath(new URL('./fixtures/pipeline-server.ts', import.meta.url));
 const authorization = `Basic ${Buffer.from('root:admin password').toString('base64')}`;
@@ -20,7 +20,7 @@ interface Server {
 }
 
 async function startServer(installDir: string, env: Record<string, string>): Promise<Server> {
-  const { child, url, exited } = await startSourceServer(fixture, [installDir], { VIGIE_ADMIN_PASSWORD: 'admin password', VIGIE_ENGINE__LANES: '4', VIGIE_LOG__LEVEL: 'warn', ...env });
+  const { child, url, exited } = await startSourceServer(fixture, [installDir], { VIGIE_ADMIN_PASSWORD: 'admin password', VIGIE_ENGINE__LANES: '4', VIGIE_LOG__LEVEL: 'warn', ...testPasswordHashCost, ...env });
   const lines: string[] = [];
   onLines(child.stdout, (line) => void lines.push(line));
   return { url, lines, exited, kill: (signal) => child.kill(signal) };

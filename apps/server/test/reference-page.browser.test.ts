@@ -5,6 +5,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Kernel } from '@vigie/kernel';
 import { describeWithService } from '@vigie/kernel-testing';
+import { testPasswordHashCost } from '@vigie/testkit';
 import { createServerKernel } from '../src/index.js';
 
 // Debian's chromium (`.ci/run` installs it); playwright-core drives it without downloading a browser.
@@ -21,7 +22,7 @@ describeWithService('chromium', existsSync(executablePath), () => {
     installDir = mkdtempSync(join(tmpdir(), 'vigie-reference-page-'));
     mkdirSync(join(installDir, 'etc'));
     writeFileSync(join(installDir, 'etc', 'webserver.conf'), '[log]\nlevel = silent\n');
-    kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: password }, port: 0 });
+    kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: password, ...testPasswordHashCost }, port: 0 });
     url = (await kernel.start()).url;
   });
   afterAll(async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kernel } from '@vigie/kernel';
+import { testPasswordHashCost } from '@vigie/testkit';
 import { createServerKernel } from '../src/index.js';
 
 /**
@@ -55,7 +56,7 @@ beforeAll(async () => {
   installDir = mkdtempSync(join(tmpdir(), 'vigie-rights-'));
   mkdirSync(join(installDir, 'etc'));
   writeFileSync(join(installDir, 'etc', 'webserver.conf'), '[log]\nlevel = silent\n');
-  kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: 'admin password' }, port: 0 });
+  kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: 'admin password', ...testPasswordHashCost }, port: 0 });
   url = (await kernel.start()).url;
   const doc = (await (await fetch(`${url}/api/v2/openapi.json`, { headers: { authorization: admin } })).json()) as {
     paths: Record<string, Record<string, { 'x-vigie-right'?: string; security?: unknown[] }>>;

@@ -58,10 +58,14 @@ describe('vigie new feature', () => {
 
     linkDependencies();
     const tsc = join(root, 'node_modules', '.bin', 'tsc');
-    await run(tsc, ['-b', dir], { cwd: root });
+    // The packages its test uses are built too: the check below reads their declarations.
+    const used = ['kernel', 'testkit', 'feature-kit'];
+    await run(tsc, ['-b', dir, ...used.map((name) => join(root, 'packages', name))], { cwd: root });
     expect(existsSync(join(dir, 'dist', 'index.js'))).toBe(true);
-    // The test file too, as the repository's typecheck sees it (sources through the vigie-source condition).
-    writeFileSync(join(dir, 'tsconfig.check.json'), JSON.stringify({ extends: '../../tsconfig.test.json', compilerOptions: { incremental: false }, include: ['src', 'test'] }));
+    // The test file too, as the repository's typecheck sees it: through the vigie-source condition, the packages it uses
+    // read from the declarations their build wrote (the references), its own sources checked.
+    const references = used.map((name) => ({ path: `../${name}` }));
+    writeFileSync(join(dir, 'tsconfig.check.json'), JSON.stringify({ extends: '../../tsconfig.test.json', compilerOptions: { incremental: false }, include: ['src', 'test'], references }));
     await run(tsc, ['-p', join(dir, 'tsconfig.check.json')], { cwd: root });
     const tests = await run(join(root, 'node_modules', '.bin', 'vitest'), ['run', '--project', name], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
     expect(tests.stdout).toMatch(/Tests\s+3 passed/);

@@ -17,7 +17,7 @@ import { connect, type ChannelModel } from 'amqplib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Store } from '@vigie/kernel';
 import { startSourceServer, tcpReachable } from '@vigie/kernel-testing';
-import { eventually, waitFor } from '@vigie/testkit';
+import { eventually, testPasswordHashCost, waitFor } from '@vigie/testkit';
 import { describeOnEachStore, openStore, type TestStore } from './fixtures/two-node-store.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/pipeline-server.ts', import.meta.url));
@@ -82,7 +82,7 @@ describeOnEachStore({ RabbitMQ: await tcpReachable('127.0.0.1', 5672) }, (store)
   }
 
   async function start(dir: string, env: Record<string, string> = {}): Promise<Node> {
-    const { child, url, exited } = await startSourceServer(fixture, [dir], { VIGIE_ADMIN_PASSWORD: password, ...env });
+    const { child, url, exited } = await startSourceServer(fixture, [dir], { VIGIE_ADMIN_PASSWORD: password, ...testPasswordHashCost, ...env });
     const node = { dir, url, worker: `vigie-${child.pid}`, exited, kill: (signal: NodeJS.Signals) => child.kill(signal) };
     nodes.push(node);
     return node;

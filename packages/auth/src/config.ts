@@ -1,5 +1,6 @@
 import { mixed, number, object, string, type InferType } from 'yup';
 import { featureConfig } from '@vigie/kernel';
+import { defaultPasswordHashCost } from './password.js';
 
 /** `[auth]` of `etc/webserver.conf`. */
 export const authConfigSchema = object({
@@ -10,6 +11,11 @@ export const authConfigSchema = object({
   providers: string().default('basic,authkey'),
   /** How long a verified credential is remembered, so hashing and directory binds are not paid per request. */
   cache_ttl_seconds: number().integer().min(0).max(3600).default(60),
+  /**
+   * The cost of new password hashes: scrypt's N is 2 to this power (2^15: about 30–90 ms of CPU per hash). Hashes keep
+   * the cost they were made with. Test kernels lower it (`@vigie/testkit`), as a password check is paid at each start.
+   */
+  password_hash_cost: number().integer().min(10).max(20).default(defaultPasswordHashCost),
   /** Role of the first administrator account; also the role allowed to change identity configuration (LDAP, CAS). */
   admin_role: string().default('admin'),
   /**

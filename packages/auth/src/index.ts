@@ -12,7 +12,7 @@ export { operatorRole, viewerRole, type Role } from './roles.js';
 export { localPath, answerLoginPage } from './routes.js';
 export type { ProviderChain } from './provider-chain.js';
 export { renderLoginPage, loginErrors, type LoginPageModel } from './login-page.js';
-export { hashPassword, verifyPassword } from './password.js';
+export { defaultPasswordHashCost, hashPassword, verifyPassword } from './password.js';
 export {
   objectEnvelope,
   objectEnvelopeSchema,

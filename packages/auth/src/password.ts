@@ -1,7 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
-// scrypt parameters: N=2^15 costs about 30–60 ms per hash here, recorded in each hash so they can change later.
-const N = 32768;
+// scrypt parameters, recorded in each hash so they can change later. N = 2^cost; 2^15 costs about 30–90 ms per hash.
+export const defaultPasswordHashCost = 15;
 const r = 8;
 const p = 1;
 const keyLength = 32;
@@ -12,11 +12,12 @@ function derive(password: string, salt: Buffer, n: number, rr: number, pp: numbe
   });
 }
 
-/** `scrypt$N$r$p$<salt b64>$<hash b64>` */
-export async function hashPassword(password: string): Promise<string> {
+/** `scrypt$N$r$p$<salt b64>$<hash b64>`, with N = 2^`cost`. */
+export async function hashPassword(password: string, cost = defaultPasswordHashCost): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await derive(password, salt, N, r, p, keyLength);
-  return ['scrypt', N, r, p, salt.toString('base64'), hash.toString('base64')].join('$');
+  const n = 2 ** cost;
+  const hash = await derive(password, salt, n, r, p, keyLength);
+  return ['scrypt', n, r, p, salt.toString('base64'), hash.toString('base64')].join('$');
 }
 
 /** Timing-safe check of a password against a stored hash; false for malformed hashes. */
@@ -29,5 +30,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** A hash of nothing, verified against when a user is unknown so the response time does not reveal it. */
-export const decoyHash = `scrypt$${N}$${r}$${p}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(keyLength).toString('base64')}`;
+/**
+ * A hash of nothing at the cost new hashes get, verified against when a user is unknown so the response time does not
+ * reveal it.
+ */
+export function decoyHash(cost: number): string {
+  return `scrypt$${2 ** cost}$${r}$${p}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(keyLength).toString('base64')}`;
+}

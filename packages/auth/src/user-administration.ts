@@ -92,7 +92,7 @@ export class UserAdministration {
       ...roleFields(roles),
       enabled: input.enabled ?? true,
       external: false,
-      password: await hashPassword(input.password),
+      password: await hashPassword(input.password, this.config.password_hash_cost),
       ...contactOf(input),
     });
     return publicUser(record);
@@ -127,7 +127,7 @@ export class UserAdministration {
     await this.users.update(name, {
       ...(changes.roles ? roleFields(changes.roles) : {}),
       ...(changes.enabled !== undefined ? { enabled: changes.enabled } : {}),
-      ...(changes.password !== undefined ? { password: await hashPassword(changes.password) } : {}),
+      ...(changes.password !== undefined ? { password: await hashPassword(changes.password, this.config.password_hash_cost) } : {}),
       ...contactOf(changes),
     });
     if (changes.enabled === false || changes.password !== undefined) await this.sessions.closeAllOf(name);
@@ -248,7 +248,7 @@ export class UserAdministration {
     const password = given || randomBytes(18).toString('base64url');
     const existing = await this.users.get(name);
     if (existing) {
-      await this.users.update(name, { ...roleFields([role]), enabled: true, ...(given ? { password: await hashPassword(given) } : {}) });
+      await this.users.update(name, { ...roleFields([role]), enabled: true, ...(given ? { password: await hashPassword(given, this.config.password_hash_cost) } : {}) });
       return { name, generatedPassword: null };
     }
     await this.addUser({ name, password, role });

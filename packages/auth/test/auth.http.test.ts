@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defineFeature, kernelRefs } from '@vigie/kernel';
 import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
-import { authFeature, authProvidersPoint, type AuthProvider, UserAdministration } from '../src/index.js';
+import { authFeature, authProvidersPoint, type AuthProvider, UserAdministration, UserRepository } from '../src/index.js';
 
 const admin = { VIGIE_ADMIN_USER: 'root', VIGIE_ADMIN_PASSWORD: 'correct horse' };
 
@@ -35,6 +35,19 @@ describe('local users over HTTP Basic', () => {
     const me = await t.get('/api/v2/account/me');
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ id: 'root', name: 'root', role: 'admin', roles: ['admin'], via: 'basic' });
+  });
+
+  it('hashes passwords at [auth] password_hash_cost (scrypt N = 2^15 by default) and accepts hashes of any cost', async () => {
+    t = await start();
+    const storedHash = async (name: string) => (await t!.kernel.scope('auth').resolve(UserRepository).get(name))?.password;
+    expect(await storedHash('root')).toMatch(/^scrypt\$32768\$8\$1\$/);
+    await t.stop();
+    t = await start({ config: { password_hash_cost: 10 } });
+    await administration(t).addUser({ name: 'ada', password: 'ada password', role: 'admin' });
+    expect(await storedHash('ada')).toMatch(/^scrypt\$1024\$8\$1\$/);
+    expect((await t.get('/api/v2/account/me', { auth: ['ada', 'ada password'] })).status).toBe(200);
+    expect((await t.get('/api/v2/account/me', { auth: ['ada', 'wrong password'] })).status).toBe(401);
+    expect((await t.get('/api/v2/account/me', { auth: ['nobody', 'ada password'] })).status).toBe(401);
   });
 
   it('answers 401 JSON with a Basic challenge to missing, wrong and malformed credentials', async () => {

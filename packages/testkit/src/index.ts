@@ -2,7 +2,7 @@ import { authFeature } from '@vigie/auth';
 import type { AnyFeature, Clock, ConfigOverrides, Logger, StoreFactory } from '@vigie/kernel';
 import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
-import { testAdmin } from './test-admin.js';
+import { testAdmin, testPasswordHashCost } from './test-admin.js';
 
 export interface FeatureTestOptions {
   /** The features under test (the auth feature is always added). */
@@ -22,13 +22,14 @@ export interface FeatureTestOptions {
 
 /**
  * Starts the features under test as the reference server would run them: the embedded SQLite store in a
- * temporary installation, the real auth feature, a free loopback port. Requests authenticate as `testAdmin`.
+ * temporary installation, the real auth feature, a free loopback port. Requests authenticate as `testAdmin`. Passwords
+ * are hashed at the lowest `[auth] password_hash_cost` (`testPasswordHashCost`; `env` may set another).
  */
 export function startFeatureTest(options: FeatureTestOptions): Promise<TestKernel> {
   return startTestKernel({
     features: [authFeature, ...options.features],
     store: options.store ?? sqliteStoreFactory(),
-    env: { VIGIE_ADMIN_USER: testAdmin.user, VIGIE_ADMIN_PASSWORD: testAdmin.password, ...options.env },
+    env: { VIGIE_ADMIN_USER: testAdmin.user, VIGIE_ADMIN_PASSWORD: testAdmin.password, ...testPasswordHashCost, ...options.env },
     users: { [testAdmin.user]: testAdmin.password },
     config: options.config,
     clock: options.clock,
@@ -38,7 +39,7 @@ export function startFeatureTest(options: FeatureTestOptions): Promise<TestKerne
   });
 }
 
-export { testAdmin };
+export { testAdmin, testPasswordHashCost };
 export type { TestKernel, TestResponse, RequestOptions } from '@vigie/kernel-testing';
 export { errorBody, expectError, oddValues, wrongTypes } from './http-answers.js';
 export { serveRestartFixture, startEnginesServer, type EnginesServer } from './restart.js';

@@ -7,7 +7,7 @@ import { Kernel, createLogger, type AnyFeature } from '@vigie/kernel';
 import { startSourceServer } from '@vigie/kernel-testing';
 import { agendaSchedulerFactory } from '@vigie/scheduler-agenda';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
-import { testAdmin } from './test-admin.js';
+import { testAdmin, testPasswordHashCost } from './test-admin.js';
 
 const authorization = `Basic ${Buffer.from(`${testAdmin.user}:${testAdmin.password}`).toString('base64')}`;
 
@@ -22,7 +22,7 @@ export async function serveRestartFixture(features: readonly AnyFeature[], confi
   const kernel = new Kernel({
     features: [authFeature, ...features],
     installDir,
-    env: { VIGIE_ADMIN_USER: testAdmin.user, VIGIE_ADMIN_PASSWORD: testAdmin.password },
+    env: { VIGIE_ADMIN_USER: testAdmin.user, VIGIE_ADMIN_PASSWORD: testAdmin.password, ...testPasswordHashCost },
     configOverrides: {
       'webserver.conf': {
         server: { host: '127.0.0.1', port: 0, jobs_poll_ms: 100, shutdown_timeout_ms: 2000 },

@@ -1,4 +1,6 @@
 import { inject, injectable } from 'tsyringe';
+import { injectRef } from '@vigie/kernel';
+import { authConfig, type AuthConfig } from '../config.js';
 import type { AuthProvider, AuthRequest, ProviderOutcome } from '../provider.js';
 import { decoyHash, verifyPassword } from '../password.js';
 import { UserRepository } from '../user-repository.js';
@@ -8,7 +10,10 @@ import { UserRepository } from '../user-repository.js';
 export class LocalUserProvider implements AuthProvider {
   readonly name = 'basic';
 
-  constructor(@inject(UserRepository) private readonly users: UserRepository) {}
+  constructor(
+    @inject(UserRepository) private readonly users: UserRepository,
+    @injectRef(authConfig.ref) private readonly config: AuthConfig,
+  ) {}
 
   credential(request: AuthRequest): string | null {
     const header = request.header('authorization');
@@ -24,7 +29,7 @@ export class LocalUserProvider implements AuthProvider {
     const user = await this.users.get(username);
     if (!user || user.external || user.password === null) {
       // Spend the same time as a real check, so timing does not tell which names exist.
-      await verifyPassword(password, decoyHash);
+      await verifyPassword(password, decoyHash(this.config.password_hash_cost));
       return { refused: `no local account ${username}` };
     }
     const matches = await verifyPassword(password, user.password);
