@@ -227,6 +227,15 @@ async function main(): Promise<void> {
           const stats = runner.stats();
           return { processed: stats.processed + stats.failed, accepted: stats.processed + stats.failed + stats.depth };
         };
+        // What the page did meanwhile: its reads of the list, and its stream's reconnections (each may miss messages).
+        const pageActivity = { reads: 0, reconnections: 0 };
+        page.on('request', (req) => {
+          if (new URL(req.url()).pathname === '/alerts/get-alarms') pageActivity.reads++;
+        });
+        await page.exposeFunction('benchReconnecting', () => pageActivity.reconnections++);
+        await page.evaluate(`new MutationObserver(() => {
+          if (document.querySelector('p.live')?.textContent === 'Reconnecting…') window.benchReconnecting();
+        }).observe(document.querySelector('p.live'), { subtree: true, childList: true, characterData: true })`);
         const onStream = new Map<number, number>();
         const stopWatching = await watchProbes(url, onStream);
         const pageBefore = await counters();
@@ -265,7 +274,10 @@ async function main(): Promise<void> {
               `${accepted.toLocaleString('en')} events accepted in all, sender CPU ${cpuSeconds.toFixed(1)} s`,
           );
         } else console.log('  background load: none (BENCH_LOAD_RATE=0)');
-        console.log(`    the page's main thread meanwhile: ${pageBusy('ThreadTime').toFixed(0)} % of a core (busy ${pageBusy('TaskDuration').toFixed(0)} % of the wall time, script ${pageBusy('ScriptDuration').toFixed(0)} %)`);
+        console.log(
+          `    the page meanwhile: its main thread ${pageBusy('ThreadTime').toFixed(0)} % of a core (busy ${pageBusy('TaskDuration').toFixed(0)} % of the wall time, script ${pageBusy('ScriptDuration').toFixed(0)} %); ` +
+            `${pageActivity.reads} reads of the list, ${pageActivity.reconnections} reconnections of its stream`,
+        );
         const worst = missing > 0 ? Infinity : Math.max(...latencies);
         const p99 = missing > 0 && liveChanges - missing <= Math.floor((liveChanges * 99) / 100) ? Infinity : percentile(latencies, 99);
         const ms = (value: number | undefined) => (value === undefined || value === Infinity ? 'over 10 s' : `${value.toFixed(0)} ms`);
