@@ -281,14 +281,31 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
   // them the page is read about once a second instead of a read per frame, each cancelling the one before.
   const rereads = useMemo(() => coalescedReads(() => queryClient.invalidateQueries({ queryKey: target.current.listKey }), rereadIntervalMs), [queryClient]);
   useEffect(() => () => rereads.dispose(), [rereads]);
+  // The messages that arrive while the page is being read: the read may have started before them, so they are applied
+  // to what it reads too (otherwise the read would put the page back as it was, a new alarm gone before it showed).
+  const duringReads = useRef<{ reads: number; notices: AlarmNotice[] }>({ reads: 0, notices: [] });
+  const readPage = useCallback(async (): Promise<AlarmPage> => {
+    const log = duringReads.current;
+    log.reads += 1;
+    const from = log.notices.length;
+    try {
+      const read = await api<AlarmPage>(alarmQuery(view));
+      return applyNotices(read, log.notices.slice(from), view.page === 1, view.size).page;
+    } finally {
+      log.reads -= 1;
+      if (log.reads === 0) log.notices = [];
+    }
+  }, [view]);
   const applyPending = useCallback(() => {
     frame.current = null;
     const notices = pending.current;
     pending.current = [];
     if (notices.length === 0) return;
     const { listKey: key, firstPage, size, open } = target.current;
+    if (duringReads.current.reads > 0) duringReads.current.notices.push(...notices);
     const current = queryClient.getQueryData<AlarmPage>(key);
-    // A read under way may have started before these changes and would put the page back as it was: one more follows.
+    // A read under way gets these changes applied to what it reads (readPage), but whether its total already counts
+    // them cannot be told: one more read follows it.
     const reading = queryClient.isFetching({ queryKey: key }) > 0;
     if (current) {
       const { page: next, complete } = applyNotices(current, notices, firstPage, size);
@@ -316,7 +333,7 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
   });
   const list = useQuery({
     queryKey: listKey,
-    queryFn: () => api<AlarmPage>(alarmQuery(view)),
+    queryFn: readPage,
     placeholderData: keepPreviousData,
     refetchInterval: (live === 'live' ? liveRefreshSeconds : refreshSeconds) * 1000,
   });
