@@ -1,5 +1,5 @@
-// The connector side of the event pipeline benchmark (bench/events-pipeline.ts), in its own process as connectors
-// are: it makes a stream of events when asked (before the clock starts), then sends it through HTTP batches or AMQP
+// The connector side of the event pipeline benchmark (bench/events-pipeline.ts) and of the console's background load
+// (bench/console-list.ts), in its own process as connectors are: it makes a stream of events when asked (before the clock starts), then sends it through HTTP batches or AMQP
 // messages and answers with the CPU time sending took. Asked to watch, it reads `GET /api/v2/alarms/stream` as a
 // screen would, and measures, for each alarm-changing event (`ERR-<n>` in its output), the time from its acceptance
 // (the answer to its HTTP batch, or its publication over AMQP) to its alarm change arriving on the stream.
@@ -12,8 +12,13 @@ export type Events = Record<string, unknown>[];
 /** What the benchmark asks: make a stream, then send it. */
 export type SenderRequest =
   | { kind: 'make'; events: 'warmup' | 'stream'; length: number; entities: number; round: number }
-  /** `rate`: events per second offered at most (a batch leaves no earlier than its share of the time); absent, as fast as answered. */
-  | { kind: 'http'; url: string; authorization: string; batchSize: number; inFlight: number; rate?: number }
+  /**
+   * `rate`: events per second offered at most (a batch leaves no earlier than its share of the time); absent, as fast
+   * as answered. `untilStopped`: the stream is sent over and over, a steady background load, until `stop`.
+   */
+  | { kind: 'http'; url: string; authorization: string; batchSize: number; inFlight: number; rate?: number; untilStopped?: boolean }
+  /** Ends a send after the requests in flight; no answer of its own (the send answers). */
+  | { kind: 'stop' }
   | { kind: 'amqp'; url: string; exchange: string; perMessage: number }
   | { kind: 'watch'; url: string; authorization: string }
   | { kind: 'latencies'; waitMs: number };
@@ -21,6 +26,8 @@ export type SenderRequest =
 /** The answer to `make` (`cpuSeconds` 0) and to a send. */
 export interface SenderReply {
   cpuSeconds: number;
+  /** A send: events the server accepted (answered 200). */
+  accepted?: number;
   /** `latencies`: acceptance to readable on the stream (ms, sorted), and accepted changes not seen within the wait. */
   latencies?: number[];
   missing?: number;
@@ -98,16 +105,21 @@ function stream(length: number, entities: number, round: number): Events {
   return events;
 }
 
-async function sendHttp(events: Events, { url, authorization, batchSize, inFlight, rate }: Extract<SenderRequest, { kind: 'http' }>): Promise<void> {
+let stopRequested = false;
+
+/** Sends the stream; answers how many events the server accepted. */
+async function sendHttp(events: Events, { url, authorization, batchSize, inFlight, rate, untilStopped }: Extract<SenderRequest, { kind: 'http' }>): Promise<number> {
   const headers = { authorization, 'content-type': 'application/json' };
   const started = performance.now();
-  let next = 0;
+  stopRequested = false;
+  let offered = 0;
+  let accepted = 0;
   async function sender(): Promise<void> {
-    while (next < events.length) {
-      const from = next;
+    while (!stopRequested && (untilStopped || offered < events.length)) {
+      const from = offered % events.length;
       const batch = events.slice(from, from + batchSize);
-      next += batchSize;
-      const due = rate ? started + (from / rate) * 1000 : 0;
+      const due = rate ? started + (offered / rate) * 1000 : 0;
+      offered += batch.length;
       if (due > performance.now()) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
       let res: Response;
       for (;;) {
@@ -124,9 +136,11 @@ async function sendHttp(events: Events, { url, authorization, batchSize, inFligh
       if (res.status === 200) noteAccepted(batch, Date.now());
       const body = res.status === 200 ? (JSON.parse(text) as { sent_events: unknown[] }) : undefined;
       if (body?.sent_events.length !== batch.length) throw new Error(`batch refused: ${res.status} ${text.slice(0, 300)}`);
+      accepted += batch.length;
     }
   }
   await Promise.all(Array.from({ length: inFlight }, sender));
+  return accepted;
 }
 
 /** Persistent messages, confirmed by the broker (as a connector that must not lose events publishes them). */
@@ -147,6 +161,10 @@ async function sendAmqp(events: Events, { url, exchange, perMessage }: Extract<S
 let prepared: Events = [];
 process.on('message', (request: SenderRequest) => {
   void (async () => {
+    if (request.kind === 'stop') {
+      stopRequested = true;
+      return;
+    }
     if (request.kind === 'make') {
       prepared = request.events === 'warmup' ? warmup(request.entities) : stream(request.length, request.entities, request.round);
       process.send?.({ cpuSeconds: 0 } satisfies SenderReply);
@@ -162,10 +180,11 @@ process.on('message', (request: SenderRequest) => {
       return;
     }
     const before = process.cpuUsage();
-    if (request.kind === 'http') await sendHttp(prepared, request);
+    let accepted = prepared.length;
+    if (request.kind === 'http') accepted = await sendHttp(prepared, request);
     else await sendAmqp(prepared, request);
     const cpu = process.cpuUsage(before);
-    process.send?.({ cpuSeconds: (cpu.user + cpu.system) / 1e6 } satisfies SenderReply);
+    process.send?.({ cpuSeconds: (cpu.user + cpu.system) / 1e6, accepted } satisfies SenderReply);
   })().catch((err: unknown) => {
     process.stderr.write(`event sender: ${(err as Error).stack ?? String(err)}\n`);
     process.exit(1);

@@ -152,7 +152,7 @@ const benchmarks = {
   export: () => sourceBenchmark('alarm-export.ts', { compiled: true, gc: true }),
   console: async () => {
     consoleBudget();
-    await sourceBenchmark('console-list.ts');
+    await sourceBenchmark('console-list.ts', { compiled: true });
   },
   previews: () => sourceBenchmark('previews-calendar.ts'),
   nodes: () => sourceBenchmark('nodes-pipeline.ts'),

@@ -47,6 +47,46 @@ describeWithService('chromium', chromiumInstalled, () => {
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
   }, 60_000);
 
+  it('keeps up with a flood of changes: the page is read again for those off it, one read at a time, and keeps its size', async () => {
+    await ui.send(Array.from({ length: 60 }, (_, i) => check(`flood-${i}`, 'svc', 2, 'first')));
+    await page.goto(`${url}/?q=flood&size=50`);
+    await expect.poll(() => page.locator('.toolbar .count').innerText()).toMatch(/^60 alarms\b/);
+    await expect.poll(() => page.locator('p.live').innerText()).toBe('Live');
+    // Every read of the list from now on, and how many ran at once.
+    const reads = { count: 0, running: 0, mostAtOnce: 0, failed: 0 };
+    const isListRead = (request: { url: () => string }) => new URL(request.url()).pathname === '/alerts/get-alarms';
+    page.on('request', (request) => {
+      if (!isListRead(request)) return;
+      reads.count += 1;
+      reads.running += 1;
+      reads.mostAtOnce = Math.max(reads.mostAtOnce, reads.running);
+    });
+    page.on('requestfinished', (request) => {
+      if (isListRead(request)) reads.running -= 1;
+    });
+    page.on('requestfailed', (request) => {
+      if (!isListRead(request)) return;
+      reads.running -= 1;
+      reads.failed += 1;
+    });
+
+    // A new alarm goes on top of the first page, which keeps its 50 rows (plus the header row), with no read.
+    await ui.send([check('flood-new', 'svc', 3, 'new')]);
+    await expect.poll(() => page.locator('tbody tr.row td.col-component').first().innerText()).toBe('flood-new');
+    expect(await page.locator('.toolbar .count').innerText()).toMatch(/^61 alarms\b/);
+    expect(await page.locator('table.alarm-table').getAttribute('aria-rowcount')).toBe('51');
+    expect(reads.count).toBe(0);
+
+    // Every alarm changes five times, 11 of them off the first page each time.
+    for (let round = 0; round < 5; round++) await ui.send(Array.from({ length: 61 }, (_, i) => check(i === 60 ? 'flood-new' : `flood-${i}`, 'svc', 1 + (round % 3), `round ${round}`)));
+    await expect.poll(async () => new Set(await page.locator('tbody tr.row td.col-output').allInnerTexts())).toEqual(new Set(['round 4']));
+    expect(await page.locator('.toolbar .count').innerText()).toMatch(/^61 alarms\b/);
+    expect(await page.locator('table.alarm-table').getAttribute('aria-rowcount')).toBe('51');
+    expect(reads.count).toBeGreaterThan(0);
+    expect(reads.mostAtOnce).toBe(1);
+    expect(reads.failed).toBe(0);
+  }, 90_000);
+
   it('acknowledges a selection and reports the alarm that failed; a write without the CSRF token is refused', async () => {
     await page.goto(`${url}/?q=paris`);
     await expect.poll(() => rows().count()).toBe(4);

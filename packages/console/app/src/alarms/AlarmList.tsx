@@ -35,6 +35,41 @@ const menuColumnRem = 2.5;
 const overscan = 6;
 /** Stream messages kept for the next frame at most (a hidden tab runs none); beyond, the page is read again. */
 const maxPendingNotices = 1000;
+/** Least time between the starts of two readings of the page the stream asks for (changes of alarms off the page). */
+const rereadIntervalMs = 1000;
+
+/**
+ * Reads asked for while one runs, or within `minIntervalMs` of the last one's start, make one more read after it,
+ * never several: a flood of requests reads at most once per interval, and no read is cancelled by the next.
+ */
+function coalescedReads(read: () => Promise<unknown>, minIntervalMs: number): { request: () => void; dispose: () => void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let reading = false;
+  let wanted = false;
+  let disposed = false;
+  let lastStarted = -Infinity;
+  const request = () => {
+    wanted = true;
+    if (disposed || reading || timer !== undefined) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      wanted = false;
+      reading = true;
+      lastStarted = performance.now();
+      void read().finally(() => {
+        reading = false;
+        if (wanted) request();
+      });
+    }, Math.max(0, lastStarted + minIntervalMs - performance.now()));
+  };
+  return {
+    request,
+    dispose: () => {
+      disposed = true;
+      clearTimeout(timer);
+    },
+  };
+}
 
 function toggle<T>(list: readonly T[], item: T): T[] {
   return list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
@@ -240,20 +275,45 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
   // one frame are applied together, so that a busy stream renders the list once a frame rather than once a message.
   const pending = useRef<AlarmNotice[]>([]);
   const frame = useRef<number | null>(null);
-  const target = useRef({ listKey, firstPage: view.page === 1, open: view.open });
-  target.current = { listKey, firstPage: view.page === 1, open: view.open };
+  const target = useRef({ listKey, firstPage: view.page === 1, size: view.size, open: view.open });
+  target.current = { listKey, firstPage: view.page === 1, size: view.size, open: view.open };
+  // Changes the page cannot take in place (alarms off this page) make it read again, coalesced: under a flood of
+  // them the page is read about once a second instead of a read per frame, each cancelling the one before.
+  const rereads = useMemo(() => coalescedReads(() => queryClient.invalidateQueries({ queryKey: target.current.listKey }), rereadIntervalMs), [queryClient]);
+  useEffect(() => () => rereads.dispose(), [rereads]);
+  // The messages that arrive while the page is being read: the read may have started before them, so they are applied
+  // to what it reads too (otherwise the read would put the page back as it was, a new alarm gone before it showed).
+  const duringReads = useRef<{ reads: number; notices: AlarmNotice[] }>({ reads: 0, notices: [] });
+  const readPage = useCallback(async (): Promise<AlarmPage> => {
+    const log = duringReads.current;
+    log.reads += 1;
+    const from = log.notices.length;
+    try {
+      const read = await api<AlarmPage>(alarmQuery(view));
+      return applyNotices(read, log.notices.slice(from), view.page === 1, view.size).page;
+    } finally {
+      log.reads -= 1;
+      if (log.reads === 0) log.notices = [];
+    }
+  }, [view]);
   const applyPending = useCallback(() => {
     frame.current = null;
     const notices = pending.current;
     pending.current = [];
     if (notices.length === 0) return;
-    const { listKey: key, firstPage, open } = target.current;
+    const { listKey: key, firstPage, size, open } = target.current;
+    if (duringReads.current.reads > 0) duringReads.current.notices.push(...notices);
     const current = queryClient.getQueryData<AlarmPage>(key);
-    const next = current && applyNotices(current, notices, firstPage);
-    if (next) queryClient.setQueryData(key, next);
-    else void queryClient.invalidateQueries({ queryKey: key });
+    // A read under way gets these changes applied to what it reads (readPage), but whether its total already counts
+    // them cannot be told: one more read follows it.
+    const reading = queryClient.isFetching({ queryKey: key }) > 0;
+    if (current) {
+      const { page: next, complete } = applyNotices(current, notices, firstPage, size);
+      if (next !== current) queryClient.setQueryData(key, next);
+      if (!complete || reading) rereads.request();
+    } else rereads.request();
     if (notices.some((n) => n.alarm._id === open)) void queryClient.invalidateQueries({ queryKey: ['alarm', open] });
-  }, [queryClient]);
+  }, [queryClient, rereads]);
   useEffect(() => () => {
     if (frame.current !== null) cancelAnimationFrame(frame.current);
   }, []);
@@ -264,7 +324,7 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
       // A hidden tab runs no frames: past a page's worth of waiting messages, reading the page again is cheaper.
       if (pending.current.length > maxPendingNotices) {
         pending.current = [];
-        void queryClient.invalidateQueries({ queryKey: target.current.listKey });
+        rereads.request();
         return;
       }
       frame.current ??= requestAnimationFrame(applyPending);
@@ -273,7 +333,7 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
   });
   const list = useQuery({
     queryKey: listKey,
-    queryFn: () => api<AlarmPage>(alarmQuery(view)),
+    queryFn: readPage,
     placeholderData: keepPreviousData,
     refetchInterval: (live === 'live' ? liveRefreshSeconds : refreshSeconds) * 1000,
   });

@@ -170,34 +170,44 @@ export function isAlarmNotice(data: unknown): data is AlarmNotice {
 /**
  * A page of the list after one stream message, or undefined when the page cannot be patched and must be read again
  * (an alarm that now matches but is not on this page). A changed alarm is replaced in place (the entity and the
- * steps the list had are kept), a new one goes on top of the first page, a resolved or leaving one is removed.
+ * steps the list had are kept), a new one goes on top of the first page (which keeps `size` rows: its last one moves
+ * on to the next page), a resolved or leaving one is removed.
  */
-export function applyNotice(page: AlarmPage, notice: AlarmNotice, onFirstPage: boolean): AlarmPage | undefined {
+export function applyNotice(page: AlarmPage, notice: AlarmNotice, onFirstPage: boolean, size: number): AlarmPage | undefined {
   const block = page.data[0];
   if (!block) return undefined;
   const index = block.alarms.findIndex((a) => a._id === notice.alarm._id);
+  const removed = notice.type === 'resolve' || notice.type === 'leave';
+  if (removed && index < 0) return { data: [{ ...block, total: Math.max(0, block.total - 1) }] };
+  // Checked before copying the rows: under a flood, most changes are of alarms on other pages.
+  if (!removed && index < 0 && !(notice.type === 'create' && onFirstPage)) return undefined;
   const alarms = [...block.alarms];
   let total = block.total;
-  if (notice.type === 'resolve' || notice.type === 'leave') {
-    if (index < 0) return { data: [{ ...block, total: Math.max(0, total - 1) }] };
+  if (removed) {
     alarms.splice(index, 1);
     total = Math.max(0, total - 1);
   } else if (index >= 0) {
     const old = alarms[index] as Alarm;
     alarms[index] = { ...old, ...notice.alarm, v: { ...notice.alarm.v, ...(old.v.steps ? { steps: old.v.steps } : {}) } };
-  } else if (notice.type === 'create' && onFirstPage) {
+  } else {
     alarms.unshift({ ...notice.alarm, entity: null });
+    alarms.length = Math.min(alarms.length, size);
     total += 1;
-  } else return undefined;
+  }
   return { data: [{ ...block, alarms, total, last: block.first + alarms.length - 1 }] };
 }
 
-/** A page after several stream messages, in their order; undefined as soon as one cannot be patched. */
-export function applyNotices(page: AlarmPage, notices: readonly AlarmNotice[], onFirstPage: boolean): AlarmPage | undefined {
-  let current: AlarmPage | undefined = page;
+/**
+ * A page after several stream messages, in their order: those that can be patched are, and `complete` says whether
+ * every one could (if not, the page must be read again; patching the others meanwhile keeps the rows on screen live).
+ */
+export function applyNotices(page: AlarmPage, notices: readonly AlarmNotice[], onFirstPage: boolean, size: number): { page: AlarmPage; complete: boolean } {
+  let current = page;
+  let complete = true;
   for (const notice of notices) {
-    current = applyNotice(current, notice, onFirstPage);
-    if (!current) return undefined;
+    const next = applyNotice(current, notice, onFirstPage, size);
+    if (next) current = next;
+    else complete = false;
   }
-  return current;
+  return { page: current, complete };
 }
