@@ -19,7 +19,7 @@
 //                                                    BENCH_AMQP_BATCH: events per AMQP message, default 1;
 //                                                    BENCH_AMQP=0: HTTP only;
 //                                                    BENCH_SYNCHRONOUS: full (default) or normal;
-//                                                    BENCH_CPU_PROF=<dir>: CPU profile of the timed HTTP stream;
+//                                                    BENCH_CPU_PROF=<dir>: CPU profile of each timed stream (HTTP, AMQP);
 //                                                    VIGIE_*: settings of the full composition's server)
 //
 // It runs the compiled packages (`dist`, as the server does), not the sources: the TypeScript loader lowers the
@@ -92,7 +92,7 @@ const latencyFeature = defineFeature({
 const composition = process.env.BENCH_COMPOSITION === 'trimmed' ? 'trimmed' : 'full';
 /** `full` (a fresh install's default): fsync each commit; `normal`: WAL commits survive a process crash, not a power loss. */
 const synchronous = process.env.BENCH_SYNCHRONOUS ?? 'full';
-/** When set, a directory where the CPU profile of the timed HTTP stream is written (summed by bench/profile-summary.mjs). */
+/** When set, a directory where the CPU profile of each timed stream is written (summed by bench/profile-summary.mjs). */
 const profileDir = process.env.BENCH_CPU_PROF;
 const installDir = mkdtempSync(join(tmpdir(), 'vigie-bench-events-'));
 const password = 'bench-password';
@@ -207,7 +207,7 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 async function measured(label: string, send: SenderRequest, count: number, broker = false): Promise<number> {
   latencies.length = 0;
   const target = processed + count;
-  const profiler = profileDir !== undefined && send.kind === 'http' && label !== 'warmup' ? new Session() : undefined;
+  const profiler = profileDir !== undefined && label !== 'warmup' ? new Session() : undefined;
   if (profiler) {
     profiler.connect();
     await profiler.post('Profiler.enable');
