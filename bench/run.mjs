@@ -146,7 +146,7 @@ const benchmarks = {
   // `BENCH_COMPOSITION=full` or `trimmed` runs one of them.
   events: async () => {
     const compositions = process.env.BENCH_COMPOSITION ? [process.env.BENCH_COMPOSITION] : ['full', 'trimmed'];
-    for (const composition of compositions) await sourceBenchmark('events-pipeline.ts', { compiled: true, env: { BENCH_COMPOSITION: composition } });
+    for (const composition of compositions) await sourceBenchmark('events-pipeline.ts', { compiled: true, gc: true, env: { BENCH_COMPOSITION: composition } });
   },
   stream: () => sourceBenchmark('alarm-stream.ts', { compiled: true }),
   export: () => sourceBenchmark('alarm-export.ts', { compiled: true, gc: true }),

@@ -10,6 +10,33 @@ const cacheLimit = 200_000;
 /** A created entity another node stored meanwhile: the writes are worked out again, at most this many times. */
 const duplicateRetries = 3;
 
+/** Link lists at least this long are checked through a set of their members rather than read through. */
+const longList = 64;
+
+/**
+ * The members of the long link lists of cached entities (a connector's thousands of resources). Cached lists are
+ * never changed in place, so a set stays right for its list; the list written next takes it over (`withAdded`).
+ */
+const linkMembers = new WeakMap<readonly string[], Set<string>>();
+
+function membersOf(links: readonly string[]): ReadonlySet<string> {
+  let members = linkMembers.get(links);
+  if (!members) linkMembers.set(links, (members = new Set(links)));
+  return members;
+}
+
+/** `links` with `added` (none of which it holds) at the end, as `$addToSet` stores it; the set of members moves along. */
+function withAdded(links: readonly string[], added: ReadonlySet<string>): string[] {
+  const next = [...links, ...added];
+  const members = linkMembers.get(links);
+  if (members) {
+    for (const link of added) members.add(link);
+    linkMembers.delete(links);
+    linkMembers.set(next, members);
+  }
+  return next;
+}
+
 /** One entity an event names, and how the event's links attach it. */
 interface Named {
   id: string;
@@ -82,6 +109,8 @@ export class EventEntities {
   #creations: PendingCreation[] = [];
   /** `context-graph.entities-changed` payloads this object emitted: its own writes only add, so what is ensured stays so. */
   readonly #ownAnnouncements = new WeakSet<object>();
+  /** How many `context-graph.entities-changed` of other writers (imports, routes, other nodes) this object heard. */
+  #foreignChanges = 0;
   #subscribed = false;
 
   constructor(
@@ -98,6 +127,7 @@ export class EventEntities {
     this.#subscribed = true;
     this.eventBus.on(entitiesChangedEvent, (payload) => {
       const own = this.#ownAnnouncements.has(payload);
+      if (!own) this.#foreignChanges++;
       for (const id of payload.ids) {
         this.#cache.delete(id);
         if (own) continue;
@@ -213,11 +243,15 @@ export class EventEntities {
     if (creations.length === 0) return;
     try {
       for (let attempt = 1; ; attempt++) {
-        const operations = await this.#operations(creations);
+        const foreignChanges = this.#foreignChanges;
+        const { operations, written } = await this.#operations(creations);
         try {
           if (operations.length > 0) {
             await this.store.batch(operations);
-            await this.#announce([...new Set(operations.map((op) => (op.op === 'insert' ? op.doc._id : String(op.filter._id))))]);
+            await this.#announce([...written.keys()]);
+            // The cache keeps what was written (a connector's list of thousands is not read again for each batch),
+            // unless another writer changed entities meanwhile: then what this node read may not be what it extended.
+            if (this.#foreignChanges === foreignChanges) for (const [id, version] of written) this.#remember(id, version());
           }
           break;
         } catch (err) {
@@ -241,7 +275,11 @@ export class EventEntities {
     }
   }
 
-  async #operations(creations: readonly PendingCreation[]): Promise<BatchOperation[]> {
+  /**
+   * The batch that writes `creations`, and each written entity as the batch leaves it (made once the batch
+   * committed): the entities it read, with the links it adds.
+   */
+  async #operations(creations: readonly PendingCreation[]): Promise<{ operations: BatchOperation[]; written: Map<string, () => Entity> }> {
     const now = this.clock.nowSec();
     const named = new Map<string, Named>();
     for (const creation of creations) for (const n of creation.all) named.set(n.id, n);
@@ -255,8 +293,8 @@ export class EventEntities {
       if (existing.has(n.id)) continue;
       created.set(n.id, newEntity(n, now));
     }
-    // The links existing entities hold among those the creations name. A connector's may number thousands: each
-    // list is run through once against the few names wanted, rather than made into a set of its own.
+    // The links existing entities hold among those the creations name. A connector's may number thousands: a long
+    // list is checked through the set of its members (kept with the list), a short one run through once.
     const wanted = new Map<string, { links: readonly string[]; names: Set<string> }>();
     const want = (id: string, field: 'impact' | 'depends', other: string): void => {
       const entity = created.has(id) ? undefined : existing.get(id);
@@ -275,9 +313,14 @@ export class EventEntities {
     const held = new Map<string, Set<string>>();
     for (const [key, { links, names }] of wanted) {
       const found = new Set<string>();
-      for (const link of links) {
-        if (names.has(link)) found.add(link);
-        if (found.size === names.size) break;
+      if (links.length >= longList) {
+        const members = membersOf(links);
+        for (const name of names) if (members.has(name)) found.add(name);
+      } else {
+        for (const link of links) {
+          if (names.has(link)) found.add(link);
+          if (found.size === names.size) break;
+        }
       }
       held.set(key, found);
     }
@@ -302,13 +345,20 @@ export class EventEntities {
       }
     }
     const operations: BatchOperation[] = [...created.values()].map((doc) => ({ op: 'insert', collection: entityCollection.name, doc }));
+    const written = new Map<string, () => Entity>([...created].map(([id, doc]) => [id, () => doc]));
     for (const [id, { impact, depends }] of additions) {
       const addToSet: Record<string, unknown> = {};
       if (impact.size > 0) addToSet.impact = { $each: [...impact] };
       if (depends.size > 0) addToSet.depends = { $each: [...depends] };
       operations.push({ op: 'update', collection: entityCollection.name, filter: { _id: id }, update: { $addToSet: addToSet } });
+      const entity = existing.get(id) as Readonly<Entity>;
+      written.set(id, () => ({
+        ...entity,
+        impact: impact.size > 0 ? withAdded(entity.impact, impact) : entity.impact,
+        depends: depends.size > 0 ? withAdded(entity.depends, depends) : entity.depends,
+      }));
     }
-    return operations;
+    return { operations, written };
   }
 
   /** The cache forgets the written entities, and `context-graph.entities-changed` tells everyone else. */

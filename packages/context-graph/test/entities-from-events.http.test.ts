@@ -9,11 +9,14 @@ const start = Date.UTC(2025, 0, 1);
 let t: TestKernel;
 let recorder: ReturnType<typeof recordingFeature>;
 const changed: string[][] = [];
+/** The entity each event carried past the entities stage, by entity id (the last one). */
+const carried = new Map<string, Record<string, unknown>>();
 
 beforeEach(async () => {
   // A stage after the entities stage (an alarms stage would be there) shows which events get that far.
-  recorder = recordingFeature([{ name: 'after-entities', order: 400 }]);
+  recorder = recordingFeature([{ name: 'after-entities', order: 400, act: (c) => void (c.entity && carried.set(c.entityId, structuredClone(c.entity))) }]);
   changed.length = 0;
+  carried.clear();
   t = await startFeatureTest({ features: [eventsFeature, contextGraphFeature, recorder.feature], clock: new ManualClock(start) });
   t.kernel.eventBus.on(entitiesChangedEvent, ({ ids }) => void changed.push([...ids].sort()));
 });
@@ -84,5 +87,23 @@ describe('entities from events', () => {
     const host = await entity('host');
     expect((host.depends as string[]).sort()).toEqual(events.map((e) => `${String(e.resource)}/host`).sort());
     expect(((await entity('nagios/nagios-1')).impact as string[]).length).toBe(40);
+  });
+
+  it('hands later stages each entity as stored after the writes of events, long link lists included', async () => {
+    // Three batches of 40 new resources: the connector's and the component's lists grow past 64 links.
+    for (let batch = 0; batch < 3; batch++) {
+      await send(Array.from({ length: 40 }, (_, i) => check({ resource: `r${batch * 40 + i}` })), (batch + 1) * 40);
+    }
+    // A resource again, and one of another component: only the new links are added.
+    await send([check({ resource: 'r5' }), check({ resource: 'r5', component: 'other' })], 122);
+    await send([check({ source_type: 'component', resource: undefined, component: 'host' }), { ...check({ source_type: 'connector' }), component: undefined, resource: undefined }], 124);
+    for (const id of ['host', 'nagios/nagios-1']) {
+      const stored = await entity(id);
+      expect(carried.get(id), id).toEqual(stored);
+    }
+    const connector = await entity('nagios/nagios-1');
+    expect(connector.impact).toHaveLength(121);
+    expect(new Set(connector.impact as string[]).size).toBe(121);
+    expect(connector.depends).toEqual(['host', 'other']);
   });
 });

@@ -46,6 +46,23 @@ describe('fastUpdate', () => {
     expect(fastUpdate(doc, { $push: { tags: { $each: [] } } })?.changed).toBe(false);
   });
 
+  it('adds to long lists right from each version, the latest or an older one whose write failed', () => {
+    const first = { _id: 'connector', links: Array.from({ length: 100 }, (_, i) => `r${i}`) };
+    const second = fastUpdate(first, { $addToSet: { links: { $each: ['r5', 'new-1'] } } })?.doc as typeof first;
+    expect(second.links).toEqual([...first.links, 'new-1']);
+    const third = fastUpdate(second, { $addToSet: { links: { $each: ['new-1', 'new-2'] } } })?.doc as typeof first;
+    expect(third.links).toEqual([...first.links, 'new-1', 'new-2']);
+    expect(fastUpdate(third, { $addToSet: { links: 'new-2' } })?.changed).toBe(false);
+    expect(fastUpdate(third, { $addToSet: { links: 'r99' } })?.changed).toBe(false);
+    // The versions before do not hold what was added after them.
+    const again = fastUpdate(first, { $addToSet: { links: 'new-1' } });
+    expect(again?.changed).toBe(true);
+    expect(again?.doc.links).toEqual([...first.links, 'new-1']);
+    expect(fastUpdate(second, { $addToSet: { links: 'new-2' } })?.doc.links).toEqual([...first.links, 'new-1', 'new-2']);
+    expect(first.links).toHaveLength(100);
+    expect(second.links).toHaveLength(101);
+  });
+
   it('copies and checks the values it stores', () => {
     const value = { k: [1] };
     const result = fastUpdate(stored(), { $set: { v: value } });

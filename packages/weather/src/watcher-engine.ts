@@ -167,7 +167,10 @@ export class WatcherEngine {
   }
 
   async #entitiesChanged(ids: string[]): Promise<void> {
-    const docs = new Map((await this.repository.entitiesById(ids)).map((doc) => [doc._id, doc]));
+    // Without watchers, only new watchers matter: the others (a connector listing every resource it feeds, say)
+    // are not read whole for nothing.
+    const changed = await this.repository.entitiesById(ids, this.#watchers.size === 0 ? { type: 'watcher' } : {});
+    const docs = new Map(changed.map((doc) => [doc._id, doc]));
     const reselect: string[] = [];
     for (const id of ids) {
       const doc = docs.get(id);
