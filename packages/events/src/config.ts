@@ -21,7 +21,7 @@ export const engineConfigSchema = object({
   /** Largest ingestion request body (`64mb`, `1gib`, bytes); a larger one is refused with 413. */
   max_body_size: string().test('byte-size', 'max_body_size must be a size such as 64mb', isByteSize).default('64mb'),
   /** Entities processed concurrently: events of one entity always go through one lane, one at a time. */
-  lanes: number().integer().min(1).max(1024).default(64),
+  lanes: number().integer().min(1).max(1024).default(512),
   /**
    * Backpressure: while this many accepted events wait to be processed, new events wait before being accepted (an
    * HTTP answer comes later, AMQP messages stay unacknowledged), so the queue, the memory and the latency stay bounded.
