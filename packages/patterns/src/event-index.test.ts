@@ -70,4 +70,17 @@ describe('EventPatternIndex', () => {
     expect(byPrefix.candidates({ component: 'host-' })).toEqual([]);
     expect(byPrefix.candidates({ component: 'ghost-1' })).toEqual([]);
   });
+
+  it('lists many candidates from several lists in order, once each', () => {
+    // 150 lists: every third one on the component's prefix, the others on the connector, in turns (more than 64 found).
+    const specs = Array.from({ length: 150 }, (_, i) => (i % 3 === 0 ? { component: { regex_match: `^host-${i % 2}` } } : { connector: i % 2 === 0 ? 'a' : 'b' }));
+    const many = new EventPatternIndex(specs.map((spec) => compileEventPatterns([spec]).requirements));
+    const expected = (connector: string, component: string) =>
+      specs.flatMap((spec, i) => ('connector' in spec ? (spec.connector === connector ? [i] : []) : component.startsWith(`host-${i % 2}`) ? [i] : []));
+    for (const [connector, component] of [['a', 'host-0x'], ['b', 'host-1'], ['a', 'db']] as const) {
+      const found = many.candidates({ connector, component });
+      expect(found).toEqual(expected(connector, component));
+    }
+    expect(many.candidates({ connector: 'a', component: 'host-0' }).length).toBeGreaterThan(64);
+  });
 });

@@ -130,11 +130,28 @@ export class EventPatternIndex {
       }
     }
     // A list with several patterns may be found more than once.
-    found.sort((a, b) => a - b);
+    sortPositions(found);
     let kept = 0;
     for (const position of found) if (kept === 0 || found[kept - 1] !== position) found[kept++] = position;
     found.length = kept;
     return found;
+  }
+}
+
+/**
+ * Ascending order. An event's candidates are a few dozen at most: sorted in place by insertion, which allocates
+ * nothing (`Array#sort` with a comparator copies the array for every event); a long list takes `Array#sort`.
+ */
+function sortPositions(found: number[]): void {
+  if (found.length > 64) {
+    found.sort((a, b) => a - b);
+    return;
+  }
+  for (let i = 1; i < found.length; i++) {
+    const position = found[i] as number;
+    let j = i - 1;
+    for (; j >= 0 && (found[j] as number) > position; j--) found[j + 1] = found[j] as number;
+    found[j + 1] = position;
   }
 }
 
