@@ -47,6 +47,30 @@ describeWithService('chromium', chromiumInstalled, () => {
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
   }, 60_000);
 
+  it('shows a change made before the list\'s stream opened, once it opens', async () => {
+    const streams = '**/api/v2/alarms/stream**';
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(streams, async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${url}/?q=web-paris-2`);
+      // The stream is held back: after a short wait for it, the list is read all the same.
+      await expect.poll(() => page.locator('tbody tr.row td.col-output').allInnerTexts()).toEqual(['response time 2.1 s']);
+      expect(await page.locator('p.live').innerText()).not.toBe('Live');
+      await ui.send([check('web-paris-2', 'http', 2, 'response time 4.8 s')]);
+      await expect.poll(async () => JSON.stringify((await ui.call('GET', '/alerts/get-alarms?search=web-paris-2')).body)).toContain('response time 4.8 s');
+      release();
+      await expect.poll(() => page.locator('p.live').innerText()).toBe('Live');
+      await expect.poll(() => page.locator('tbody tr.row td.col-output').allInnerTexts()).toEqual(['response time 4.8 s']);
+    } finally {
+      release();
+      await page.unroute(streams);
+    }
+  }, 60_000);
+
   it('keeps up with a flood of changes: the page is read again for those off it, one read at a time, and keeps its size', async () => {
     await ui.send(Array.from({ length: 60 }, (_, i) => check(`flood-${i}`, 'svc', 2, 'first')));
     await page.goto(`${url}/?q=flood&size=50`);

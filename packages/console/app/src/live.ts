@@ -12,6 +12,8 @@ export interface StreamHandlers {
   message: (data: unknown) => void;
   /** The stream cannot replay what was missed (the server's `reload` message, or a stream opened anew): read again. */
   reload: () => void;
+  /** The stream delivers from now on (its first opening; a reopening calls `reload`). */
+  open?: () => void;
 }
 
 /**
@@ -21,7 +23,8 @@ export interface StreamHandlers {
  * read afresh since messages may have been missed.
  */
 export function useEventStream(url: string | null, handlers: StreamHandlers): LiveStatus {
-  const [status, setStatus] = useState<LiveStatus>('connecting');
+  // The status of the stream of `url`: a new url starts 'connecting' from its first render, not once its effect ran.
+  const [state, setState] = useState<{ url: string | null; status: LiveStatus }>({ url, status: 'connecting' });
   // The latest handlers, without reopening the stream when the screen re-renders.
   const latest = useRef(handlers);
   latest.current = handlers;
@@ -32,6 +35,7 @@ export function useEventStream(url: string | null, handlers: StreamHandlers): Li
     let timer: ReturnType<typeof setTimeout> | undefined;
     let retryMs = firstRetryMs;
     let reopened = false;
+    const setStatus = (status: LiveStatus) => setState({ url, status });
     const open = () => {
       setStatus(reopened ? 'reconnecting' : 'connecting');
       const stream = new EventSource(url, { withCredentials: true });
@@ -40,6 +44,7 @@ export function useEventStream(url: string | null, handlers: StreamHandlers): Li
         retryMs = firstRetryMs;
         setStatus('live');
         if (reopened) latest.current.reload();
+        else latest.current.open?.();
       };
       stream.onmessage = (event: MessageEvent<string>) => {
         try {
@@ -68,5 +73,5 @@ export function useEventStream(url: string | null, handlers: StreamHandlers): Li
     };
   }, [url]);
 
-  return url === null ? 'connecting' : status;
+  return url === null || state.url !== url ? 'connecting' : state.status;
 }

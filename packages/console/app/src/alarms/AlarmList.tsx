@@ -5,7 +5,7 @@ import { useLocation, useSearch } from 'wouter';
 import { api, type Alarm, type AlarmPage } from '../api.js';
 import type { LoadedExtensions } from '../extensions.js';
 import { useAccount } from '../account.js';
-import { useEventStream } from '../live.js';
+import { useEventStream, type LiveStatus } from '../live.js';
 import { AlarmActions, allowedActions, type ActionId } from './AlarmActions.js';
 import { RowActionMenu } from './RowActionMenu.js';
 import { AlarmDetails } from './AlarmDetails.js';
@@ -15,6 +15,12 @@ import { alarmColumns, alarmQuery, alarmStreamUrl, applyNotices, isAlarmNotice, 
 const rowHeight = 36;
 /** Polling while the live stream is down; once it delivers, a slow read only corrects the order of the page. */
 const refreshSeconds = 10;
+/**
+ * How long the first read of a list waits for its stream to open: read after, the page misses no change made
+ * meanwhile. A stream that does not open in time (a proxy holding it back) does not hold the list back longer: the
+ * page is read, and read again once the stream opens.
+ */
+const firstReadWaitMs = 2000;
 const liveRefreshSeconds = 120;
 
 interface ShownColumn {
@@ -284,7 +290,11 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
   // The messages that arrive while the page is being read: the read may have started before them, so they are applied
   // to what it reads too (otherwise the read would put the page back as it was, a new alarm gone before it showed).
   const duringReads = useRef<{ reads: number; notices: AlarmNotice[] }>({ reads: 0, notices: [] });
+  // The stream's state, for reads; and whether the page was read before its stream opened (read again at the opening).
+  const liveNow = useRef<LiveStatus>('connecting');
+  const readBeforeOpen = useRef(false);
   const readPage = useCallback(async (): Promise<AlarmPage> => {
+    if (liveNow.current !== 'live') readBeforeOpen.current = true;
     const log = duringReads.current;
     log.reads += 1;
     const from = log.notices.length;
@@ -317,7 +327,14 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
   useEffect(() => () => {
     if (frame.current !== null) cancelAnimationFrame(frame.current);
   }, []);
-  const live = useEventStream(alarmStreamUrl(view), {
+  const streamUrl = alarmStreamUrl(view);
+  // The stream whose opening the list stopped waiting for (firstReadWaitMs).
+  const [waitedFor, setWaitedFor] = useState<string | null>(null);
+  useEffect(() => {
+    const timer = setTimeout(() => setWaitedFor(streamUrl), firstReadWaitMs);
+    return () => clearTimeout(timer);
+  }, [streamUrl]);
+  const live = useEventStream(streamUrl, {
     message: (data) => {
       if (!isAlarmNotice(data)) return;
       pending.current.push(data);
@@ -329,11 +346,21 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
       }
       frame.current ??= requestAnimationFrame(applyPending);
     },
-    reload: () => void queryClient.invalidateQueries({ queryKey: ['alarms'] }),
+    reload: () => {
+      readBeforeOpen.current = false;
+      void queryClient.invalidateQueries({ queryKey: ['alarms'] });
+    },
+    open: () => {
+      if (!readBeforeOpen.current) return;
+      readBeforeOpen.current = false;
+      void queryClient.invalidateQueries({ queryKey: target.current.listKey });
+    },
   });
+  liveNow.current = live;
   const list = useQuery({
     queryKey: listKey,
     queryFn: readPage,
+    enabled: live !== 'connecting' || waitedFor === streamUrl,
     placeholderData: keepPreviousData,
     refetchInterval: (live === 'live' ? liveRefreshSeconds : refreshSeconds) * 1000,
   });
