@@ -24,7 +24,8 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
     await broker.close();
   });
 
-  it('brings the changes made on one node to the streams held by another, once each', async () => {
+  /** Two nodes sharing a fresh broker prefix, each with a stream of every alarm open. */
+  async function twoNodes(): Promise<{ a: TestKernel; b: TestKernel; onA: SseClient; onB: SseClient }> {
     prefix = `vigie-test-${randomBytes(4).toString('hex')}`;
     const amqp = { amqp: { url, exchange: `${prefix}.events`, queue_prefix: prefix, partitions: '1' } };
     const nodes = [];
@@ -37,6 +38,11 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
     const onA = await SseClient.open(a.url, '/api/v2/alarms/stream');
     const onB = await SseClient.open(b.url, '/api/v2/alarms/stream');
     clients.push(onA, onB);
+    return { a, b, onA, onB };
+  }
+
+  it('brings the changes made on one node to the streams held by another, once each', async () => {
+    const { a, b, onA, onB } = await twoNodes();
 
     await send(a, check({ resource: 'from-a', state: 2 }));
     await send(b, check({ resource: 'from-b', state: 3 }));
@@ -53,18 +59,7 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
   });
 
   it('brings a burst of changes to every node in order, once each, and reads a notice from a node of the version before', async () => {
-    prefix = `vigie-test-${randomBytes(4).toString('hex')}`;
-    const amqp = { amqp: { url, exchange: `${prefix}.events`, queue_prefix: prefix, partitions: '1' } };
-    const nodes = [];
-    for (let n = 0; n < 2; n++) {
-      const { t } = await startLive({}, amqp);
-      kernels.push(t);
-      nodes.push(t);
-    }
-    const [a, b] = nodes as [TestKernel, TestKernel];
-    const onA = await SseClient.open(a.url, '/api/v2/alarms/stream');
-    const onB = await SseClient.open(b.url, '/api/v2/alarms/stream');
-    clients.push(onA, onB);
+    const { a, b, onA, onB } = await twoNodes();
 
     // A listener on the nodes' exchange, to see what travels between them.
     const broker = await connect(url);
