@@ -59,7 +59,7 @@ describeWithService('RabbitMQ', await tcpReachable('127.0.0.1', 5672), () => {
   });
 
   it('brings a burst of changes to every node in order, once each, and reads a notice from a node of the version before', async () => {
-    const { a, b, onA, onB } = await twoNodes();
+    const { a, onA, onB } = await twoNodes();
 
     // A listener on the nodes' exchange, to see what travels between them.
     const broker = await connect(url);
