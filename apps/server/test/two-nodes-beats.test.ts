@@ -60,7 +60,9 @@ describeOnEachStore({}, (store) => {
   it('a heartbeat without its event raises one alarm, resolved once when the event comes', async () => {
     const { nodeA, nodeB } = nodes;
     const pattern = { connector: 'hb-connector', connector_name: 'hb-1' };
-    const written = await call(nodeA, 'POST', '/api/v2/heartbeat/', { pattern, expected_interval: '2s' });
+    // 4 s: the event fed at each turn of the watches below must come more often than that, even on a loaded machine
+    // (with 2 s, a turn slowed past it let the heartbeat expire again: a second alarm, rightly).
+    const written = await call(nodeA, 'POST', '/api/v2/heartbeat/', { pattern, expected_interval: '4s' });
     expect(written.status, JSON.stringify(written.body)).toBe(200);
     const entityId = 'connector:hb-connector.connector_name:hb-1/heartbeats';
     try {
