@@ -4,7 +4,6 @@ import {
   HttpError,
   assertWithinInputBounds,
   isHttpError,
-  isJsonObject,
   requestBody,
   wordError,
   type ErrorWording,
@@ -12,6 +11,7 @@ import {
   type RouteDefinition,
   type VigieContext,
 } from '@vigie/kernel';
+import { isJsonObject } from '@vigie/json';
 
 /** Items one bulk request may carry unless the route says otherwise. */
 export const maxBulkItems = 1000;

@@ -113,7 +113,6 @@ export type {
 } from './store/port.js';
 export { updateOperators } from './store/port.js';
 export type { FeatureStore, StoreProbe } from './store/owned-store.js';
-export { cloneJson, isJsonObject, jsonEqual } from './store/json.js';
 export type { Scheduler, SchedulerEngine, SchedulerFactory, SchedulerFactoryContext, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
 export type { JobStorePort, StoredJob, JobQuery, JobSelection, JobSortField } from './scheduler/job-store.js';
 export { tooManyLogins } from './http/app.js';

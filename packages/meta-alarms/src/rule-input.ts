@@ -1,5 +1,6 @@
 import type { InferType } from 'yup';
-import { ErrorCodes, VigieError, assertJsonDepth, inputBounds, requestBody, type VigieContext, isJsonObject } from '@vigie/kernel';
+import { ErrorCodes, VigieError, assertJsonDepth, inputBounds, requestBody, type VigieContext } from '@vigie/kernel';
+import { isJsonObject } from '@vigie/json';
 import { parseTemplate } from '@vigie/templates';
 import { configKeyRuleTypes, isRuleType, type RuleType } from './rule-types.js';
 import type { metaAlarmRuleInputSchema, ruleConfigSchema, rulePatternsSchema } from './schemas.js';
