@@ -1,5 +1,6 @@
 import { boolean, number, object, string, type InferType } from 'yup';
-import { durationSeconds, durationSetting, parseByteSize, featureConfig } from '@vigie/kernel';
+import { durationSeconds, durationSetting, featureConfig } from '@vigie/kernel';
+import { parseByteSize } from '@vigie/kernel-http';
 
 function isByteSize(value: string | undefined): boolean {
   try {

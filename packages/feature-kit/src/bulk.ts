@@ -5,12 +5,12 @@ import {
   assertWithinInputBounds,
   isHttpError,
   requestBody,
-  wordError,
   type ErrorWording,
   type HttpMethod,
   type RouteDefinition,
   type VigieContext,
 } from '@vigie/kernel';
+import { wordError } from '@vigie/kernel-http';
 import { isJsonObject } from '@vigie/json';
 
 /** Items one bulk request may carry unless the route says otherwise. */

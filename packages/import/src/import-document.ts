@@ -1,5 +1,6 @@
 import { entityTypes } from '@vigie/context-graph';
-import { VigieError, assertJsonDepth, errorDetail, inputBounds, type JsonValue } from '@vigie/kernel';
+import { VigieError, errorDetail, inputBounds, type JsonValue } from '@vigie/kernel';
+import { assertJsonDepth } from '@vigie/kernel-http';
 import { isJsonObject } from '@vigie/json';
 
 /** Code of the errors that fail an import; their message becomes the status record's `info`. */

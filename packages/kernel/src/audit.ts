@@ -136,6 +136,11 @@ export class AuditChangeLog {
   close(): void {
     this.#closed = true;
   }
+
+  /** Runs `work` with the store adding the documents it writes (and what it awaits writes) to this log. */
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return auditedChanges.run(this, work);
+  }
 }
 
 /** The change log of the audited request whose work is running, if any. */

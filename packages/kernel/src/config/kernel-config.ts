@@ -1,9 +1,11 @@
 import { boolean, number, object, string, type InferType } from 'yup';
-import { defaultJsonMaxDepth } from '../http/json-depth.js';
 import { inputBounds } from '../input-bounds.js';
 import { trustedProxiesProblem } from '../http/client-origin.js';
 
 /** `[server]` of `etc/webserver.conf`: what the kernel itself needs. */
+/** What `[server] json_max_depth` defaults to: far above any real rule, far below what overflows a recursive walk. */
+const defaultJsonMaxDepth = 64;
+
 export const serverConfigSchema = object({
   host: string().default('127.0.0.1'),
   port: number().integer().min(0).max(65535).default(8082),
