@@ -4,7 +4,6 @@ import {
   HttpError,
   holdsRight,
   isHttpError,
-  maskSecrets,
   missingRight,
   parseBasicAuthorization,
   requestBody,
@@ -20,6 +19,7 @@ import {
   type VigieContext,
   type VigieState,
 } from '@vigie/kernel';
+import { AuditChangeLog, maskSecrets } from './audit-changes.js';
 import { bodyMethods, readBody, type BodyDefaults } from './body.js';
 import { inputReader, noInput } from './input.js';
 import { responseChecker, type ResponseMismatch } from './response-check.js';
@@ -189,7 +189,7 @@ async function audited(
   };
   const recordId = await trail.begin(entry);
   // The store every feature resolves adds the documents written by `work` (and what it awaits) to this log.
-  const changes = options.changeLog(copyChanges ? undefined : 0);
+  const changes = new AuditChangeLog(copyChanges ? undefined : 0);
   let status = 500;
   try {
     await changes.run(work);

@@ -116,5 +116,5 @@ export { updateOperators } from './store/port.js';
 export type { FeatureStore, StoreProbe } from './store/owned-store.js';
 export type { Scheduler, SchedulerEngine, SchedulerFactory, SchedulerFactoryContext, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
 export type { JobStorePort, StoredJob, JobQuery, JobSelection, JobSortField } from './scheduler/job-store.js';
-export { auditChangeLimit, maskSecrets, maskedValue, type AuditChange, type AuditChangeLog, type AuditEntry, type AuditOutcome, type AuditRefusal, type AuditTrail } from './audit.js';
+export type { AuditChange, AuditEntry, AuditOutcome, AuditRefusal, AuditTrail } from './audit.js';
 export type { ClientOrigin } from './http/client-origin.js';

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { asFunction, asValue, createContainer, InjectionMode, type AwilixContainer } from 'awilix';
 import { ObjectSchema, type Schema } from 'yup';
 import type { Authenticator } from './auth.js';
-import { AuditChangeLog, type AuditTrail } from './audit.js';
+import type { AuditTrail } from './audit.js';
 import { clientOriginReader } from './http/client-origin.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigFiles, type ConfigOverrides } from './config/ini.js';
@@ -345,9 +345,10 @@ export class Kernel {
       processEveryMs: this.serverConfig.jobs_poll_ms,
       logger: this.logger.child({ component: 'scheduler' }),
     });
-    const store = observedStore(this.#adapter.store, this.observations);
+    const observed = observedStore(this.#adapter.store, this.observations);
+    const store = this.#options.http.instrumentStore?.(observed) ?? observed;
     const shared = {
-      [kernelRefs.storeProbe.id]: storeProbe(store),
+      [kernelRefs.storeProbe.id]: storeProbe(observed),
       [kernelRefs.clock.id]: this.clock,
       [kernelRefs.scheduler.id]: this.#scheduler,
       [kernelRefs.health.id]: this.health,
@@ -462,12 +463,11 @@ export class Kernel {
         wording: record.wording,
       })),
     );
-    this.#http = this.#options.http({
+    this.#http = this.#options.http.create({
       routes: mounted,
       routers,
       authenticator: () => this.#authenticator,
       ...(this.#records.some((r) => r.auditTrail) ? { auditTrail: () => this.#auditTrail } : {}),
-      changeLog: (copyLimit) => new AuditChangeLog(copyLimit),
       observations: this.observations,
       clientOrigin: clientOriginReader(this.serverConfig.trusted_proxies),
       config: this.serverConfig,

@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import type { AuditChangeLog, AuditTrail } from '../audit.js';
+import type { AuditTrail } from '../audit.js';
 import type { Authenticator } from '../auth.js';
 import type { ServerConfig } from '../config/kernel-config.js';
 import type { ErrorWording, KoaRouterLike, RouteDefinition, RouterRouteEntry } from '../feature.js';
 import type { Logger } from '../log.js';
 import type { Observations } from '../observation.js';
 import type { FeatureScope } from '../refs.js';
+import type { Store } from '../store/port.js';
 import type { ClientOrigin } from './client-origin.js';
 
 /** A declared route as the kernel hands it to the HTTP server: the definition, its feature's scope and wording. */
@@ -35,11 +36,6 @@ export interface HttpServerContext {
   authenticator: () => Authenticator | undefined;
   /** Where changes are recorded before their handler runs (resolved lazily); absent when no feature keeps a trail. */
   auditTrail?: () => AuditTrail | undefined;
-  /**
-   * A log of the documents the store writes while `log.run(work)` runs, for the audit record of that request
-   * (`copyLimit` 0: only counted).
-   */
-  changeLog: (copyLimit?: number) => AuditChangeLog;
   /** Where each answered request is reported (metrics). */
   observations: Observations;
   /** The client's address and scheme, honouring `[server] trusted_proxies`. */
@@ -68,4 +64,12 @@ export interface HttpServer {
 }
 
 /** How a program chooses its HTTP server (`koaHttpServer()` of `@vigie/kernel-http`). */
-export type HttpServerFactory = (context: HttpServerContext) => HttpServer;
+export interface HttpServerFactory {
+  /**
+   * The store the features' views are made over, given once at init before any request: only the HTTP server knows
+   * which request a write serves (the Koa server adds what an audited request writes to its audit record).
+   */
+  instrumentStore?(store: Store): Store;
+  /** Builds the server when the kernel starts. */
+  create(context: HttpServerContext): HttpServer;
+}
