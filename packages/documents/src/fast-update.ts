@@ -1,4 +1,4 @@
-import { type Doc, type Update } from '@vigie/kernel';
+import type { Doc, Update } from '@vigie/kernel';
 import { cloneJson, isJsonObject, jsonEqual } from '@vigie/json';
 
 /**

@@ -1,5 +1,6 @@
 import { boolean, number, object, string, type InferType } from 'yup';
-import { durationSeconds, durationSetting, featureConfig } from '@vigie/kernel';
+import { featureConfig } from '@vigie/kernel';
+import { durationSeconds, durationSetting } from '@vigie/input';
 import { parseByteSize } from '@vigie/kernel-http';
 
 function isByteSize(value: string | undefined): boolean {

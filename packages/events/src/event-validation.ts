@@ -1,4 +1,4 @@
-import { inputBounds } from '@vigie/kernel';
+import { inputBounds } from '@vigie/input';
 import { isJsonObject } from '@vigie/json';
 import type { VigieEvent } from './pipeline.js';
 import { shallowCopy } from './shallow-copy.js';

@@ -1,4 +1,4 @@
-import { type Logger } from '@vigie/kernel';
+import type { Logger } from '@vigie/kernel';
 import { cloneJson } from '@vigie/json';
 import type { QueuedEvent } from './event-queue.js';
 import type { PipelineContext, PipelineData, PipelineDataKey, VigieEvent } from './pipeline.js';

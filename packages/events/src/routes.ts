@@ -1,13 +1,5 @@
-import {
-  ErrorCodes,
-  HttpError,
-  assertWithinInputBounds,
-  errorDetail,
-  requestBody,
-  type RouteDefinition,
-  type VigieContext,
-  kernelRefs,
-} from '@vigie/kernel';
+import { ErrorCodes, HttpError, errorDetail, type RouteDefinition, type VigieContext, kernelRefs } from '@vigie/kernel';
+import { assertWithinInputBounds, requestBody } from '@vigie/input';
 import { assertJsonDepth } from '@vigie/kernel-http';
 import { PipelineDryRun } from './dry-run.js';
 import { EngineSettingsService } from './engine-settings.js';

@@ -2,14 +2,13 @@ import { array, number, object, string, type Schema } from 'yup';
 import pMap from 'p-map';
 import {
   HttpError,
-  assertWithinInputBounds,
   isHttpError,
-  requestBody,
   type ErrorWording,
   type HttpMethod,
   type RouteDefinition,
   type VigieContext,
 } from '@vigie/kernel';
+import { assertWithinInputBounds, requestBody } from '@vigie/input';
 import { wordError } from '@vigie/kernel-http';
 import { isJsonObject } from '@vigie/json';
 

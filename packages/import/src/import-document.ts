@@ -1,5 +1,6 @@
 import { entityTypes } from '@vigie/context-graph';
-import { VigieError, errorDetail, inputBounds, type JsonValue } from '@vigie/kernel';
+import { VigieError, errorDetail, type JsonValue } from '@vigie/kernel';
+import { inputBounds } from '@vigie/input';
 import { assertJsonDepth } from '@vigie/kernel-http';
 import { isJsonObject } from '@vigie/json';
 

@@ -6,7 +6,6 @@ import {
   isHttpError,
   missingRight,
   parseBasicAuthorization,
-  requestBody,
   type AuditEntry,
   type AuthOutcome,
   type Authenticator,
@@ -19,6 +18,7 @@ import {
   type VigieContext,
   type VigieState,
 } from '@vigie/kernel';
+import { requestBody } from '@vigie/input';
 import { AuditChangeLog, maskSecrets } from './audit-changes.js';
 import { bodyMethods, readBody, type BodyDefaults } from './body.js';
 import { inputReader, noInput } from './input.js';

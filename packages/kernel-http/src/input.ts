@@ -1,5 +1,13 @@
 import type { Schema } from 'yup';
-import { ErrorCodes, VigieError, requestBody, validate, type QueryOptions, type RouteDefinition, type RouteInput, type VigieContext } from '@vigie/kernel';
+import {
+  ErrorCodes,
+  VigieError,
+  type QueryOptions,
+  type RouteDefinition,
+  type RouteInput,
+  type VigieContext,
+} from '@vigie/kernel';
+import { requestBody, validate } from '@vigie/input';
 import { bodyMethods } from './body.js';
 
 /** The input of a route that declares no schema: one shared object, so that such routes pay nothing per request. */

@@ -52,28 +52,6 @@ export {
 export { kernelRefs, type InputLimits } from './kernel-refs.js';
 export { ErrorCodes, VigieError, HttpError, DuplicateKeyError, hasCode, isHttpError, errorDetail, type ErrorCode } from './errors.js';
 export type { StreamLimits } from './http/stream-limits.js';
-export { requestBody, pathParam } from './http/context.js';
-export {
-  validate,
-  durationPattern,
-  durationSeconds,
-  durationSetting,
-  durationWithUnitSchema,
-  durationWithUnitSeconds,
-  type CheckOptions,
-  type DurationWithUnit,
-} from './validation.js';
-export {
-  inputBounds,
-  idField,
-  nameField,
-  textField,
-  longTextField,
-  listField,
-  tooLongMessage,
-  tooManyMessage,
-  assertWithinInputBounds,
-} from './input-bounds.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
 export { EventBus } from './event-bus.js';
 export { Observations, type HttpObservation, type StoreObservation, type JobObservation, type PipelineObservation } from './observation.js';

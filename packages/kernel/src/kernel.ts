@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { asFunction, asValue, createContainer, InjectionMode, type AwilixContainer } from 'awilix';
-import { ObjectSchema, type Schema } from 'yup';
+import { ObjectSchema, ValidationError, type Schema } from 'yup';
 import type { Authenticator } from './auth.js';
 import type { AuditTrail } from './audit.js';
 import { clientOriginReader } from './http/client-origin.js';
@@ -37,7 +37,6 @@ import { declarationProblems, exportedIds, orderFeatures, routerEntries, routerR
 import { OwnedStore, storeProbe, type CollectionOwners } from './store/owned-store.js';
 import type { SchedulerEngine, SchedulerFactory } from './scheduler/port.js';
 import type { IndexSpec, StoreAdapter, StoreFactory } from './store/port.js';
-import { validate } from './validation.js';
 
 export interface KernelOptions {
   features: readonly AnyFeature[];
@@ -85,11 +84,24 @@ interface FeatureRecord extends FeatureDeclarations {
 
 type Phase = 'composed' | 'initialised' | 'started' | 'stopping' | 'stopped';
 
-/** Lists unknown keys of an object schema, so typos in configuration files are caught. */
-function unknownKeys(schema: Schema, values: Record<string, string>): string[] {
-  if (!(schema instanceof ObjectSchema)) return [];
-  const known = new Set(Object.keys(schema.fields));
-  return Object.keys(values).filter((k) => !known.has(k));
+/**
+ * A configuration section checked by its schema: the cast values, or undefined once every problem is in `problems`
+ * (unknown keys, so that typos are caught, and what the schema refuses). Configuration is the operator's, not a
+ * client's: the input bounds of request bodies do not apply.
+ */
+function sectionValues<T>(schema: Schema<T>, raw: Record<string, string>, where: string, problems: string[]): T | undefined {
+  const known = schema instanceof ObjectSchema ? new Set(Object.keys(schema.fields)) : undefined;
+  const unknown = known ? Object.keys(raw).filter((key) => !known.has(key)) : [];
+  for (const key of unknown) problems.push(`${where}: unknown key ${key}`);
+  try {
+    const values = schema.validateSync(raw, { abortEarly: false });
+    return unknown.length > 0 ? undefined : values;
+  } catch (err) {
+    const refused = err instanceof ValidationError || (err as { name?: string }).name === 'ValidationError' ? (err as ValidationError) : undefined;
+    const messages = refused ? (refused.inner.length > 0 ? refused.inner.flatMap((e) => e.errors) : refused.errors) : [String(err)];
+    for (const message of messages) problems.push(`${where}: ${message}`);
+    return undefined;
+  }
 }
 
 async function withTimeout<T>(work: Promise<T> | T, ms: number, what: string): Promise<T> {
@@ -145,16 +157,8 @@ export class Kernel {
     this.config = new ConfigFiles(join(this.installDir, 'etc'), options.env ?? process.env, options.configOverrides);
     const problems: string[] = [];
 
-    const kernelSection = <T>(section: string, schema: Schema<T>): T | undefined => {
-      const raw = this.config.section('webserver.conf', section);
-      for (const key of unknownKeys(schema, raw)) problems.push(`config [${section}] (webserver.conf): unknown key ${key}`);
-      try {
-        return validate(schema, raw, { bounded: false });
-      } catch (err) {
-        for (const d of (err as VigieError).details ?? [String(err)]) problems.push(`config [${section}] (webserver.conf): ${d}`);
-        return undefined;
-      }
-    };
+    const kernelSection = <T>(section: string, schema: Schema<T>): T | undefined =>
+      sectionValues(schema, this.config.section('webserver.conf', section), `config [${section}] (webserver.conf)`, problems);
     const server = kernelSection('server', serverConfigSchema);
     const log = kernelSection('log', logConfigSchema);
     this.serverConfig = server ?? serverConfigSchema.getDefault();
@@ -179,18 +183,8 @@ export class Kernel {
     if (feature.config) {
       const file = feature.config.file ?? 'webserver.conf';
       const section = feature.config.section ?? feature.id;
-      const raw = this.config.section(file, section);
-      const where = `config [${section}] (${file}) of feature ${feature.id}`;
-      const unknown = unknownKeys(feature.config.schema, raw);
-      for (const key of unknown) problems.push(`${where}: unknown key ${key}`);
-      try {
-        // Configuration is the operator's, not a client's: the input bounds do not apply.
-        config = validate(feature.config.schema, raw, { bounded: false });
-      } catch (err) {
-        for (const d of (err as VigieError).details ?? [String(err)]) problems.push(`${where}: ${d}`);
-        return undefined;
-      }
-      if (unknown.length > 0) return undefined;
+      config = sectionValues(feature.config.schema, this.config.section(file, section), `config [${section}] (${file}) of feature ${feature.id}`, problems);
+      if (config === undefined) return undefined;
     }
     return {
       feature,

@@ -1,5 +1,6 @@
 import type { InferType } from 'yup';
-import { ErrorCodes, VigieError, inputBounds, requestBody, type VigieContext } from '@vigie/kernel';
+import { ErrorCodes, VigieError, type VigieContext } from '@vigie/kernel';
+import { inputBounds, requestBody } from '@vigie/input';
 import { assertJsonDepth } from '@vigie/kernel-http';
 import { isJsonObject } from '@vigie/json';
 import { parseTemplate } from '@vigie/templates';
