@@ -14,11 +14,9 @@ import {
   kernelRefs,
   serviceRef,
   type FeatureScope,
-  type HttpObservation,
-  type JobObservation,
-  type StoreObservation,
   type VigieError,
 } from '@vigie/kernel';
+import { type HttpObservation, type JobObservation, type StoreObservation } from '@vigie/observability';
 import { memoryStoreFactory } from '@vigie/documents';
 import { koaHttpServer } from '../src/index.js';
 import { agendaSchedulerFactory } from '@vigie/scheduler-agenda';

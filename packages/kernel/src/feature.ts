@@ -1,7 +1,7 @@
 import type { Context, ParameterizedContext } from 'koa';
 import type { InferType, Schema } from 'yup';
 import type { Logger } from './log.js';
-import type { HealthResult } from './health.js';
+import type { HealthResult } from '@vigie/observability';
 import type { AuthenticatedUser, Authenticator } from './auth.js';
 import type { DiBridge } from './di/bridge.js';
 import type { AuditTrail } from './audit.js';

@@ -54,8 +54,6 @@ export { ErrorCodes, VigieError, HttpError, DuplicateKeyError, hasCode, isHttpEr
 export type { StreamLimits } from './http/stream-limits.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
 export { EventBus } from './event-bus.js';
-export { Observations, type HttpObservation, type StoreObservation, type JobObservation, type PipelineObservation } from './observation.js';
-export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';
 export { createLogger, type Logger, type LogOptions } from './log.js';
 export { envVariableFor, ConfigFiles, type ConfigOverrides } from './config/ini.js';
 export type { ServerConfig, LogConfig } from './config/kernel-config.js';

@@ -1,10 +1,9 @@
+import type { HealthRegistry, Observations } from '@vigie/observability';
 import type { Clock } from './clock.js';
 import type { EventBus } from './event-bus.js';
 import type { Extensions, RouteCatalog } from './feature.js';
-import type { HealthRegistry } from './health.js';
 import type { StreamLimits } from './http/stream-limits.js';
 import type { Logger } from './log.js';
-import type { Observations } from './observation.js';
 import { serviceRef } from './refs.js';
 import type { Scheduler } from './scheduler/port.js';
 import type { FeatureStore, StoreProbe } from './store/owned-store.js';

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { HealthRegistry, Observations, observedJob, observedStore } from '@vigie/observability';
 import { asFunction, asValue, createContainer, InjectionMode, type AwilixContainer } from 'awilix';
 import { ObjectSchema, ValidationError, type Schema } from 'yup';
 import type { Authenticator } from './auth.js';
@@ -27,9 +28,7 @@ import type {
   RouterOptions,
   RouterRouteEntry,
 } from './feature.js';
-import { HealthRegistry } from './health.js';
 import type { HttpServer, HttpServerFactory, ListeningAddress, MountedRoute, MountedRouter } from './http/port.js';
-import { Observations, observedJob, observedStore } from './observation.js';
 import type { InputLimits } from './kernel-refs.js';
 import type { StreamLimits } from './http/stream-limits.js';
 import { createLogger, type Logger } from './log.js';

@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
+import type { Observations } from '@vigie/observability';
 import type { AuditTrail } from '../audit.js';
 import type { Authenticator } from '../auth.js';
 import type { ServerConfig } from '../config/kernel-config.js';
 import type { ErrorWording, KoaRouterLike, RouteDefinition, RouterRouteEntry } from '../feature.js';
 import type { Logger } from '../log.js';
-import type { Observations } from '../observation.js';
 import type { FeatureScope } from '../refs.js';
 import type { Store } from '../store/port.js';
 import type { ClientOrigin } from './client-origin.js';
