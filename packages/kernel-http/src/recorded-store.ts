@@ -151,10 +151,12 @@ export class RecordedCollection<T extends Doc> implements Collection<T> {
  * each batch recorded, so that what an audited request writes is added to its audit record.
  */
 export function recordingStore(store: Store): Store {
+  const collection = <T extends Doc>(name: string): Collection<T> => new RecordedCollection(store.collection<T>(name));
+  const batch = (operations: readonly BatchOperation[]): Promise<BatchResult> => recordedBatch(store, operations);
   return new Proxy(store, {
     get(target, key, receiver) {
-      if (key === 'collection') return <T extends Doc>(name: string): Collection<T> => new RecordedCollection(target.collection<T>(name));
-      if (key === 'batch') return (operations: readonly BatchOperation[]): Promise<BatchResult> => recordedBatch(target, operations);
+      if (key === 'collection') return collection;
+      if (key === 'batch') return batch;
       return Reflect.get(target, key, receiver) as unknown;
     },
   });

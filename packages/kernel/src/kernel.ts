@@ -339,6 +339,7 @@ export class Kernel {
       logger: this.logger.child({ component: 'scheduler' }),
     });
     const observed = observedStore(this.#adapter.store, this.observations);
+    // What the features write through: the HTTP server may record there what each audited request writes.
     const store = this.#options.http.instrumentStore?.(observed) ?? observed;
     const shared = {
       [kernelRefs.storeProbe.id]: storeProbe(observed),
