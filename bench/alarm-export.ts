@@ -13,6 +13,7 @@ import { contextGraphFeature } from '../packages/context-graph/dist/index.js';
 import { memoryStoreFactory } from '../packages/documents/dist/index.js';
 import { eventsFeature } from '../packages/events/dist/index.js';
 import { exportsFeature } from '../packages/exports/dist/index.js';
+import { koaHttpServer } from '../packages/kernel-http/dist/index.js';
 import { agendaSchedulerFactory } from '../packages/scheduler-agenda/dist/index.js';
 import { Kernel, createLogger, kernelRefs } from '../packages/kernel/dist/index.js';
 
@@ -21,6 +22,7 @@ const installDir = mkdtempSync(join(tmpdir(), 'vigie-bench-export-'));
 const password = 'bench-password';
 const kernel = new Kernel({
   scheduler: agendaSchedulerFactory(),
+  http: koaHttpServer(),
   features: [authFeature, eventsFeature, contextGraphFeature, alarmsFeature, exportsFeature],
   installDir,
   env: { VIGIE_ADMIN_USER: 'root', VIGIE_ADMIN_PASSWORD: password },

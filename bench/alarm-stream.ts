@@ -18,6 +18,7 @@ import { authFeature } from '../packages/auth/dist/index.js';
 import { broadcastFeature } from '../packages/broadcast/dist/index.js';
 import { contextGraphFeature } from '../packages/context-graph/dist/index.js';
 import { eventsAmqpFeature, eventsFeature, pipelineStagesPoint, PipelineOrder, PipelineRunner, type PipelineStage } from '../packages/events/dist/index.js';
+import { koaHttpServer } from '../packages/kernel-http/dist/index.js';
 import { agendaSchedulerFactory } from '../packages/scheduler-agenda/dist/index.js';
 import { Kernel, createLogger, defineFeature } from '../packages/kernel/dist/index.js';
 import { liveUpdatesFeature } from '../packages/live-updates/dist/index.js';
@@ -55,6 +56,7 @@ const installDir = mkdtempSync(join(tmpdir(), 'vigie-bench-stream-'));
 const password = 'bench-password';
 const kernel = new Kernel({
   scheduler: agendaSchedulerFactory(),
+  http: koaHttpServer(),
   features: [authFeature, eventsFeature, eventsAmqpFeature, contextGraphFeature, alarmsFeature, broadcastFeature, liveUpdatesFeature, latencyFeature],
   installDir,
   env: { VIGIE_ADMIN_USER: 'root', VIGIE_ADMIN_PASSWORD: password },

@@ -18,6 +18,7 @@ import { contextGraphFeature } from '../packages/context-graph/src/index.js';
 import { eventsFeature } from '../packages/events/src/index.js';
 import { importFeature } from '../packages/import/src/index.js';
 import { Kernel, createLogger } from '../packages/kernel/src/index.js';
+import { koaHttpServer } from '../packages/kernel-http/src/index.js';
 import { agendaSchedulerFactory } from '../packages/scheduler-agenda/src/index.js';
 import { sqliteStoreFactory } from '../packages/store-sqlite/src/index.js';
 
@@ -66,6 +67,7 @@ const kernel = new Kernel({
   configOverrides: { 'webserver.conf': { server: { host: '127.0.0.1', port: 0, jobs_poll_ms: 100 } } },
   store: sqliteStoreFactory(),
   scheduler: agendaSchedulerFactory(),
+  http: koaHttpServer(),
   logger: createLogger({ level: 'warn' }),
 });
 

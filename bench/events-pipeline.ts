@@ -40,6 +40,7 @@ import { contextGraphFeature } from '../packages/context-graph/dist/index.js';
 import { eventFilterFeature } from '../packages/eventfilter/dist/index.js';
 import { eventsAmqpFeature, eventsFeature, pipelineStagesPoint, PipelineOrder, PipelineRunner, type PipelineStage } from '../packages/events/dist/index.js';
 import { Kernel, createLogger, defineFeature } from '../packages/kernel/dist/index.js';
+import { koaHttpServer } from '../packages/kernel-http/dist/index.js';
 import { agendaSchedulerFactory } from '../packages/scheduler-agenda/dist/index.js';
 import { sqliteStoreFactory } from '../packages/store-sqlite/dist/index.js';
 import { createServerKernel } from '../apps/server/dist/index.js';
@@ -126,6 +127,7 @@ const kernel = composition === 'full'
       },
       store: sqliteStoreFactory(),
       scheduler: agendaSchedulerFactory(),
+      http: koaHttpServer(),
       logger: createLogger({ level: 'warn' }),
     });
 const authorization = `Basic ${Buffer.from(`root:${password}`).toString('base64')}`;

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigFiles, ErrorCodes, hasCode, Kernel, VigieError, type AnyFeature } from '@vigie/kernel';
+import { koaHttpServer } from '@vigie/kernel-http';
 import { agendaSchedulerFactory } from '@vigie/scheduler-agenda';
 import { availableFeatures, defaultFeatureIds } from './features.js';
 import { loadPlugins } from './plugins.js';
@@ -57,6 +58,8 @@ export async function createServerKernel(options: ServerOptions = {}): Promise<K
       store,
       // The reference server's choice of scheduler: Agenda, keeping its jobs in the store adapter's job store.
       scheduler: agendaSchedulerFactory(),
+      // And of HTTP server: the kernel's Koa application.
+      http: koaHttpServer(),
     });
   } catch (err) {
     if (plugins.length === 0 || !hasCode(err, ErrorCodes.InvalidComposition)) throw err;

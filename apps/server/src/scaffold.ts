@@ -51,8 +51,8 @@ function templates(id: string, mode: ScaffoldResult['mode']): Record<string, str
     files: ['dist', 'src', '!src/**/*.test.ts'],
     engines: { node: '>=20.19' },
     ...(workspace ? {} : { scripts: { build: 'tsc -p tsconfig.json', test: 'vitest run' } }),
-    // The feature kit holds no state of its own: the package may have its own copy.
-    dependencies: { '@vigie/feature-kit': workspace ? 'workspace:^' : kernelRange },
+    // The feature kit and the input helpers hold no state of their own: the package may have its own copies.
+    dependencies: { '@vigie/feature-kit': workspace ? 'workspace:^' : kernelRange, '@vigie/input': workspace ? 'workspace:^' : kernelRange },
     // The host's copies, never the package's own: one kernel (and one tsyringe, one yup) in any program.
     peerDependencies: shared,
     devDependencies: workspace
@@ -251,7 +251,8 @@ export class ${P}Service {
   }
 }
 `,
-    'src/routes.ts': `import { defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+    'src/routes.ts': `import { defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam } from '@vigie/input';
 import { ${P}Service } from './${id}-service.js';
 import { ${c}InputSchema, ${c}ItemSchema, ${c}ListSchema } from './schemas.js';
 

@@ -159,8 +159,8 @@ describe('the packed packages, installed with npm outside the workspace', () => 
     const dir = join(app, 'asset-tags');
     const generated = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; peerDependencies: Record<string, string> };
     expect(Object.keys(generated.peerDependencies).sort()).toEqual(['@vigie/kernel', 'tsyringe', 'yup']);
-    // The feature kit is stateless: a plugin may bring its own copy.
-    expect(Object.keys(generated.dependencies ?? {})).toEqual(['@vigie/feature-kit']);
+    // The feature kit and the input helpers are stateless: a plugin may bring its own copies.
+    expect(Object.keys(generated.dependencies ?? {})).toEqual(['@vigie/feature-kit', '@vigie/input']);
     await run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], dir);
     expect(await run(join(app, 'node_modules', '.bin', 'vitest'), ['run'], dir, { NO_COLOR: '1' })).toMatch(/Tests\s+3 passed/);
   }, minutes(3));

@@ -38,6 +38,7 @@ function linkDependencies(): void {
   symlinkSync(join(root, 'packages', 'kernel'), join(modules, '@vigie', 'kernel'));
   symlinkSync(join(root, 'packages', 'testkit'), join(modules, '@vigie', 'testkit'));
   symlinkSync(join(root, 'packages', 'feature-kit'), join(modules, '@vigie', 'feature-kit'));
+  symlinkSync(join(root, 'packages', 'input'), join(modules, '@vigie', 'input'));
   for (const dependency of ['tsyringe', 'yup', 'vitest']) symlinkSync(realpathSync(join(root, 'packages', 'broadcast', 'node_modules', dependency)), join(modules, dependency));
 }
 
@@ -59,7 +60,7 @@ describe('vigie new feature', () => {
     linkDependencies();
     const tsc = join(root, 'node_modules', '.bin', 'tsc');
     // The packages its test uses are built too: the check below reads their declarations.
-    const used = ['kernel', 'testkit', 'feature-kit'];
+    const used = ['kernel', 'testkit', 'feature-kit', 'input'];
     await run(tsc, ['-b', dir, ...used.map((name) => join(root, 'packages', name))], { cwd: root });
     expect(existsSync(join(dir, 'dist', 'index.js'))).toBe(true);
     // The test file too, as the repository's typecheck sees it: through the vigie-source condition, the packages it uses

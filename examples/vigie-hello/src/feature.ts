@@ -1,4 +1,5 @@
-import { defineFeature, durationSeconds, kernelRefs } from '@vigie/kernel';
+import { defineFeature, kernelRefs } from '@vigie/kernel';
+import { durationSeconds } from '@vigie/input';
 import { entitiesChangedEvent } from '@vigie/context-graph';
 import { consoleExtensionsPoint } from '@vigie/console';
 import { PipelineOrder, pipelineStagesPoint } from '@vigie/events';

@@ -1,4 +1,5 @@
-import { requestBody, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import type { RouteDefinition, VigieContext } from '@vigie/kernel';
+import { requestBody, validate } from '@vigie/input';
 import { consoleModulePath, helloConsoleModule } from './console.js';
 import { HelloService } from './hello-service.js';
 import { helloSchema, visitInputSchema, visitSchema } from './schemas.js';

@@ -1,5 +1,6 @@
 import { number, object, string, type InferType } from 'yup';
-import { durationPattern, featureConfig } from '@vigie/kernel';
+import { featureConfig } from '@vigie/kernel';
+import { durationPattern } from '@vigie/input';
 
 /** `[hello]` of the server's `etc/webserver.conf`: validated (and cast) by the kernel at start. */
 export const helloConfigSchema = object({

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, durationSeconds, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
+import { durationSeconds } from '@vigie/input';
 import { RuleCache } from '@vigie/feature-kit';
 import { alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmReader, type AlarmTriggerEvent, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';

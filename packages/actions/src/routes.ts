@@ -1,7 +1,9 @@
 import { array, number, string } from 'yup';
 import { previewAlarmSchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
 import { ActionEngine } from './action-engine.js';
-import { HttpError, defineRoute, type RouteDefinition, type VigieContext, requestBody, pathParam, isJsonObject } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { requestBody, pathParam } from '@vigie/input';
+import { isJsonObject } from '@vigie/json';
 import { actionNotFound, ActionService } from './action-service.js';
 import { createActionErrors, updateActionErrors } from './errors.js';
 import {

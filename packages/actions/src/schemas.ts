@@ -1,5 +1,6 @@
 import { array, boolean, number, object, string, type InferType } from 'yup';
-import { durationPattern, idField, listField, nameField, tooLongMessage, tooManyMessage, isJsonObject } from '@vigie/kernel';
+import { durationPattern, idField, listField, nameField, tooLongMessage, tooManyMessage } from '@vigie/input';
+import { isJsonObject } from '@vigie/json';
 import { patternListSchema, regexProblem, hookTriggers } from '@vigie/rule-schemas';
 
 /** Operations an action can apply (REFERENCE §5.4). */

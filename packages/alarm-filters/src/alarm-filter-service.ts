@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { assertSafeFilter } from '@vigie/filter-safety';
-import { ErrorCodes, VigieError, errorDetail, isJsonObject } from '@vigie/kernel';
+import { ErrorCodes, VigieError, errorDetail } from '@vigie/kernel';
+import { isJsonObject } from '@vigie/json';
 import { AlarmFilterRepository, type AlarmFilterChanges, type AlarmFilterRecord } from './alarm-filter-repository.js';
 import type { AlarmFilter, AlarmFilterInput, AlarmFilterUpdateInput, AlarmQueryInput } from './schemas.js';
 

@@ -1,7 +1,8 @@
 import { number, string } from 'yup';
 import { previewAlarmSchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
 import { AlarmFilterEngine } from './alarm-filter-engine.js';
-import { HttpError, defineRoute, type RouteDefinition, type VigieContext, pathParam } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam } from '@vigie/input';
 import { AlarmFilterService } from './alarm-filter-service.js';
 import { alarmFilterCreateSchema, alarmFilterListSchema, alarmFilterSchema, alarmFilterUpdateSchema, deletedSchema, errorSchema } from './schemas.js';
 

@@ -1,5 +1,6 @@
 import { array, boolean, mixed, number, object, string, type InferType } from 'yup';
-import { idField, listField, textField, isJsonObject } from '@vigie/kernel';
+import { idField, listField, textField } from '@vigie/input';
+import { isJsonObject } from '@vigie/json';
 
 /** The tasks the alarm-filter engine knows (REFERENCE §4.6), run in the listed order. */
 export const alarmFilterTasks = [

@@ -1,4 +1,5 @@
-import { defineRoute, pathParam, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam, validate } from '@vigie/input';
 import { defineBulkRoute } from '@vigie/feature-kit';
 import { actionBodySchema, alarmActions, bulkActionItemSchema, type ActionBody, type AlarmAction } from './action-schemas.js';
 import { AlarmActionService } from './alarm-actions.js';

@@ -1,5 +1,5 @@
 import { boolean, number, object, string, type AnyObject, type ObjectSchema, type Schema } from 'yup';
-import { durationWithUnitSchema, idField, inputBounds, type DurationWithUnit } from '@vigie/kernel';
+import { durationWithUnitSchema, idField, inputBounds, type DurationWithUnit } from '@vigie/input';
 
 /** The operations people apply to an alarm by its id (`PUT /api/v2/alarms/<id>/<action>`), as event types. */
 export const alarmActions = ['ack', 'ackremove', 'snooze', 'unsnooze', 'cancel', 'uncancel', 'changestate', 'assocticket', 'comment', 'done'] as const;

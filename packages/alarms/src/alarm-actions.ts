@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { HttpError, durationWithUnitSeconds, injectRef, kernelRefs, type AuthenticatedUser, type Clock } from '@vigie/kernel';
+import { HttpError, injectRef, kernelRefs, type AuthenticatedUser, type Clock } from '@vigie/kernel';
+import { durationWithUnitSeconds } from '@vigie/input';
 import { entityRepositoryRef, type EntityRepository } from '@vigie/context-graph';
 import { acceptEvent, engineSettingsRef, refusedByEventRoute, type EngineSettings, type VigieEvent } from '@vigie/events';
 import type { ActionBody, AlarmAction } from './action-schemas.js';

@@ -1,6 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { injectable } from 'tsyringe';
-import { ErrorCodes, hasCode, injectRef, kernelRefs, jsonEqual, type BatchOperation, type Collection, type Filter, type FindOptions, type FeatureStore } from '@vigie/kernel';
+import {
+  ErrorCodes,
+  hasCode,
+  injectRef,
+  kernelRefs,
+  type BatchOperation,
+  type Collection,
+  type Filter,
+  type FindOptions,
+  type FeatureStore,
+} from '@vigie/kernel';
+import { jsonEqual } from '@vigie/json';
 import { alarmCollection, type Alarm } from './alarm.js';
 import { alarmUpdate } from './alarm-update.js';
 

@@ -1,5 +1,6 @@
 import { boolean, number, object, type InferType } from 'yup';
-import { durationSeconds, durationSetting as duration, featureConfig } from '@vigie/kernel';
+import { featureConfig } from '@vigie/kernel';
+import { durationSeconds, durationSetting as duration } from '@vigie/input';
 import type { LifecycleSettings } from './lifecycle.js';
 
 /** `[alarms]` of `etc/webserver.conf`: the knobs of the alarm lifecycle (REFERENCE §6.1, §6.4). */

@@ -1,4 +1,5 @@
-import { HttpError, defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam } from '@vigie/input';
 import { AlarmListService } from './alarm-list.js';
 import { AlarmTimeline } from './alarm-timeline.js';
 import { alarmCountersQuerySchema, alarmCountersSchema, alarmListQuerySchema, alarmListSchema, alarmOutputSchema, errorSchema, maxAlarmPage, timelineQuerySchema, timelineSchema } from './schemas.js';

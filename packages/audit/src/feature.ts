@@ -1,5 +1,6 @@
 import { object, type InferType } from 'yup';
-import { defineFeature, durationSeconds, durationSetting, featureConfig, kernelRefs } from '@vigie/kernel';
+import { defineFeature, featureConfig, kernelRefs } from '@vigie/kernel';
+import { durationSeconds, durationSetting } from '@vigie/input';
 import { auditBridge } from './di.js';
 import { AuditLog } from './audit-log.js';
 import { auditCollection, AuditRepository } from './audit-repository.js';

@@ -1,5 +1,5 @@
 import { array, mixed, number, object, string, type InferType } from 'yup';
-import { idField, nameField } from '@vigie/kernel';
+import { idField, nameField } from '@vigie/input';
 
 export const auditQuerySchema = object({
   user: idField(string()),

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { auditChangeLimit, collectionRef, defineFeature, defineRoute, kernelRefs, type Doc } from '@vigie/kernel';
+import { collectionRef, defineFeature, defineRoute, kernelRefs, type Doc } from '@vigie/kernel';
+import { auditChangeLimit } from '@vigie/kernel-http';
 import { ManualClock } from '@vigie/kernel-testing';
 import { expectError, startFeatureTest, testAdmin, type TestKernel } from '@vigie/testkit';
 import { auditFeature, type AuditRecord } from '../src/index.js';

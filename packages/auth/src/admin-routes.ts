@@ -1,4 +1,5 @@
-import { defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam } from '@vigie/input';
 import { RoleAdministration } from './role-administration.js';
 import { RoleCatalog } from './roles.js';
 import {

@@ -1,5 +1,6 @@
 import { array, boolean, number, object, string, type Schema, type StringSchema } from 'yup';
-import { HttpError, defineRoute, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { requestBody } from '@vigie/input';
 
 /**
  * The answer of the original's `/rest/object/…` routes (LDAP and CAS configuration): `{total, data: [record],

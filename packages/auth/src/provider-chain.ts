@@ -1,6 +1,20 @@
 import { hash, randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { HttpError, injectRef, kernelRefs, secretsEqual, tooManyLogins, type AuthenticatedUser, type Authenticator, type AuthOutcome, type Clock, type Extensions, type HttpContext, type Logger, parseBasicAuthorization } from '@vigie/kernel';
+import {
+  HttpError,
+  injectRef,
+  kernelRefs,
+  secretsEqual,
+  type AuthenticatedUser,
+  type Authenticator,
+  type AuthOutcome,
+  type Clock,
+  type Extensions,
+  type HttpContext,
+  type Logger,
+  parseBasicAuthorization,
+} from '@vigie/kernel';
+import { tooManyLogins } from '@vigie/kernel-http';
 import { AccessResolver, type Identity } from './access.js';
 import { LoginThrottle } from './login-throttle.js';
 import { authConfig, providerNames, type AuthConfig } from './config.js';

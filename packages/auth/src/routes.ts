@@ -1,5 +1,6 @@
 import { array, object, string } from 'yup';
-import { HttpError, kernelRefs, requestBody, type AuthenticatedUser, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, kernelRefs, type AuthenticatedUser, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { requestBody } from '@vigie/input';
 import { loginErrors, renderLoginPage } from './login-page.js';
 import { providerChainRef, sessionsRef } from './refs.js';
 import { UserRepository } from './user-repository.js';

@@ -1,5 +1,6 @@
 import { array, boolean, number, object, string } from 'yup';
-import { idField, listField, nameField, rightPattern, textField } from '@vigie/kernel';
+import { rightPattern } from '@vigie/kernel';
+import { idField, listField, nameField, textField } from '@vigie/input';
 
 const contactFields = {
   mail: nameField(string()),

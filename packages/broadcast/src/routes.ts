@@ -1,4 +1,5 @@
-import { HttpError, defineRoute, type RouteDefinition, type VigieContext, requestBody, pathParam } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { requestBody, pathParam } from '@vigie/input';
 import { BroadcastMessageService } from './broadcast-message-service.js';
 import { absentBodyErrors } from './errors.js';
 import {

@@ -1,5 +1,5 @@
 import { array, boolean, number, object, string, type InferType } from 'yup';
-import { textField } from '@vigie/kernel';
+import { textField } from '@vigie/input';
 
 /** `#` and 3 or 6 hexadecimal digits, e.g. `#f00`, `#1a2B3c`. */
 export const hexColourPattern = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;

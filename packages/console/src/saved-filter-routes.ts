@@ -1,4 +1,5 @@
-import { defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam } from '@vigie/input';
 import { maxSavedFiltersPerUser, SavedFilters } from './saved-filters.js';
 import { errorSchema, savedFilterChangeSchema, savedFilterInputSchema, savedFilterListSchema, savedFilterSchema } from './schemas.js';
 

@@ -1,5 +1,17 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, cloneJson, hasCode, ErrorCodes, type BatchOperation, type Clock, type EventBus, type JsonValue, type Logger, type FeatureStore } from '@vigie/kernel';
+import {
+  injectRef,
+  kernelRefs,
+  hasCode,
+  ErrorCodes,
+  type BatchOperation,
+  type Clock,
+  type EventBus,
+  type JsonValue,
+  type Logger,
+  type FeatureStore,
+} from '@vigie/kernel';
+import { cloneJson } from '@vigie/json';
 import { entitiesChangedEvent } from './refs.js';
 import type { VigieEvent } from '@vigie/events';
 import type { Entity, EntityType } from './entity.js';

@@ -1,4 +1,5 @@
-import { HttpError, defineRoute, pathParam, type Filter, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, defineRoute, type Filter, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam } from '@vigie/input';
 import { publicEntity } from './entity.js';
 import { EntityRepository } from './entity-repository.js';
 import { entityListQuerySchema, entityListSchema, entitySchema, errorSchema, maxPageSize } from './schemas.js';

@@ -1,4 +1,5 @@
-import { cloneJson, isJsonObject, jsonEqual, type Doc, type Update } from '@vigie/kernel';
+import type { Doc, Update } from '@vigie/kernel';
+import { cloneJson, isJsonObject, jsonEqual } from '@vigie/json';
 
 /**
  * The common update shapes — `$set`, `$unset`, `$inc`, `$min`, `$max`, `$push` of plain values (one, or several with `$each`) and `$addToSet` of

@@ -9,8 +9,6 @@ import {
   DuplicateKeyError,
   VigieError,
   ErrorCodes,
-  cloneJson,
-  jsonEqual,
   updateOperators,
   type BatchOperation,
   type BatchResult,
@@ -26,6 +24,7 @@ import {
   type UpsertOptions,
   type WriteResult,
 } from '@vigie/kernel';
+import { cloneJson, jsonEqual } from '@vigie/json';
 
 /** One document's fate in a committed change: `after` null means deleted, `before` null means inserted. */
 export interface DocChange {

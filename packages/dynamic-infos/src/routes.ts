@@ -1,7 +1,8 @@
 import { object, string } from 'yup';
 import { previewAlarmSchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
 import { DynamicInfosEngine } from './dynamic-infos-engine.js';
-import { ErrorCodes, defineRoute, errorDetail, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { ErrorCodes, defineRoute, errorDetail, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam } from '@vigie/input';
 import { DynamicInfosService } from './dynamic-infos-service.js';
 import { storeFailure } from './errors.js';
 import { dynamicInfosInputSchema, dynamicInfosRuleSchema, listQuerySchema, ruleListSchema } from './schemas.js';

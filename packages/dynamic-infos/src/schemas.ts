@@ -1,5 +1,5 @@
 import { array, mixed, number, object, string, type InferType } from 'yup';
-import { idField, listField, nameField, textField } from '@vigie/kernel';
+import { idField, listField, nameField, textField } from '@vigie/input';
 import { patternListSchema } from '@vigie/rule-schemas';
 
 /** The value types an info may declare (optional; see the README on `type`). */

@@ -1,6 +1,6 @@
 import { compileEventPatterns, compileSingleEventPattern, isPatternError, type CompiledPatterns, type PatternEntity, type PatternEvent } from '@vigie/patterns';
 import { compile, type Template } from '@vigie/templates';
-import { isJsonObject } from '@vigie/kernel';
+import { isJsonObject } from '@vigie/json';
 import { eventFieldsRead } from './event-fields.js';
 import type { RuleRecord } from './rule-repository.js';
 import { ruleOutcomes, ruleTypes } from './schemas.js';

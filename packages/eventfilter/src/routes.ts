@@ -1,7 +1,8 @@
 import { array, object, string } from 'yup';
 import { previewAnswerSchema, previewEventSchema, previewRoute } from '@vigie/rule-schemas';
 import { RulePreviewService } from './rule-preview.js';
-import { HttpError, defineRoute, validate, type RouteDefinition, type VigieContext, requestBody, pathParam, inputBounds, assertWithinInputBounds } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { validate, requestBody, pathParam, inputBounds, assertWithinInputBounds } from '@vigie/input';
 import { defineBulkRoute, requireBulkItemId } from '@vigie/feature-kit';
 import { createRuleErrors, emptyRequest, ruleErrors } from './errors.js';
 import { notFound, RuleService } from './rule-service.js';

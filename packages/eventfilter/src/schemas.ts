@@ -1,5 +1,5 @@
 import { array, boolean, mixed, number, object, string, type InferType } from 'yup';
-import { idField, listField, textField } from '@vigie/kernel';
+import { idField, listField, textField } from '@vigie/input';
 import { patternListSchema, patternSchema } from '@vigie/rule-schemas';
 
 /** What a matching rule does (REFERENCE §5.2). */

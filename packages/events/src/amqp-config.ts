@@ -1,5 +1,6 @@
 import { number, object, string, type InferType } from 'yup';
-import { durationSetting, featureConfig } from '@vigie/kernel';
+import { featureConfig } from '@vigie/kernel';
+import { durationSetting } from '@vigie/input';
 
 /** AMQP short strings (exchange and queue names) hold at most 255 bytes. */
 const maxNameBytes = 255;

@@ -1,6 +1,8 @@
 import { connect, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, durationSeconds, type Clock, type HealthResult, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
+import { type HealthResult } from '@vigie/observability';
+import { durationSeconds } from '@vigie/input';
 import { eventIntakeRef } from './refs.js';
 import { amqpConfig, partitionList, type AmqpConfig } from './amqp-config.js';
 import { readMessage, type ReadMessage } from './amqp-messages.js';

@@ -1,5 +1,7 @@
 import { boolean, number, object, string, type InferType } from 'yup';
-import { durationSeconds, durationSetting, parseByteSize, featureConfig } from '@vigie/kernel';
+import { featureConfig } from '@vigie/kernel';
+import { durationSeconds, durationSetting } from '@vigie/input';
+import { parseByteSize } from '@vigie/kernel-http';
 
 function isByteSize(value: string | undefined): boolean {
   try {

@@ -1,7 +1,8 @@
 import { injectable } from 'tsyringe';
 import { engineConfig, durationMs, type EngineConfig } from './config.js';
 import type { EngineSettings } from './pipeline.js';
-import { injectRef, parseByteSize } from '@vigie/kernel';
+import { injectRef } from '@vigie/kernel';
+import { parseByteSize } from '@vigie/kernel-http';
 
 /** The `[engine]` values other features need, in the units they use (exported as `engineSettings`). */
 @injectable()

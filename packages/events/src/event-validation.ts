@@ -1,4 +1,5 @@
-import { inputBounds, isJsonObject } from '@vigie/kernel';
+import { inputBounds } from '@vigie/input';
+import { isJsonObject } from '@vigie/json';
 import type { VigieEvent } from './pipeline.js';
 import { shallowCopy } from './shallow-copy.js';
 

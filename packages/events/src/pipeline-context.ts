@@ -1,4 +1,5 @@
-import { cloneJson, type Logger } from '@vigie/kernel';
+import type { Logger } from '@vigie/kernel';
+import { cloneJson } from '@vigie/json';
 import type { QueuedEvent } from './event-queue.js';
 import type { PipelineContext, PipelineData, PipelineDataKey, VigieEvent } from './pipeline.js';
 import { shallowCopy } from './shallow-copy.js';

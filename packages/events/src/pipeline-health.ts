@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Clock, type HealthResult } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock } from '@vigie/kernel';
+import { type HealthResult } from '@vigie/observability';
 import { EngineSettingsService } from './engine-settings.js';
 import { EventIntake } from './event-intake.js';
 import { PipelineRunner } from './pipeline-runner.js';

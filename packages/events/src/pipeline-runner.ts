@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Clock, type Extensions, type Logger, type Observations } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock, type Extensions, type Logger } from '@vigie/kernel';
+import { type Observations } from '@vigie/observability';
 import { engineConfig, type EngineConfig } from './config.js';
 import { EventQueueRepository, type QueuedEvent } from './event-queue.js';
 import { EventTrip } from './pipeline-context.js';

@@ -1,4 +1,6 @@
-import { ErrorCodes, HttpError, assertJsonDepth, assertWithinInputBounds, errorDetail, requestBody, type RouteDefinition, type VigieContext, kernelRefs } from '@vigie/kernel';
+import { ErrorCodes, HttpError, errorDetail, type RouteDefinition, type VigieContext, kernelRefs } from '@vigie/kernel';
+import { assertWithinInputBounds, requestBody } from '@vigie/input';
+import { assertJsonDepth } from '@vigie/kernel-http';
 import { PipelineDryRun } from './dry-run.js';
 import { EngineSettingsService } from './engine-settings.js';
 import { EventIntake } from './event-intake.js';

@@ -1,5 +1,6 @@
 import { object, type InferType } from 'yup';
-import { durationSetting, featureConfig } from '@vigie/kernel';
+import { featureConfig } from '@vigie/kernel';
+import { durationSetting } from '@vigie/input';
 
 /** `[exports]` of `etc/webserver.conf`. */
 export const exportsConfigSchema = object({

@@ -4,7 +4,16 @@ import { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { stringify } from 'csv-stringify';
 import { injectable } from 'tsyringe';
-import { durationSeconds, injectRef, kernelRefs, type Clock, type Filter, type Scheduler, type FeatureStore, type Collection } from '@vigie/kernel';
+import {
+  injectRef,
+  kernelRefs,
+  type Clock,
+  type Filter,
+  type Scheduler,
+  type FeatureStore,
+  type Collection,
+} from '@vigie/kernel';
+import { durationSeconds } from '@vigie/input';
 import { parseSafeFilter } from '@vigie/filter-safety';
 import { alarmReaderRef, alarmSearchRef, type AlarmReader, type AlarmSearch } from '@vigie/alarms';
 import { entityReaderRef, entityRepositoryRef, type EntityReader, type EntityRepository } from '@vigie/context-graph';

@@ -1,4 +1,5 @@
-import { HttpError, defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam } from '@vigie/input';
 import { ExportService } from './export-service.js';
 import type { ExportType } from './export-task.js';
 import { alarmExportBodySchema, columnsAlias, entityExportBodySchema, errorSchema, exportStatusSchema, maxColumns } from './schemas.js';

@@ -1,5 +1,5 @@
 import { array, boolean, mixed, number, object, string, type InferType } from 'yup';
-import { longTextField } from '@vigie/kernel';
+import { longTextField } from '@vigie/input';
 import { isSafeFieldPath } from '@vigie/filter-safety';
 
 /** Columns one export may have. */

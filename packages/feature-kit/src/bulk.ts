@@ -2,16 +2,15 @@ import { array, number, object, string, type Schema } from 'yup';
 import pMap from 'p-map';
 import {
   HttpError,
-  assertWithinInputBounds,
   isHttpError,
-  isJsonObject,
-  requestBody,
-  wordError,
   type ErrorWording,
   type HttpMethod,
   type RouteDefinition,
   type VigieContext,
 } from '@vigie/kernel';
+import { assertWithinInputBounds, requestBody } from '@vigie/input';
+import { wordError } from '@vigie/kernel-http';
+import { isJsonObject } from '@vigie/json';
 
 /** Items one bulk request may carry unless the route says otherwise. */
 export const maxBulkItems = 1000;

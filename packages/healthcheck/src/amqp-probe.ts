@@ -1,6 +1,7 @@
 import { connect, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { injectable } from 'tsyringe';
-import { injectRef, type HealthResult } from '@vigie/kernel';
+import { injectRef } from '@vigie/kernel';
+import { type HealthResult } from '@vigie/observability';
 import { healthcheckConfig, listOf, type HealthcheckConfig } from './config.js';
 import { Deadline, reasonOf } from './deadline.js';
 

@@ -1,5 +1,6 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type HealthResult, type StoreProbe } from '@vigie/kernel';
+import { injectRef, kernelRefs, type StoreProbe } from '@vigie/kernel';
+import { type HealthResult } from '@vigie/observability';
 import { healthcheckConfig, listOf, type HealthcheckConfig } from './config.js';
 import { reasonOf } from './deadline.js';
 

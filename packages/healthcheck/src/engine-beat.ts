@@ -1,5 +1,14 @@
 import { injectable } from 'tsyringe';
-import { collectionRef, injectRef, kernelRefs, type Clock, type Collection, type Doc, type HealthResult, type FeatureStore } from '@vigie/kernel';
+import {
+  collectionRef,
+  injectRef,
+  kernelRefs,
+  type Clock,
+  type Collection,
+  type Doc,
+  type FeatureStore,
+} from '@vigie/kernel';
+import { type HealthResult } from '@vigie/observability';
 import { reasonOf } from './deadline.js';
 
 /** How often the scheduler records the beat (the `healthcheck.engine-beat` job). */

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { injectable } from 'tsyringe';
-import { injectRef, type HealthResult } from '@vigie/kernel';
+import { injectRef } from '@vigie/kernel';
+import { type HealthResult } from '@vigie/observability';
 import { healthcheckConfig, type HealthcheckConfig } from './config.js';
 import { Deadline, reasonOf } from './deadline.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HealthRegistry, ManualClock, type HealthResult } from '@vigie/kernel';
+import { ManualClock } from '@vigie/kernel';
+import { HealthRegistry, type HealthResult } from '@vigie/observability';
 import { HealthSummaryService, parseCriticals, serviceIds, serviceOf } from './summary.js';
 
 describe('serviceOf', () => {

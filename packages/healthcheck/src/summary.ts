@@ -1,5 +1,6 @@
 import { injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Clock, type HealthRegistry, type HealthResult } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock } from '@vigie/kernel';
+import { type HealthRegistry, type HealthResult } from '@vigie/observability';
 
 /** The services of the spec's healthcheck summary, in the order the answer lists them. */
 export const serviceIds = ['amqp', 'cache', 'database', 'engines', 'time_series'] as const;

@@ -1,5 +1,6 @@
 import { object, string, type InferType } from 'yup';
-import { durationPattern, durationSeconds, featureConfig } from '@vigie/kernel';
+import { featureConfig } from '@vigie/kernel';
+import { durationPattern, durationSeconds } from '@vigie/input';
 
 /** `[heartbeats]` of `etc/webserver.conf`. */
 export const heartbeatsConfigSchema = object({

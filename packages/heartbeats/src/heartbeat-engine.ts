@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, durationSeconds, errorDetail, type Clock, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, errorDetail, type Clock, type Logger } from '@vigie/kernel';
+import { durationSeconds } from '@vigie/input';
 import { RuleCache } from '@vigie/feature-kit';
 import { eventIntakeRef, recentEventsRef, type EventIntake, type PipelineContext, type RecentEvent, type RecentEvents, type VigieEvent } from '@vigie/events';
 import type { PreviewPage } from '@vigie/rule-schemas';

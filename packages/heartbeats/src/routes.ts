@@ -1,7 +1,8 @@
 import { number, string } from 'yup';
 import { previewAnswerSchema, previewEventSchema, previewRoute } from '@vigie/rule-schemas';
 import { HeartbeatEngine } from './heartbeat-engine.js';
-import { HttpError, defineRoute, type RouteDefinition, type VigieContext, pathParam } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam } from '@vigie/input';
 import { HeartbeatService } from './heartbeat-service.js';
 import { heartbeatInputSchema, heartbeatListSchema, heartbeatSchema, outcomeSchema, type HeartbeatInput } from './schemas.js';
 

@@ -1,5 +1,5 @@
 import { array, mixed, object, string, type InferType } from 'yup';
-import { inputBounds } from '@vigie/kernel';
+import { inputBounds } from '@vigie/input';
 import type { HeartbeatPattern } from './heartbeat-id.js';
 
 /**

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, durationSeconds, type Clock, type Logger } from '@vigie/kernel';
+import { injectRef, kernelRefs, type Clock, type Logger } from '@vigie/kernel';
+import { durationSeconds } from '@vigie/input';
 import { RuleCache } from '@vigie/feature-kit';
 import { RuleOperationRunner } from '@vigie/actions';
 import { alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmReader, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';

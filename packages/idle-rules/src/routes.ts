@@ -1,7 +1,8 @@
 import { array, number, object, string } from 'yup';
 import { previewAlarmSchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
 import { IdleRuleEngine } from './idle-rule-engine.js';
-import { HttpError, defineRoute, pathParam, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam, validate } from '@vigie/input';
 import { defineBulkRoute, requireBulkItemId } from '@vigie/feature-kit';
 import { idleRuleErrors } from './errors.js';
 import { notFound, IdleRuleService } from './idle-rule-service.js';

@@ -1,5 +1,5 @@
 import { array, boolean, number, object, string, type InferType } from 'yup';
-import { idField, inputBounds, listField, nameField, textField } from '@vigie/kernel';
+import { idField, inputBounds, listField, nameField, textField } from '@vigie/input';
 import { patternListSchema } from '@vigie/rule-schemas';
 
 /** What the engine compares with the rule's `duration` (REFERENCE §5.3). */

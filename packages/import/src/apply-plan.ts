@@ -1,5 +1,6 @@
 import type { Entity, GraphChanges, GraphDraft, RelationField } from '@vigie/context-graph';
-import { isJsonObject, type JsonValue } from '@vigie/kernel';
+import type { JsonValue } from '@vigie/kernel';
+import { isJsonObject } from '@vigie/json';
 import { ImportFailure, actionFields, type CiAction, type CiElement, type ImportPlan } from './import-document.js';
 
 export interface ImportStats {

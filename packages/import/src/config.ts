@@ -1,5 +1,6 @@
 import { object, string, type InferType } from 'yup';
-import { parseByteSize, featureConfig } from '@vigie/kernel';
+import { featureConfig } from '@vigie/kernel';
+import { parseByteSize } from '@vigie/kernel-http';
 
 function isByteSize(value: string | undefined): boolean {
   try {

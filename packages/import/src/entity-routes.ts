@@ -1,5 +1,6 @@
 import { mixed, number, object, string } from 'yup';
-import { ErrorCodes, defineRoute, validate, idField, pathParam, textField, type ErrorWording, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { ErrorCodes, defineRoute, type ErrorWording, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { validate, idField, pathParam, textField } from '@vigie/input';
 import { defineBulkRoute } from '@vigie/feature-kit';
 import { EntityAdministration } from './entity-administration.js';
 

@@ -1,5 +1,8 @@
 import { entityTypes } from '@vigie/context-graph';
-import { VigieError, assertJsonDepth, errorDetail, inputBounds, type JsonValue, isJsonObject } from '@vigie/kernel';
+import { VigieError, errorDetail, type JsonValue } from '@vigie/kernel';
+import { inputBounds } from '@vigie/input';
+import { assertJsonDepth } from '@vigie/kernel-http';
+import { isJsonObject } from '@vigie/json';
 
 /** Code of the errors that fail an import; their message becomes the status record's `info`. */
 export const importFailedCode = 'IMPORT_FAILED';

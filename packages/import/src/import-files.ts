@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { injectable } from 'tsyringe';
-import { ErrorCodes, FormJsonDepthMeter, JsonDepthMeter, injectRef, kernelRefs, VigieError, errorDetail, parseByteSize, type InputLimits } from '@vigie/kernel';
+import { ErrorCodes, injectRef, kernelRefs, VigieError, errorDetail, type InputLimits } from '@vigie/kernel';
+import { FormJsonDepthMeter, JsonDepthMeter, parseByteSize } from '@vigie/kernel-http';
 import { importConfig, type ImportConfig } from './config.js';
 import type { BodyFormat } from './import-document.js';
 

@@ -1,4 +1,5 @@
-import { ErrorCodes, VigieError, pathParam, type HttpMethod, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { ErrorCodes, VigieError, type HttpMethod, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam } from '@vigie/input';
 import type { BodyFormat } from './import-document.js';
 import { publicStatus, ImportRepository } from './import-repository.js';
 import { errorSchema, importRequestSchema, importStatusSchema, submissionSchema } from './schemas.js';

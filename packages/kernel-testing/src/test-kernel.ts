@@ -8,10 +8,10 @@ import {
   type Clock,
   type ConfigOverrides,
   type Logger,
-  type ResponseMismatch,
   type SchedulerFactory,
   type StoreFactory,
 } from '@vigie/kernel';
+import { koaHttpServer, type ResponseMismatch } from '@vigie/kernel-http';
 import { agendaSchedulerFactory } from '@vigie/scheduler-agenda';
 import { StaticBasicAuthenticator } from './basic-authenticator.js';
 
@@ -96,10 +96,10 @@ export async function startTestKernel(options: TestKernelOptions): Promise<TestK
     configOverrides: config,
     store: options.store,
     scheduler: options.scheduler ?? agendaSchedulerFactory(),
+    http: koaHttpServer(options.checkResponses === false ? {} : { onResponseMismatch: (mismatch) => void responseMismatches.push(mismatch) }),
     clock: options.clock,
     logger: options.logger ?? createLogger({ level: process.env.VIGIE_TEST_LOG ?? 'silent' }),
     authenticator: new StaticBasicAuthenticator(users),
-    ...(options.checkResponses === false ? {} : { onResponseMismatch: (mismatch: ResponseMismatch) => void responseMismatches.push(mismatch) }),
   });
   let address: { url: string };
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { declarationProblems, orderFeatures, type FeatureDeclarations } from './composition.js';
+import { declarationProblems, orderFeatures, routeShape, type FeatureDeclarations } from './composition.js';
 import { defineFeature, type AnyFeature } from './feature.js';
 import { eventRef, extensionPointRef, serviceRef } from './refs.js';
 
@@ -52,6 +52,14 @@ describe('orderFeatures', () => {
       "feature foreign was defined with another copy of @vigie/kernel (a plugin takes @vigie/kernel as a peer dependency)",
       'dependency cycle: x -> y -> x',
     ]);
+  });
+});
+
+describe('routeShape', () => {
+  it('gives the same shape to paths that differ only by parameter names or a trailing slash', () => {
+    expect(routeShape('/a/:id/')).toBe(routeShape('/a/:other'));
+    expect(routeShape('/a/*rest')).toBe('/a/*');
+    expect(routeShape('/')).toBe('/');
   });
 });
 

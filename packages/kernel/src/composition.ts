@@ -5,8 +5,6 @@
 import semver from 'semver';
 import { bridgeProblems, type DiBridge } from './di/bridge.js';
 import { definedByAnotherKernel, type AnyFeature, type HealthCheckDefinition, type JobDefinition, type KoaRouterLike, type RouteDefinition, type RouterOptions, type RouterRouteEntry } from './feature.js';
-import { RouteTable } from './http/route-table.js';
-import { routerRoutes } from './http/routers.js';
 import { kernelServiceIds } from './kernel-refs.js';
 import { rightProblem } from './rights.js';
 import type { AnyEventRef, AnyServiceRef, ExtensionPointRef } from './refs.js';
@@ -48,9 +46,38 @@ export function exportedIds(record: FeatureDeclarations): string[] {
   ];
 }
 
+/** The routes of a router (middleware layers, which have no method, are not routes); HEAD is implied by GET. */
+export function routerRoutes(featureId: string, router: KoaRouterLike, options: RouterOptions): RouterRouteEntry[] {
+  // A prefix joined to '/' drops the slash: documentation keys match with or without a trailing one.
+  const unslashed = (key: string): string => (key.length > 1 ? key.replace(/\/+$/, '') : key);
+  const docs = new Map(Object.entries(options.docs ?? {}).map(([key, doc]) => [unslashed(key), doc]));
+  const entries: RouterRouteEntry[] = [];
+  for (const layer of router.stack) {
+    if (typeof layer.path !== 'string') continue;
+    for (const method of layer.methods) {
+      if (method === 'HEAD' && layer.methods.includes('GET')) continue;
+      const doc = docs.get(unslashed(`${method} ${layer.path}`));
+      const right = doc?.right ?? options.right;
+      entries.push({ featureId, method, path: layer.path, ...(doc ? { doc } : {}), ...(right !== undefined ? { right } : {}) });
+    }
+  }
+  return entries;
+}
+
 /** The routes of a feature's `@koa/router` routers. */
 export function routerEntries(record: FeatureDeclarations): RouterRouteEntry[] {
   return record.routers.flatMap(({ router, options }) => routerRoutes(record.feature.id, router, options));
+}
+
+/**
+ * A route path with its parameter names erased and no trailing slash (`/a/:id/` → `/a/:`, `/a/*rest` → `/a/*`): two
+ * routes of one method and shape would answer the same requests.
+ */
+export function routeShape(path: string): string {
+  let end = path.length;
+  while (end > 1 && path[end - 1] === '/') end -= 1;
+  const segments = path.slice(0, end).split('/').slice(1);
+  return `/${segments.map((s) => (s.startsWith(':') ? ':' : s.startsWith('*') ? '*' : s)).join('/')}`.replace(/^\/\/$/, '/');
 }
 
 /** Checks ids, kernel ranges and dependencies; returns the features in dependency order. */
@@ -137,7 +164,7 @@ export function declarationProblems(records: readonly FeatureDeclarations[], pro
       if (rightIssue !== null) problems.push(`feature ${id}: route ${route.method} ${paths.join(', ')} ${rightIssue}`);
       for (const path of paths) {
         if (!path.startsWith('/')) problems.push(`feature ${id}: route path ${path} must be absolute`);
-        const key = `${route.method} ${RouteTable.shape(path)}`;
+        const key = `${route.method} ${routeShape(path)}`;
         const owner = routes.get(key);
         if (owner !== undefined) problems.push(`duplicate route ${route.method} ${path} (features ${owner} and ${id})`);
         else routes.set(key, id);
@@ -147,7 +174,7 @@ export function declarationProblems(records: readonly FeatureDeclarations[], pro
       if (!entry.path.startsWith('/')) problems.push(`feature ${id}: router path ${entry.path} must be absolute`);
       const routerRightIssue = rightProblem(entry.right);
       if (routerRightIssue !== null) problems.push(`feature ${id}: router route ${entry.method} ${entry.path} ${routerRightIssue}`);
-      const owner = routes.get(`${entry.method} ${RouteTable.shape(entry.path)}`);
+      const owner = routes.get(`${entry.method} ${routeShape(entry.path)}`);
       if (owner !== undefined) problems.push(`router route ${entry.method} ${entry.path} of feature ${id} is hidden by a declared route of feature ${owner}`);
     }
     for (const job of record.jobs) {

@@ -1,13 +1,12 @@
-import type { ParameterizedContext } from 'koa';
+import type { Context, ParameterizedContext } from 'koa';
 import type { InferType, Schema } from 'yup';
 import type { Logger } from './log.js';
-import type { HealthResult } from './health.js';
+import type { HealthResult } from '@vigie/observability';
 import type { AuthenticatedUser, Authenticator } from './auth.js';
 import type { DiBridge } from './di/bridge.js';
 import type { AuditTrail } from './audit.js';
 import type { ClientOrigin } from './http/client-origin.js';
-import type { ErrorWording } from './http/error-wording.js';
-import type { BodyOptions } from './http/body.js';
+import type { HttpError, VigieError } from './errors.js';
 import type { JobRun, JobOptions } from './scheduler/port.js';
 import type { IndexSpec } from './store/port.js';
 import { serviceRef, type AnyEventRef, type AnyServiceRef, type CollectionRef, type ExtensionPointRef, type FeatureScope, type ServiceRef } from './refs.js';
@@ -30,6 +29,30 @@ export interface VigieState {
 export type VigieContext = ParameterizedContext<VigieState> & { params: Record<string, string> };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/** What a wording entry may answer: a ready HttpError or its parts. */
+export type WordedError = HttpError | { status: number; description: string; name?: string; format?: 'json' | 'html' };
+
+/** Maps kernel error codes to a feature's wording, e.g. `{ BODY_INVALID_JSON: () => ({status: 400, description: 'Invalid JSON'}) }`. */
+export type ErrorWording = Readonly<Record<string, (error: VigieError, ctx: Context) => WordedError>>;
+
+export type BodyMedia = 'json' | 'form' | 'text';
+
+export interface BodyOptions {
+  /** Accepted media types: JSON only by default. */
+  accept?: readonly BodyMedia[];
+  /** Maximum size in bytes; the server's `body_limit` otherwise. */
+  limit?: number;
+  /** Whether an absent or empty body is an error (`BODY_EMPTY`). */
+  required?: boolean;
+  /**
+   * A body of a media type not accepted: refused with `BODY_UNSUPPORTED_TYPE` (the default), or read as no body at
+   * all (`absent`), as the original's plain routes did (they read a body only when it was sent as JSON).
+   */
+  otherMedia?: 'refuse' | 'absent';
+  /** DELETE requests carry a body too (bulk deletions: the ids to delete); only POST, PUT and PATCH do otherwise. */
+  onDelete?: boolean;
+}
 
 export interface RouteResponseDoc {
   description: string;

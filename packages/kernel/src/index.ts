@@ -5,6 +5,9 @@ export { defineFeature, defineRoute, featureConfig } from './feature.js';
 export type { Context as HttpContext } from 'koa';
 export type {
   AnyFeature,
+  BodyMedia,
+  BodyOptions,
+  ErrorWording,
   Extensions,
   FeatureConfig,
   FeatureDefinition,
@@ -24,8 +27,10 @@ export type {
   RouterRouteEntry,
   VigieContext,
   VigieState,
+  WordedError,
 } from './feature.js';
-export { Kernel, createKernel, type KernelOptions, type ListeningAddress } from './kernel.js';
+export { Kernel, createKernel, type KernelOptions } from './kernel.js';
+export type { HttpServer, HttpServerContext, HttpServerFactory, ListeningAddress, MountedRoute, MountedRouter } from './http/port.js';
 export { KERNEL_VERSION } from './composition.js';
 export { defineBridge, provide, type BridgeExport, type BridgeSpec, type DiBridge } from './di/bridge.js';
 export {
@@ -44,39 +49,11 @@ export {
   type FeatureScope,
   type ServiceRef,
 } from './refs.js';
-export { kernelRefs } from './kernel-refs.js';
+export { kernelRefs, type InputLimits } from './kernel-refs.js';
 export { ErrorCodes, VigieError, HttpError, DuplicateKeyError, hasCode, isHttpError, errorDetail, type ErrorCode } from './errors.js';
-export { wordError, type ErrorWording, type WordedError } from './http/error-wording.js';
-export { parseByteSize, type BodyMedia, type BodyOptions } from './http/body.js';
-export { JsonDepthMeter, FormJsonDepthMeter, assertJsonDepth, type InputLimits } from './http/json-depth.js';
 export type { StreamLimits } from './http/stream-limits.js';
-export { requestBody, pathParam } from './http/context.js';
-export type { ResponseMismatch } from './http/response-check.js';
-export {
-  validate,
-  durationPattern,
-  durationSeconds,
-  durationSetting,
-  durationWithUnitSchema,
-  durationWithUnitSeconds,
-  type CheckOptions,
-  type DurationWithUnit,
-} from './validation.js';
-export {
-  inputBounds,
-  idField,
-  nameField,
-  textField,
-  longTextField,
-  listField,
-  tooLongMessage,
-  tooManyMessage,
-  assertWithinInputBounds,
-} from './input-bounds.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
 export { EventBus } from './event-bus.js';
-export { Observations, type HttpObservation, type StoreObservation, type JobObservation, type PipelineObservation } from './observation.js';
-export { HealthRegistry, type HealthCheck, type HealthResult } from './health.js';
 export { createLogger, type Logger, type LogOptions } from './log.js';
 export { envVariableFor, ConfigFiles, type ConfigOverrides } from './config/ini.js';
 export type { ServerConfig, LogConfig } from './config/kernel-config.js';
@@ -113,9 +90,7 @@ export type {
 } from './store/port.js';
 export { updateOperators } from './store/port.js';
 export type { FeatureStore, StoreProbe } from './store/owned-store.js';
-export { cloneJson, isJsonObject, jsonEqual } from './store/json.js';
 export type { Scheduler, SchedulerEngine, SchedulerFactory, SchedulerFactoryContext, JobRun, JobOptions, RetryPolicy, ScheduledJob } from './scheduler/port.js';
 export type { JobStorePort, StoredJob, JobQuery, JobSelection, JobSortField } from './scheduler/job-store.js';
-export { tooManyLogins } from './http/app.js';
-export { auditChangeLimit, maskSecrets, maskedValue, type AuditChange, type AuditEntry, type AuditOutcome, type AuditRefusal, type AuditTrail } from './audit.js';
+export type { AuditChange, AuditEntry, AuditOutcome, AuditRefusal, AuditTrail } from './audit.js';
 export type { ClientOrigin } from './http/client-origin.js';

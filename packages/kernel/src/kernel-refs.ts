@@ -1,14 +1,18 @@
+import type { HealthRegistry, Observations } from '@vigie/observability';
 import type { Clock } from './clock.js';
 import type { EventBus } from './event-bus.js';
 import type { Extensions, RouteCatalog } from './feature.js';
-import type { HealthRegistry } from './health.js';
-import type { InputLimits } from './http/json-depth.js';
 import type { StreamLimits } from './http/stream-limits.js';
 import type { Logger } from './log.js';
-import type { Observations } from './observation.js';
 import { serviceRef } from './refs.js';
 import type { Scheduler } from './scheduler/port.js';
 import type { FeatureStore, StoreProbe } from './store/owned-store.js';
+
+/** Input bounds the kernel applies and features reuse (`kernelRefs.inputLimits`). */
+export interface InputLimits {
+  /** How deep objects and arrays may nest in a JSON text (`[server] json_max_depth`). */
+  readonly jsonMaxDepth: number;
+}
 
 /**
  * The kernel's services, visible to every feature without a declaration. `logger`, `eventBus`, `extensions`,

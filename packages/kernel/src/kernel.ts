@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import { HealthRegistry, Observations, observedJob, observedStore } from '@vigie/observability';
 import { asFunction, asValue, createContainer, InjectionMode, type AwilixContainer } from 'awilix';
-import { ObjectSchema, type Schema } from 'yup';
+import { ObjectSchema, ValidationError, type Schema } from 'yup';
 import type { Authenticator } from './auth.js';
 import type { AuditTrail } from './audit.js';
 import { clientOriginReader } from './http/client-origin.js';
@@ -18,6 +17,7 @@ import { configServiceId, kernelRefs } from './kernel-refs.js';
 import type { AnyEventRef, AnyServiceRef, ExtensionPointRef, FeatureScope } from './refs.js';
 import type {
   AnyFeature,
+  ErrorWording,
   Extensions,
   FeatureRegistrar,
   HealthCheckDefinition,
@@ -28,21 +28,14 @@ import type {
   RouterOptions,
   RouterRouteEntry,
 } from './feature.js';
-import { HealthRegistry } from './health.js';
-import { createHttpApp, InFlight, type MountedRoute } from './http/app.js';
-import type { ResponseMismatch } from './http/response-check.js';
-import type { MountedRouter } from './http/routers.js';
-import { Observations, observedJob, observedStore } from './observation.js';
-import { parseByteSize } from './http/body.js';
-import type { InputLimits } from './http/json-depth.js';
+import type { HttpServer, HttpServerFactory, ListeningAddress, MountedRoute, MountedRouter } from './http/port.js';
+import type { InputLimits } from './kernel-refs.js';
 import type { StreamLimits } from './http/stream-limits.js';
-import type { ErrorWording } from './http/error-wording.js';
 import { createLogger, type Logger } from './log.js';
-import { declarationProblems, exportedIds, orderFeatures, routerEntries, type FeatureDeclarations } from './composition.js';
+import { declarationProblems, exportedIds, orderFeatures, routerEntries, routerRoutes, type FeatureDeclarations } from './composition.js';
 import { OwnedStore, storeProbe, type CollectionOwners } from './store/owned-store.js';
 import type { SchedulerEngine, SchedulerFactory } from './scheduler/port.js';
 import type { IndexSpec, StoreAdapter, StoreFactory } from './store/port.js';
-import { validate } from './validation.js';
 
 export interface KernelOptions {
   features: readonly AnyFeature[];
@@ -54,13 +47,13 @@ export interface KernelOptions {
   store: StoreFactory;
   /** The scheduler, built over the store adapter's job store (`agendaSchedulerFactory()` of `@vigie/scheduler-agenda`). */
   scheduler: SchedulerFactory;
+  /** The HTTP server the features' routes run on (`koaHttpServer()` of `@vigie/kernel-http`). */
+  http: HttpServerFactory;
   clock?: Clock;
   /** A logger to use instead of one built from `[log]`. */
   logger?: Logger;
   /** Used only when no composed feature provides an authenticator (tests). */
   authenticator?: Authenticator;
-  /** Checks route answers against their declared response schemas and reports each mismatch here (tests). */
-  onResponseMismatch?: (mismatch: ResponseMismatch) => void;
 }
 
 interface FeatureRecord extends FeatureDeclarations {
@@ -88,19 +81,26 @@ interface FeatureRecord extends FeatureDeclarations {
   scope?: ContainerScope;
 }
 
-export interface ListeningAddress {
-  host: string;
-  port: number;
-  url: string;
-}
-
 type Phase = 'composed' | 'initialised' | 'started' | 'stopping' | 'stopped';
 
-/** Lists unknown keys of an object schema, so typos in configuration files are caught. */
-function unknownKeys(schema: Schema, values: Record<string, string>): string[] {
-  if (!(schema instanceof ObjectSchema)) return [];
-  const known = new Set(Object.keys(schema.fields));
-  return Object.keys(values).filter((k) => !known.has(k));
+/**
+ * A configuration section checked by its schema: the cast values, or undefined once every problem is in `problems`
+ * (unknown keys, so that typos are caught, and what the schema refuses). Configuration is the operator's, not a
+ * client's: the input bounds of request bodies do not apply.
+ */
+function sectionValues<T>(schema: Schema<T>, raw: Record<string, string>, where: string, problems: string[]): T | undefined {
+  const known = schema instanceof ObjectSchema ? new Set(Object.keys(schema.fields)) : undefined;
+  const unknown = known ? Object.keys(raw).filter((key) => !known.has(key)) : [];
+  for (const key of unknown) problems.push(`${where}: unknown key ${key}`);
+  try {
+    const values = schema.validateSync(raw, { abortEarly: false });
+    return unknown.length > 0 ? undefined : values;
+  } catch (err) {
+    const refused = err instanceof ValidationError || (err as { name?: string }).name === 'ValidationError' ? (err as ValidationError) : undefined;
+    const messages = refused ? (refused.inner.length > 0 ? refused.inner.flatMap((e) => e.errors) : refused.errors) : [String(err)];
+    for (const message of messages) problems.push(`${where}: ${message}`);
+    return undefined;
+  }
 }
 
 async function withTimeout<T>(work: Promise<T> | T, ms: number, what: string): Promise<T> {
@@ -136,14 +136,13 @@ export class Kernel {
   readonly #records: FeatureRecord[];
   /** Collection ⇒ owning feature id (or `kernel`). */
   #collectionOwners: CollectionOwners = new Map();
-  readonly #inFlight = new InFlight();
   readonly #accessLog: boolean;
   #phase: Phase = 'composed';
   #adapter?: StoreAdapter;
   #scheduler?: SchedulerEngine;
   #authenticator?: Authenticator;
   #auditTrail?: AuditTrail;
-  #server?: Server;
+  #http?: HttpServer;
   #address?: ListeningAddress;
   #initPromise?: Promise<void>;
   #stopPromise?: Promise<void>;
@@ -157,16 +156,8 @@ export class Kernel {
     this.config = new ConfigFiles(join(this.installDir, 'etc'), options.env ?? process.env, options.configOverrides);
     const problems: string[] = [];
 
-    const kernelSection = <T>(section: string, schema: Schema<T>): T | undefined => {
-      const raw = this.config.section('webserver.conf', section);
-      for (const key of unknownKeys(schema, raw)) problems.push(`config [${section}] (webserver.conf): unknown key ${key}`);
-      try {
-        return validate(schema, raw, { bounded: false });
-      } catch (err) {
-        for (const d of (err as VigieError).details ?? [String(err)]) problems.push(`config [${section}] (webserver.conf): ${d}`);
-        return undefined;
-      }
-    };
+    const kernelSection = <T>(section: string, schema: Schema<T>): T | undefined =>
+      sectionValues(schema, this.config.section('webserver.conf', section), `config [${section}] (webserver.conf)`, problems);
     const server = kernelSection('server', serverConfigSchema);
     const log = kernelSection('log', logConfigSchema);
     this.serverConfig = server ?? serverConfigSchema.getDefault();
@@ -191,18 +182,8 @@ export class Kernel {
     if (feature.config) {
       const file = feature.config.file ?? 'webserver.conf';
       const section = feature.config.section ?? feature.id;
-      const raw = this.config.section(file, section);
-      const where = `config [${section}] (${file}) of feature ${feature.id}`;
-      const unknown = unknownKeys(feature.config.schema, raw);
-      for (const key of unknown) problems.push(`${where}: unknown key ${key}`);
-      try {
-        // Configuration is the operator's, not a client's: the input bounds do not apply.
-        config = validate(feature.config.schema, raw, { bounded: false });
-      } catch (err) {
-        for (const d of (err as VigieError).details ?? [String(err)]) problems.push(`${where}: ${d}`);
-        return undefined;
-      }
-      if (unknown.length > 0) return undefined;
+      config = sectionValues(feature.config.schema, this.config.section(file, section), `config [${section}] (${file}) of feature ${feature.id}`, problems);
+      if (config === undefined) return undefined;
     }
     return {
       feature,
@@ -357,9 +338,11 @@ export class Kernel {
       processEveryMs: this.serverConfig.jobs_poll_ms,
       logger: this.logger.child({ component: 'scheduler' }),
     });
-    const store = observedStore(this.#adapter.store, this.observations);
+    const observed = observedStore(this.#adapter.store, this.observations);
+    // What the features write through: the HTTP server may record there what each audited request writes.
+    const store = this.#options.http.instrumentStore?.(observed) ?? observed;
     const shared = {
-      [kernelRefs.storeProbe.id]: storeProbe(store),
+      [kernelRefs.storeProbe.id]: storeProbe(observed),
       [kernelRefs.clock.id]: this.clock,
       [kernelRefs.scheduler.id]: this.#scheduler,
       [kernelRefs.health.id]: this.health,
@@ -466,58 +449,29 @@ export class Kernel {
       record.routes.map((route) => ({ featureId: record.feature.id, route, scope: record.scope as FeatureScope, wording: record.wording })),
     );
     const routers: MountedRouter[] = this.#records.flatMap((record) =>
-      record.routers.map(({ router, options }) => ({ featureId: record.feature.id, router, options, scope: record.scope as FeatureScope, wording: record.wording })),
+      record.routers.map(({ router, options }) => ({
+        featureId: record.feature.id,
+        router,
+        routes: routerRoutes(record.feature.id, router, options),
+        scope: record.scope as FeatureScope,
+        wording: record.wording,
+      })),
     );
-    const app = createHttpApp(
-      {
-        routes: mounted,
-        routers,
-        observations: this.observations,
-        authenticator: () => this.#authenticator,
-        ...(this.#records.some((r) => r.auditTrail) ? { auditTrail: () => this.#auditTrail } : {}),
-        clientOrigin: clientOriginReader(this.serverConfig.trusted_proxies),
-        logger: this.logger,
-        bodyDefaults: { limit: parseByteSize(this.serverConfig.body_limit), jsonMaxDepth: this.serverConfig.json_max_depth },
-        accessLog: this.#accessLog,
-        onResponseMismatch: this.#options.onResponseMismatch,
-      },
-      this.#inFlight,
-    );
-    const server = this.#createServer(app.callback());
-    this.#server = server;
-    await new Promise<void>((resolveListen, reject) => {
-      server.once('error', reject);
-      server.listen(this.serverConfig.port, this.serverConfig.host, () => {
-        server.off('error', reject);
-        resolveListen();
-      });
+    this.#http = this.#options.http.create({
+      routes: mounted,
+      routers,
+      authenticator: () => this.#authenticator,
+      ...(this.#records.some((r) => r.auditTrail) ? { auditTrail: () => this.#auditTrail } : {}),
+      observations: this.observations,
+      clientOrigin: clientOriginReader(this.serverConfig.trusted_proxies),
+      config: this.serverConfig,
+      accessLog: this.#accessLog,
+      logger: this.logger,
     });
-    const address = server.address() as AddressInfo;
-    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    this.#address = { host: address.address, port: address.port, url: `http://${host}:${address.port}` };
+    this.#address = await this.#http.listen();
     this.#phase = 'started';
     this.logger.info({ url: this.#address.url, store: this.#adapter?.name, features: this.featureIds() }, 'Vigie is listening');
     return this.#address;
-  }
-
-  /** The HTTP server, with the `[server]` bounds on headers, slow clients and connections. */
-  #createServer(handler: RequestListener): Server {
-    const config = this.serverConfig;
-    const server = createServer(
-      {
-        maxHeaderSize: parseByteSize(config.max_header_size),
-        headersTimeout: config.headers_timeout_ms,
-        requestTimeout: config.request_timeout_ms,
-        // Node checks both timeouts on this period (30 s by default): often enough that a slow client is cut
-        // within a tenth of its header timeout, or a second.
-        connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(config.headers_timeout_ms / 10))),
-      },
-      handler,
-    );
-    server.keepAliveTimeout = config.keep_alive_timeout_ms;
-    server.timeout = config.socket_timeout_ms;
-    if (config.max_connections > 0) server.maxConnections = config.max_connections;
-    return server;
   }
 
   /**
@@ -545,10 +499,9 @@ export class Kernel {
       }
     };
     if (this.#initPromise) await this.#initPromise.catch(() => undefined);
-    const server = this.#server;
-    const closed = server ? new Promise<void>((resolveClose) => server.close(() => resolveClose())) : Promise.resolve();
-    server?.closeIdleConnections();
-    if (!(await this.#inFlight.idle(grace))) this.logger.warn({ inFlight: this.#inFlight.count }, 'requests still running at shutdown');
+    const http = this.#http;
+    const inFlight = http ? await http.quiesce(grace) : 0;
+    if (inFlight > 0) this.logger.warn({ inFlight }, 'requests still running at shutdown');
     if (this.#scheduler && previous === 'started') {
       const drained = await this.#scheduler.drain(grace);
       if (drained.timedOut) this.logger.warn({ running: drained.running }, 'jobs still running at shutdown; their locks will expire');
@@ -557,8 +510,7 @@ export class Kernel {
     for (const record of reversed) {
       for (const hook of record.hooks.beforeShutdown) await attempt(`beforeShutdown of ${record.feature.id}`, () => hook(record.scope as FeatureScope));
     }
-    server?.closeAllConnections();
-    await closed;
+    await http?.close();
     for (const record of reversed) {
       for (const hook of record.hooks.shutdown) await attempt(`shutdown of ${record.feature.id}`, () => hook(record.scope as FeatureScope));
     }

@@ -1,7 +1,8 @@
 import { array, boolean, number, object, string } from 'yup';
 import { previewAlarmSchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
 import { MetaAlarmRulePreviewService } from './rule-preview.js';
-import { defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam } from '@vigie/input';
 import { MetaAlarmRuleService } from './meta-alarm-rule-service.js';
 import { checkRuleOrder, ruleBody } from './rule-input.js';
 import { deleteResultSchema, metaAlarmRuleInputSchema, metaAlarmRuleSchema } from './schemas.js';

@@ -1,5 +1,8 @@
 import type { InferType } from 'yup';
-import { ErrorCodes, VigieError, assertJsonDepth, inputBounds, requestBody, type VigieContext, isJsonObject } from '@vigie/kernel';
+import { ErrorCodes, VigieError, type VigieContext } from '@vigie/kernel';
+import { inputBounds, requestBody } from '@vigie/input';
+import { assertJsonDepth } from '@vigie/kernel-http';
+import { isJsonObject } from '@vigie/json';
 import { parseTemplate } from '@vigie/templates';
 import { configKeyRuleTypes, isRuleType, type RuleType } from './rule-types.js';
 import type { metaAlarmRuleInputSchema, ruleConfigSchema, rulePatternsSchema } from './schemas.js';

@@ -1,5 +1,5 @@
 import { array, boolean, number, object, string, type InferType } from 'yup';
-import { idField, longTextField, nameField } from '@vigie/kernel';
+import { idField, longTextField, nameField } from '@vigie/input';
 import { patternListSchema } from '@vigie/rule-schemas';
 import { ruleTypes } from './rule-types.js';
 

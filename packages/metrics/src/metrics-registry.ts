@@ -1,7 +1,14 @@
 import { injectable } from 'tsyringe';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { HotCounter, HotHistogram } from './hot-path-metrics.js';
-import { injectRef, kernelRefs, type HttpObservation, type JobObservation, type Observations, type PipelineObservation, type StoreObservation } from '@vigie/kernel';
+import { injectRef, kernelRefs } from '@vigie/kernel';
+import {
+  type HttpObservation,
+  type JobObservation,
+  type Observations,
+  type PipelineObservation,
+  type StoreObservation,
+} from '@vigie/observability';
 import { metricsConfig, type MetricsConfig } from './schemas.js';
 
 /** Seconds: from sub-millisecond store reads to slow imports. */

@@ -1,5 +1,5 @@
 import { patternRegExp, regexProblem } from '@vigie/rule-schemas';
-import { isJsonObject } from '@vigie/kernel';
+import { isJsonObject } from '@vigie/json';
 import { PatternError } from './errors.js';
 
 /**

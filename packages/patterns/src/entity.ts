@@ -1,4 +1,4 @@
-import { isJsonObject } from '@vigie/kernel';
+import { isJsonObject } from '@vigie/json';
 import {
   allFields,
   anyCondition,

@@ -1,6 +1,6 @@
 import { typedStringField, type PatternEvent } from './event.js';
 import { patternRegExp } from '@vigie/rule-schemas';
-import { isJsonObject } from '@vigie/kernel';
+import { isJsonObject } from '@vigie/json';
 
 /**
  * A necessary condition of one event pattern, cheap to check: a typed string field (read as the grammar reads it,

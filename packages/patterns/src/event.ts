@@ -1,4 +1,4 @@
-import { isJsonObject } from '@vigie/kernel';
+import { isJsonObject } from '@vigie/json';
 import { allFields, anyCondition, capturesAt, booleanCondition, integerCondition, stringCondition, type Condition, type FieldTest, type RegexCaptures } from './conditions.js';
 import { compileEntityPattern, type PatternEntity } from './entity.js';
 import { PatternError } from './errors.js';

@@ -1,4 +1,4 @@
-import { isJsonObject } from '@vigie/kernel';
+import { isJsonObject } from '@vigie/json';
 import type { RegexCaptures } from './conditions.js';
 import { compileAlarmPattern, type PatternAlarm } from './alarm.js';
 import { compileEntityPattern, type PatternEntity } from './entity.js';

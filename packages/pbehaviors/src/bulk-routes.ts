@@ -1,5 +1,6 @@
 import { object, string, type InferType } from 'yup';
-import { HttpError, durationWithUnitSchema, durationWithUnitSeconds, idField, kernelRefs, nameField, textField, validate, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, kernelRefs, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { durationWithUnitSchema, durationWithUnitSeconds, idField, nameField, textField, validate } from '@vigie/input';
 import { defineBulkRoute, requireBulkItemId } from '@vigie/feature-kit';
 import { entityReaderRef } from '@vigie/context-graph';
 import { pbehaviorErrors } from './errors.js';

@@ -1,7 +1,8 @@
 import { array, boolean, number, object, string } from 'yup';
 import { previewEntitySchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
 import { PbehaviorCalendar, defaultCalendarLimit } from './pbehavior-calendar.js';
-import { HttpError, defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam } from '@vigie/input';
 import { checkedFilter, creationBody, parseFilterText, updateBody } from './pbehavior-input.js';
 import { unknownIdMessage, PbehaviorService } from './pbehavior-service.js';
 import {

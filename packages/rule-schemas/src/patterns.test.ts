@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { object } from 'yup';
-import { hasCode, ErrorCodes, validate } from '@vigie/kernel';
+import { hasCode, ErrorCodes } from '@vigie/kernel';
+import { validate } from '@vigie/input';
 import { patternListSchema, patternRegExp, patternSchema, regexMatchProblem, regexProblem } from './index.js';
 
 describe('patternRegExp', () => {

@@ -1,5 +1,5 @@
 import { array, object, type TestConfig } from 'yup';
-import { inputBounds, listField } from '@vigie/kernel';
+import { inputBounds, listField } from '@vigie/input';
 import { regexProblem } from './regex.js';
 
 /**

@@ -1,4 +1,5 @@
-import { HttpError, requestBody, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { HttpError, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { requestBody } from '@vigie/input';
 import { answerLoginPage, localPath, sessionsRef } from '@vigie/auth';
 import { Saml2Refusal, Saml2Service } from './saml2-service.js';
 import { saml2Paths } from './setup.js';

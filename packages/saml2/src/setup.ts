@@ -1,7 +1,8 @@
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { boolean, mixed, object, string, type InferType } from 'yup';
-import { validate, type VigieError } from '@vigie/kernel';
+import type { VigieError } from '@vigie/kernel';
+import { validate } from '@vigie/input';
 
 /** Where `vigie saml2 import` puts the setup, under the installation directory; what the server reads. */
 export const saml2ConfigDir = join('etc', 'saml2');

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { BSON, type Document } from 'mongodb';
 import { assertNoCodeExecution } from '@vigie/filter-safety';
-import { ErrorCodes, VigieError, cloneJson, updateOperators, type Doc, type Filter, type Update, isJsonObject } from '@vigie/kernel';
+import { ErrorCodes, VigieError, updateOperators, type Doc, type Filter, type Update } from '@vigie/kernel';
+import { cloneJson, isJsonObject } from '@vigie/json';
 
 // What goes to the server is checked here, before anything is sent, with the same rules as the memory engine.
 

@@ -5,7 +5,6 @@ import {
   DuplicateKeyError,
   ErrorCodes,
   VigieError,
-  jsonEqual,
   type BatchOperation,
   type BatchResult,
   type Collection,
@@ -21,6 +20,7 @@ import {
   type UpsertOptions,
   type WriteResult,
 } from '@vigie/kernel';
+import { jsonEqual } from '@vigie/json';
 import { prefilter, valuesExpression, valuesPath } from './prefilter.js';
 
 /** The channel every node LISTENs on; the payload is the changed collection's name. */

@@ -5,6 +5,7 @@
 import { authFeature } from '@vigie/auth';
 import { Kernel, createLogger, type AnyFeature } from '@vigie/kernel';
 import { startSourceServer } from '@vigie/kernel-testing';
+import { koaHttpServer } from '@vigie/kernel-http';
 import { agendaSchedulerFactory } from '@vigie/scheduler-agenda';
 import { sqliteStoreFactory } from '@vigie/store-sqlite';
 import { testAdmin, testPasswordHashCost } from './test-admin.js';
@@ -32,6 +33,7 @@ export async function serveRestartFixture(features: readonly AnyFeature[], confi
     },
     store: sqliteStoreFactory(),
     scheduler: agendaSchedulerFactory(),
+    http: koaHttpServer(),
     // `VIGIE_FIXTURE_LOG` (e.g. debug) lets a test wait for a log line of the server it started.
     logger: createLogger({ level: process.env.VIGIE_FIXTURE_LOG ?? 'warn' }),
   });

@@ -1,5 +1,5 @@
 import { presentPbehavior, type Pbehavior, type PbehaviorOutput } from '@vigie/pbehaviors';
-import { isJsonObject } from '@vigie/kernel';
+import { isJsonObject } from '@vigie/json';
 import type { Tile } from './tiles.js';
 import type { AlarmDoc, EntityDoc } from './weather-repository.js';
 

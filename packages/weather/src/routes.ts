@@ -1,6 +1,7 @@
 import { array } from 'yup';
 import type { InferType } from 'yup';
-import { HttpError, defineRoute, inputBounds, pathParam, type RouteDefinition } from '@vigie/kernel';
+import { HttpError, defineRoute, type RouteDefinition } from '@vigie/kernel';
+import { inputBounds, pathParam } from '@vigie/input';
 import { errorSchema, watchersQuerySchema, weatherEntrySchema } from './schemas.js';
 import { type WatcherPage, WeatherService } from './weather-service.js';
 

@@ -1,5 +1,6 @@
 import { number, object, string, type InferType } from 'yup';
-import { durationSeconds, durationSetting as duration, featureConfig } from '@vigie/kernel';
+import { featureConfig } from '@vigie/kernel';
+import { durationSeconds, durationSetting as duration } from '@vigie/input';
 import { decodeSecretKey } from '@vigie/feature-kit';
 
 /** `[webhooks]` of `etc/webserver.conf`. */

@@ -8,7 +8,7 @@ export const emptyResponseTicket = 'N/A';
 
 export type TicketOutcome = { ticket: string; data: Record<string, string> } | { error: string };
 
-// Not the kernel's isJsonObject: arrays pass too, so that their items flatten by index (`items.0.id`).
+// Not `@vigie/json`'s isJsonObject: arrays pass too, so that their items flatten by index (`items.0.id`).
 const isObjectOrArray = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 /** Every scalar of a JSON value by its dotted path (`result.number`, `items.0.id`), in document order. */

@@ -1,6 +1,7 @@
 import { array, boolean, object, string } from 'yup';
 import { previewAlarmSchema, previewAnswerSchema, previewRoute } from '@vigie/rule-schemas';
-import { ErrorCodes, defineRoute, pathParam, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { ErrorCodes, defineRoute, type RouteDefinition, type VigieContext } from '@vigie/kernel';
+import { pathParam } from '@vigie/input';
 import { DeliveryService } from './delivery-service.js';
 import { databaseErrorText, storeFailure } from './errors.js';
 import { deliveryPageSchema, deliveryQuerySchema, deliverySchema, maxDeliveryPage, webhookInputSchema, webhookSchema } from './schemas.js';

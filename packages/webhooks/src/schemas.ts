@@ -1,5 +1,5 @@
 import { array, boolean, mixed, number, object, string, type TestContext } from 'yup';
-import { idField, listField, nameField } from '@vigie/kernel';
+import { idField, listField, nameField } from '@vigie/input';
 import { hookTriggers, patternListSchema, regexProblem, triggersWithoutEvent } from '@vigie/rule-schemas';
 import { parseTemplate } from '@vigie/templates';
 import { deliveryStatuses } from './delivery-repository.js';

@@ -1,6 +1,6 @@
 import type { Alarm, AlarmStep } from '@vigie/alarms';
 import type { VigieEvent } from '@vigie/events';
-import { isJsonObject } from '@vigie/kernel';
+import { isJsonObject } from '@vigie/json';
 
 /**
  * What webhook templates see: the stored alarm, event and entity under the Go field names of the original's

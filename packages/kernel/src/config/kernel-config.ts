@@ -1,9 +1,12 @@
 import { boolean, number, object, string, type InferType } from 'yup';
-import { defaultJsonMaxDepth } from '../http/json-depth.js';
-import { inputBounds } from '../input-bounds.js';
 import { trustedProxiesProblem } from '../http/client-origin.js';
 
 /** `[server]` of `etc/webserver.conf`: what the kernel itself needs. */
+/** What `[server] json_max_depth` defaults to: far above any real rule, far below what overflows a recursive walk. */
+const defaultJsonMaxDepth = 64;
+/** The highest `[server] json_max_depth`: the nesting `@vigie/input` bounds every checked value to (`inputBounds.depth`). */
+const maxJsonDepth = 512;
+
 export const serverConfigSchema = object({
   host: string().default('127.0.0.1'),
   port: number().integer().min(0).max(65535).default(8082),
@@ -22,7 +25,7 @@ export const serverConfigSchema = object({
    * How deep objects and arrays may nest in a JSON body (any route, including bodies streamed to disk): deeper is
    * an invalid body, answered in each route's words. Real rules nest fewer than 10 levels.
    */
-  json_max_depth: number().integer().min(8).max(inputBounds.depth).default(defaultJsonMaxDepth),
+  json_max_depth: number().integer().min(8).max(maxJsonDepth).default(defaultJsonMaxDepth),
   /**
    * Slow clients (Node's http server options). A client must send its whole request header within
    * `headers_timeout_ms` and its whole request within `request_timeout_ms` (the original's workers were killed after

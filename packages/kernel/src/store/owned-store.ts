@@ -1,6 +1,5 @@
 import type { CollectionRef } from '../refs.js';
 import type { BatchOperation, BatchResult, Collection, Doc, Store, StoreChanges } from './port.js';
-import { RecordedCollection, recordedBatch } from './recorded-collection.js';
 
 /** Who owns which collection: features by id, and the kernel's own (jobs). */
 export type CollectionOwners = ReadonlyMap<string, string>;
@@ -21,7 +20,6 @@ const vouched = new WeakSet<BatchOperation>();
 /**
  * A feature's view of the store: only the collections it declared (`f.collection`). Other features' data is read
  * through the services they export; a call on another collection throws, naming the feature and the collection.
- * Writes made while an audited request is served are added to its audit record (`RecordedCollection`).
  */
 export class OwnedStore implements FeatureStore {
   /** The store's write stamps (`Store.writeStamp`) of this feature's collections, where the store keeps them. */
@@ -65,12 +63,12 @@ export class OwnedStore implements FeatureStore {
 
   collection<T extends Doc>({ name }: CollectionRef<T>): Collection<T> {
     this.#check(name);
-    return new RecordedCollection(this.store.collection<T>(name));
+    return this.store.collection<T>(name);
   }
 
   async batch(operations: readonly BatchOperation[]): Promise<BatchResult> {
     for (const operation of operations) if (!vouched.has(operation)) this.#check(operation.collection);
-    return recordedBatch(this.store, operations);
+    return this.store.batch(operations);
   }
 
   vouch(operations: readonly BatchOperation[]): readonly BatchOperation[] {

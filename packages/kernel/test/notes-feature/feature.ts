@@ -1,5 +1,6 @@
 import { object } from 'yup';
-import { collectionRef, defineFeature, featureConfig, durationSeconds, durationSetting, HttpError, kernelRefs, pathParam, type Doc } from '@vigie/kernel';
+import { collectionRef, defineFeature, featureConfig, HttpError, kernelRefs, type Doc } from '@vigie/kernel';
+import { durationSeconds, durationSetting, pathParam } from '@vigie/input';
 
 interface Note extends Doc {
   text: string;

@@ -1,7 +1,7 @@
 import { boolean, number, object, string, type InferType } from 'yup';
 import { defineFeature, defineRoute } from '../../src/feature.js';
 import { ErrorCodes, HttpError } from '../../src/errors.js';
-import { pathParam } from '../../src/http/context.js';
+import { pathParam } from '@vigie/input';
 import type { Scheduler } from '../../src/scheduler/port.js';
 import { kernelRefs } from '../../src/kernel-refs.js';
 import { serviceRef } from '../../src/refs.js';

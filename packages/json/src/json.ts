@@ -1,4 +1,4 @@
-import { VigieError, ErrorCodes } from '../errors.js';
+import { VigieError, ErrorCodes } from '@vigie/kernel';
 
 /**
  * How deep a stored document may nest. Request bodies are bounded far lower (`[server] json_max_depth`, at most

@@ -1,5 +1,5 @@
 import { number, object, string, ValidationError, type Schema, type ValidateOptions } from 'yup';
-import { ErrorCodes, VigieError } from './errors.js';
+import { ErrorCodes, VigieError } from '@vigie/kernel';
 import { assertWithinInputBounds } from './input-bounds.js';
 
 /** yup's options, plus whether the input bounds apply (they do unless `bounded: false`). */

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryStoreFactory } from '@vigie/documents';
 import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
-import { sampleFeature } from './sample-feature/feature.js';
+import { sampleFeature } from '../../kernel/test/sample-feature/feature.js';
 
 let t: TestKernel | undefined;
 const sockets: Socket[] = [];

@@ -1,46 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import Koa, { type Context } from 'koa';
-import type { Logger } from '../log.js';
-import { parseBasicAuthorization, type Authenticator, type AuthOutcome } from '../auth.js';
-import { HttpError, isHttpError } from '../errors.js';
-import type { RouteDefinition, VigieContext, VigieState } from '../feature.js';
-import { bodyMethods, readBody, type BodyDefaults, type BodyOptions } from './body.js';
+import {
+  HttpError,
+  holdsRight,
+  isHttpError,
+  missingRight,
+  parseBasicAuthorization,
+  type AuditEntry,
+  type AuthOutcome,
+  type Authenticator,
+  type BodyOptions,
+  type ClientOrigin,
+  type FeatureScope,
+  type HttpServerContext,
+  type Logger,
+  type MountedRoute,
+  type VigieContext,
+  type VigieState,
+} from '@vigie/kernel';
+import { requestBody } from '@vigie/input';
+import { AuditChangeLog, maskSecrets } from './audit-changes.js';
+import { bodyMethods, readBody, type BodyDefaults } from './body.js';
 import { inputReader, noInput } from './input.js';
 import { responseChecker, type ResponseMismatch } from './response-check.js';
-import { wordError, type ErrorWording } from './error-wording.js';
+import { wordError } from './error-wording.js';
 import { MalformedPathError, RouteTable, type RouteMatch } from './route-table.js';
-import { RouterSet, runRouted, type MountedRouter, type RouterMatch } from './routers.js';
-import type { Observations } from '../observation.js';
-import { holdsRight, missingRight } from '../rights.js';
-import { AuditChangeLog, auditedChanges, maskSecrets, type AuditEntry, type AuditTrail } from '../audit.js';
-import type { ClientOrigin } from './client-origin.js';
-import { requestBody } from './context.js';
-import type { FeatureScope } from '../refs.js';
+import { RouterSet, runRouted, type RouterMatch } from './routers.js';
 
-/** A route as the kernel mounts it: the definition plus the feature it belongs to. */
-export interface MountedRoute {
-  featureId: string;
-  route: RouteDefinition;
-  scope: FeatureScope;
-  wording: ErrorWording | undefined;
-}
-
-export interface HttpAppOptions {
-  routes: readonly MountedRoute[];
-  /** `@koa/router` routers, tried in order when no declared route matches. */
-  routers?: readonly MountedRouter[];
-  /** Where each answered request is reported (metrics). */
-  observations?: Observations;
-  /** Resolved lazily: the authenticating feature builds it at init. */
-  authenticator: () => Authenticator | undefined;
-  /** Where changes are recorded before their handler runs (resolved lazily; none: nothing is recorded). */
-  auditTrail?: () => AuditTrail | undefined;
-  /** The client's address and scheme, honouring `[server] trusted_proxies`. */
-  clientOrigin: (req: Context['req']) => ClientOrigin;
-  logger: Logger;
+/** What the application is built from: the kernel's context, plus what the server derives from it or adds for tests. */
+export interface HttpAppOptions extends HttpServerContext {
   /** `[server] body_limit` and `json_max_depth`: what routes read bodies with unless they set their own limit. */
   bodyDefaults: BodyDefaults;
-  accessLog: boolean;
   /**
    * Told of every answer a route's handler gives that contradicts the response schema the route declares for its
    * status (tests set it; in production response schemas are documentation and no answer is checked).
@@ -202,7 +192,7 @@ async function audited(
   const changes = new AuditChangeLog(copyChanges ? undefined : 0);
   let status = 500;
   try {
-    await auditedChanges.run(changes, work);
+    await changes.run(work);
     status = ctx.status;
   } catch (err) {
     status = statusOf(err);
@@ -373,7 +363,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
     const paths = typeof mounted.route.path === 'string' ? [mounted.route.path] : mounted.route.path;
     for (const path of paths) table.add(mounted.route.method, path, { mounted, path, run });
   }
-  const routers = new RouterSet(options.routers ?? []);
+  const routers = new RouterSet(options.routers);
   const observations = options.observations;
 
   const admit = (ctx: Context, authenticator: Authenticator, outcome: AuthOutcome): void => {
@@ -404,7 +394,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
     const requestId = typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
     ctx.state = new RequestState(requestId, options.logger, ctx.req, options.clientOrigin);
     ctx.res.setHeader('X-Request-Id', requestId);
-    const observed = observations?.listens('http') === true;
+    const observed = observations.listens('http');
     const started = options.accessLog || observed ? performance.now() : 0;
     let template: string | undefined;
     // Read once: each of Koa's delegating getters costs a call chain on this path.
@@ -467,7 +457,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
         const ms = performance.now() - started;
         // A router route's template is what @koa/router matched (set even when its handler threw).
         const route = template ?? (ctx as { _matchedRoute?: string })._matchedRoute;
-        if (observed) observations?.http({ method, route, status: ctx.res.statusCode, seconds: ms / 1000 });
+        if (observed) observations.http({ method, route, status: ctx.res.statusCode, seconds: ms / 1000 });
         if (options.accessLog) {
           ctx.state.log.info({ method, path, status: ctx.res.statusCode, ms: Math.round(ms * 10) / 10, user: ctx.state.user?.name }, 'request');
         }

@@ -1,13 +1,19 @@
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { object, string } from 'yup';
-import { defineFeature, defineRoute, type RouteDefinition } from '../src/feature.js';
-import { ErrorCodes, HttpError } from '../src/errors.js';
-import { Kernel } from '../src/kernel.js';
-import { createLogger } from '../src/log.js';
+import {
+  createLogger,
+  defineFeature,
+  defineRoute,
+  ErrorCodes,
+  HttpError,
+  Kernel,
+  type RouteDefinition,
+} from '@vigie/kernel';
 import { memoryStoreFactory } from '@vigie/documents';
+import { koaHttpServer } from '../src/index.js';
 import { agendaSchedulerFactory } from '@vigie/scheduler-agenda';
 import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
-import { sampleFeature, type GreetingInput } from './sample-feature/feature.js';
+import { sampleFeature, type GreetingInput } from '../../kernel/test/sample-feature/feature.js';
 
 let t: TestKernel | undefined;
 afterEach(async () => {
@@ -127,7 +133,7 @@ describe('routes without schemas', () => {
         f.route({ method: 'PUT', path: '/api/v2/upload', right: 'sample:write', body: false, requestSchema: object(), handler: () => null });
       },
     });
-    expect(() => new Kernel({ features: [streaming], installDir: '/nonexistent-vigie', env: {}, store: memoryStoreFactory(), scheduler: agendaSchedulerFactory(), logger: createLogger({ level: 'silent' }) })).toThrow(
+    expect(() => new Kernel({ features: [streaming], installDir: '/nonexistent-vigie', env: {}, store: memoryStoreFactory(), scheduler: agendaSchedulerFactory(), http: koaHttpServer(), logger: createLogger({ level: 'silent' }) })).toThrow(
       'feature streaming: route PUT /api/v2/upload reads no body (body: false), so its schema is requestDoc, not requestSchema',
     );
   });

@@ -1,11 +1,5 @@
 import type { Context } from 'koa';
-import { ErrorCodes, HttpError, hasCode, isHttpError, type VigieError } from '../errors.js';
-
-/** What a wording entry may answer: a ready HttpError or its parts. */
-export type WordedError = HttpError | { status: number; description: string; name?: string; format?: 'json' | 'html' };
-
-/** Maps kernel error codes to a feature's wording, e.g. `{ BODY_INVALID_JSON: () => ({status: 400, description: 'Invalid JSON'}) }`. */
-export type ErrorWording = Readonly<Record<string, (error: VigieError, ctx: Context) => WordedError>>;
+import { ErrorCodes, HttpError, hasCode, isHttpError, type ErrorWording, type WordedError } from '@vigie/kernel';
 
 /** What the kernel answers when no feature wording applies. */
 export const defaultWording: ErrorWording = {

@@ -1,4 +1,4 @@
-import { ErrorCodes, VigieError } from './errors.js';
+import { ErrorCodes, VigieError } from '@vigie/kernel';
 
 /**
  * How large each kind of field a client sends may be (docs/configuration.md, "Input bounds"). Schemas apply the
@@ -23,8 +23,9 @@ export const inputBounds = {
   /** Keys of any object anywhere in a checked value (infos, headers, external data…). */
   objectKeys: 1000,
   /**
-   * Nesting of a checked value: the highest `[server] json_max_depth` allowed, so that a value decoded from JSON
-   * text inside a field (which the body parser does not see into) cannot reach a recursive walk deeper either.
+   * Nesting of a checked value: the highest `[server] json_max_depth` the kernel's configuration allows, so that a
+   * value decoded from JSON text inside a field (which the body parser does not see into) cannot reach a recursive
+   * walk deeper either.
    */
   depth: 512,
 } as const;

@@ -1,9 +1,14 @@
 import type { Schema } from 'yup';
-import { ErrorCodes, VigieError } from '../errors.js';
-import type { QueryOptions, RouteDefinition, RouteInput, VigieContext } from '../feature.js';
-import { validate } from '../validation.js';
+import {
+  ErrorCodes,
+  VigieError,
+  type QueryOptions,
+  type RouteDefinition,
+  type RouteInput,
+  type VigieContext,
+} from '@vigie/kernel';
+import { requestBody, validate } from '@vigie/input';
 import { bodyMethods } from './body.js';
-import { requestBody } from './context.js';
 
 /** The input of a route that declares no schema: one shared object, so that such routes pay nothing per request. */
 export const noInput: RouteInput<undefined, undefined> = Object.freeze({ body: undefined, query: undefined });

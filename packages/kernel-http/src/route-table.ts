@@ -86,13 +86,6 @@ export class RouteTable<T> {
   /** Built at the first match after a route was added. */
   #index: Map<string, DynamicIndex<T>> | undefined;
 
-  /** Normalised shape of a path (parameter names erased), for duplicate detection. */
-  static shape(path: string): string {
-    return `/${parse(path)
-      .map((s) => (s.kind === 'literal' ? s.value : s.kind === 'param' ? ':' : '*'))
-      .join('/')}`.replace(/^\/\/$/, '/');
-  }
-
   add(method: string, path: string, target: T): void {
     const segments = parse(path);
     if (segments.every((s) => s.kind === 'literal')) {

@@ -1,7 +1,6 @@
 import type { Context } from 'koa';
-import type { VigieContext } from '../feature.js';
-import { ErrorCodes, VigieError } from '../errors.js';
-import { inputBounds } from '../input-bounds.js';
+import { ErrorCodes, VigieError, type VigieContext } from '@vigie/kernel';
+import { inputBounds } from './input-bounds.js';
 
 /** The body the kernel parsed for this request (undefined when there was none, or the route reads the stream). */
 export function requestBody(ctx: Context | VigieContext): unknown {

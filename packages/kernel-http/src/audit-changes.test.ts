@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskSecrets } from './audit.js';
+import { maskSecrets } from './audit-changes.js';
 
 describe('maskSecrets', () => {
   it('masks secret-looking keys at any depth, keeps the rest and empty secrets, and keeps numbers JSON cannot hold as text', () => {

@@ -1,13 +1,4 @@
-import { ErrorCodes, VigieError } from '../errors.js';
-
-/** What `[server] json_max_depth` defaults to: far above any real rule, far below what overflows a recursive walk. */
-export const defaultJsonMaxDepth = 64;
-
-/** Input bounds the kernel applies and features reuse (`kernelRefs.inputLimits`). */
-export interface InputLimits {
-  /** How deep objects and arrays may nest in a JSON text (`[server] json_max_depth`). */
-  readonly jsonMaxDepth: number;
-}
+import { ErrorCodes, VigieError } from '@vigie/kernel';
 
 const quote = 0x22;
 const backslash = 0x5c;

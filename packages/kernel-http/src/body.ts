@@ -1,28 +1,10 @@
 import type { Context } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
-import { ErrorCodes, VigieError } from '../errors.js';
+import { ErrorCodes, VigieError, type BodyMedia, type BodyOptions } from '@vigie/kernel';
 import { assertJsonDepth } from './json-depth.js';
-
-export type BodyMedia = 'json' | 'form' | 'text';
 
 /** The methods whose body the kernel reads (and checks against a route's `requestSchema`). */
 export const bodyMethods: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
-
-export interface BodyOptions {
-  /** Accepted media types: JSON only by default. */
-  accept?: readonly BodyMedia[];
-  /** Maximum size in bytes; the server's `body_limit` otherwise. */
-  limit?: number;
-  /** Whether an absent or empty body is an error (`BODY_EMPTY`). */
-  required?: boolean;
-  /**
-   * A body of a media type not accepted: refused with `BODY_UNSUPPORTED_TYPE` (the default), or read as no body at
-   * all (`absent`), as the original's plain routes did (they read a body only when it was sent as JSON).
-   */
-  otherMedia?: 'refuse' | 'absent';
-  /** DELETE requests carry a body too (bulk deletions: the ids to delete); only POST, PUT and PATCH do otherwise. */
-  onDelete?: boolean;
-}
 
 const unparsedBody = Symbol.for('unparsedBody');
 const mediaTypes: Record<BodyMedia, string[]> = {

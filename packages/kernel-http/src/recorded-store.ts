@@ -1,5 +1,19 @@
-import { auditedChanges, auditSnapshot, type AuditChangeLog } from '../audit.js';
-import type { BatchOperation, BatchResult, Collection, DeleteResult, Doc, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, Store, Update, UpsertOptions, WriteResult } from './port.js';
+import type {
+  BatchOperation,
+  BatchResult,
+  Collection,
+  DeleteResult,
+  Doc,
+  Filter,
+  FindOneAndUpdateOptions,
+  FindOptions,
+  IndexSpec,
+  Store,
+  Update,
+  UpsertOptions,
+  WriteResult,
+} from '@vigie/kernel';
+import { auditedChanges, auditSnapshot, type AuditChangeLog } from './audit-changes.js';
 
 /** The change log to fill, or undefined outside an audited request (or once its room is spent: then only counted). */
 function openLog(): AuditChangeLog | undefined {
@@ -130,6 +144,22 @@ export class RecordedCollection<T extends Doc> implements Collection<T> {
     if (id !== null && (result.modifiedCount > 0 || result.upsertedId !== null)) log.add(this.name, id, snapshot, auditSnapshot(await this.inner.findOne({ _id: id })));
     return result;
   }
+}
+
+/**
+ * The store features write through (`HttpServerFactory.instrumentStore`): each collection a `RecordedCollection`,
+ * each batch recorded, so that what an audited request writes is added to its audit record.
+ */
+export function recordingStore(store: Store): Store {
+  const collection = <T extends Doc>(name: string): Collection<T> => new RecordedCollection(store.collection<T>(name));
+  const batch = (operations: readonly BatchOperation[]): Promise<BatchResult> => recordedBatch(store, operations);
+  return new Proxy(store, {
+    get(target, key, receiver) {
+      if (key === 'collection') return collection;
+      if (key === 'batch') return batch;
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
 }
 
 /**

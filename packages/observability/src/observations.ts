@@ -1,6 +1,3 @@
-import type { JobDefinition } from './feature.js';
-import type { Collection, Store } from './store/port.js';
-
 /** One answered HTTP request. */
 export interface HttpObservation {
   method: string;
@@ -116,25 +113,31 @@ function timed<T extends object>(target: T, collection: string, observations: Ob
   });
 }
 
+/** What `observedStore` needs of a store (the kernel's store port): named collections, and perhaps write stamps. */
+interface ObservableStore {
+  collection(name: string): object;
+  writeStamp?(collection: string): number;
+}
+
 /** The store as features see it: every collection operation reported to the observations. */
-export function observedStore(store: Store, observations: Observations): Store {
+export function observedStore<S extends ObservableStore>(store: S, observations: Observations): S {
   const wrapped = timed(store, '*', observations);
   // Read on every authenticated request: not timed, and bound to the store itself rather than through the proxies.
   const writeStamp = store.writeStamp?.bind(store);
   return new Proxy(wrapped, {
     get(object, key, receiver) {
       if (key === 'writeStamp') return writeStamp;
-      if (key !== 'collection') return Reflect.get(object, key, receiver);
-      return (name: string): Collection => timed(store.collection(name), name, observations);
+      if (key !== 'collection') return Reflect.get(object, key, receiver) as unknown;
+      return (name: string): object => timed(store.collection(name), name, observations);
     },
   });
 }
 
 /** A job whose runs are reported to the observations. */
-export function observedJob<D>(job: JobDefinition<D>, observations: Observations): JobDefinition<D> {
+export function observedJob<R, J extends { name: string; handler(run: R): Promise<void> }>(job: J, observations: Observations): J {
   return {
     ...job,
-    handler: async (run) => {
+    handler: async (run: R) => {
       const started = performance.now();
       try {
         await job.handler(run);

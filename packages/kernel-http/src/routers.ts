@@ -1,15 +1,4 @@
-import type { FeatureScope } from '../refs.js';
-import type { KoaRouterLike, RouterOptions, RouterRouteEntry } from '../feature.js';
-import type { ErrorWording } from './error-wording.js';
-
-/** A `@koa/router` router as the kernel mounts it: tried after the route table, with its feature's scope. */
-export interface MountedRouter {
-  featureId: string;
-  router: KoaRouterLike;
-  options: RouterOptions;
-  scope: FeatureScope;
-  wording: ErrorWording | undefined;
-}
+import type { KoaRouterLike, MountedRouter, RouterRouteEntry } from '@vigie/kernel';
 
 type RouterMiddleware = ReturnType<KoaRouterLike['routes']>;
 type RouterNext = () => Promise<void>;
@@ -96,7 +85,7 @@ export class RouterSet {
       mounted,
       middleware: mounted.router.routes(),
       direct: directDispatch(mounted.router),
-      rights: rightsByMethod(routerRoutes(mounted.featureId, mounted.router, mounted.options)),
+      rights: rightsByMethod(mounted.routes),
     }));
   }
 
@@ -159,22 +148,4 @@ export function runRouted(routed: Extract<RouterMatch, { found: true }>, koaCont
   ctx._matchedRoute = layer.path;
   if (layer.name) ctx._matchedRouteName = layer.name;
   return layer.stack[0](ctx, next);
-}
-
-/** The routes of a router (middleware layers, which have no method, are not routes); HEAD is implied by GET. */
-export function routerRoutes(featureId: string, router: KoaRouterLike, options: RouterOptions): RouterRouteEntry[] {
-  // A prefix joined to '/' drops the slash: documentation keys match with or without a trailing one.
-  const unslashed = (key: string): string => (key.length > 1 ? key.replace(/\/+$/, '') : key);
-  const docs = new Map(Object.entries(options.docs ?? {}).map(([key, doc]) => [unslashed(key), doc]));
-  const entries: RouterRouteEntry[] = [];
-  for (const layer of router.stack) {
-    if (typeof layer.path !== 'string') continue;
-    for (const method of layer.methods) {
-      if (method === 'HEAD' && layer.methods.includes('GET')) continue;
-      const doc = docs.get(unslashed(`${method} ${layer.path}`));
-      const right = doc?.right ?? options.right;
-      entries.push({ featureId, method, path: layer.path, ...(doc ? { doc } : {}), ...(right !== undefined ? { right } : {}) });
-    }
-  }
-  return entries;
 }

@@ -3,16 +3,23 @@ import type { AddressInfo } from 'node:net';
 import Router, { type RouterContext } from '@koa/router';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineFeature } from '../src/feature.js';
-import { ErrorCodes, HttpError, hasCode, type VigieError } from '../src/errors.js';
-import { Kernel } from '../src/kernel.js';
-import { kernelRefs } from '../src/kernel-refs.js';
-import { collectionRef } from '../src/refs.js';
-import { serviceRef, type FeatureScope } from '../src/refs.js';
-import { createLogger } from '../src/log.js';
+import {
+  collectionRef,
+  createLogger,
+  defineFeature,
+  ErrorCodes,
+  hasCode,
+  HttpError,
+  Kernel,
+  kernelRefs,
+  serviceRef,
+  type FeatureScope,
+  type VigieError,
+} from '@vigie/kernel';
+import { type HttpObservation, type JobObservation, type StoreObservation } from '@vigie/observability';
 import { memoryStoreFactory } from '@vigie/documents';
+import { koaHttpServer } from '../src/index.js';
 import { agendaSchedulerFactory } from '@vigie/scheduler-agenda';
-import type { HttpObservation, JobObservation, StoreObservation } from '../src/observation.js';
 import { startTestKernel, type TestKernel } from '@vigie/kernel-testing';
 
 const ticksCollection = collectionRef('ticks');
@@ -103,7 +110,7 @@ describe('@koa/router routers', () => {
     ];
     let error: unknown;
     try {
-      new Kernel({ features, installDir: '/nonexistent-vigie', env: {}, store: memoryStoreFactory(), scheduler: agendaSchedulerFactory(), logger: createLogger({ level: 'silent' }) });
+      new Kernel({ features, installDir: '/nonexistent-vigie', env: {}, store: memoryStoreFactory(), scheduler: agendaSchedulerFactory(), http: koaHttpServer(), logger: createLogger({ level: 'silent' }) });
     } catch (err) {
       error = err;
     }

@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import { ValidationError } from 'yup';
-import type { RouteResponseDoc, VigieContext } from '../feature.js';
-import type { MountedRoute } from './app.js';
+import type { MountedRoute, RouteResponseDoc, VigieContext } from '@vigie/kernel';
 
 /** An answer that contradicts the response schema its route declares for the status. */
 export interface ResponseMismatch {

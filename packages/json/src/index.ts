@@ -1,0 +1,1 @@
+export { cloneJson, isJsonObject, jsonEqual } from './json.js';
