@@ -100,7 +100,7 @@ export function auditSnapshot(doc: Doc | null): unknown {
 
 /**
  * The documents written while one audited request is served, filled by the store each feature resolves (through
- * `auditedChanges`, an AsyncLocalStorage) and handed to the trail when the request ends. Bounded: a large import
+ * `recordingChanges`, an AsyncLocalStorage) and handed to the trail when the request ends. Bounded: a large import
  * keeps the first `auditChangeLimit` documents and counts the rest in `omitted`.
  */
 export class AuditChangeLog {
@@ -138,5 +138,31 @@ export class AuditChangeLog {
   }
 }
 
-/** The change log of the audited request whose work is running, if any. */
-export const auditedChanges = new AsyncLocalStorage<AuditChangeLog>();
+/**
+ * The change log of the audited request whose work is running. Enabled only while an audited request is served:
+ * on Node 20 an enabled AsyncLocalStorage runs promise hooks on every promise of the process (every request and
+ * event, audited or not), which cost a read request about a tenth of its CPU once any write had been served.
+ */
+const auditedChanges = new AsyncLocalStorage<AuditChangeLog>();
+/** Audited requests being served: the storage is disabled when the last one ends. */
+let recording = 0;
+
+/**
+ * Runs `work` with `log` as the change log of the documents it (and what it awaits) writes. Writes made after every
+ * audited request has ended are in no log, as they would be in a closed one: late writes are not a request's own.
+ */
+export async function recordingChanges(log: AuditChangeLog, work: () => Promise<void>): Promise<void> {
+  recording += 1;
+  try {
+    await auditedChanges.run(log, work);
+  } finally {
+    recording -= 1;
+    if (recording === 0) auditedChanges.disable();
+  }
+}
+
+/** The open change log of the audited request whose work is running, if any. */
+export function openChangeLog(): AuditChangeLog | undefined {
+  const log = auditedChanges.getStore();
+  return log === undefined || log.closed ? undefined : log;
+}

@@ -12,7 +12,7 @@ import { MalformedPathError, RouteTable, type RouteMatch } from './route-table.j
 import { RouterSet, runRouted, type MountedRouter, type RouterMatch } from './routers.js';
 import type { Observations } from '../observation.js';
 import { holdsRight, missingRight } from '../rights.js';
-import { AuditChangeLog, auditedChanges, maskSecrets, type AuditEntry, type AuditTrail } from '../audit.js';
+import { AuditChangeLog, maskSecrets, recordingChanges, type AuditEntry, type AuditTrail } from '../audit.js';
 import type { ClientOrigin } from './client-origin.js';
 import { requestBody } from './context.js';
 import type { FeatureScope } from '../refs.js';
@@ -202,7 +202,7 @@ async function audited(
   const changes = new AuditChangeLog(copyChanges ? undefined : 0);
   let status = 500;
   try {
-    await auditedChanges.run(changes, work);
+    await recordingChanges(changes, work);
     status = ctx.status;
   } catch (err) {
     status = statusOf(err);

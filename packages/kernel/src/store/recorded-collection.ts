@@ -1,11 +1,5 @@
-import { auditedChanges, auditSnapshot, type AuditChangeLog } from '../audit.js';
+import { auditSnapshot, openChangeLog } from '../audit.js';
 import type { BatchOperation, BatchResult, Collection, DeleteResult, Doc, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, Store, Update, UpsertOptions, WriteResult } from './port.js';
-
-/** The change log to fill, or undefined outside an audited request (or once its room is spent: then only counted). */
-function openLog(): AuditChangeLog | undefined {
-  const log = auditedChanges.getStore();
-  return log === undefined || log.closed ? undefined : log;
-}
 
 /**
  * A collection that, while an audited request is served, adds each document it writes to the request's audit record
@@ -37,12 +31,12 @@ export class RecordedCollection<T extends Doc> implements Collection<T> {
 
   async insertOne(doc: T): Promise<void> {
     await this.inner.insertOne(doc);
-    openLog()?.add(this.name, doc._id, null, auditSnapshot(doc));
+    openChangeLog()?.add(this.name, doc._id, null, auditSnapshot(doc));
   }
 
   async insertMany(docs: readonly T[]): Promise<void> {
     await this.inner.insertMany(docs);
-    const log = openLog();
+    const log = openChangeLog();
     if (!log) return;
     const copied = docs.slice(0, log.room);
     for (const doc of copied) log.add(this.name, doc._id, null, auditSnapshot(doc));
@@ -58,7 +52,7 @@ export class RecordedCollection<T extends Doc> implements Collection<T> {
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<T | null> {
-    const log = openLog();
+    const log = openChangeLog();
     if (!log) return this.inner.findOneAndUpdate(filter, update, options);
     if (log.room === 0) {
       const result = await this.inner.findOneAndUpdate(filter, update, options);
@@ -77,7 +71,7 @@ export class RecordedCollection<T extends Doc> implements Collection<T> {
   }
 
   async updateMany(filter: Filter, update: Update): Promise<WriteResult> {
-    const log = openLog();
+    const log = openChangeLog();
     if (!log) return this.inner.updateMany(filter, update);
     const befores = log.room > 0 ? await this.inner.find(filter, { limit: log.room }) : [];
     const snapshots = befores.map((doc) => auditSnapshot(doc));
@@ -91,7 +85,7 @@ export class RecordedCollection<T extends Doc> implements Collection<T> {
   }
 
   async deleteOne(filter: Filter): Promise<DeleteResult> {
-    const log = openLog();
+    const log = openChangeLog();
     if (!log) return this.inner.deleteOne(filter);
     const before = log.room > 0 ? await this.inner.findOne(filter) : null;
     const snapshot = auditSnapshot(before);
@@ -104,7 +98,7 @@ export class RecordedCollection<T extends Doc> implements Collection<T> {
   }
 
   async deleteMany(filter: Filter): Promise<DeleteResult> {
-    const log = openLog();
+    const log = openChangeLog();
     if (!log) return this.inner.deleteMany(filter);
     const befores = log.room > 0 ? (await this.inner.find(filter, { limit: log.room })).map((doc) => ({ id: doc._id, snapshot: auditSnapshot(doc) })) : [];
     const result = await this.inner.deleteMany(filter);
@@ -116,7 +110,7 @@ export class RecordedCollection<T extends Doc> implements Collection<T> {
 
   /** A write of at most one document: its state read before, the write, its state read after (by `_id`). */
   async #one(filter: Filter, write: () => Promise<WriteResult>): Promise<WriteResult> {
-    const log = openLog();
+    const log = openChangeLog();
     if (!log) return write();
     if (log.room === 0) {
       const result = await write();
@@ -138,7 +132,7 @@ export class RecordedCollection<T extends Doc> implements Collection<T> {
  * writes one document twice records it once, before the first and after the last) and again by `_id` after it.
  */
 export async function recordedBatch(store: Store, operations: readonly BatchOperation[]): Promise<BatchResult> {
-  const log = openLog();
+  const log = openChangeLog();
   if (!log) return store.batch(operations);
   const planned = new Map<string, { collection: string; id: string; before: unknown }>();
   const upserts: { collection: string; filter: Filter }[] = [];
