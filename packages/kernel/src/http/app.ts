@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import Koa, { type Context } from 'koa';
 import type { Logger } from '../log.js';
 import { parseBasicAuthorization, type Authenticator, type AuthOutcome } from '../auth.js';
@@ -375,6 +375,10 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
   }
   const routers = new RouterSet(options.routers ?? []);
   const observations = options.observations;
+  // The id of a request that brings none: random per application (so unique across nodes and restarts), then a
+  // counter, which costs a request a fifth of a random UUID.
+  const requestIdPrefix = `${randomBytes(8).toString('hex')}-`;
+  let requestCount = 0;
 
   const admit = (ctx: Context, authenticator: Authenticator, outcome: AuthOutcome): void => {
     if (!outcome.ok && outcome.retryAfterSeconds !== undefined) {
@@ -401,7 +405,7 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
     inFlight.enter();
     // Node's own header map and setHeader: Koa's delegating getters cost more than the work on this path.
     const given = ctx.req.headers['x-request-id'];
-    const requestId = typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
+    const requestId = typeof given === 'string' && requestIdPattern.test(given) ? given : requestIdPrefix + (requestCount += 1).toString(36);
     ctx.state = new RequestState(requestId, options.logger, ctx.req, options.clientOrigin);
     ctx.res.setHeader('X-Request-Id', requestId);
     const observed = observations?.listens('http') === true;

@@ -113,44 +113,71 @@ export class RouteTable<T> {
     this.#index = undefined;
   }
 
-  /** The parameterised routes of a method that may match these parts, in declaration order. */
-  #candidates(method: string, parts: readonly string[]): readonly DynamicRoute<T>[] {
+  /** The parameterised routes of a method that may match this path, in declaration order. */
+  #candidates(method: string, path: string): readonly DynamicRoute<T>[] {
     this.#index ??= new Map([...this.#dynamic].map(([m, routes]) => [m, indexRoutes(routes)]));
     const index = this.#index.get(method);
     if (!index) return [];
-    if (parts.length < indexedDepth) return index.unindexed;
-    return index.byPrefix.get(parts.slice(0, indexedDepth).join('/')) ?? index.unindexed;
+    const prefix = indexedPrefix(path);
+    return (prefix === undefined ? undefined : index.byPrefix.get(prefix)) ?? index.unindexed;
   }
 
   match(method: string, rawPath: string): RouteMatch<T> {
     const path = trimTrailingSlash(rawPath) || '/';
     const lookup = method === 'HEAD' ? 'GET' : method;
-    const exact = this.#exact.get(path);
-    const hit = exact?.get(lookup);
+    const hit = this.#exact.get(path)?.get(lookup);
     if (hit !== undefined) return hit;
-    const parts = path.slice(1).split('/');
-    // Without a '%' no parameter can fail to decode, so routes whose literals or length do not fit are skipped
-    // unread; with one, every route is tried as declared, so a malformed parameter is reported as before.
     const plain = !rawPath.includes('%');
-    const tried = (route: DynamicRoute<T>): Record<string, string> | null =>
-      plain && !fits(route.segments, parts) ? null : matchSegments(route.segments, parts, rawPath);
-    for (const route of this.#candidates(lookup, parts)) {
-      const params = tried(route);
-      if (params) return { found: true, target: route.target, params };
-    }
-    const allowedMethods = (): string[] => {
-      const allowed = new Set(exact ? exact.keys() : []);
-      for (const other of this.#dynamic.keys()) {
-        if (!allowed.has(other) && this.#candidates(other, parts).some((r) => tried(r) !== null)) allowed.add(other);
+    const candidates = this.#candidates(lookup, path);
+    // A path no parameterised route can match (one a mounted router answers) is not split.
+    if (candidates.length > 0) {
+      const parts = path.slice(1).split('/');
+      for (const route of candidates) {
+        const params = tried(route, parts, rawPath, plain);
+        if (params) return { found: true, target: route.target, params };
       }
-      if (allowed.has('GET')) allowed.add('HEAD');
-      return [...allowed].sort();
-    };
+    }
     // With a '%', trying the other methods' routes may find a malformed parameter: reported here, as before.
-    if (!plain) return { found: false, allowed: allowedMethods() };
+    if (!plain) return { found: false, allowed: this.allowedMethods(rawPath) };
     // Otherwise worked out when asked: a request a mounted router answers never needs it.
-    return new Miss(allowedMethods);
+    return new Miss(this, rawPath);
   }
+
+  /** The methods with a route for this path (HEAD with GET), sorted: a 405's `Allow`. */
+  allowedMethods(rawPath: string): string[] {
+    const path = trimTrailingSlash(rawPath) || '/';
+    const parts = path.slice(1).split('/');
+    const plain = !rawPath.includes('%');
+    const allowed = new Set(this.#exact.get(path)?.keys() ?? []);
+    for (const other of this.#dynamic.keys()) {
+      if (!allowed.has(other) && this.#candidates(other, path).some((r) => tried(r, parts, rawPath, plain) !== null)) allowed.add(other);
+    }
+    if (allowed.has('GET')) allowed.add('HEAD');
+    return [...allowed].sort();
+  }
+}
+
+/**
+ * The first `indexedDepth` parts of a path as the index keys them (`api/v2/alarms`), found without splitting the
+ * path; undefined when it has fewer parts.
+ */
+function indexedPrefix(path: string): string | undefined {
+  let slash = 0;
+  for (let depth = 1; depth < indexedDepth; depth++) {
+    slash = path.indexOf('/', slash + 1);
+    if (slash < 0) return undefined;
+  }
+  const end = path.indexOf('/', slash + 1);
+  return end < 0 ? path.slice(1) : path.slice(1, end);
+}
+
+/**
+ * A route's parameters for the path's parts, or null. Without a '%' no parameter can fail to decode, so a route
+ * whose literals or length do not fit is skipped unread; with one, every route is tried as declared, so a malformed
+ * parameter is reported as before.
+ */
+function tried<T>(route: DynamicRoute<T>, parts: readonly string[], rawPath: string, plain: boolean): Record<string, string> | null {
+  return plain && !fits(route.segments, parts) ? null : matchSegments(route.segments, parts, rawPath);
 }
 
 /**
@@ -161,10 +188,13 @@ class Miss {
   readonly found = false;
   #allowed: string[] | undefined;
 
-  constructor(private readonly allowedMethods: () => string[]) {}
+  constructor(
+    private readonly table: RouteTable<unknown>,
+    private readonly rawPath: string,
+  ) {}
 
   get allowed(): string[] {
-    return (this.#allowed ??= this.allowedMethods());
+    return (this.#allowed ??= this.table.allowedMethods(this.rawPath));
   }
 }
 
