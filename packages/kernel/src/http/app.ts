@@ -15,6 +15,7 @@ import { holdsRight, missingRight } from '../rights.js';
 import { AuditChangeLog, maskSecrets, recordingChanges, type AuditEntry, type AuditTrail } from '../audit.js';
 import type { ClientOrigin } from './client-origin.js';
 import { requestBody } from './context.js';
+import { nameContextAccessors } from './koa-context.js';
 import type { FeatureScope } from '../refs.js';
 
 /** A route as the kernel mounts it: the definition plus the feature it belongs to. */
@@ -367,6 +368,7 @@ function refusedRoute(
 export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<VigieState> {
   const app = new Koa<VigieState>();
   app.silent = true;
+  nameContextAccessors(app.context);
   const table = new RouteTable<TableEntry>();
   for (const mounted of options.routes) {
     const run = routeMiddleware(mounted, options);

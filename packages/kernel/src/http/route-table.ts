@@ -61,8 +61,13 @@ const indexedDepth = 3;
 /** A method's parameterised routes by their first `indexedDepth` literal segments, each list in declaration order. */
 interface DynamicIndex<T> {
   byPrefix: Map<string, DynamicRoute<T>[]>;
-  /** Routes with a parameter among their first segments: candidates for every path. */
-  unindexed: DynamicRoute<T>[];
+  /**
+   * Routes with a parameter among their first segments, by their first segment when it is literal (each list with
+   * the routes whose first segment is not, in declaration order): the candidates for a path no prefix above keys.
+   */
+  unindexedByFirst: Map<string, DynamicRoute<T>[]>;
+  /** Routes whose first segment is a parameter: candidates for every path. */
+  unindexedAny: DynamicRoute<T>[];
 }
 
 function indexRoutes<T>(routes: readonly DynamicRoute<T>[]): DynamicIndex<T> {
@@ -70,13 +75,20 @@ function indexRoutes<T>(routes: readonly DynamicRoute<T>[]): DynamicIndex<T> {
     const head = route.segments.slice(0, indexedDepth);
     return head.length === indexedDepth && head.every((s) => s.kind === 'literal') ? head.map((s) => s.value).join('/') : null;
   };
+  const firstLiteral = (route: DynamicRoute<T>): string | null => (route.segments[0]?.kind === 'literal' ? route.segments[0].value : null);
   const unindexed = routes.filter((route) => literalPrefix(route) === null);
   const byPrefix = new Map<string, DynamicRoute<T>[]>();
   for (const route of routes) {
     const prefix = literalPrefix(route);
     if (prefix !== null && !byPrefix.has(prefix)) byPrefix.set(prefix, routes.filter((r) => r === route || literalPrefix(r) === prefix || literalPrefix(r) === null));
   }
-  return { byPrefix, unindexed };
+  const unindexedAny = unindexed.filter((route) => firstLiteral(route) === null);
+  const unindexedByFirst = new Map<string, DynamicRoute<T>[]>();
+  for (const route of unindexed) {
+    const first = firstLiteral(route);
+    if (first !== null && !unindexedByFirst.has(first)) unindexedByFirst.set(first, unindexed.filter((r) => firstLiteral(r) === first || firstLiteral(r) === null));
+  }
+  return { byPrefix, unindexedByFirst, unindexedAny };
 }
 
 export class RouteTable<T> {
@@ -119,7 +131,10 @@ export class RouteTable<T> {
     const index = this.#index.get(method);
     if (!index) return [];
     const prefix = indexedPrefix(path);
-    return (prefix === undefined ? undefined : index.byPrefix.get(prefix)) ?? index.unindexed;
+    const listed = prefix === undefined ? undefined : index.byPrefix.get(prefix);
+    if (listed) return listed;
+    const firstEnd = path.indexOf('/', 1);
+    return index.unindexedByFirst.get(firstEnd < 0 ? path.slice(1) : path.slice(1, firstEnd)) ?? index.unindexedAny;
   }
 
   match(method: string, rawPath: string): RouteMatch<T> {
