@@ -60,7 +60,7 @@ export class InFlight {
 
   leave(): void {
     this.#count -= 1;
-    if (this.#count === 0) for (const resolve of this.#waiters.splice(0)) resolve();
+    if (this.#count === 0 && this.#waiters.length > 0) for (const resolve of this.#waiters.splice(0)) resolve();
   }
 
   get count(): number {
