@@ -253,23 +253,35 @@ async function recordRefusal(ctx: Context, options: HttpAppOptions, err: unknown
 /** What a router route's middleware gets as `next`: the kernel runs nothing after it. */
 const routerNext = (): Promise<void> => Promise.resolve();
 
-/** Runs a router's route for a request it has one for, in the scope of the router's feature. */
-async function runRouter(ctx: VigieContext, options: HttpAppOptions, routed: Extract<RouterMatch, { found: true }>, method: string, path: string): Promise<void> {
+/**
+ * Runs a router's route for a request it has one for, in the scope of the router's feature; a promise only when the
+ * route answers later (a synchronous handler spends no microtask, as a declared route's).
+ */
+function runRouter(ctx: VigieContext, options: HttpAppOptions, routed: Extract<RouterMatch, { found: true }>, method: string, path: string): Promise<void> | undefined {
   const { mounted } = routed;
   (ctx.state as unknown as RequestState).useScope(mounted.scope);
   if (ctx.params === undefined) ctx.params = {};
   try {
     if (readMethods.has(method) || options.auditTrail === undefined) {
-      await runRouted(routed, ctx, path, routerNext);
-    } else {
-      // The kernel reads no body for router routes: none is recorded.
-      await audited(ctx, options, { route: routed.template, right: routed.right, body: null }, async () => {
-        await runRouted(routed, ctx, path, routerNext);
-      });
+      const result = runRouted(routed, ctx, path, routerNext);
+      if (!isThenable(result)) return undefined;
+      return Promise.resolve(result).then(
+        () => undefined,
+        (err: unknown) => routerFailure(err, ctx, mounted),
+      );
     }
+    // The kernel reads no body for router routes: none is recorded.
+    return audited(ctx, options, { route: routed.template, right: routed.right, body: null }, async () => {
+      await runRouted(routed, ctx, path, routerNext);
+    }).catch((err: unknown) => routerFailure(err, ctx, mounted));
   } catch (err) {
-    throw wordError(err, ctx, [undefined, mounted.wording]);
+    return routerFailure(err, ctx, mounted);
   }
+}
+
+/** A router route's failure in its feature's words. */
+function routerFailure(err: unknown, ctx: VigieContext, mounted: MountedRouter): never {
+  throw wordError(err, ctx, [undefined, mounted.wording]);
 }
 
 function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
@@ -451,7 +463,8 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
             // The boot check gave every router route a right; one it could not see (a layer added later) is refused.
             if (routed.right === undefined || !holdsRight(ctx.state.user?.rights, routed.right)) throw missingRight(routed.right ?? 'of an undeclared route');
             handlerReached = true;
-            await runRouter(ctx as VigieContext, options, routed, method, path);
+            const routing = runRouter(ctx as VigieContext, options, routed, method, path);
+            if (routing) await routing;
             return;
           }
           allowed = [...new Set([...match.allowed, ...routed.allowed])];
