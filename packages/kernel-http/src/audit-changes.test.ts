@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskSecrets } from './audit-changes.js';
+import { AuditChangeLog, maskSecrets, openChangeLog } from './audit-changes.js';
 
 describe('maskSecrets', () => {
   it('masks secret-looking keys at any depth, keeps the rest and empty secrets, and keeps numbers JSON cannot hold as text', () => {
@@ -21,5 +21,47 @@ describe('maskSecrets', () => {
       key: '********',
       keys: ['a'],
     });
+  });
+});
+
+describe('AuditChangeLog.run', () => {
+  const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+  it('gives each audited request its own log across awaits, until the last one ends', async () => {
+    const first = new AuditChangeLog();
+    const second = new AuditChangeLog();
+    let releaseFirst!: () => void;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let lateWrite: Promise<AuditChangeLog | undefined> | undefined;
+    const running = first.run(async () => {
+      await tick();
+      openChangeLog()?.add('c', 'a', null, { n: 1 });
+      // Work the request started but did not wait for: it ends after every audited request.
+      lateWrite = (async () => {
+        await secondDone;
+        await tick();
+        return openChangeLog();
+      })();
+      await firstHeld;
+    });
+    const secondDone = second.run(async () => {
+      await tick();
+      releaseFirst();
+      await running;
+      // The first request has ended: the second still records.
+      await tick();
+      openChangeLog()?.add('c', 'b', null, { n: 2 });
+    });
+    await secondDone;
+    expect(first.changes.map((c) => c.id)).toEqual(['a']);
+    expect(second.changes.map((c) => c.id)).toEqual(['b']);
+    expect(openChangeLog()).toBeUndefined();
+    expect(await lateWrite).toBeUndefined();
+  });
+
+  it('ends the recording when the work fails', async () => {
+    const log = new AuditChangeLog();
+    await expect(log.run(() => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+    expect(openChangeLog()).toBeUndefined();
   });
 });

@@ -13,13 +13,7 @@ import type {
   UpsertOptions,
   WriteResult,
 } from '@vigie/kernel';
-import { auditedChanges, auditSnapshot, type AuditChangeLog } from './audit-changes.js';
-
-/** The change log to fill, or undefined outside an audited request (or once its room is spent: then only counted). */
-function openLog(): AuditChangeLog | undefined {
-  const log = auditedChanges.getStore();
-  return log === undefined || log.closed ? undefined : log;
-}
+import { auditSnapshot, openChangeLog } from './audit-changes.js';
 
 /**
  * A collection that, while an audited request is served, adds each document it writes to the request's audit record
@@ -51,12 +45,12 @@ export class RecordedCollection<T extends Doc> implements Collection<T> {
 
   async insertOne(doc: T): Promise<void> {
     await this.inner.insertOne(doc);
-    openLog()?.add(this.name, doc._id, null, auditSnapshot(doc));
+    openChangeLog()?.add(this.name, doc._id, null, auditSnapshot(doc));
   }
 
   async insertMany(docs: readonly T[]): Promise<void> {
     await this.inner.insertMany(docs);
-    const log = openLog();
+    const log = openChangeLog();
     if (!log) return;
     const copied = docs.slice(0, log.room);
     for (const doc of copied) log.add(this.name, doc._id, null, auditSnapshot(doc));
@@ -72,7 +66,7 @@ export class RecordedCollection<T extends Doc> implements Collection<T> {
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<T | null> {
-    const log = openLog();
+    const log = openChangeLog();
     if (!log) return this.inner.findOneAndUpdate(filter, update, options);
     if (log.room === 0) {
       const result = await this.inner.findOneAndUpdate(filter, update, options);
@@ -91,7 +85,7 @@ export class RecordedCollection<T extends Doc> implements Collection<T> {
   }
 
   async updateMany(filter: Filter, update: Update): Promise<WriteResult> {
-    const log = openLog();
+    const log = openChangeLog();
     if (!log) return this.inner.updateMany(filter, update);
     const befores = log.room > 0 ? await this.inner.find(filter, { limit: log.room }) : [];
     const snapshots = befores.map((doc) => auditSnapshot(doc));
@@ -105,7 +99,7 @@ export class RecordedCollection<T extends Doc> implements Collection<T> {
   }
 
   async deleteOne(filter: Filter): Promise<DeleteResult> {
-    const log = openLog();
+    const log = openChangeLog();
     if (!log) return this.inner.deleteOne(filter);
     const before = log.room > 0 ? await this.inner.findOne(filter) : null;
     const snapshot = auditSnapshot(before);
@@ -118,7 +112,7 @@ export class RecordedCollection<T extends Doc> implements Collection<T> {
   }
 
   async deleteMany(filter: Filter): Promise<DeleteResult> {
-    const log = openLog();
+    const log = openChangeLog();
     if (!log) return this.inner.deleteMany(filter);
     const befores = log.room > 0 ? (await this.inner.find(filter, { limit: log.room })).map((doc) => ({ id: doc._id, snapshot: auditSnapshot(doc) })) : [];
     const result = await this.inner.deleteMany(filter);
@@ -130,7 +124,7 @@ export class RecordedCollection<T extends Doc> implements Collection<T> {
 
   /** A write of at most one document: its state read before, the write, its state read after (by `_id`). */
   async #one(filter: Filter, write: () => Promise<WriteResult>): Promise<WriteResult> {
-    const log = openLog();
+    const log = openChangeLog();
     if (!log) return write();
     if (log.room === 0) {
       const result = await write();
@@ -168,7 +162,7 @@ export function recordingStore(store: Store): Store {
  * writes one document twice records it once, before the first and after the last) and again by `_id` after it.
  */
 export async function recordedBatch(store: Store, operations: readonly BatchOperation[]): Promise<BatchResult> {
-  const log = openLog();
+  const log = openChangeLog();
   if (!log) return store.batch(operations);
   const planned = new Map<string, { collection: string; id: string; before: unknown }>();
   const upserts: { collection: string; filter: Filter }[] = [];

@@ -67,4 +67,21 @@ describe('RouteTable', () => {
     expect(plain(t.match('POST', '/api/v2/nothing/7'))).toEqual({ found: false, allowed: [] });
     expect(() => t.match('GET', '/api/%E0%A4%A/items/7')).toThrow(MalformedPathError);
   });
+
+  it('tries routes with a parameter among their first segments by their first segment, in declaration order', () => {
+    const t = new RouteTable<string>();
+    t.add('GET', '/admin/:resource', 'admin');
+    t.add('GET', '/:any/x', 'any-x');
+    t.add('GET', '/console/assets/:name', 'asset');
+    t.add('GET', '/api/v2/items/:id', 'item');
+    expect(t.match('GET', '/admin/users')).toEqual({ found: true, target: 'admin', params: { resource: 'users' } });
+    expect(t.match('GET', '/admin/x')).toEqual({ found: true, target: 'admin', params: { resource: 'x' } });
+    expect(t.match('GET', '/console/x')).toEqual({ found: true, target: 'any-x', params: { any: 'console' } });
+    expect(t.match('GET', '/console/assets/a.js')).toEqual({ found: true, target: 'asset', params: { name: 'a.js' } });
+    expect(t.match('GET', '/api/v2/items/7')).toMatchObject({ target: 'item' });
+    expect(t.match('GET', '/api/x')).toEqual({ found: true, target: 'any-x', params: { any: 'api' } });
+    expect(plain(t.match('GET', '/api/v2/legacy/items/1'))).toEqual({ found: false, allowed: [] });
+    expect(plain(t.match('POST', '/admin/users'))).toEqual({ found: false, allowed: ['GET', 'HEAD'] });
+  });
+
 });

@@ -61,8 +61,13 @@ const indexedDepth = 3;
 /** A method's parameterised routes by their first `indexedDepth` literal segments, each list in declaration order. */
 interface DynamicIndex<T> {
   byPrefix: Map<string, DynamicRoute<T>[]>;
-  /** Routes with a parameter among their first segments: candidates for every path. */
-  unindexed: DynamicRoute<T>[];
+  /**
+   * Routes with a parameter among their first segments, by their first segment when it is literal (each list with
+   * the routes whose first segment is not, in declaration order): the candidates for a path no prefix above keys.
+   */
+  unindexedByFirst: Map<string, DynamicRoute<T>[]>;
+  /** Routes whose first segment is a parameter: candidates for every path. */
+  unindexedAny: DynamicRoute<T>[];
 }
 
 function indexRoutes<T>(routes: readonly DynamicRoute<T>[]): DynamicIndex<T> {
@@ -70,13 +75,20 @@ function indexRoutes<T>(routes: readonly DynamicRoute<T>[]): DynamicIndex<T> {
     const head = route.segments.slice(0, indexedDepth);
     return head.length === indexedDepth && head.every((s) => s.kind === 'literal') ? head.map((s) => s.value).join('/') : null;
   };
+  const firstLiteral = (route: DynamicRoute<T>): string | null => (route.segments[0]?.kind === 'literal' ? route.segments[0].value : null);
   const unindexed = routes.filter((route) => literalPrefix(route) === null);
   const byPrefix = new Map<string, DynamicRoute<T>[]>();
   for (const route of routes) {
     const prefix = literalPrefix(route);
     if (prefix !== null && !byPrefix.has(prefix)) byPrefix.set(prefix, routes.filter((r) => r === route || literalPrefix(r) === prefix || literalPrefix(r) === null));
   }
-  return { byPrefix, unindexed };
+  const unindexedAny = unindexed.filter((route) => firstLiteral(route) === null);
+  const unindexedByFirst = new Map<string, DynamicRoute<T>[]>();
+  for (const route of unindexed) {
+    const first = firstLiteral(route);
+    if (first !== null && !unindexedByFirst.has(first)) unindexedByFirst.set(first, unindexed.filter((r) => firstLiteral(r) === first || firstLiteral(r) === null));
+  }
+  return { byPrefix, unindexedByFirst, unindexedAny };
 }
 
 export class RouteTable<T> {
@@ -106,44 +118,74 @@ export class RouteTable<T> {
     this.#index = undefined;
   }
 
-  /** The parameterised routes of a method that may match these parts, in declaration order. */
-  #candidates(method: string, parts: readonly string[]): readonly DynamicRoute<T>[] {
+  /** The parameterised routes of a method that may match this path, in declaration order. */
+  #candidates(method: string, path: string): readonly DynamicRoute<T>[] {
     this.#index ??= new Map([...this.#dynamic].map(([m, routes]) => [m, indexRoutes(routes)]));
     const index = this.#index.get(method);
     if (!index) return [];
-    if (parts.length < indexedDepth) return index.unindexed;
-    return index.byPrefix.get(parts.slice(0, indexedDepth).join('/')) ?? index.unindexed;
+    const prefix = indexedPrefix(path);
+    const listed = prefix === undefined ? undefined : index.byPrefix.get(prefix);
+    if (listed) return listed;
+    const firstEnd = path.indexOf('/', 1);
+    return index.unindexedByFirst.get(firstEnd < 0 ? path.slice(1) : path.slice(1, firstEnd)) ?? index.unindexedAny;
   }
 
   match(method: string, rawPath: string): RouteMatch<T> {
     const path = trimTrailingSlash(rawPath) || '/';
     const lookup = method === 'HEAD' ? 'GET' : method;
-    const exact = this.#exact.get(path);
-    const hit = exact?.get(lookup);
+    const hit = this.#exact.get(path)?.get(lookup);
     if (hit !== undefined) return hit;
-    const parts = path.slice(1).split('/');
-    // Without a '%' no parameter can fail to decode, so routes whose literals or length do not fit are skipped
-    // unread; with one, every route is tried as declared, so a malformed parameter is reported as before.
     const plain = !rawPath.includes('%');
-    const tried = (route: DynamicRoute<T>): Record<string, string> | null =>
-      plain && !fits(route.segments, parts) ? null : matchSegments(route.segments, parts, rawPath);
-    for (const route of this.#candidates(lookup, parts)) {
-      const params = tried(route);
-      if (params) return { found: true, target: route.target, params };
-    }
-    const allowedMethods = (): string[] => {
-      const allowed = new Set(exact ? exact.keys() : []);
-      for (const other of this.#dynamic.keys()) {
-        if (!allowed.has(other) && this.#candidates(other, parts).some((r) => tried(r) !== null)) allowed.add(other);
+    const candidates = this.#candidates(lookup, path);
+    // A path no parameterised route can match (one a mounted router answers) is not split.
+    if (candidates.length > 0) {
+      const parts = path.slice(1).split('/');
+      for (const route of candidates) {
+        const params = tried(route, parts, rawPath, plain);
+        if (params) return { found: true, target: route.target, params };
       }
-      if (allowed.has('GET')) allowed.add('HEAD');
-      return [...allowed].sort();
-    };
+    }
     // With a '%', trying the other methods' routes may find a malformed parameter: reported here, as before.
-    if (!plain) return { found: false, allowed: allowedMethods() };
+    if (!plain) return { found: false, allowed: this.allowedMethods(rawPath) };
     // Otherwise worked out when asked: a request a mounted router answers never needs it.
-    return new Miss(allowedMethods);
+    return new Miss(this, rawPath);
   }
+
+  /** The methods with a route for this path (HEAD with GET), sorted: a 405's `Allow`. */
+  allowedMethods(rawPath: string): string[] {
+    const path = trimTrailingSlash(rawPath) || '/';
+    const parts = path.slice(1).split('/');
+    const plain = !rawPath.includes('%');
+    const allowed = new Set(this.#exact.get(path)?.keys() ?? []);
+    for (const other of this.#dynamic.keys()) {
+      if (!allowed.has(other) && this.#candidates(other, path).some((r) => tried(r, parts, rawPath, plain) !== null)) allowed.add(other);
+    }
+    if (allowed.has('GET')) allowed.add('HEAD');
+    return [...allowed].sort();
+  }
+}
+
+/**
+ * The first `indexedDepth` parts of a path as the index keys them (`api/v2/alarms`), found without splitting the
+ * path; undefined when it has fewer parts.
+ */
+function indexedPrefix(path: string): string | undefined {
+  let slash = 0;
+  for (let depth = 1; depth < indexedDepth; depth++) {
+    slash = path.indexOf('/', slash + 1);
+    if (slash < 0) return undefined;
+  }
+  const end = path.indexOf('/', slash + 1);
+  return end < 0 ? path.slice(1) : path.slice(1, end);
+}
+
+/**
+ * A route's parameters for the path's parts, or null. Without a '%' no parameter can fail to decode, so a route
+ * whose literals or length do not fit is skipped unread; with one, every route is tried as declared, so a malformed
+ * parameter is reported as before.
+ */
+function tried<T>(route: DynamicRoute<T>, parts: readonly string[], rawPath: string, plain: boolean): Record<string, string> | null {
+  return plain && !fits(route.segments, parts) ? null : matchSegments(route.segments, parts, rawPath);
 }
 
 /**
@@ -154,10 +196,13 @@ class Miss {
   readonly found = false;
   #allowed: string[] | undefined;
 
-  constructor(private readonly allowedMethods: () => string[]) {}
+  constructor(
+    private readonly table: RouteTable<unknown>,
+    private readonly rawPath: string,
+  ) {}
 
   get allowed(): string[] {
-    return (this.#allowed ??= this.allowedMethods());
+    return (this.#allowed ??= this.table.allowedMethods(this.rawPath));
   }
 }
 

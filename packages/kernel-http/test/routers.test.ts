@@ -43,6 +43,14 @@ function routerFeature() {
   router.post('/failures', () => {
     throw new HttpError(409, 'already failing');
   });
+  router.get('/later', async (ctx) => {
+    await new Promise((resolve) => setImmediate(resolve));
+    ctx.body = { later: true };
+  });
+  router.get('/later-failure', async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    throw new HttpError(410, 'gone later');
+  });
   router.get('/crash', () => {
     throw new Error('secret detail');
   });
@@ -81,6 +89,11 @@ describe('@koa/router routers', () => {
     expect(crash.status).toBe(500);
     expect(crash.text).not.toContain('secret detail');
     expect(crash.body).toEqual({ name: '', description: 'Internal server error' });
+    // Handlers that answer or fail after an await.
+    expect((await t.get('/api/v2/legacy/later')).body).toEqual({ later: true });
+    const later = await t.get('/api/v2/legacy/later-failure');
+    expect(later.status).toBe(410);
+    expect(later.body).toEqual({ name: '', description: 'gone later' });
   });
 
   it('answer 405 with their methods in Allow, and 404 when nothing matches', async () => {
@@ -96,6 +109,8 @@ describe('@koa/router routers', () => {
     expect(t.kernel.routerRoutes()).toEqual([
       { featureId: 'legacy', method: 'GET', path: '/api/v2/legacy/greetings/:name', doc: { summary: 'Greets someone' }, right: 'legacy:read' },
       { featureId: 'legacy', method: 'POST', path: '/api/v2/legacy/failures', right: 'legacy:read' },
+      { featureId: 'legacy', method: 'GET', path: '/api/v2/legacy/later', right: 'legacy:read' },
+      { featureId: 'legacy', method: 'GET', path: '/api/v2/legacy/later-failure', right: 'legacy:read' },
       { featureId: 'legacy', method: 'GET', path: '/api/v2/legacy/crash', right: 'legacy:read' },
     ]);
   });

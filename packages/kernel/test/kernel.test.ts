@@ -147,6 +147,18 @@ describe('the sample feature over HTTP', () => {
     expect(count).toBe(2);
   });
 
+  it('gives each request an id in X-Request-Id, keeping a valid one the client sent', async () => {
+    t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature] });
+    const ids: (string | null)[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await t.get('/api/v2/greet/ada')).headers.get('x-request-id'));
+    ids.push((await t.get('/api/v2/nothing-here', { auth: false })).headers.get('x-request-id'));
+    expect(new Set(ids).size).toBe(4);
+    // Ids the kernel makes are ones it would keep if a proxy passed them on.
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+    expect((await t.get('/api/v2/greet/ada', { headers: { 'x-request-id': 'proxy-42' } })).headers.get('x-request-id')).toBe('proxy-42');
+    expect((await t.get('/api/v2/greet/ada', { headers: { 'x-request-id': 'not valid!' } })).headers.get('x-request-id')).not.toBe('not valid!');
+  });
+
   it('runs the contributed health check', async () => {
     t = await startTestKernel({ store: memoryStoreFactory(), features: [sampleFeature] });
     expect(await t.kernel.health.run('sample')).toEqual({ ok: true, message: '' });
