@@ -35,6 +35,12 @@ function holds(entry: Held, needle: string): boolean {
   return entry.some((text) => text.includes(needle));
 }
 
+/**
+ * With nobody following, an announcement naming at least this many entities, and at least an eighth of those held,
+ * has every entity read again at the next search rather than each named one.
+ */
+const bulkAnnouncement = 1_000;
+
 /** While streams follow the infos, every entity is read again after another node's writes at most this often. */
 const followedFullReadMs = 10_000;
 
@@ -43,8 +49,9 @@ const followedFullReadMs = 10_000;
  * so that a search tests each entity once instead of copying every entity's infos out of the store.
  *
  * Kept current by what announces entity changes: `context-graph.entities-changed` (every write of this feature, which
- * alone writes the entities) has the named entities read again before the next search, and a store change notice
- * (another node's write, on stores that give them) has every entity read again. Read at the first search. While
+ * alone writes the entities) has the named entities read again before the next search (every entity, for an
+ * announcement of many: an import), and a store change notice (another node's write, on stores that give them) has
+ * every entity read again. Read at the first search. While
  * someone follows the texts (`follow`: a live stream's search, tested on each alarm change without waiting), the
  * entities this node announces are read again at once, and another node's writes within `followedFullReadMs`.
  */
@@ -78,6 +85,13 @@ export class EntityInfosSearch {
   /** Follows the changes of the entities; returns how to stop. */
   listen(): () => void {
     const stopEvents = this.eventBus.on(entitiesChangedEvent, ({ ids }) => {
+      if (this.#followers === 0 && ids.length >= bulkAnnouncement && ids.length * 8 >= this.#texts.size) {
+        // An import: reading every entity at the next search costs about what reading these would, and tracking each
+        // id held a map of a million entries until then. Followers read changes at once, so theirs are tracked.
+        this.#changed.clear();
+        this.#generation += 1;
+        return;
+      }
       for (const id of ids) this.#changed.set(id, ++this.#sequence);
       this.#refreshForFollowers();
     });

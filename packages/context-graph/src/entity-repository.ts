@@ -58,19 +58,20 @@ export class EntityRepository {
 
   /**
    * A draft holding the entities `ids` name and every entity they are linked with: all a change to those
-   * entities can touch while keeping the links reciprocal.
+   * entities can touch while keeping the links reciprocal. A set of ids is kept as given (not copied: an import's
+   * names a million), so it must not change afterwards.
    */
   async draft(ids: Iterable<string>): Promise<GraphDraft> {
-    const named = new Set(ids);
+    const named: ReadonlySet<string> = ids instanceof Set ? (ids as Set<string>) : new Set(ids);
     const found = await this.getMany(named);
     const linked = new Set<string>();
     for (const entity of found.values()) {
       for (const id of entity.impact) if (!named.has(id)) linked.add(id);
       for (const id of entity.depends) if (!named.has(id)) linked.add(id);
     }
+    if (linked.size === 0) return new GraphDraft(found.values(), named);
     const neighbours = await this.getMany(linked);
-    for (const id of linked) named.add(id);
-    return new GraphDraft([...found.values(), ...neighbours.values()], named);
+    return new GraphDraft([...found.values(), ...neighbours.values()], { has: (id) => named.has(id) || linked.has(id) });
   }
 
   /**

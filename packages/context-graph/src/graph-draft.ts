@@ -44,12 +44,12 @@ export interface DanglingRelation {
 export class GraphDraft {
   readonly #nodes = new Map<string, DraftNode>();
   /** Ids the draft may be asked about that name no stored entity (nodes are made for them when first needed). */
-  readonly #absent: ReadonlySet<string>;
+  readonly #absent: Pick<ReadonlySet<string>, 'has'>;
   /** Ids a relation was added towards while they did not exist. */
   readonly #namedWhileMissing = new Set<string>();
 
   /** `entities` as stored (the draft takes them over); `absent`: ids it may also be asked about, those not among `entities` known not to exist. */
-  constructor(entities: Iterable<Entity>, absent: ReadonlySet<string>) {
+  constructor(entities: Iterable<Entity>, absent: Pick<ReadonlySet<string>, 'has'>) {
     for (const entity of entities) {
       this.#nodes.set(entity._id, { entity, impact: setOf(entity.impact), depends: setOf(entity.depends), stored: true, touched: false });
     }
@@ -105,22 +105,26 @@ export class GraphDraft {
 
   /** Adds the link `from` impacts `to`; false when it was already there. Both ends count as touched. */
   link(from: string, to: string): boolean {
-    this.#node(from).touched = true;
-    this.#node(to).touched = true;
-    return this.#relate(from, 'impact', to);
+    const node = this.#node(from);
+    const counterpart = this.#node(to);
+    node.touched = true;
+    counterpart.touched = true;
+    return this.#relateNodes(from, node, 'impact', to, counterpart);
   }
 
   /** Removes the link `from` impacts `to`; false when it was not there. Both ends count as touched. */
   unlink(from: string, to: string): boolean {
-    this.#node(from).touched = true;
-    this.#node(to).touched = true;
-    return this.#unrelate(from, 'impact', to);
+    const node = this.#node(from);
+    const counterpart = this.#node(to);
+    node.touched = true;
+    counterpart.touched = true;
+    return this.#unrelateNodes(from, node, 'impact', to, counterpart);
   }
 
   /** Removes an entity; the entities it was linked with forget it. */
   remove(id: string): void {
     const node = this.#node(id);
-    for (const field of ['impact', 'depends'] as const) for (const other of [...(node[field] ?? [])]) this.#unrelate(id, field, other);
+    for (const field of ['impact', 'depends'] as const) for (const other of [...(node[field] ?? [])]) this.#unrelateNodes(id, node, field, other, this.#node(other));
     node.entity = null;
     node.touched = true;
   }
@@ -151,16 +155,15 @@ export class GraphDraft {
     const existing = node[field];
     if ((existing?.size ?? 0) === 0 && wanted.length === 0) return;
     const next = new Set(wanted);
-    for (const other of [...(existing ?? [])]) if (!next.has(other)) this.#unrelate(id, field, other);
-    for (const other of next) this.#relate(id, field, other);
+    for (const other of [...(existing ?? [])]) if (!next.has(other)) this.#unrelateNodes(id, node, field, other, this.#node(other));
+    for (const other of next) if (!node[field]?.has(other)) this.#relateNodes(id, node, field, other, this.#node(other));
     // Keep the order the caller gave.
     node[field] = next.size > 0 ? next : undefined;
   }
 
-  #relate(id: string, field: RelationField, other: string): boolean {
-    const node = this.#node(id);
+  /** Relates two nodes (each looked up once by the caller: a million-entry map is slow to look into). */
+  #relateNodes(id: string, node: DraftNode, field: RelationField, other: string, counterpart: DraftNode): boolean {
     if (node[field]?.has(other)) return false;
-    const counterpart = this.#node(other);
     (node[field] ??= new Set()).add(other);
     (counterpart[opposite[field]] ??= new Set()).add(id);
     node.touched = true;
@@ -169,10 +172,8 @@ export class GraphDraft {
     return true;
   }
 
-  #unrelate(id: string, field: RelationField, other: string): boolean {
-    const node = this.#node(id);
+  #unrelateNodes(id: string, node: DraftNode, field: RelationField, other: string, counterpart: DraftNode): boolean {
     if (node[field]?.delete(other) !== true) return false;
-    const counterpart = this.#node(other);
     counterpart[opposite[field]]?.delete(id);
     node.touched = true;
     counterpart.touched = true;

@@ -305,9 +305,13 @@ export class DocumentEngine {
     const ids = pinnedIds(filter);
     if (ids) {
       const candidates: Doc[] = [];
+      // The ids may repeat: those found are told apart (a million ids of which none is stored need no set).
+      const found = ids.length > 1 ? new Set<string>() : undefined;
       for (const id of ids) {
         const doc = current(id, state?.docs.get(id));
-        if (doc) candidates.push(doc);
+        if (!doc || found?.has(id)) continue;
+        found?.add(id);
+        candidates.push(doc);
       }
       const { _id: _answered, ...residual } = filter;
       return { candidates, residual };
@@ -652,13 +656,14 @@ export class ChangeSet {
   }
 
   replace(collection: string, filter: Filter, doc: Doc, upsert: boolean): WriteResult {
-    const [target] = this.matching(collection, filter, { limit: 1 });
+    // `{_id: x}` (an import replaces a million entities so) is a lookup, not a query.
+    const [target] = isIdFilter(filter) ? [this.get(collection, filter._id)] : this.matching(collection, filter, { limit: 1 });
     const replacement = cloneJson(doc) as Record<string, unknown>;
     if (target) {
       if (replacement._id !== undefined && replacement._id !== target._id) {
         throw new VigieError(ErrorCodes.StoreFailure, 'the replacement document would change the immutable field _id');
       }
-      const next = { ...replacement, _id: target._id } as Doc;
+      const next = (replacement._id === undefined ? { ...replacement, _id: target._id } : replacement) as Doc;
       const modified = !jsonEqual(next, target);
       if (modified) this.put(collection, target._id, next);
       return { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedId: null };
@@ -803,7 +808,14 @@ function conjunction(filter: Filter): [field: string, condition: unknown][] | nu
   return out;
 }
 
-/** `_id` values a filter pins exactly (`{_id: x}`, `{_id: {$eq: x}}`, `{_id: {$in: [...]}}`), else null. */
+/** Whether a filter is `{_id: <string>}` alone. */
+function isIdFilter(filter: Filter): filter is { _id: string } {
+  if (typeof filter._id !== 'string') return false;
+  for (const key in filter) if (key !== '_id') return false;
+  return true;
+}
+
+/** `_id` values a filter pins exactly (`{_id: x}`, `{_id: {$eq: x}}`, `{_id: {$in: [...]}}`, which may repeat), else null. */
 function pinnedIds(filter: Filter): string[] | null {
   const id = filter._id;
   if (typeof id === 'string') return [id];
@@ -811,7 +823,7 @@ function pinnedIds(filter: Filter): string[] | null {
     const ops = id as Record<string, unknown>;
     const keys = Object.keys(ops);
     if (keys.length === 1 && typeof ops.$eq === 'string') return [ops.$eq];
-    if (keys.length === 1 && Array.isArray(ops.$in) && ops.$in.every((v) => typeof v === 'string')) return [...new Set(ops.$in as string[])];
+    if (keys.length === 1 && Array.isArray(ops.$in) && ops.$in.every((v) => typeof v === 'string')) return ops.$in as string[];
   }
   return null;
 }

@@ -123,7 +123,9 @@ class PlanApplication {
    * the entity, is kept.
    */
   #defaults(id: string, current: Readonly<Entity> | undefined): Entity {
-    const keepDeclared = (field: RelationField) => this.draft.relations(id, field).filter((other) => this.#declared.has(pairOf(id, field, other)));
+    // Most imports declare no relation in their CIs: nothing to keep, nor to look up.
+    const keepDeclared = (field: RelationField) =>
+      this.#declared.size === 0 ? [] : this.draft.relations(id, field).filter((other) => this.#declared.has(pairOf(id, field, other)));
     return {
       _id: id,
       name: id,
