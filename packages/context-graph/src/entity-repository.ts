@@ -49,11 +49,16 @@ export class EntityRepository {
 
   /** The entities among `ids` that exist, by id. */
   async getMany(ids: Iterable<string>): Promise<Map<string, Entity>> {
+    const found = new Map<string, Entity>();
+    for (const entity of await this.#existing(ids)) found.set(entity._id, entity);
+    return found;
+  }
+
+  /** The entities among `ids` that exist. */
+  async #existing(ids: Iterable<string>): Promise<Entity[]> {
     // A set (a draft's million ids) is not deduplicated again.
     const docs = await this.#entities.find({ _id: { $in: ids instanceof Set ? [...(ids as Set<string>)] : [...new Set(ids)] } });
-    const found = new Map<string, Entity>();
-    for (const doc of docs) found.set(doc._id, toEntity(doc));
-    return found;
+    return docs.map(toEntity);
   }
 
   /**
@@ -63,15 +68,16 @@ export class EntityRepository {
    */
   async draft(ids: Iterable<string>): Promise<GraphDraft> {
     const named: ReadonlySet<string> = ids instanceof Set ? (ids as Set<string>) : new Set(ids);
-    const found = await this.getMany(named);
+    // Read as lists, not maps by id: the draft makes its own.
+    const found = await this.#existing(named);
     const linked = new Set<string>();
-    for (const entity of found.values()) {
+    for (const entity of found) {
       for (const id of entity.impact) if (!named.has(id)) linked.add(id);
       for (const id of entity.depends) if (!named.has(id)) linked.add(id);
     }
-    if (linked.size === 0) return new GraphDraft(found.values(), named);
-    const neighbours = await this.getMany(linked);
-    return new GraphDraft([...found.values(), ...neighbours.values()], { has: (id) => named.has(id) || linked.has(id) });
+    if (linked.size === 0) return new GraphDraft(found, named);
+    for (const entity of await this.#existing(linked)) found.push(entity);
+    return new GraphDraft(found, { has: (id) => named.has(id) || linked.has(id) });
   }
 
   /**
@@ -105,14 +111,15 @@ export class EntityRepository {
   /**
    * Writes a draft's changes, with `alongside` (e.g. a status record), in one atomic batch, then announces the
    * changed ids with `context-graph.entities-changed`. A created entity that another writer stored meanwhile makes the batch
-   * fail with `DUPLICATE_KEY`, and nothing is written.
+   * fail with `DUPLICATE_KEY`, and nothing is written. The entities of `changes` are handed over to the store (kept
+   * as they are, not copied: an import's million): the caller must not use them afterwards.
    */
   async commit(changes: GraphChanges, alongside: readonly BatchOperation[] = []): Promise<void> {
     const operations: BatchOperation[] = [];
     const replacedIds = changes.replaced.map((entity) => entity._id);
-    for (const entity of changes.replaced) operations.push({ op: 'replace', collection: entityCollection.name, filter: { _id: entity._id }, doc: entity });
+    for (const entity of changes.replaced) operations.push({ op: 'replace', collection: entityCollection.name, filter: { _id: entity._id }, doc: entity, handOver: true });
     if (changes.deleted.length > 0) operations.push({ op: 'delete', collection: entityCollection.name, filter: { _id: { $in: [...changes.deleted] } }, multi: true });
-    for (const entity of changes.created) operations.push({ op: 'insert', collection: entityCollection.name, doc: entity });
+    for (const entity of changes.created) operations.push({ op: 'insert', collection: entityCollection.name, doc: entity, handOver: true });
     operations.push(...alongside);
     await this.store.batch(operations);
 

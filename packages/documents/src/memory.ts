@@ -24,7 +24,7 @@ import {
   type UpsertOptions,
   type WriteResult,
 } from '@vigie/kernel';
-import { cloneJson, jsonEqual } from '@vigie/json';
+import { adoptJson, cloneJson, jsonEqual } from '@vigie/json';
 
 /** One document's fate in a committed change: `after` null means deleted, `before` null means inserted. */
 export interface DocChange {
@@ -649,16 +649,16 @@ export class ChangeSet {
 
   // ---- operations, shared by single calls and batches --------------------------------------------------
 
-  insert(collection: string, doc: Doc): void {
-    const stored = toStoredDoc(doc);
+  insert(collection: string, doc: Doc, handedOver = false): void {
+    const stored = toStoredDoc(doc, handedOver);
     if (this.get(collection, stored._id)) throw new DuplicateKeyError(collection, { _id: stored._id });
     this.put(collection, stored._id, stored);
   }
 
-  replace(collection: string, filter: Filter, doc: Doc, upsert: boolean): WriteResult {
+  replace(collection: string, filter: Filter, doc: Doc, upsert: boolean, handedOver = false): WriteResult {
     // `{_id: x}` (an import replaces a million entities so) is a lookup, not a query.
     const [target] = isIdFilter(filter) ? [this.get(collection, filter._id)] : this.matching(collection, filter, { limit: 1 });
-    const replacement = cloneJson(doc) as Record<string, unknown>;
+    const replacement = (handedOver ? adoptJson(doc) : cloneJson(doc)) as Record<string, unknown>;
     if (target) {
       if (replacement._id !== undefined && replacement._id !== target._id) {
         throw new VigieError(ErrorCodes.StoreFailure, 'the replacement document would change the immutable field _id');
@@ -725,10 +725,11 @@ export class ChangeSet {
   }
 }
 
-function toStoredDoc(doc: Doc): Doc {
+/** A document as the engine keeps it: checked, and copied unless the caller handed it over (`BatchOperation.handOver`). */
+function toStoredDoc(doc: Doc, handedOver = false): Doc {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new VigieError(ErrorCodes.StoreFailure, 'a document must be an object');
   if (typeof doc._id !== 'string' || doc._id === '') throw new VigieError(ErrorCodes.StoreFailure, 'a document needs a non-empty string _id');
-  return cloneJson(doc);
+  return handedOver ? adoptJson(doc) : cloneJson(doc);
 }
 
 function checkFilter(filter: Filter): void {
@@ -1020,11 +1021,11 @@ export class EngineStore implements Store {
         if ('filter' in operation) checkFilter(operation.filter);
         switch (operation.op) {
           case 'insert':
-            tx.insert(operation.collection, operation.doc);
+            tx.insert(operation.collection, operation.doc, operation.handOver === true);
             result.inserted += 1;
             break;
           case 'replace': {
-            const r = tx.replace(operation.collection, operation.filter, operation.doc, operation.upsert === true);
+            const r = tx.replace(operation.collection, operation.filter, operation.doc, operation.upsert === true, operation.handOver === true);
             accumulate(result, r);
             break;
           }

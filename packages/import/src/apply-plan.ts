@@ -70,7 +70,10 @@ class PlanApplication {
   constructor(private readonly draft: GraphDraft) {}
 
   run(plan: ImportPlan): GraphChanges {
-    for (const ci of plan.cis) this.#applyCi(ci);
+    // Only CIs before the last delete are noted in `#changedBy`: no later delete can name the others (an import of a
+    // million creations held a map of a million entries for nothing).
+    const lastDelete = plan.cis.findLastIndex((ci) => ci.action === 'delete');
+    plan.cis.forEach((ci, position) => this.#applyCi(ci, position < lastDelete));
     this.#checkDangling();
     for (const link of plan.links) {
       for (const from of link.from) {
@@ -83,7 +86,7 @@ class PlanApplication {
     return this.draft.changes();
   }
 
-  #applyCi(ci: CiAction): void {
+  #applyCi(ci: CiAction, deleteMayFollow: boolean): void {
     const current = this.draft.get(ci.id);
     if (ci.action === 'delete') {
       const changer = this.#changedBy.get(ci.id);
@@ -96,7 +99,7 @@ class PlanApplication {
     }
     const deleter = this.#deletedBy.get(ci.id);
     if (deleter !== undefined) throw new ImportFailure(bothChangedAndDeleted(ci, deleter));
-    if (!this.#changedBy.has(ci.id)) this.#changedBy.set(ci.id, ci);
+    if (deleteMayFollow && !this.#changedBy.has(ci.id)) this.#changedBy.set(ci.id, ci);
     if (ci.action === 'create' || (ci.action === 'set' && !current)) return this.#put(ci, copyFields(this.#defaults(ci.id, current), ci.element));
     if (!current) throw new ImportFailure(`${ci.label}: no entity with this id exists`);
     switch (ci.action) {

@@ -1,1 +1,1 @@
-export { cloneJson, isJsonObject, jsonEqual } from './json.js';
+export { adoptJson, cloneJson, isJsonObject, jsonEqual } from './json.js';

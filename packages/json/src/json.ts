@@ -13,7 +13,15 @@ export const maxStoredDepth = 1000;
  * document nested deeper than `maxStoredDepth`.
  */
 export function cloneJson<T>(value: T, path = ''): T {
-  return cloneValue(value, new Trail(path), 0) as T;
+  return cloneValue(value, new Trail(path), 0, true) as T;
+}
+
+/**
+ * Checks a JSON document as `cloneJson` does, without copying it: for a document handed over to a store that keeps
+ * it (`BatchOperation.handOver`), whose caller no longer holds it. Undefined object members are deleted in place.
+ */
+export function adoptJson<T>(value: T): T {
+  return cloneValue(value, new Trail(''), 0, false) as T;
 }
 
 /** Where the copy is: the path text is only built for an error message, not for every member copied. */
@@ -41,7 +49,8 @@ class Trail {
   }
 }
 
-function cloneValue(value: unknown, trail: Trail, depth: number): unknown {
+/** Checks `value` and returns its copy, or (`copy` false) itself. */
+function cloneValue(value: unknown, trail: Trail, depth: number, copy: boolean): unknown {
   if (value === null) return null;
   switch (typeof value) {
     case 'string':
@@ -56,12 +65,13 @@ function cloneValue(value: unknown, trail: Trail, depth: number): unknown {
         throw new VigieError(ErrorCodes.StoreFailure, `${path === '' ? 'the document' : `field ${path}`} is nested deeper than ${maxStoredDepth} levels`);
       }
       if (Array.isArray(value)) {
-        const out = new Array<unknown>(value.length);
+        const out = copy ? new Array<unknown>(value.length) : value;
         for (let i = 0; i < value.length; i++) {
           const item: unknown = value[i];
           trail.push(i);
           if (item === undefined) throw notJson(trail.text(), 'undefined');
-          out[i] = cloneValue(item, trail, depth + 1);
+          const checked = cloneValue(item, trail, depth + 1, copy);
+          if (copy) out[i] = checked;
           trail.pop();
         }
         return out;
@@ -70,12 +80,17 @@ function cloneValue(value: unknown, trail: Trail, depth: number): unknown {
       if (proto !== Object.prototype && proto !== null) {
         throw notJson(trail.text(), (value as object).constructor?.name ?? 'object');
       }
-      const out: Record<string, unknown> = {};
-      for (const key of Object.keys(value)) {
-        const member = (value as Record<string, unknown>)[key];
-        if (member === undefined) continue;
+      const source = value as Record<string, unknown>;
+      const out: Record<string, unknown> = copy ? {} : source;
+      for (const key of Object.keys(source)) {
+        const member = source[key];
+        if (member === undefined) {
+          if (!copy) delete source[key];
+          continue;
+        }
         trail.push(key);
-        out[key] = cloneValue(member, trail, depth + 1);
+        const checked = cloneValue(member, trail, depth + 1, copy);
+        if (copy) out[key] = checked;
         trail.pop();
       }
       return out;

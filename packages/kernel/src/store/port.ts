@@ -80,10 +80,14 @@ export interface Collection<T extends Doc = Doc> {
   createIndex(spec: IndexSpec): Promise<void>;
 }
 
-/** One operation of an atomic batch. */
+/**
+ * One operation of an atomic batch. `handOver`: the caller gives `doc` to the store and never reads nor changes it
+ * again, so a store keeping documents in memory may keep that object rather than a copy (an import's million
+ * entities were copied once more at the commit, the copies alive beside the originals); other stores ignore it.
+ */
 export type BatchOperation =
-  | { op: 'insert'; collection: string; doc: Doc }
-  | { op: 'replace'; collection: string; filter: Filter; doc: Doc; upsert?: boolean }
+  | { op: 'insert'; collection: string; doc: Doc; handOver?: boolean }
+  | { op: 'replace'; collection: string; filter: Filter; doc: Doc; upsert?: boolean; handOver?: boolean }
   | { op: 'update'; collection: string; filter: Filter; update: Update; upsert?: boolean; multi?: boolean }
   | { op: 'delete'; collection: string; filter: Filter; multi?: boolean };
 
