@@ -80,6 +80,27 @@ describe('GraphDraft', () => {
     expect(changes.deleted).toEqual(['d']);
   });
 
+  it('keeps relations once each, in the order they were added, whether an entity has a few or many', () => {
+    const spokes = Array.from({ length: 40 }, (_, i) => `n${i}`);
+    const draft = new GraphDraft([entity('hub', { depends: ['n0', 'n0', 'n1'] }), entity('n0', { impact: ['hub'] }), entity('n1', { impact: ['hub'] }), ...spokes.slice(2).map((id) => entity(id))], new Set());
+    expect(draft.relations('hub', 'depends')).toEqual(['n0', 'n1']);
+    for (const id of spokes) draft.link(id, 'hub');
+    expect(draft.relations('hub', 'depends')).toEqual(spokes);
+    expect(draft.unlink('n5', 'hub')).toBe(true);
+    expect(draft.unlink('n20', 'hub')).toBe(true);
+    expect(draft.unlink('n20', 'hub')).toBe(false);
+    expect(draft.link('n5', 'hub')).toBe(true);
+    expect(draft.relations('hub', 'depends')).toEqual([...spokes.filter((id) => id !== 'n5' && id !== 'n20'), 'n5']);
+    expect(draft.impacts('n20', 'hub')).toBe(false);
+    expect(draft.impacts('n39', 'hub')).toBe(true);
+    draft.put(entity('hub', { depends: ['n1', 'n0', 'n1'] }));
+    expect(draft.relations('hub', 'depends')).toEqual(['n1', 'n0']);
+    expect(draft.relations('n2', 'impact')).toEqual([]);
+    expect(draft.relations('n0', 'impact')).toEqual(['hub']);
+    for (const id of ['n0', 'n1']) draft.unlink(id, 'hub');
+    expect(draft.changes().replaced.find((e) => e._id === 'hub')?.depends).toEqual([]);
+  });
+
   it('refuses ids that were not loaded', () => {
     expect(() => draftOf().exists('elsewhere')).toThrow('entity "elsewhere" was not loaded into this draft');
   });

@@ -4,12 +4,20 @@ export type RelationField = 'impact' | 'depends';
 
 const opposite: Record<RelationField, RelationField> = { impact: 'depends', depends: 'impact' };
 
+/**
+ * An entity's relations on one side, in the order they were added: a list while short, a set past `setFrom` ids. Most
+ * entities have one or a few relations a side, and a set costs about 160 bytes where a short list costs 40.
+ */
+type Relations = string[] | Set<string>;
+
+const setFrom = 16;
+
 interface DraftNode {
   /** Null while the entity does not exist: never did, or removed in this draft. Its relation arrays are stale: `impact` and `depends` below hold them. */
   entity: Entity | null;
-  /** Made when the node first has a relation on that side (an empty set costs 160 bytes, and most nodes of a large import have relations on one side only). */
-  impact: Set<string> | undefined;
-  depends: Set<string> | undefined;
+  /** Made when the node first has a relation on that side (most nodes of a large import have relations on one side only). */
+  impact: Relations | undefined;
+  depends: Relations | undefined;
   /** The entity exists in the store (as loaded). */
   stored: boolean;
   /** Changed (or named by an action) in this draft: written back at commit. */
@@ -51,7 +59,7 @@ export class GraphDraft {
   /** `entities` as stored (the draft takes them over); `absent`: ids it may also be asked about, those not among `entities` known not to exist. */
   constructor(entities: Iterable<Entity>, absent: Pick<ReadonlySet<string>, 'has'>) {
     for (const entity of entities) {
-      this.#nodes.set(entity._id, { entity, impact: setOf(entity.impact), depends: setOf(entity.depends), stored: true, touched: false });
+      this.#nodes.set(entity._id, { entity, impact: relationsOf(entity.impact), depends: relationsOf(entity.depends), stored: true, touched: false });
     }
     this.#absent = absent;
   }
@@ -88,7 +96,7 @@ export class GraphDraft {
 
   /** Whether `from` lists `to` in its `impact` (and so `to` lists `from` in its `depends`). */
   impacts(from: string, to: string): boolean {
-    return this.#node(from).impact?.has(to) === true;
+    return has(this.#node(from).impact, to);
   }
 
   /**
@@ -153,19 +161,19 @@ export class GraphDraft {
 
   #setRelations(id: string, node: DraftNode, field: RelationField, wanted: readonly string[]): void {
     const existing = node[field];
-    if ((existing?.size ?? 0) === 0 && wanted.length === 0) return;
-    const next = new Set(wanted);
-    for (const other of [...(existing ?? [])]) if (!next.has(other)) this.#unrelateNodes(id, node, field, other, this.#node(other));
-    for (const other of next) if (!node[field]?.has(other)) this.#relateNodes(id, node, field, other, this.#node(other));
+    if (existing === undefined && wanted.length === 0) return;
+    const next = relationsOf(wanted);
+    for (const other of [...(existing ?? [])]) if (!has(next, other)) this.#unrelateNodes(id, node, field, other, this.#node(other));
+    for (const other of next ?? []) if (!has(node[field], other)) this.#relateNodes(id, node, field, other, this.#node(other));
     // Keep the order the caller gave.
-    node[field] = next.size > 0 ? next : undefined;
+    node[field] = next;
   }
 
   /** Relates two nodes (each looked up once by the caller: a million-entry map is slow to look into). */
   #relateNodes(id: string, node: DraftNode, field: RelationField, other: string, counterpart: DraftNode): boolean {
-    if (node[field]?.has(other)) return false;
-    (node[field] ??= new Set()).add(other);
-    (counterpart[opposite[field]] ??= new Set()).add(id);
+    if (has(node[field], other)) return false;
+    node[field] = added(node[field], other);
+    counterpart[opposite[field]] = added(counterpart[opposite[field]], id);
     node.touched = true;
     counterpart.touched = true;
     if (counterpart.entity === null) this.#namedWhileMissing.add(other);
@@ -173,8 +181,8 @@ export class GraphDraft {
   }
 
   #unrelateNodes(id: string, node: DraftNode, field: RelationField, other: string, counterpart: DraftNode): boolean {
-    if (node[field]?.delete(other) !== true) return false;
-    counterpart[opposite[field]]?.delete(id);
+    if (!removeRelation(node, field, other)) return false;
+    removeRelation(counterpart, opposite[field], id);
     node.touched = true;
     counterpart.touched = true;
     return true;
@@ -188,6 +196,38 @@ function current(entity: Entity, node: DraftNode): Entity {
   return entity;
 }
 
-function setOf(ids: readonly string[]): Set<string> | undefined {
-  return ids.length > 0 ? new Set(ids) : undefined;
+/** Relations holding `ids` once each (a copy), or undefined for none. */
+function relationsOf(ids: readonly string[]): Relations | undefined {
+  if (ids.length === 0) return undefined;
+  if (ids.length > setFrom) return new Set(ids);
+  return ids.filter((id, index) => ids.indexOf(id) === index);
+}
+
+function has(relations: Relations | undefined, id: string): boolean {
+  if (relations === undefined) return false;
+  return Array.isArray(relations) ? relations.includes(id) : relations.has(id);
+}
+
+/** `relations` with `id` added last (it is not there yet): the same list or set, or a set once the list is long. */
+function added(relations: Relations | undefined, id: string): Relations {
+  if (relations === undefined) return [id];
+  if (!Array.isArray(relations)) return relations.add(id);
+  if (relations.length < setFrom) {
+    relations.push(id);
+    return relations;
+  }
+  return new Set(relations).add(id);
+}
+
+/** Removes `id` from a node's relations on one side; false when it was not there. An emptied side is dropped. */
+function removeRelation(node: DraftNode, field: RelationField, id: string): boolean {
+  const relations = node[field];
+  if (relations === undefined) return false;
+  if (Array.isArray(relations)) {
+    const index = relations.indexOf(id);
+    if (index < 0) return false;
+    relations.splice(index, 1);
+  } else if (!relations.delete(id)) return false;
+  if ((Array.isArray(relations) ? relations.length : relations.size) === 0) node[field] = undefined;
+  return true;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cloneJson, isJsonObject, jsonEqual, maxStoredDepth } from './json.js';
+import { adoptJson, cloneJson, isJsonObject, jsonEqual, maxStoredDepth } from './json.js';
 
 const nested = (n: number): unknown => {
   let value: unknown = 1;
@@ -37,6 +37,19 @@ describe('cloneJson', () => {
     expect(() => cloneJson([1, undefined])).toThrow('field [1] holds a non-JSON value (undefined)');
     expect(() => cloneJson({ k: () => 1 }, 'base.path')).toThrow('field base.path.k holds a non-JSON value (function)');
     expect(cloneJson({ a: [1, { b: 'x' }], dropped: undefined })).toEqual({ a: [1, { b: 'x' }] });
+  });
+});
+
+describe('adoptJson', () => {
+  it('checks a document as cloneJson does and returns it, not a copy, its undefined members deleted', () => {
+    const doc = { a: [1, { b: 'x' }], dropped: undefined };
+    expect(adoptJson(doc)).toBe(doc);
+    expect(doc).toEqual({ a: [1, { b: 'x' }] });
+    expect(Object.keys(doc)).toEqual(['a']);
+    expect(() => adoptJson({ a: { b: [1, Number.NaN] } })).toThrow('field a.b[1] holds a non-JSON value (NaN)');
+    expect(() => adoptJson({ list: [{ at: new Date() }] })).toThrow('field list[0].at holds a non-JSON value (Date)');
+    expect(() => adoptJson([1, undefined])).toThrow('field [1] holds a non-JSON value (undefined)');
+    expect(() => adoptJson(nested(100_000))).toThrow(expect.objectContaining({ code: 'STORE_FAILURE', message: expect.stringContaining(`nested deeper than ${maxStoredDepth} levels`) }));
   });
 });
 

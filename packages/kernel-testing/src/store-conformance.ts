@@ -419,6 +419,24 @@ export const storeConformanceCases: readonly Case[] = [
     },
   ],
   [
+    'batch writes documents handed over as it writes others, and what is read back is a copy',
+    async (store) => {
+      await store.collection('left').insertOne({ _id: 'l1', n: 1 });
+      const inserted = { _id: 'l2', n: 2, list: [1, { a: 'x' }], dropped: undefined };
+      const replacement = { _id: 'l1', n: 3, nested: { b: true } };
+      const result = await store.batch([
+        { op: 'insert', collection: 'left', doc: inserted, handOver: true },
+        { op: 'replace', collection: 'left', filter: { _id: 'l1' }, doc: replacement, handOver: true },
+        { op: 'replace', collection: 'left', filter: { _id: 'l3' }, doc: { _id: 'l3' }, upsert: true, handOver: true },
+      ]);
+      expect(result).toEqual({ inserted: 1, matched: 1, modified: 1, upserted: 1, deleted: 0 });
+      const read = await store.collection('left').find({}, { sort: { _id: 1 } });
+      expect(read).toEqual([{ _id: 'l1', n: 3, nested: { b: true } }, { _id: 'l2', n: 2, list: [1, { a: 'x' }] }, { _id: 'l3' }]);
+      (read.find((doc) => doc._id === 'l2') as { list: unknown[] }).list.push(2);
+      expect(await store.collection('left').findOne({ _id: 'l2' })).toEqual({ _id: 'l2', n: 2, list: [1, { a: 'x' }] });
+    },
+  ],
+  [
     'batch is all or nothing when an operation fails',
     async (store) => {
       await store.collection('left').insertOne({ _id: 'l1', n: 1 });
