@@ -55,6 +55,33 @@ describe('sqlite store durability', () => {
     }
   });
 
+  it('writes a commit larger than one buffer after the commits made before it, and reopens with it in order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigie-sqlite-'));
+    const path = join(dir, 'store.sqlite');
+    try {
+      const first = new SqliteStore(path);
+      const things = first.collection('things');
+      await things.insertMany([{ _id: 'a', v: 0 }, { _id: 'gone' }]);
+      // About 3 MB of documents: their texts go to the writer thread in several buffers, the first holding `a`.
+      const many = Array.from({ length: 3000 }, (_, i) => ({ _id: `d${i}`, text: `${i} ${'x'.repeat(1000)}` }));
+      // Both committed in memory in this turn, the small one first: the disk must end as memory did.
+      const small = things.updateOne({ _id: 'a' }, { $set: { v: 1 } });
+      const large = first.batch([
+        { op: 'replace', collection: 'things', filter: { _id: 'a' }, doc: { _id: 'a', v: 2 } },
+        { op: 'delete', collection: 'things', filter: { _id: 'gone' } },
+        ...many.map((doc) => ({ op: 'insert' as const, collection: 'things', doc })),
+      ]);
+      await Promise.all([small, large]);
+      await first.close();
+
+      const second = new SqliteStore(path);
+      expect(await second.collection('things').find({})).toEqual([{ _id: 'a', v: 2 }, ...many]);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a second process-level opener of the same file while the first holds it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vigie-sqlite-'));
     const path = join(dir, 'store.sqlite');

@@ -2,39 +2,36 @@ import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { DocChange, EnginePersistence, ResolvedIndexSpec } from '@vigie/documents';
 
+/**
+ * Documents of a commit written into one buffer: `ids[i]` is in `collections[spans[3i]]`, its JSON text (UTF-8) is
+ * `chunk` from `spans[3i + 1]` to `spans[3i + 2]`; a start of -1 means the document is deleted. Arrays moved to the
+ * thread, not an object per change to copy there and back into objects.
+ */
+interface Rows {
+  collections: string[];
+  ids: string[];
+  spans: Int32Array;
+  chunk?: Uint8Array;
+}
+
 /** What the main thread asks the writer thread, in commit order (each message is a list of them, numbered). */
 type WriteRequest =
-  | {
+  | ({
       kind: 'changes';
       created: readonly string[];
-      /** The collections the changes are in (each named once: a million changes to one collection carry its name once). */
-      collections: string[];
-      /** Each change's document id. */
-      ids: string[];
-      /**
-       * Four numbers per change, in the order of `ids`: its collection (an index in `collections`), then where its
-       * document's JSON text lies in `chunks` (chunk, start, end; chunk -1: deleted). One array moved to the thread,
-       * not an object per change to copy there and back into objects.
-       */
-      spans: Int32Array;
-      /**
-       * How many chunks sent ahead hold the documents' JSON texts (UTF-8, one after the other): the `chunk` messages
-       * sent before this request, the next ones the thread has not used yet.
-       */
-      chunkCount: number;
-      /** The commit's last chunk, which travels with the request (one message fewer to post and wake the thread for). */
-      lastChunk?: Uint8Array;
-    }
+      /** The commit's last rows (its last buffer and its deletions): the rows of its full buffers went ahead as parts. */
+    } & Rows)
   | { kind: 'index'; collection: string; spec: ResolvedIndexSpec }
   | { kind: 'drop'; collection: string }
   | { kind: 'close' };
 
 /**
- * A buffer of JSON texts, moved to the thread as soon as it is full rather than with its request: the main thread then
- * never holds a commit's texts at once. Those of an import (hundreds of megabytes) made V8 run a full collection of the
- * whole heap for every 64 MiB of buffers held, each finding nothing to free.
+ * Rows of a commit whose buffer is full, moved to the thread at once, before the request that ends the commit. The
+ * thread writes them into a transaction it keeps open until that request: neither thread then holds a commit's texts
+ * at once. Those of an import (hundreds of megabytes) made V8 run a full collection of the whole heap for every 64 MiB
+ * of buffers held, and sat in the thread until the request came.
  */
-type ChunkMessage = { chunk: Uint8Array };
+type PartMessage = Required<Rows>;
 
 /** The writer thread's answer: the requests it committed, or those of a group that failed, with why. */
 type WriteReply = { done: number[] } | { failed: number[]; error: string };
@@ -45,7 +42,8 @@ type OpenReply = { ok: true } | { ok: false; error: string; code: string | undef
 /**
  * The writer thread, as source text: a worker started from a file would need the TypeScript sources compiled in
  * tests. It opens the file, takes the exclusive lock, then commits what it receives. Requests that queued up while
- * it was writing go in one transaction (a group commit: one sync for all), in order; their replies wait for it.
+ * it was writing go in one transaction (a group commit: one sync for all), in order; their replies wait for it. A
+ * transaction that has received parts of a commit stays open until the commit's request, and commits with it.
  */
 const writerSource = String.raw`
 const { workerData, receiveMessageOnPort } = require('node:worker_threads');
@@ -84,58 +82,78 @@ if (db) {
   const dropDocuments = db.prepare('DELETE FROM documents WHERE collection = ?');
   const dropIndexes = db.prepare('DELETE FROM indexes WHERE collection = ?');
   const dropCollection = db.prepare('DELETE FROM collections WHERE name = ?');
-  const commit = db.transaction((requests) => {
-    for (const request of requests) {
-      if (request.kind === 'changes') {
-        for (const name of request.created) addCollection.run(name);
-        const { collections, ids, spans, chunks } = request;
-        for (let i = 0; i < ids.length; i++) {
-          const collection = collections[spans[4 * i]];
-          const chunk = spans[4 * i + 1];
-          if (chunk < 0) remove.run(collection, ids[i]);
-          else upsert.run(collection, ids[i], chunks[chunk].subarray(spans[4 * i + 2], spans[4 * i + 3]));
-        }
-      } else if (request.kind === 'index') {
-        addCollection.run(request.collection);
-        writeIndex.run(request.collection, request.spec.name, JSON.stringify(request.spec));
-      } else if (request.kind === 'drop') {
-        dropDocuments.run(request.collection);
-        dropIndexes.run(request.collection);
-        dropCollection.run(request.collection);
-      }
+  function writeRows({ collections, ids, spans, chunk }) {
+    for (let i = 0; i < ids.length; i++) {
+      const collection = collections[spans[3 * i]];
+      const start = spans[3 * i + 1];
+      if (start < 0) remove.run(collection, ids[i]);
+      else upsert.run(collection, ids[i], chunk.subarray(start, spans[3 * i + 2]));
     }
-  });
-  // Chunks arrive before the requests that use them, in the same order.
-  const chunks = [];
+  }
+  function write(request) {
+    if (request.kind === 'changes') {
+      for (const name of request.created) addCollection.run(name);
+      writeRows(request);
+    } else if (request.kind === 'index') {
+      addCollection.run(request.collection);
+      writeIndex.run(request.collection, request.spec.name, JSON.stringify(request.spec));
+    } else if (request.kind === 'drop') {
+      dropDocuments.run(request.collection);
+      dropIndexes.run(request.collection);
+      dropCollection.run(request.collection);
+    }
+  }
+  /** Whether a transaction is open, and the requests written in it (answered once it commits). */
+  let open = false;
+  let held = [];
+  let closing = false;
+  /** Set once a write failed: the requests of its commit that were still to come fail with it. */
+  let failure;
+  /** Writes one message: the parts of a commit, or a list of requests. */
+  function handle(message) {
+    if (!open) {
+      db.exec('BEGIN');
+      open = true;
+    }
+    if (!Array.isArray(message)) return writeRows(message);
+    for (const request of message) {
+      held.push(request.id);
+      if (request.kind === 'close') closing = true;
+      else write(request);
+    }
+  }
   port.on('message', (first) => {
-    if (!Array.isArray(first)) {
-      chunks.push(first.chunk);
+    if (failure !== undefined) {
+      // The rest of a commit that failed: its request is answered as its parts were.
+      if (Array.isArray(first)) port.postMessage({ failed: first.map((request) => request.id), error: failure });
+      failure = Array.isArray(first) ? undefined : failure;
       return;
     }
-    const requests = [...first];
-    for (let next; requests.length < 10000 && requests.at(-1).kind !== 'close' && (next = receiveMessageOnPort(port)); ) {
-      if (Array.isArray(next.message)) requests.push(...next.message);
-      else chunks.push(next.message.chunk);
-    }
-    for (const request of requests) {
-      if (request.kind !== 'changes') continue;
-      request.chunks = chunks.splice(0, request.chunkCount);
-      if (request.lastChunk) request.chunks.push(request.lastChunk);
-    }
-    const ids = requests.map((request) => request.id);
+    let last = first;
     try {
-      commit(requests);
+      handle(first);
+      for (let next; held.length < 10000 && !closing && (next = receiveMessageOnPort(port)); ) handle((last = next.message));
+      // Parts of a commit whose request has not come: the transaction waits for it.
+      if (!Array.isArray(last)) return;
+      db.exec('COMMIT');
+      open = false;
     } catch (err) {
-      port.postMessage({ failed: ids, error: err.message });
+      if (open && db.inTransaction) db.exec('ROLLBACK');
+      open = false;
+      if (!Array.isArray(last)) failure = err.message;
+      port.postMessage({ failed: held, error: err.message });
+      held = [];
       return;
     }
-    if (requests.at(-1).kind === 'close') {
+    const done = held;
+    held = [];
+    if (closing) {
       db.close();
-      port.postMessage({ done: ids });
+      port.postMessage({ done });
       port.close();
       return;
     }
-    port.postMessage({ done: ids });
+    port.postMessage({ done });
   });
   tell({ ok: true }, 1);
 }
@@ -204,47 +222,50 @@ export class SqliteWriter implements EnginePersistence {
     // the thread costs the main thread about as much as making the texts, and holding every text of a large commit
     // at once (an import) would double its memory.
     if (this.#failure) throw this.#failure;
-    /** Full chunks already moved to the thread (`#sendChunk`) for this commit. */
-    let sentAhead = 0;
+    const collections: string[] = [];
     let chunk: Buffer | undefined;
     let used = 0;
-    const collections: string[] = [];
-    const ids = new Array<string>(changes.length);
-    const spans = new Int32Array(changes.length * 4);
+    /** The rows of `chunk`, and the deletions (which go with the last rows). */
+    let ids: string[] = [];
+    let spans: number[] = [];
+    const deleted: string[] = [];
+    const deletedSpans: number[] = [];
     changes.forEach(({ collection, id, after }, index) => {
       let collectionIndex = collections.indexOf(collection);
       if (collectionIndex < 0) collectionIndex = collections.push(collection) - 1;
-      ids[index] = id;
-      spans[4 * index] = collectionIndex;
       if (!after) {
-        spans[4 * index + 1] = -1;
+        deleted.push(id);
+        deletedSpans.push(collectionIndex, -1, -1);
         return;
       }
       const text = JSON.stringify(after);
       const bytes = Buffer.byteLength(text);
       if (!chunk || used + bytes > chunk.length) {
-        if (chunk) {
-          this.#sendChunk(chunk);
-          sentAhead += 1;
-        }
+        if (chunk) this.#sendPart({ collections, ids, spans: Int32Array.from(spans), chunk });
         // Sized for the documents left, if they are like this one, up to `chunkBytes`.
         chunk = Buffer.allocUnsafeSlow(Math.max(bytes, Math.min(chunkBytes, bytes * (changes.length - index))));
         used = 0;
+        ids = [];
+        spans = [];
       }
-      spans[4 * index + 1] = sentAhead;
-      spans[4 * index + 2] = used;
+      ids.push(id);
+      const start = used;
       used += chunk.write(text, used);
-      spans[4 * index + 3] = used;
+      spans.push(collectionIndex, start, used);
     });
-    // The last chunk goes with the request: most commits fit one chunk, and then cost the thread one message.
-    if (!chunk) return this.#send({ kind: 'changes', created, collections, ids, spans, chunkCount: sentAhead }, [spans.buffer]);
-    return this.#send({ kind: 'changes', created, collections, ids, spans, chunkCount: sentAhead, lastChunk: chunk }, [spans.buffer, chunk.buffer as ArrayBuffer]);
+    // The last rows go with the request: most commits fit one buffer, and then cost the thread one message.
+    const last = Int32Array.from([...spans, ...deletedSpans]);
+    const request: WriteRequest = { kind: 'changes', created, collections, ids: [...ids, ...deleted], spans: last, chunk };
+    return this.#send(request, chunk ? [last.buffer, chunk.buffer as ArrayBuffer] : [last.buffer]);
   }
 
-  /** Moves a full chunk of texts to the thread now (see ChunkMessage). */
-  #sendChunk(chunk: Buffer): void {
-    const message: ChunkMessage = { chunk };
-    this.#port.postMessage(message, [chunk.buffer as ArrayBuffer]);
+  /**
+   * Moves the rows of a full buffer to the thread now (see PartMessage), after the requests queued before them: the
+   * thread writes messages in the order they come, which must be the order of the commits.
+   */
+  #sendPart(part: PartMessage): void {
+    if (this.#outbox.length > 0) this.#post();
+    this.#port.postMessage(part, [part.spans.buffer as ArrayBuffer, part.chunk.buffer as ArrayBuffer]);
   }
 
   writeIndex(collection: string, spec: ResolvedIndexSpec): Promise<void> {
@@ -282,6 +303,8 @@ export class SqliteWriter implements EnginePersistence {
   #post(): void {
     const requests = this.#outbox;
     const transfer = this.#outboxTransfer;
+    // Already posted ahead of a commit's parts (`#sendPart`).
+    if (requests.length === 0) return;
     this.#outbox = [];
     this.#outboxTransfer = [];
     if (this.#failure) return;
