@@ -1,11 +1,14 @@
 import { injectable } from 'tsyringe';
 import { assertSafeFilter } from '@vigie/filter-safety';
-import { collectionRef, injectRef, kernelRefs, type BatchOperation, type Collection, type EventBus, type Filter, type Logger, type SortSpec, type FeatureStore } from '@vigie/kernel';
+import { collectionRef, injectRef, kernelRefs, type BatchOperation, type Collection, type EventBus, type Filter, type Logger, type Projection, type SortSpec, type FeatureStore } from '@vigie/kernel';
 import { toEntity, type Entity } from './entity.js';
 import { GraphDraft, type GraphChanges } from './graph-draft.js';
 import { entitiesChangedEvent } from './refs.js';
 
 export const entityCollection = collectionRef('default_entities');
+
+/** What a draft reads of an entity its caller replaces whole: what a replacement keeps or must undo. */
+const replacedFields: Projection = { impact: 1, depends: 1, enable_history: 1, disable_history: 1 };
 
 export interface EntityQuery {
   /** A MongoDB-style filter; checked with `assertSafeFilter` (only safe operators, bounded size). */
@@ -54,22 +57,32 @@ export class EntityRepository {
     return found;
   }
 
-  /** The entities among `ids` that exist. */
-  async #existing(ids: Iterable<string>): Promise<Entity[]> {
+  /** The entities among `ids` that exist; with a projection, only those fields are read (the others get the model's defaults). */
+  async #existing(ids: Iterable<string>, projection?: Projection): Promise<Entity[]> {
     // A set (a draft's million ids) is not deduplicated again.
-    const docs = await this.#entities.find({ _id: { $in: ids instanceof Set ? [...(ids as Set<string>)] : [...new Set(ids)] } });
+    const docs = await this.#entities.find({ _id: { $in: ids instanceof Set ? [...(ids as Set<string>)] : [...new Set(ids)] } }, projection ? { projection } : {});
     return docs.map(toEntity);
   }
 
   /**
    * A draft holding the entities `ids` name and every entity they are linked with: all a change to those
    * entities can touch while keeping the links reciprocal. A set of ids is kept as given (not copied: an import's
-   * names a million), so it must not change afterwards.
+   * names a million), so it must not change afterwards. Of the entities among `replaced`, which the caller replaces
+   * whole (`put`) before it reads or changes anything else of them, only the relations and the histories are read:
+   * their other fields in the draft are the model's defaults until replaced.
    */
-  async draft(ids: Iterable<string>): Promise<GraphDraft> {
+  async draft(ids: Iterable<string>, replaced: ReadonlySet<string> = new Set()): Promise<GraphDraft> {
     const named: ReadonlySet<string> = ids instanceof Set ? (ids as Set<string>) : new Set(ids);
     // Read as lists, not maps by id: the draft makes its own.
-    const found = await this.#existing(named);
+    let found: Entity[];
+    if (replaced.size === 0) found = await this.#existing(named);
+    else {
+      const whole: string[] = [];
+      const relationsOnly: string[] = [];
+      for (const id of named) (replaced.has(id) ? relationsOnly : whole).push(id);
+      found = await this.#existing(whole);
+      for (const entity of await this.#existing(relationsOnly, replacedFields)) found.push(entity);
+    }
     const linked = new Set<string>();
     for (const entity of found) {
       for (const id of entity.impact) if (!named.has(id)) linked.add(id);

@@ -18,10 +18,17 @@ const relationFields = ['impact', 'depends'] as const;
 /** The relation list an element supplies, if any (checked by `readDocument`). */
 const suppliedRelations = (element: CiElement, field: RelationField): string[] | undefined => element[field] as string[] | undefined;
 
-/** Every entity id a plan names: what its draft must hold. */
-export function namedIds(plan: ImportPlan): Set<string> {
+/**
+ * What a plan's draft must hold: every entity id it names (`ids`), and among them those whose entity the plan
+ * replaces whole before anything else reads or changes it (`replaced`: named first by a `create`), of which the draft
+ * needs only the relations and histories. A re-import of a million entities copied every field of each out of the
+ * store to drop them.
+ */
+export function draftRequest(plan: ImportPlan): { ids: Set<string>; replaced: Set<string> } {
   const ids = new Set<string>();
+  const replaced = new Set<string>();
   for (const ci of plan.cis) {
+    if (ci.action === 'create' && !ids.has(ci.id)) replaced.add(ci.id);
     ids.add(ci.id);
     if ('element' in ci) for (const field of relationFields) for (const id of suppliedRelations(ci.element, field) ?? []) ids.add(id);
   }
@@ -29,7 +36,7 @@ export function namedIds(plan: ImportPlan): Set<string> {
     for (const id of link.from) ids.add(id);
     ids.add(link.to);
   }
-  return ids;
+  return { ids, replaced };
 }
 
 /** An impact pair: `from` impacts `to`. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { injectable } from 'tsyringe';
 import { HttpError, hasCode, injectRef, kernelRefs, type Clock, type JsonValue } from '@vigie/kernel';
 import { entityRepositoryRef, publicEntity, type EntityRepository } from '@vigie/context-graph';
-import { applyPlan, namedIds } from './apply-plan.js';
+import { applyPlan, draftRequest } from './apply-plan.js';
 import { importFailedCode, readDocument, type CiActionName, type ImportPlan } from './import-document.js';
 
 /** An entity comment (the `comments` field of the entity). */
@@ -85,7 +85,8 @@ export class EntityAdministration {
     const [ci] = plan.cis;
     if (ci) ci.label = `entity ${JSON.stringify(ci.id)}`;
     try {
-      await this.entities.commit(applyPlan(plan, await this.entities.draft(namedIds(plan))));
+      const { ids, replaced } = draftRequest(plan);
+      await this.entities.commit(applyPlan(plan, await this.entities.draft(ids, replaced)));
     } catch (err) {
       throw failure(err);
     }

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { inject, injectable } from 'tsyringe';
 import { entityRepositoryRef, type EntityRepository, type GraphChanges } from '@vigie/context-graph';
 import { ErrorCodes, injectRef, kernelRefs, errorDetail, hasCode, type Clock, type EventBus, type JobRun, type Logger, type Scheduler } from '@vigie/kernel';
-import { applyPlan, importStats, namedIds } from './apply-plan.js';
+import { applyPlan, draftRequest, importStats } from './apply-plan.js';
 import { decodeBody, importFailedCode, readDocument } from './import-document.js';
 import { ImportFiles } from './import-files.js';
 import { ImportRepository, type ImportOutcome, type ImportRecord, type ImportStatus, type ImportWorker } from './import-repository.js';
@@ -147,7 +147,8 @@ export class ImportProcessor {
    */
   async #changes(record: ImportRecord): Promise<GraphChanges> {
     const plan = readDocument(decodeBody(await this.files.read(record._id, record.format), record.format, this.files.maxDepth));
-    return applyPlan(plan, await this.entities.draft(namedIds(plan)));
+    const { ids, replaced } = draftRequest(plan);
+    return applyPlan(plan, await this.entities.draft(ids, replaced));
   }
 
   /** Extends the claim (and the job's lock); false when another worker took the import over. */

@@ -95,6 +95,26 @@ describe('create', () => {
     expect((await relations('app')).depends).toEqual([]);
   });
 
+  it('a create followed by other actions on the entity builds on the new entity; entities only linked keep every field', async () => {
+    await done({ cis: [{ _id: 'db/host', action: 'disable', action_properties: { disable: 100 } }] });
+    await done({
+      cis: [
+        { _id: 'db/host', type: 'resource', action: 'create', name: 'db' },
+        { _id: 'db/host', action: 'set', type: 'resource', infos: { team: { name: 'team', description: 'who', value: 'dba' } } },
+      ],
+      links: [{ from: 'db/host', to: 'host', action: 'create' }],
+    });
+    expect(await entity('db/host')).toMatchObject({
+      name: 'db',
+      measurements: [],
+      infos: { team: { name: 'team', description: 'who', value: 'dba' } },
+      impact: ['host'],
+      disable_history: [100],
+    });
+    expect(await entity('db/host')).not.toHaveProperty('criticality');
+    expect(await entity('host')).toMatchObject({ type: 'component', depends: ['db/host'], impact: ['nagios/poller'] });
+  });
+
   it('links the entities its impact and depends name, on both ends', async () => {
     await done({ cis: [{ _id: 'web/host', type: 'resource', action: 'create', impact: ['host', 'app'], depends: ['nagios/poller'] }] });
     expect(await relations('web/host')).toEqual({ impact: ['host', 'app'], depends: ['nagios/poller'] });
