@@ -11,7 +11,7 @@ import {
   type Logger,
   type FeatureStore,
 } from '@vigie/kernel';
-import { cloneJson } from '@vigie/json';
+import { appendToList, cloneJson, memberSet } from '@vigie/json';
 import { entitiesChangedEvent } from './refs.js';
 import type { VigieEvent } from '@vigie/events';
 import type { Entity, EntityType } from './entity.js';
@@ -24,30 +24,6 @@ const duplicateRetries = 3;
 
 /** Link lists at least this long are checked through a set of their members rather than read through. */
 const longList = 64;
-
-/**
- * The members of the long link lists of cached entities (a connector's thousands of resources). Cached lists are
- * never changed in place, so a set stays right for its list; the list written next takes it over (`withAdded`).
- */
-const linkMembers = new WeakMap<readonly string[], Set<string>>();
-
-function membersOf(links: readonly string[]): ReadonlySet<string> {
-  let members = linkMembers.get(links);
-  if (!members) linkMembers.set(links, (members = new Set(links)));
-  return members;
-}
-
-/** `links` with `added` (none of which it holds) at the end, as `$addToSet` stores it; the set of members moves along. */
-function withAdded(links: readonly string[], added: ReadonlySet<string>): string[] {
-  const next = [...links, ...added];
-  const members = linkMembers.get(links);
-  if (members) {
-    for (const link of added) members.add(link);
-    linkMembers.delete(links);
-    linkMembers.set(next, members);
-  }
-  return next;
-}
 
 /** One entity an event names, and how the event's links attach it. */
 interface Named {
@@ -326,7 +302,7 @@ export class EventEntities {
     for (const [key, { links, names }] of wanted) {
       const found = new Set<string>();
       if (links.length >= longList) {
-        const members = membersOf(links);
+        const members = memberSet(links);
         for (const name of names) if (members.has(name)) found.add(name);
       } else {
         for (const link of links) {
@@ -366,8 +342,8 @@ export class EventEntities {
       const entity = existing.get(id) as Readonly<Entity>;
       written.set(id, () => ({
         ...entity,
-        impact: impact.size > 0 ? withAdded(entity.impact, impact) : entity.impact,
-        depends: depends.size > 0 ? withAdded(entity.depends, depends) : entity.depends,
+        impact: impact.size > 0 ? appendToList(entity.impact, impact) : entity.impact,
+        depends: depends.size > 0 ? appendToList(entity.depends, depends) : entity.depends,
       }));
     }
     return { operations, written };

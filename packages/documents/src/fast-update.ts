@@ -1,5 +1,5 @@
 import type { Doc, Update } from '@vigie/kernel';
-import { cloneJson, isJsonObject, jsonEqual } from '@vigie/json';
+import { appendToList, cloneJson, isJsonObject, jsonEqual, memberSet } from '@vigie/json';
 
 /**
  * The common update shapes — `$set`, `$unset`, `$inc`, `$min`, `$max`, `$push` of plain values (one, or several with `$each`) and `$addToSet` of
@@ -143,7 +143,8 @@ export function fastUpdate(doc: Doc, update: Update): { doc: Doc; changed: boole
         if (!values.every(isScalar)) return undefined;
         if (current !== undefined && !Array.isArray(current)) return undefined;
         const list = (current ?? []) as unknown[];
-        const present = list.length > 16 ? (listMembers.get(list) ?? new Set(list)) : undefined;
+        // A long list is checked through its member set, kept with it (stored lists never change in place).
+        const present = list.length > 16 ? memberSet(list) : undefined;
         const added: unknown[] = [];
         for (const value of values) {
           if (present ? present.has(value) : list.includes(value)) continue;
@@ -151,30 +152,15 @@ export function fastUpdate(doc: Doc, update: Update): { doc: Doc; changed: boole
           added.push(value);
         }
         if (added.length > 0 || current === undefined) {
-          const next = [...list, ...added];
-          parent[key] = next;
+          parent[key] = appendToList(list, added);
           changed = true;
-          if (present) {
-            // The next version of the list takes the set over; the old one, should it stay stored (the write fails),
-            // makes a new set when next asked.
-            for (const value of added) present.add(value);
-            listMembers.delete(list);
-            listMembers.set(next, present);
-          }
-        } else if (present) listMembers.set(list, present);
+        }
         break;
       }
     }
   }
   return { doc: root as Doc, changed };
 }
-
-/**
- * The members of stored lists that `$addToSet` checked, kept while the list lives: stored lists are never changed in
- * place, so a set stays right for its list. Adding one id to a connector's list of 100,000 then costs that id, not a
- * set made of the whole list at each addition.
- */
-const listMembers = new WeakMap<readonly unknown[], Set<unknown>>();
 
 const fastOperators = new Set(['$set', '$unset', '$inc', '$min', '$max', '$push', '$addToSet']);
 
