@@ -82,6 +82,34 @@ describe('sqlite store durability', () => {
     }
   });
 
+  it('holds a few buffers of a commit the writer thread cannot keep up with, and writes it whole, after what came before', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigie-sqlite-'));
+    const path = join(dir, 'store.sqlite');
+    try {
+      const first = new SqliteStore(path);
+      const things = first.collection('things');
+      await things.insertOne({ _id: 'before' });
+      // 250 MiB of texts from documents sharing one string: the main thread makes them faster than the thread writes
+      // rows, and the documents themselves cost next to nothing.
+      const text = 'x'.repeat(256 * 1024);
+      const many = Array.from({ length: 1000 }, (_, i) => ({ _id: `d${i}`, text }));
+      const residentBefore = process.memoryUsage().rss;
+      const large = first.batch(many.map((doc) => ({ op: 'insert' as const, collection: 'things', doc })));
+      // The commit ran in the call: the memory it grew by is the texts still on their way to the disk.
+      const grown = process.memoryUsage().rss - residentBefore;
+      const after = things.insertOne({ _id: 'after' });
+      await Promise.all([large, after]);
+      expect(grown).toBeLessThan(64 * 1024 ** 2);
+      await first.close();
+
+      const second = new SqliteStore(path);
+      expect(await second.collection('things').find({})).toEqual([{ _id: 'before' }, ...many, { _id: 'after' }]);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a second process-level opener of the same file while the first holds it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vigie-sqlite-'));
     const path = join(dir, 'store.sqlite');

@@ -29,7 +29,8 @@ type WriteRequest =
  * Rows of a commit whose buffer is full, moved to the thread at once, before the request that ends the commit. The
  * thread writes them into a transaction it keeps open until that request: neither thread then holds a commit's texts
  * at once. Those of an import (hundreds of megabytes) made V8 run a full collection of the whole heap for every 64 MiB
- * of buffers held, and sat in the thread until the request came.
+ * of buffers held, and sat in the thread until the request came. Once written, the thread hands the buffer back for
+ * the next part (see `maxPartsAhead`).
  */
 type PartMessage = Required<Rows>;
 
@@ -48,8 +49,15 @@ type OpenReply = { ok: true } | { ok: false; error: string; code: string | undef
 const writerSource = String.raw`
 const { workerData, receiveMessageOnPort } = require('node:worker_threads');
 const Database = require(workerData.sqlite);
-const { port, path, synchronous, schema, opened } = workerData;
+const { port, returns, path, synchronous, schema, opened, partsWritten } = workerData;
 const flag = new Int32Array(opened);
+const written = new Int32Array(partsWritten);
+/** Hands a part's buffer back to the main thread, which may be waiting for it (see maxPartsAhead). */
+function giveBack(part) {
+  returns.postMessage(part.chunk, [part.chunk.buffer]);
+  Atomics.add(written, 0, 1);
+  Atomics.notify(written, 0);
+}
 function tell(reply, state) {
   port.postMessage(reply);
   Atomics.store(flag, 0, state);
@@ -115,7 +123,13 @@ if (db) {
       db.exec('BEGIN');
       open = true;
     }
-    if (!Array.isArray(message)) return writeRows(message);
+    if (!Array.isArray(message)) {
+      try {
+        return writeRows(message);
+      } finally {
+        giveBack(message);
+      }
+    }
     for (const request of message) {
       held.push(request.id);
       if (request.kind === 'close') closing = true;
@@ -126,6 +140,7 @@ if (db) {
     if (failure !== undefined) {
       // The rest of a commit that failed: its request is answered as its parts were.
       if (Array.isArray(first)) port.postMessage({ failed: first.map((request) => request.id), error: failure });
+      else giveBack(first);
       failure = Array.isArray(first) ? undefined : failure;
       return;
     }
@@ -162,6 +177,16 @@ if (db) {
 /** Buffers holding the texts of a commit are at most this large, unless one text is larger. */
 const chunkBytes = 1 << 20;
 
+/**
+ * How many full buffers of a commit may wait for the thread: past that, the commit waits until the thread has written
+ * one, and reuses it. The main thread makes texts faster than the thread writes rows: an import of a million entities
+ * queued hundreds of megabytes of buffers, freed only at a later collection in both threads, after the commit.
+ */
+const maxPartsAhead = 8;
+
+/** How long a commit waits for the thread to write a part before the writer gives up on the thread. */
+const partWaitMs = 60_000;
+
 /** How long an opener waits for the writer thread to open the file (its lock wait is 200 ms). */
 const openTimeoutMs = 30_000;
 
@@ -179,6 +204,13 @@ interface Waiting {
 export class SqliteWriter implements EnginePersistence {
   readonly #worker: Worker;
   readonly #port: MessagePort;
+  /** Where the thread hands back the buffers of the parts it wrote (read only synchronously, never listened to). */
+  readonly #returns: MessagePort;
+  /** Parts the thread has written, counted by the thread; `#partsSent` by this side (both wrap as 32-bit integers). */
+  readonly #partsWritten: Int32Array;
+  #partsSent = 0;
+  /** Full-size buffers handed back and not yet reused. */
+  readonly #spare: Buffer[] = [];
   readonly #waiting = new Map<number, Waiting>();
   #outbox: (WriteRequest & { id: number })[] = [];
   #outboxTransfer: ArrayBuffer[] = [];
@@ -191,17 +223,27 @@ export class SqliteWriter implements EnginePersistence {
    */
   constructor(path: string, synchronous: 'full' | 'normal', schema: string) {
     const { port1, port2 } = new MessageChannel();
+    const returned = new MessageChannel();
     const opened = new SharedArrayBuffer(4);
+    const partsWritten = new SharedArrayBuffer(4);
     const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
     // No `execArgv` of the process (a TypeScript loader, a test runner's hooks): the thread only needs better-sqlite3,
     // and loading those hooks made each start of the store several times slower.
-    this.#worker = new Worker(writerSource, { eval: true, execArgv: [], workerData: { port: port2, path, synchronous, schema, opened, sqlite }, transferList: [port2] });
+    this.#worker = new Worker(writerSource, {
+      eval: true,
+      execArgv: [],
+      workerData: { port: port2, returns: returned.port2, path, synchronous, schema, opened, partsWritten, sqlite },
+      transferList: [port2, returned.port2],
+    });
     this.#port = port1;
+    this.#returns = returned.port1;
+    this.#partsWritten = new Int32Array(partsWritten);
     Atomics.wait(new Int32Array(opened), 0, 0, openTimeoutMs);
     const reply = receiveMessageOnPort(port1)?.message as OpenReply | undefined;
     if (!reply?.ok) {
       void this.#worker.terminate();
       port1.close();
+      returned.port1.close();
       const err = new Error(reply ? reply.error : 'the SQLite writer thread did not start') as Error & { code?: string };
       err.code = reply?.ok === false ? reply.code : undefined;
       throw err;
@@ -243,7 +285,7 @@ export class SqliteWriter implements EnginePersistence {
       if (!chunk || used + bytes > chunk.length) {
         if (chunk) this.#sendPart({ collections, ids, spans: Int32Array.from(spans), chunk });
         // Sized for the documents left, if they are like this one, up to `chunkBytes`.
-        chunk = Buffer.allocUnsafeSlow(Math.max(bytes, Math.min(chunkBytes, bytes * (changes.length - index))));
+        chunk = this.#buffer(Math.max(bytes, Math.min(chunkBytes, bytes * (changes.length - index))));
         used = 0;
         ids = [];
         spans = [];
@@ -265,7 +307,42 @@ export class SqliteWriter implements EnginePersistence {
    */
   #sendPart(part: PartMessage): void {
     if (this.#outbox.length > 0) this.#post();
+    this.#waitForPartsBelow(maxPartsAhead);
     this.#port.postMessage(part, [part.spans.buffer as ArrayBuffer, part.chunk.buffer as ArrayBuffer]);
+    this.#partsSent = (this.#partsSent + 1) | 0;
+  }
+
+  /**
+   * Blocks until fewer than `limit` parts wait for the thread: the back-pressure of a large commit, which runs in one
+   * synchronous call. The thread never waits for this side, so it always gets there, unless it is gone: after
+   * `partWaitMs` the writer fails (every later write with it) and so does the commit, before memory changed.
+   */
+  #waitForPartsBelow(limit: number): void {
+    const deadline = performance.now() + partWaitMs;
+    for (;;) {
+      const written = Atomics.load(this.#partsWritten, 0);
+      if (((this.#partsSent - written) | 0) < limit) return;
+      const left = deadline - performance.now();
+      if (left <= 0 || Atomics.wait(this.#partsWritten, 0, written, left) === 'timed-out') {
+        const err = new Error(`the SQLite writer thread wrote no row for ${partWaitMs / 1000} s`);
+        this.#fail(err);
+        throw err;
+      }
+    }
+  }
+
+  /** A buffer of `size` bytes for texts: one the thread handed back when it is full-size, else a new one. */
+  #buffer(size: number): Buffer {
+    if (size === chunkBytes) {
+      for (let returned; this.#spare.length < maxPartsAhead && (returned = receiveMessageOnPort(this.#returns)); ) {
+        // Parts are full-size but for one with a text larger than `chunkBytes` (dropped here).
+        const bytes = returned.message as Uint8Array;
+        if (bytes.byteLength === chunkBytes) this.#spare.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      }
+      const spare = this.#spare.pop();
+      if (spare) return spare;
+    }
+    return Buffer.allocUnsafeSlow(size);
   }
 
   writeIndex(collection: string, spec: ResolvedIndexSpec): Promise<void> {
@@ -282,6 +359,8 @@ export class SqliteWriter implements EnginePersistence {
       if (!this.#failure) await this.#send({ kind: 'close' });
     } finally {
       await this.#worker.terminate();
+      this.#returns.close();
+      this.#spare.length = 0;
     }
   }
 
