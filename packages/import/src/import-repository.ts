@@ -31,9 +31,16 @@ export interface ImportRecord extends Doc {
   exec_time?: string;
   stats?: ImportStats;
   info?: string;
+  /**
+   * Written with the graph changes, in their batch, while the status is still `ongoing`: the import is applied, and
+   * turns `done` once that batch is durable. A worker that finds it (its predecessor died in between) records `done`
+   * without applying the import again.
+   */
+  committed?: DoneOutcome;
 }
 
-export type ImportOutcome = { status: 'done'; exec_time: string; stats: ImportStats } | { status: 'failed'; exec_time: string; info: string };
+export type DoneOutcome = { status: 'done'; exec_time: string; stats: ImportStats };
+export type ImportOutcome = DoneOutcome | { status: 'failed'; exec_time: string; info: string };
 
 const unfinished = { status: { $in: ['pending', 'ongoing'] } };
 
@@ -47,7 +54,7 @@ export function publicStatus(record: ImportRecord): Record<string, unknown> {
 
 /** Only the worker holding the import records its outcome (another may have taken over an expired claim). */
 function outcomeWrite(id: string, worker: ImportWorker, outcome: ImportOutcome): { filter: Filter; update: Update } {
-  return { filter: { _id: id, 'worker.instance': worker.instance }, update: { $set: { ...outcome, worker: null, lease_until: null } } };
+  return { filter: { _id: id, 'worker.instance': worker.instance }, update: { $set: { ...outcome, worker: null, lease_until: null }, $unset: { committed: '' } } };
 }
 
 /** Store access for the import status records. */
@@ -102,10 +109,14 @@ export class ImportRepository {
     return result.matchedCount === 1;
   }
 
-  /** The write that records an outcome, for a batch that commits it with the graph changes. */
-  finishing(id: string, worker: ImportWorker, outcome: ImportOutcome): BatchOperation {
+  /**
+   * The write that records an import as applied (`committed`), for the batch that commits its graph changes: the
+   * store may show a batch before it is durable, so the status turns `done` only afterwards (`finish`).
+   */
+  committing(id: string, worker: ImportWorker, outcome: DoneOutcome): BatchOperation {
     // Vouched for: the context graph's store commits it with the entities, though the collection is the import's.
-    const [operation] = this.#store.vouch([{ op: 'update', collection: importCollection.name, ...outcomeWrite(id, worker, outcome) }]);
+    const update = { filter: { _id: id, 'worker.instance': worker.instance }, update: { $set: { committed: outcome } } };
+    const [operation] = this.#store.vouch([{ op: 'update', collection: importCollection.name, ...update }]);
     return operation as BatchOperation;
   }
 

@@ -104,9 +104,10 @@ export class ImportProcessor {
     }, leaseMs / 3);
     try {
       await this.#announce(record._id, 'ongoing');
-      const outcome = await this.#apply(record, startedAt, run);
+      // Applied already by a worker that died before recording it done: not applied again.
+      const outcome = record.committed ?? (await this.#apply(record, startedAt, run));
       if (!outcome) return;
-      if (outcome.status === 'failed') await this.records.finish(record._id, this.#worker, outcome);
+      await this.records.finish(record._id, this.#worker, outcome);
       // Left behind, the file goes at a later start.
       await this.files.remove(record._id, record.format).catch((err: unknown) => this.logger.warn({ err, importId: record._id }, 'could not remove an import file'));
       this.logger.info({ importId: record._id, ...outcome }, `import ${outcome.status}`);
@@ -117,8 +118,9 @@ export class ImportProcessor {
   }
 
   /**
-   * Reads, checks and applies the import in memory, then commits the graph changes and the `done` record in
-   * one batch. Returns the outcome, `failed` ones not yet recorded, or null when another worker took over.
+   * Reads, checks and applies the import in memory, then commits the graph changes and the outcome (`committed`) in
+   * one batch. Returns the outcome once that batch is durable, not yet recorded as the status, or null when another
+   * worker took over.
    */
   async #apply(record: ImportRecord, startedAt: number, run: RunProgress): Promise<ImportOutcome | null> {
     const failed = (info: string): ImportOutcome => ({ status: 'failed', exec_time: execTime(this.clock.nowMs() - startedAt), info });
@@ -129,7 +131,7 @@ export class ImportProcessor {
         return null;
       }
       const done: ImportOutcome = { status: 'done', exec_time: execTime(this.clock.nowMs() - startedAt), stats: importStats(changes) };
-      await this.entities.commit(changes, [this.records.finishing(record._id, this.#worker, done)]);
+      await this.entities.commit(changes, [this.records.committing(record._id, this.#worker, done)]);
       return done;
     } catch (err) {
       if (hasCode(err, importFailedCode)) return failed(err.message);

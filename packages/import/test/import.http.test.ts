@@ -236,6 +236,35 @@ describe('the processing queue', () => {
     expect(await k.entities()).toEqual([expect.objectContaining({ _id: 'contested', name: 'from events' })]);
   });
 
+  it('shows an import done only once its changes are durable, not when the store shows them', async () => {
+    // The embedded store with a slow disk: a batch is in memory at once, its answer waits for the test.
+    let makeDurable = () => {};
+    const durable = new Promise<void>((resolve) => (makeDurable = resolve));
+    let inMemory = () => {};
+    const applied = new Promise<void>((resolve) => (inMemory = resolve));
+    const slowDisk: StoreFactory = async (context) => {
+      const adapter = await sqliteStoreFactory()(context);
+      const { store } = adapter;
+      const batch = store.batch.bind(store);
+      store.batch = async (operations) => {
+        const result = await batch(operations);
+        if (operations.some((op) => op.collection === 'default_entities')) {
+          inMemory();
+          await durable;
+        }
+        return result;
+      };
+      return adapter;
+    };
+    const k = await start({ store: slowDisk });
+    const id = await k.submit(document);
+    await applied;
+    expect((await k.get('/api/v2/entities/db/host')).status).toBe(200);
+    expect((await k.get(`/api/contextgraph/import/status/${id}`)).body).toEqual({ _id: id, creation: expect.any(String), status: 'ongoing' });
+    makeDurable();
+    expect(await k.finished(id)).toEqual({ _id: id, creation: expect.any(String), status: 'done', exec_time: expect.any(String), stats: { deleted: 0, updated: 1 } });
+  });
+
   it('processes, at start, imports recorded without a job (a crash between the record and the job)', async () => {
     const first = await start();
     const installDir = first.installDir;

@@ -103,6 +103,30 @@ describe('imports across a restart of the server process', () => {
     }
   });
 
+  it("after a SIGKILL between an import's durable changes and its done record, records it done without applying it again", async () => {
+    const first = await startServer(installDir);
+    const a = await submit(first, { cis: [{ _id: 'old', type: 'resource', action: 'create' }] });
+    await first.printed(`STATUS ${a} done`);
+    first.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    const second = await startServer(installDir, { KILL_AFTER_COMMIT: '1' });
+    // Applied again, its delete would fail: the entity is gone.
+    const b = await submit(second, { cis: [{ _id: 'old', action: 'delete' }, { _id: 'new', type: 'resource', action: 'create' }] });
+    await second.exited;
+
+    const third = await startServer(installDir);
+    try {
+      await third.printed(`STATUS ${b} done`);
+      expect(await get(third, `/api/contextgraph/import/status/${b}`)).toMatchObject({ status: 'done', stats: { deleted: 1, updated: 1 } });
+      expect(await get(third, '/api/v2/entities?limit=10')).toMatchObject({ total: 1, data: [{ _id: 'new' }] });
+      expect(readdirSync(join(installDir, 'var', 'lib', 'imports'))).toEqual([]);
+    } finally {
+      third.kill('SIGTERM');
+      expect(await third.exited).toBe(0);
+    }
+  });
+
   it('after a SIGKILL in the middle of a large import, ends it done with the whole graph', async () => {
     const size = 20_000;
     const first = await startServer(installDir);
