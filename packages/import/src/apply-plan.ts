@@ -80,16 +80,16 @@ class PlanApplication {
     // Only CIs before the last delete are noted in `#changedBy`: no later delete can name the others (an import of a
     // million creations held a map of a million entries for nothing).
     const lastDelete = plan.cis.findLastIndex((ci) => ci.action === 'delete');
-    plan.cis.forEach((ci, position) => this.#applyCi(ci, position < lastDelete));
+    releasing(plan.cis, (ci, position) => this.#applyCi(ci, position < lastDelete));
     this.#checkDangling();
-    for (const link of plan.links) {
+    releasing(plan.links, (link) => {
       for (const from of link.from) {
         if (!this.draft.exists(from)) throw new ImportFailure(`${link.label}: entity ${quote(from)} (from) does not exist`);
         if (!this.draft.exists(link.to)) throw new ImportFailure(`${link.label}: entity ${quote(link.to)} (to) does not exist`);
         if (link.action === 'create') this.draft.link(from, link.to);
         else if (!this.draft.unlink(from, link.to)) throw new ImportFailure(`${link.label}: ${quote(from)} does not impact ${quote(link.to)}, there is no link to delete`);
       }
-    }
+    });
     return this.draft.changes();
   }
 
@@ -173,7 +173,25 @@ class PlanApplication {
   }
 }
 
-/** Applies a validated plan to a draft and returns what to commit; throws an ImportFailure at the first action that cannot apply. */
+/**
+ * Calls `apply` on each element of `list` in order, taking it out of the list first: the list ends empty. A plan's
+ * million elements (and the parsed fields only they hold) become garbage as they are applied, while the entities they
+ * make are allocated, instead of all staying alive until the commit.
+ */
+function releasing<T>(list: T[], apply: (item: T, position: number) => void): void {
+  const slots = list as (T | undefined)[];
+  for (let position = 0; position < slots.length; position++) {
+    const item = slots[position] as T;
+    slots[position] = undefined;
+    apply(item, position);
+  }
+  list.length = 0;
+}
+
+/**
+ * Applies a validated plan to a draft and returns what to commit; throws an ImportFailure at the first action that
+ * cannot apply. The plan is consumed: its lists are emptied as their elements are applied.
+ */
 export function applyPlan(plan: ImportPlan, draft: GraphDraft): GraphChanges {
   return new PlanApplication(draft).run(plan);
 }

@@ -102,8 +102,14 @@ export class ImportFiles {
     return this.#maxDepth;
   }
 
-  read(id: string, format: BodyFormat): Promise<string> {
-    return readFile(join(this.directory, this.fileName(id, format)), 'utf8');
+  /**
+   * The stored body as text. Read as bytes first: hundreds of megabytes held outside the JavaScript heap make V8
+   * collect at once what earlier work left (a previous import's gigabyte of garbage), before the parse allocates as
+   * much again. Read straight as a string, both stayed in memory together: the parse of a re-import of a million
+   * entities reached 3.3 GB resident instead of 2.0 GB.
+   */
+  async read(id: string, format: BodyFormat): Promise<string> {
+    return (await readFile(join(this.directory, this.fileName(id, format)))).toString('utf8');
   }
 
   remove(id: string, format: BodyFormat): Promise<void> {
