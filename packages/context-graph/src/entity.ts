@@ -30,11 +30,23 @@ export interface Entity extends Doc {
 
 const modelFields = new Set(['_id', 'name', 'type', 'enabled', 'impact', 'depends', 'measurements', 'infos', 'enable_history', 'disable_history']);
 
-const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
-const numberList = (value: unknown): number[] => (Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : []);
+/**
+ * The items of a stored list that have the type, as a list: the document's own list when all have it (taken over, not
+ * copied: documents come from the store as the caller's copies, and a draft of a million entities copied every list
+ * of each once more).
+ */
+function listOf<T>(value: unknown, isItem: (item: unknown) => item is T): T[] {
+  if (!Array.isArray(value)) return [];
+  return value.every(isItem) ? value : value.filter(isItem);
+}
+const isString = (item: unknown): item is string => typeof item === 'string';
+const isNumber = (item: unknown): item is number => typeof item === 'number';
+const stringList = (value: unknown): string[] => listOf(value, isString);
+const numberList = (value: unknown): number[] => listOf(value, isNumber);
 
 /**
  * A stored document as an entity: fields that documents written by other tools may lack get the model's defaults.
+ * The entity takes the document's lists over: the document must be the caller's own copy.
  * The model's fields come first, in the order an import writes them, then the others: made as one literal, not
  * spread from the document (which cost three times as much, and more for a document lacking model fields).
  */

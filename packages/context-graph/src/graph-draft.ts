@@ -149,17 +149,21 @@ export class GraphDraft {
     return dangling;
   }
 
+  /**
+   * What to commit. The entities are handed over with the draft's relation lists (not copies of them: a million
+   * entities made two million lists for nothing): the draft must not change afterwards.
+   */
   changes(): GraphChanges {
     const changes: GraphChanges = { created: [], replaced: [], deleted: [] };
     for (const [id, node] of this.#nodes) {
       if (!node.touched) continue;
-      if (node.entity) (node.stored ? changes.replaced : changes.created).push(current(node.entity, node));
+      if (node.entity) (node.stored ? changes.replaced : changes.created).push(handedOver(node.entity, node));
       else if (node.stored) changes.deleted.push(id);
     }
     return changes;
   }
 
-  #setRelations(id: string, node: DraftNode, field: RelationField, wanted: readonly string[]): void {
+  #setRelations(id: string, node: DraftNode, field: RelationField, wanted: string[]): void {
     const existing = node[field];
     if (existing === undefined && wanted.length === 0) return;
     const next = relationsOf(wanted);
@@ -196,11 +200,24 @@ function current(entity: Entity, node: DraftNode): Entity {
   return entity;
 }
 
-/** Relations holding `ids` once each (a copy), or undefined for none. */
-function relationsOf(ids: readonly string[]): Relations | undefined {
+/** The node's entity with the node's relations as its lists, taken over. */
+function handedOver(entity: Entity, node: DraftNode): Entity {
+  entity.impact = listOf(node.impact);
+  entity.depends = listOf(node.depends);
+  return entity;
+}
+
+const listOf = (relations: Relations | undefined): string[] => (relations === undefined ? [] : Array.isArray(relations) ? relations : [...relations]);
+
+/**
+ * Relations holding `ids` once each, or undefined for none: a short list without repeats is taken over (the draft owns
+ * the entities it is given, and their lists are stale once read), not copied.
+ */
+function relationsOf(ids: string[]): Relations | undefined {
   if (ids.length === 0) return undefined;
   if (ids.length > setFrom) return new Set(ids);
-  return ids.filter((id, index) => ids.indexOf(id) === index);
+  const once = (id: string, index: number) => ids.indexOf(id) === index;
+  return ids.every(once) ? ids : ids.filter(once);
 }
 
 function has(relations: Relations | undefined, id: string): boolean {
