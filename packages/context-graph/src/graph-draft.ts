@@ -89,6 +89,14 @@ export class GraphDraft {
     return node.entity ? current(node.entity, node) : undefined;
   }
 
+  /**
+   * An entity's enable and disable histories as they stand, or undefined when it does not exist: what a replacement
+   * keeps, read without the copies of its relations `get` makes.
+   */
+  histories(id: string): Readonly<Pick<Entity, 'enable_history' | 'disable_history'>> | undefined {
+    return this.#node(id).entity ?? undefined;
+  }
+
   /** An entity's relations; for a missing entity, those other entities gave it in this draft. */
   relations(id: string, field: RelationField): string[] {
     return [...(this.#node(id)[field] ?? [])];
@@ -202,12 +210,16 @@ function current(entity: Entity, node: DraftNode): Entity {
 
 /** The node's entity with the node's relations as its lists, taken over. */
 function handedOver(entity: Entity, node: DraftNode): Entity {
-  entity.impact = listOf(node.impact);
-  entity.depends = listOf(node.depends);
+  entity.impact = listOf(node.impact, entity.impact);
+  entity.depends = listOf(node.depends, entity.depends);
   return entity;
 }
 
-const listOf = (relations: Relations | undefined): string[] => (relations === undefined ? [] : Array.isArray(relations) ? relations : [...relations]);
+/** The relations as a list; none: the entity's stale list when empty (its own), rather than a new one. */
+const listOf = (relations: Relations | undefined, stale: string[]): string[] => {
+  if (relations === undefined) return stale.length === 0 ? stale : [];
+  return Array.isArray(relations) ? relations : [...relations];
+};
 
 /**
  * Relations holding `ids` once each, or undefined for none: a short list without repeats is taken over (the draft owns

@@ -94,8 +94,8 @@ class PlanApplication {
   }
 
   #applyCi(ci: CiAction, deleteMayFollow: boolean): void {
-    const current = this.draft.get(ci.id);
     if (ci.action === 'delete') {
+      const current = this.draft.get(ci.id);
       const changer = this.#changedBy.get(ci.id);
       if (changer !== undefined) throw new ImportFailure(bothChangedAndDeleted(ci, changer));
       if (!current) throw new ImportFailure(`${ci.label}: no entity with this id exists`);
@@ -107,7 +107,9 @@ class PlanApplication {
     const deleter = this.#deletedBy.get(ci.id);
     if (deleter !== undefined) throw new ImportFailure(bothChangedAndDeleted(ci, deleter));
     if (deleteMayFollow && !this.#changedBy.has(ci.id)) this.#changedBy.set(ci.id, ci);
-    if (ci.action === 'create' || (ci.action === 'set' && !current)) return this.#put(ci, copyFields(this.#defaults(ci.id, current), ci.element));
+    // A replacement reads only the histories it keeps: `get` copies the relations, for every element of an import.
+    if (ci.action === 'create' || (ci.action === 'set' && !this.draft.exists(ci.id))) return this.#put(ci, copyFields(this.#defaults(ci.id, ci.element), ci.element));
+    const current = this.draft.get(ci.id);
     if (!current) throw new ImportFailure(`${ci.label}: no entity with this id exists`);
     switch (ci.action) {
       case 'set': {
@@ -130,9 +132,10 @@ class PlanApplication {
   /**
    * What `create` (and `set` of a new entity) starts from. A full replacement: relations are emptied, except
    * those earlier elements of this import declared; the enable/disable history, a record of what happened to
-   * the entity, is kept.
+   * the entity, is kept. The element's own lists and objects are taken rather than empty ones it would replace.
    */
-  #defaults(id: string, current: Readonly<Entity> | undefined): Entity {
+  #defaults(id: string, element: CiElement): Entity {
+    const histories = this.draft.histories(id);
     // Most imports declare no relation in their CIs: nothing to keep, nor to look up.
     const keepDeclared = (field: RelationField) =>
       this.#declared.size === 0 ? [] : this.draft.relations(id, field).filter((other) => this.#declared.has(pairOf(id, field, other)));
@@ -143,10 +146,11 @@ class PlanApplication {
       enabled: true,
       impact: keepDeclared('impact'),
       depends: keepDeclared('depends'),
-      measurements: [],
-      infos: {},
-      enable_history: current?.enable_history ?? [],
-      disable_history: current?.disable_history ?? [],
+      // Checked by `readDocument` when supplied.
+      measurements: (element.measurements as string[] | undefined) ?? [],
+      infos: (element.infos as Record<string, JsonValue> | undefined) ?? {},
+      enable_history: histories?.enable_history ?? [],
+      disable_history: histories?.disable_history ?? [],
     };
   }
 
