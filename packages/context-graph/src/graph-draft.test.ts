@@ -23,6 +23,14 @@ const draftOf = () => new GraphDraft(stored(), new Set(['x', 'y']));
 const relationsOf = (draft: GraphDraft, id: string) => ({ impact: draft.relations(id, 'impact'), depends: draft.relations(id, 'depends') });
 
 describe('GraphDraft', () => {
+  it('reads the histories a replacement keeps; none for an entity that does not exist', () => {
+    const draft = new GraphDraft([{ ...entity('a', { impact: ['b'] }), enable_history: [1], disable_history: [2] }, entity('b', { depends: ['a'] })], new Set(['x']));
+    expect(draft.histories('a')).toMatchObject({ enable_history: [1], disable_history: [2] });
+    expect(draft.histories('x')).toBeUndefined();
+    draft.remove('a');
+    expect(draft.histories('a')).toBeUndefined();
+  });
+
   it('keeps both ends of a link in step when an entity is replaced', () => {
     const draft = draftOf();
     draft.put(entity('b', { impact: ['d'], depends: ['a'] }));
