@@ -1,7 +1,7 @@
 import { injectable } from 'tsyringe';
 import { assertSafeFilter } from '@vigie/filter-safety';
 import { collectionRef, injectRef, kernelRefs, type BatchOperation, type Collection, type EventBus, type Filter, type Logger, type Projection, type SortSpec, type FeatureStore } from '@vigie/kernel';
-import { toEntity, type Entity } from './entity.js';
+import { toEntity, toReplacedEntity, type Entity } from './entity.js';
 import { GraphDraft, type GraphChanges } from './graph-draft.js';
 import { entitiesChangedEvent } from './refs.js';
 
@@ -57,10 +57,10 @@ export class EntityRepository {
     return found;
   }
 
-  /** The entities among `ids` that exist; with a projection, only those fields are read (the others get the model's defaults). */
-  async #existing(ids: Iterable<string>, projection?: Projection): Promise<Entity[]> {
+  /** The entities among `ids` that exist. */
+  async #existing(ids: Iterable<string>): Promise<Entity[]> {
     // A set (a draft's million ids) is not deduplicated again.
-    const docs = await this.#entities.find({ _id: { $in: ids instanceof Set ? [...(ids as Set<string>)] : [...new Set(ids)] } }, projection ? { projection } : {});
+    const docs = await this.#entities.find({ _id: { $in: ids instanceof Set ? [...(ids as Set<string>)] : [...new Set(ids)] } });
     return docs.map(toEntity);
   }
 
@@ -81,7 +81,9 @@ export class EntityRepository {
       const relationsOnly: string[] = [];
       for (const id of named) (replaced.has(id) ? relationsOnly : whole).push(id);
       found = await this.#existing(whole);
-      for (const entity of await this.#existing(relationsOnly, replacedFields)) found.push(entity);
+      // Only what a replacement keeps or undoes is read (ids of a set: not repeated).
+      const docs = await this.#entities.find({ _id: { $in: relationsOnly } }, { projection: replacedFields });
+      for (const doc of docs) found.push(toReplacedEntity(doc));
     }
     const linked = new Set<string>();
     for (const entity of found) {
