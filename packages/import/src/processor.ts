@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { inject, injectable } from 'tsyringe';
-import { entityRepositoryRef, type EntityRepository, type GraphChanges } from '@vigie/context-graph';
+import { entityRepositoryRef, type EntityRepository, type GraphChanges, type GraphDraft } from '@vigie/context-graph';
 import { ErrorCodes, injectRef, kernelRefs, errorDetail, hasCode, type Clock, type EventBus, type JobRun, type Logger, type Scheduler } from '@vigie/kernel';
 import { applyPlan, draftRequest, importStats } from './apply-plan.js';
 import { decodeBody, importFailedCode, readDocument, type ImportPlan } from './import-document.js';
@@ -149,8 +149,13 @@ export class ImportProcessor {
    */
   async #changes(record: ImportRecord): Promise<GraphChanges> {
     const plan = await this.#plan(record);
+    return applyPlan(plan, await this.#draft(plan));
+  }
+
+  /** The draft a plan needs. Not an async call: the set of replaced ids it asks for (a million) is not kept through the apply. */
+  #draft(plan: ImportPlan): Promise<GraphDraft> {
     const { ids, replaced } = draftRequest(plan);
-    return applyPlan(plan, await this.entities.draft(ids, replaced));
+    return this.entities.draft(ids, replaced);
   }
 
   /**
