@@ -2,7 +2,8 @@
 // By default the reference server exactly as `vigie serve` composes it (`createServerKernel` over a fresh install:
 // every default feature, default settings, `synchronous = full`, metrics on); `BENCH_COMPOSITION=trimmed` runs the
 // composition this benchmark used before (events, event filter, context graph, alarms, auth) for comparison, and
-// run.mjs runs both, each in its own process. 100 event-filter rules (drop, break, enrichments with regexes and
+// run.mjs runs the full composition with its defaults (no broker, `BENCH_AMQP=0`) and with `[amqp] url` set, then the
+// trimmed one, each in its own process. 100 event-filter rules (drop, break, enrichments with regexes and
 // templates); 10,000 entities; a stream of check events of which 20 % create or change alarms (2,000 alarmed
 // entities cycling through states 1-3), the others OK events on quiet entities. A separate process
 // (bench/event-sender.ts), as connectors are, sends them as HTTP batches (500 events, 8 requests in flight), then
@@ -17,7 +18,7 @@
 //                                                    BENCH_BATCH: events per request, default 500;
 //                                                    BENCH_IN_FLIGHT: requests in flight, default 8;
 //                                                    BENCH_AMQP_BATCH: events per AMQP message, default 1;
-//                                                    BENCH_AMQP=0: HTTP only;
+//                                                    BENCH_AMQP=0: HTTP only, no `[amqp] url` (the default);
 //                                                    BENCH_ALARMS=0: the alarmed fifth sent OK too (memory baseline);
 //                                                    BENCH_SYNCHRONOUS: full (default) or normal;
 //                                                    BENCH_CPU_PROF=<dir>: CPU profile of each timed stream (HTTP, AMQP);
@@ -96,6 +97,8 @@ const composition = process.env.BENCH_COMPOSITION === 'trimmed' ? 'trimmed' : 'f
 const synchronous = process.env.BENCH_SYNCHRONOUS ?? 'full';
 /** When set, a directory where the CPU profile of each timed stream is written (summed by bench/profile-summary.mjs). */
 const profileDir = process.env.BENCH_CPU_PROF;
+/** When set, a directory where the sampled allocations of each timed stream are written (`.heapprofile`). */
+const allocationProfileDir = process.env.BENCH_ALLOC_PROF;
 const installDir = mkdtempSync(join(tmpdir(), 'vigie-bench-events-'));
 const password = 'bench-password';
 const amqpSettings = { url: amqpUrl, exchange, queue_prefix: queuePrefix };
@@ -216,6 +219,13 @@ async function measured(label: string, send: SenderRequest, count: number, broke
     await profiler.post('Profiler.enable');
     await profiler.post('Profiler.start');
   }
+  const allocations = allocationProfileDir !== undefined && label !== 'warmup' ? new Session() : undefined;
+  if (allocations) {
+    allocations.connect();
+    await allocations.post('HeapProfiler.enable');
+    // Every allocation sampled, collected or not: what the stream allocates, not what it keeps.
+    await allocations.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   const brokerBefore = broker ? brokerCpuSeconds() : undefined;
@@ -231,6 +241,13 @@ async function measured(label: string, send: SenderRequest, count: number, broke
     writeFileSync(file, JSON.stringify(profile));
     profiler.disconnect();
     out(`  CPU profile of the ${label} stream: ${file} (per package: node bench/profile-summary.mjs ${file} ${count} ${((cpu.user + cpu.system) / 1e6).toFixed(2)})`);
+  }
+  if (allocations && allocationProfileDir !== undefined) {
+    const { profile } = await allocations.post('HeapProfiler.stopSampling');
+    const file = join(allocationProfileDir, `events-${composition}-${label.toLowerCase()}.heapprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    allocations.disconnect();
+    out(`  allocation profile of the ${label} stream: ${file}`);
   }
   // Full composition: latency to the change read on the alarm stream (the API), measured by the sender. Trimmed (no
   // stream route): latency to the change stored, measured by a stage after the alarms stage.
@@ -323,7 +340,8 @@ try {
     const res = await fetch(`${url}/api/v2/eventfilter/rules`, { method: 'POST', headers, body: JSON.stringify(rule) });
     if (res.status !== 200) throw new Error(`rule refused: ${await res.text()}`);
   }
-  const description = composition === 'full' ? `the reference server as \`vigie serve\` composes it (${kernel.featureIds().length} features)` : 'trimmed composition (events, event filter, context graph, alarms, auth)';
+  const broker = amqpReachable ? '`[amqp] url` set: events also over AMQP, alarm notices relayed through the broker' : 'no broker, as a fresh install runs';
+  const description = composition === 'full' ? `the reference server as \`vigie serve\` composes it (${kernel.featureIds().length} features; ${broker})` : 'trimmed composition (events, event filter, context graph, alarms, auth)';
   out(`\nEvent pipeline, ${description}: ${entityCount.toLocaleString('en')} entities, 100 event-filter rules, embedded SQLite store (synchronous = ${synchronous}); ${streamLength.toLocaleString('en')} events per stream, ${process.env.BENCH_ALARMS === '0' ? 'all OK (BENCH_ALARMS=0: no alarm)' : '20 % changing alarms'}; batches of ${batchSize}, ${requestsInFlight} in flight; load: ${execSync('uptime').toString().trim()}`);
   if (composition === 'full') await ask({ kind: 'watch', url, authorization });
   const http: SenderRequest = { kind: 'http', url, authorization, batchSize, inFlight: requestsInFlight };
@@ -339,7 +357,7 @@ try {
     await ask({ kind: 'latencies', waitMs: 0 }); // the floor's publications reach no alarm
     const rate = await measured('AMQP', { kind: 'amqp', url: amqpUrl, exchange, perMessage: amqpBatch }, streamLength, true);
     out(`         AMQP: ${((100 * rate) / floor).toFixed(0)} % of the broker floor`);
-  } else out(`  AMQP   skipped: ${process.env.BENCH_AMQP === '0' ? 'BENCH_AMQP=0' : 'RabbitMQ is not reachable on 127.0.0.1:5672'}`);
+  } else out(`  AMQP   skipped: ${process.env.BENCH_AMQP === '0' ? 'no `[amqp] url` (BENCH_AMQP=0)' : 'RabbitMQ is not reachable on 127.0.0.1:5672'}`);
   clearInterval(counter);
   const alarms = await (await fetch(`${url}/alerts/get-alarms?limit=1`, { headers })).json() as { data: { total: number }[] };
   out(`  open alarms at the end: ${alarms.data[0]?.total}; pipeline ${JSON.stringify(runner.stats())}`);

@@ -146,11 +146,17 @@ const benchmarks = {
   import: () => sourceBenchmark('context-graph-import.ts', { gc: true }),
   weather: () => sourceBenchmark('weather-pbehaviors.ts'),
   alarms: () => sourceBenchmark('alarm-list.ts'),
-  // The reference server as users run it, then the trimmed composition for comparison, each in its own process;
-  // `BENCH_COMPOSITION=full` or `trimmed` runs one of them.
+  // The reference server as users run it: first with its default settings (no broker: the HTTP line of the goal),
+  // then with `[amqp] url` set (the AMQP line, and the HTTP line with alarm notices relayed through the broker);
+  // then the trimmed composition for comparison. Each in its own process; `BENCH_COMPOSITION=full` or `trimmed`
+  // runs one composition, `BENCH_AMQP=0` leaves out the runs with a broker.
   events: async () => {
     const compositions = process.env.BENCH_COMPOSITION ? [process.env.BENCH_COMPOSITION] : ['full', 'trimmed'];
-    for (const composition of compositions) await sourceBenchmark('events-pipeline.ts', { compiled: true, gc: true, env: { BENCH_COMPOSITION: composition } });
+    const withBroker = process.env.BENCH_AMQP !== '0';
+    for (const composition of compositions) {
+      if (composition === 'full') await sourceBenchmark('events-pipeline.ts', { compiled: true, gc: true, env: { BENCH_COMPOSITION: composition, BENCH_AMQP: '0' } });
+      if (composition !== 'full' || withBroker) await sourceBenchmark('events-pipeline.ts', { compiled: true, gc: true, env: { BENCH_COMPOSITION: composition } });
+    }
   },
   stream: () => sourceBenchmark('alarm-stream.ts', { compiled: true }),
   export: () => sourceBenchmark('alarm-export.ts', { compiled: true, gc: true }),

@@ -173,6 +173,29 @@ describe('the composed server', () => {
       await kernel.stop();
     }
   });
+
+  it('records each event intake in the audit log with the queue documents it wrote counted, none copied', async () => {
+    const kernel = await createServerKernel({ installDir, env: { VIGIE_ADMIN_PASSWORD: 'admin password' }, port: 0 });
+    const { url } = await kernel.start();
+    const headers = { authorization: basic('root', 'admin password'), 'content-type': 'application/json' };
+    const check = (i: number) => ({ event_type: 'check', source_type: 'resource', connector: 'audit-test', connector_name: 'audit-test', component: 'host', resource: `r${i}`, state: 0, output: 'ok' });
+    try {
+      // 1,500 events fill two queue documents (1,000 events each at most); one event fills one.
+      for (const events of [Array.from({ length: 1500 }, (_, i) => check(i)), [check(0)]]) {
+        const res = await fetch(`${url}/api/v2/event`, { method: 'POST', headers, body: JSON.stringify(events) });
+        expect(res.status).toBe(200);
+        expect(((await res.json()) as { sent_events: unknown[] }).sent_events).toHaveLength(events.length);
+      }
+      const audit = (await (await fetch(`${url}/api/v2/audit?limit=100`, { headers })).json()) as { data: { path: string; outcome: string; changes: unknown[]; changesOmitted: number }[] };
+      const intakes = audit.data.filter((record) => record.path === '/api/v2/event');
+      expect(intakes.map(({ outcome, changes, changesOmitted }) => ({ outcome, changes, changesOmitted }))).toEqual([
+        { outcome: 'done', changes: [], changesOmitted: 1 },
+        { outcome: 'done', changes: [], changesOmitted: 2 },
+      ]);
+    } finally {
+      await kernel.stop();
+    }
+  });
 });
 
 describe('graceful shutdown', () => {

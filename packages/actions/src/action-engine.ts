@@ -1,6 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject, injectable } from 'tsyringe';
-import { injectRef, kernelRefs, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
+import { injectRef, kernelRefs, RunScopedStorage, type Clock, type Logger, type Scheduler } from '@vigie/kernel';
 import { durationSeconds } from '@vigie/input';
 import { RuleCache } from '@vigie/feature-kit';
 import { alarmReaderRef, openAlarmPreviewRef, type Alarm, type AlarmReader, type AlarmTriggerEvent, type OpenAlarmPreview, type PreviewAlarm } from '@vigie/alarms';
@@ -57,8 +56,12 @@ export interface ActionPreview extends PreviewPage<PreviewAlarm> {
  */
 @injectable()
 export class ActionEngine {
-  /** Set while an action's operation runs, so the triggers it causes are not matched again. */
-  readonly #applying = new AsyncLocalStorage<string>();
+  /**
+   * Set while an action's operation runs, so the triggers it causes are not matched again (they are emitted and
+   * handled before the operation resolves). Enabled only while an action applies: on Node 20 an enabled storage
+   * taxes every promise of the process.
+   */
+  readonly #applying = new RunScopedStorage<string>();
   readonly #actions: RuleCache<ActionRecord, CompiledAction>;
   /** Changes (their stored alarm objects) already seen: legacy actions run once per change, whatever its triggers. */
   readonly #changesSeen = new WeakSet<Alarm>();

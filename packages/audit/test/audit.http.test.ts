@@ -159,6 +159,7 @@ describe('the audit log', () => {
             responses: { 200: { description: 'Done' } },
             handler: async (ctx) => {
               await ctx.state.scope.resolve(kernelRefs.store).collection(items).insertMany([{ _id: 'own-1', n: 0 }, { _id: 'own-2', n: 0 }]);
+              ctx.state.countWrites(2);
               return { done: true };
             },
           }),

@@ -65,13 +65,14 @@ export class EventIntake {
   }
 
   /**
-   * Durably queues valid events (one atomic write); resolves when they are stored. While `[engine]
+   * Durably queues valid events (one atomic write); resolves when they are stored, with the number of queue
+   * documents written (an audit record counts them). While `[engine]
    * max_waiting_events` accepted events wait to be processed, the call waits before accepting (after the calls
    * before it): the queue and the latency from acceptance stay bounded, senders are slowed down instead. When
    * `abandoned()` says the sender left meanwhile, nothing is accepted and the call fails.
    */
-  async accept(events: readonly VigieEvent[], abandoned?: () => boolean): Promise<void> {
-    if (events.length === 0) return;
+  async accept(events: readonly VigieEvent[], abandoned?: () => boolean): Promise<number> {
+    if (events.length === 0) return 0;
     const admitted = this.#admission.then(() => this.runner.admit(events.length, this.settings.maxWaitingEvents));
     this.#admission = admitted;
     this.#heldBack += events.length;
@@ -98,16 +99,20 @@ export class EventIntake {
     const previous = this.#handoff;
     const handoff = (async () => {
       await previous;
-      let queued;
+      let written;
       try {
-        queued = await stored;
+        written = await stored;
       } catch (err) {
         this.runner.release(events.length);
         throw err;
       }
-      this.runner.enqueue(queued, true);
+      this.runner.enqueue(written.queued, true);
+      return written.documents;
     })();
-    this.#handoff = handoff.catch(() => undefined);
-    await handoff;
+    this.#handoff = handoff.then(
+      () => undefined,
+      () => undefined,
+    );
+    return handoff;
   }
 }

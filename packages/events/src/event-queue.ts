@@ -83,9 +83,9 @@ export class EventQueueRepository {
 
   /**
    * One atomic, durable write for a whole batch of accepted events (in acceptance order, from one node); resolves
-   * with them as the pipeline takes them.
+   * with them as the pipeline takes them, and the number of documents written.
    */
-  async insert(events: readonly AcceptedEvent[]): Promise<QueuedEvent[]> {
+  async insert(events: readonly AcceptedEvent[]): Promise<{ queued: QueuedEvent[]; documents: number }> {
     const documents: StoredBatch[] = [];
     const queued: QueuedEvent[] = [];
     for (let start = 0; start < events.length; start += eventsPerDocument) {
@@ -101,7 +101,7 @@ export class EventQueueRepository {
       for (const { _id, node, entity, accepted_at, event } of chunk) queued.push({ _id, node, entity, accepted_at, event, batch: first._id });
     }
     await this.#queue.insertMany(documents);
-    return queued;
+    return { queued, documents: documents.length };
   }
 
   /**

@@ -115,7 +115,7 @@ export const eventRoutes: RouteDefinition[] = [
       }
       const senderLeft = (): boolean => ctx.req.socket.destroyed;
       try {
-        await intake.accept(sent, senderLeft);
+        ctx.state.countWrites(await intake.accept(sent, senderLeft));
       } catch (err) {
         if (senderLeft()) ctx.state.log.warn({ events: sent.length }, 'the sender left while its events waited for room: none accepted');
         else ctx.state.log.error({ err, events: sent.length }, 'could not queue events: answered as retry_events');

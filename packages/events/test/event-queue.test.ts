@@ -17,7 +17,8 @@ describe('the durable event queue', () => {
   it('stores the events of one acceptance together, and gives back only those not settled after a restart', async () => {
     const store = createMemoryStore();
     const queue = new EventQueueRepository(featureStoreOf(store));
-    const queued = await queue.insert(accepted(5));
+    const { queued, documents } = await queue.insert(accepted(5));
+    expect(documents).toBe(1);
     expect(new Set(queued.map((e) => e.batch)).size).toBe(1);
     expect(await store.collection(queueCollection.name).count()).toBe(1);
 
@@ -37,7 +38,8 @@ describe('the durable event queue', () => {
   it('splits a large acceptance into documents of 1,000 events and resumes ids after the last one queued', async () => {
     const store = createMemoryStore();
     const queue = new EventQueueRepository(featureStoreOf(store));
-    const queued = await queue.insert(accepted(2500));
+    const { queued, documents } = await queue.insert(accepted(2500));
+    expect(documents).toBe(3);
     expect(await store.collection(queueCollection.name).count()).toBe(3);
     expect(new Set(queued.map((e) => e.batch)).size).toBe(3);
     expect(await queue.lastId('node1')).toBe(queued.at(-1)?._id);

@@ -135,7 +135,7 @@ export class HeartbeatEngine {
   }
 
   /** A check on the heartbeat's alarm, `<resource>/heartbeats`. */
-  #send(resource: string, state: number, output: string): Promise<void> {
+  async #send(resource: string, state: number, output: string): Promise<void> {
     const event: VigieEvent = {
       event_type: 'check',
       source_type: 'resource',
@@ -147,7 +147,7 @@ export class HeartbeatEngine {
       state,
       output,
     };
-    return this.intake.accept([event]);
+    await this.intake.accept([event]);
   }
 }
 

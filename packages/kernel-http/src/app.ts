@@ -124,6 +124,7 @@ class RequestState implements VigieState {
   #log: Logger | undefined;
   #scope: FeatureScope | undefined;
   #client: ClientOrigin | undefined;
+  #counted: AuditChangeLog | undefined;
 
   constructor(
     readonly requestId: string,
@@ -150,6 +151,15 @@ class RequestState implements VigieState {
   /** Binds the request to the scope of the feature whose route answers it. */
   useScope(scope: FeatureScope): void {
     this.#scope = scope;
+  }
+
+  countWrites(documents: number): void {
+    this.#counted?.omit(documents);
+  }
+
+  /** Where `countWrites` adds, for an audited request whose route counts its own writes (`auditChanges: false`). */
+  countWritesIn(log: AuditChangeLog): void {
+    this.#counted = log;
   }
 }
 
@@ -192,11 +202,17 @@ async function audited(
     ...what,
   };
   const recordId = await trail.begin(entry);
-  // The store every feature resolves adds the documents written by `work` (and what it awaits) to this log.
+  // The store every feature resolves adds the documents written by `work` (and what it awaits) to this log. A route
+  // whose writes are their own record counts them itself: following its writes would keep the AsyncLocalStorage,
+  // and with it promise hooks on every promise of the process, enabled for as long as the hottest route is busy.
   const changes = new AuditChangeLog(copyChanges ? undefined : 0);
   let status = 500;
   try {
-    await changes.run(work);
+    if (copyChanges) await changes.run(work);
+    else {
+      (ctx.state as unknown as RequestState).countWritesIn(changes);
+      await work();
+    }
     status = ctx.status;
   } catch (err) {
     status = statusOf(err);

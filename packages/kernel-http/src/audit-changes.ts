@@ -1,5 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { AuditChange, Doc } from '@vigie/kernel';
+import { RunScopedStorage, type AuditChange, type Doc } from '@vigie/kernel';
 
 /** What audit records show instead of a secret. */
 export const maskedValue = '********';
@@ -76,14 +75,8 @@ export class AuditChangeLog {
    * Runs `work` with the store adding the documents it (and what it awaits) writes to this log. Writes made after
    * every audited request has ended are in no log, as they would be in a closed one: late writes are not a request's.
    */
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    recording += 1;
-    try {
-      return await auditedChanges.run(this, work);
-    } finally {
-      recording -= 1;
-      if (recording === 0) auditedChanges.disable();
-    }
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return auditedChanges.run(this, work);
   }
 }
 
@@ -92,9 +85,7 @@ export class AuditChangeLog {
  * on Node 20 an enabled AsyncLocalStorage runs promise hooks on every promise of the process (every request and
  * event, audited or not), which cost a read request about a tenth of its CPU once any write had been served.
  */
-const auditedChanges = new AsyncLocalStorage<AuditChangeLog>();
-/** Audited requests being served: the storage is disabled when the last one ends. */
-let recording = 0;
+const auditedChanges = new RunScopedStorage<AuditChangeLog>();
 
 /** The open change log of the audited request whose work is running, if any. */
 export function openChangeLog(): AuditChangeLog | undefined {

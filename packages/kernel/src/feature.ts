@@ -23,6 +23,11 @@ export interface VigieState {
   scope: FeatureScope;
   /** The client's address and whether it used HTTPS, honouring `[server] trusted_proxies` only. */
   readonly client: ClientOrigin;
+  /**
+   * Counts documents written by a route declared with `auditChanges: false`: its audit record shows the count
+   * (`changesOmitted`). Does nothing for other routes, whose writes the store follows, nor for unaudited requests.
+   */
+  countWrites(documents: number): void;
 }
 
 /** The Koa context of a route handler: `params` holds the decoded path parameters. */
@@ -98,9 +103,11 @@ export interface RouteDefinition<B = unknown, Q = unknown> {
   /** Body handling; JSON up to the server's default limit for POST/PUT/PATCH unless set. `false` leaves the stream unread. */
   body?: BodyOptions | false;
   /**
-   * Whether the audit record of a write copies the documents it wrote (before/after); true by default. `false` only
-   * counts them (`changesOmitted`): for a route whose writes are their own record, such as the event intake, where
-   * copying each queued event would double the writes of the hottest route.
+   * Whether the audit record of a write copies the documents it wrote (before/after); true by default. `false`: the
+   * store does not follow the request's writes and the handler counts them with `ctx.state.countWrites`
+   * (`changesOmitted`), for a route whose writes are their own record, such as the event intake, where copying each
+   * queued event would double the writes of the hottest route (and following them costs every promise of the process
+   * while it is busy).
    */
   auditChanges?: boolean;
   /** Error wording for this route, over the feature's. */

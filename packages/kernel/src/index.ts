@@ -54,6 +54,7 @@ export { ErrorCodes, VigieError, HttpError, DuplicateKeyError, hasCode, isHttpEr
 export type { StreamLimits } from './http/stream-limits.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';
 export { EventBus } from './event-bus.js';
+export { RunScopedStorage } from './run-scoped-storage.js';
 export { createLogger, type Logger, type LogOptions } from './log.js';
 export { envVariableFor, ConfigFiles, type ConfigOverrides } from './config/ini.js';
 export type { ServerConfig, LogConfig } from './config/kernel-config.js';
