@@ -209,23 +209,38 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
+/**
+ * Starts recording a timed stream in an inspector session: its CPU profile, or every allocation sampled, collected or
+ * not (what the stream allocates, not what it keeps). The function returned stops and saves the recording, named
+ * after this run (composition, with or without a broker) and the stream, and answers the file's path.
+ */
+async function startRecording(dir: string, label: string, kind: 'cpu' | 'allocations'): Promise<() => Promise<string>> {
+  const session = new Session();
+  session.connect();
+  if (kind === 'cpu') {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  } else {
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
+  return async () => {
+    const { profile } = kind === 'cpu' ? await session.post('Profiler.stop') : await session.post('HeapProfiler.stopSampling');
+    const run = `${composition}${amqpReachable ? '-amqp' : ''}`;
+    const file = join(dir, `events-${run}-${label.toLowerCase()}.${kind === 'cpu' ? 'cpuprofile' : 'heapprofile'}`);
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+    return file;
+  };
+}
+
 /** Times one stream: `send` asks the sender process to send what it made; the clock stops at the last event processed. */
 async function measured(label: string, send: SenderRequest, count: number, broker = false): Promise<number> {
   latencies.length = 0;
   const target = processed + count;
-  const profiler = profileDir !== undefined && label !== 'warmup' ? new Session() : undefined;
-  if (profiler) {
-    profiler.connect();
-    await profiler.post('Profiler.enable');
-    await profiler.post('Profiler.start');
-  }
-  const allocations = allocationProfileDir !== undefined && label !== 'warmup' ? new Session() : undefined;
-  if (allocations) {
-    allocations.connect();
-    await allocations.post('HeapProfiler.enable');
-    // Every allocation sampled, collected or not: what the stream allocates, not what it keeps.
-    await allocations.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-  }
+  const timed = label !== 'warmup';
+  const stopCpuProfile = timed && profileDir !== undefined ? await startRecording(profileDir, label, 'cpu') : undefined;
+  const stopAllocationProfile = timed && allocationProfileDir !== undefined ? await startRecording(allocationProfileDir, label, 'allocations') : undefined;
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   const brokerBefore = broker ? brokerCpuSeconds() : undefined;
@@ -235,20 +250,11 @@ async function measured(label: string, send: SenderRequest, count: number, broke
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const brokerCpu = brokerCpuSince(brokerBefore);
-  if (profiler && profileDir !== undefined) {
-    const { profile } = await profiler.post('Profiler.stop');
-    const file = join(profileDir, `events-${composition}-${label.toLowerCase()}.cpuprofile`);
-    writeFileSync(file, JSON.stringify(profile));
-    profiler.disconnect();
+  if (stopCpuProfile) {
+    const file = await stopCpuProfile();
     out(`  CPU profile of the ${label} stream: ${file} (per package: node bench/profile-summary.mjs ${file} ${count} ${((cpu.user + cpu.system) / 1e6).toFixed(2)})`);
   }
-  if (allocations && allocationProfileDir !== undefined) {
-    const { profile } = await allocations.post('HeapProfiler.stopSampling');
-    const file = join(allocationProfileDir, `events-${composition}-${label.toLowerCase()}.heapprofile`);
-    writeFileSync(file, JSON.stringify(profile));
-    allocations.disconnect();
-    out(`  allocation profile of the ${label} stream: ${file}`);
-  }
+  if (stopAllocationProfile) out(`  allocation profile of the ${label} stream: ${await stopAllocationProfile()}`);
   // Full composition: latency to the change read on the alarm stream (the API), measured by the sender. Trimmed (no
   // stream route): latency to the change stored, measured by a stage after the alarms stage.
   const alarmsChange = label !== 'warmup' && process.env.BENCH_ALARMS !== '0';
