@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import { collectionRef, ErrorCodes, injectRef, kernelRefs, hasCode, type BatchOperation, type Collection, type Doc, type Filter, type FeatureStore, type Update } from '@vigie/kernel';
+import { collectionRef, ErrorCodes, injectRef, kernelRefs, hasCode, type BatchOperation, type Collection, type Doc, type Filter, type FeatureStore } from '@vigie/kernel';
 import type { ImportStats } from './apply-plan.js';
 import type { BodyFormat } from './import-document.js';
 
@@ -52,9 +52,9 @@ export function publicStatus(record: ImportRecord): Record<string, unknown> {
   return view;
 }
 
-/** Only the worker holding the import records its outcome (another may have taken over an expired claim). */
-function outcomeWrite(id: string, worker: ImportWorker, outcome: ImportOutcome): { filter: Filter; update: Update } {
-  return { filter: { _id: id, 'worker.instance': worker.instance }, update: { $set: { ...outcome, worker: null, lease_until: null }, $unset: { committed: '' } } };
+/** The import while `worker` holds it: only that worker writes its progress and outcome (another may have taken over an expired claim). */
+function heldBy(id: string, worker: ImportWorker): Filter {
+  return { _id: id, 'worker.instance': worker.instance };
 }
 
 /** Store access for the import status records. */
@@ -105,7 +105,7 @@ export class ImportRepository {
 
   /** Extends the worker's claim; false when the import is no longer this worker's. */
   async renew(id: string, worker: ImportWorker, leaseUntil: number): Promise<boolean> {
-    const result = await this.#records.updateOne({ _id: id, status: 'ongoing', 'worker.instance': worker.instance }, { $set: { lease_until: leaseUntil } });
+    const result = await this.#records.updateOne({ ...heldBy(id, worker), status: 'ongoing' }, { $set: { lease_until: leaseUntil } });
     return result.matchedCount === 1;
   }
 
@@ -115,13 +115,11 @@ export class ImportRepository {
    */
   committing(id: string, worker: ImportWorker, outcome: DoneOutcome): BatchOperation {
     // Vouched for: the context graph's store commits it with the entities, though the collection is the import's.
-    const update = { filter: { _id: id, 'worker.instance': worker.instance }, update: { $set: { committed: outcome } } };
-    const [operation] = this.#store.vouch([{ op: 'update', collection: importCollection.name, ...update }]);
+    const [operation] = this.#store.vouch([{ op: 'update', collection: importCollection.name, filter: heldBy(id, worker), update: { $set: { committed: outcome } } }]);
     return operation as BatchOperation;
   }
 
   async finish(id: string, worker: ImportWorker, outcome: ImportOutcome): Promise<void> {
-    const { filter, update } = outcomeWrite(id, worker, outcome);
-    await this.#records.updateOne(filter, update);
+    await this.#records.updateOne(heldBy(id, worker), { $set: { ...outcome, worker: null, lease_until: null }, $unset: { committed: '' } });
   }
 }
