@@ -119,6 +119,8 @@ export class DocumentEngine {
   readonly #persistence: EnginePersistence | undefined;
   /** Settles when the last write handed to an asynchronous persistence is durable (writes complete in order). */
   #written: Promise<void> = Promise.resolve();
+  /** Writes handed to the persistence and not yet settled. */
+  #unsettled = 0;
   #stopped: Error | undefined;
   /** Counts every change of the documents: what a kept result is checked against. */
   #version = 0;
@@ -144,14 +146,26 @@ export class DocumentEngine {
     return this.#written;
   }
 
+  /** Whether a write that reads already see is not yet durable. */
+  get undurable(): boolean {
+    return this.#unsettled > 0;
+  }
+
   #track(write: void | Promise<void>): void {
     if (!write) return;
-    this.#written = write.catch((err: unknown) => {
-      this.#stopped ??= new VigieError(ErrorCodes.StoreFailure, `the store stopped after a failed write: ${(err as Error).message}; restart to go on from what is stored`, {
-        cause: err,
-      });
-      throw this.#stopped;
-    });
+    this.#unsettled += 1;
+    this.#written = write.then(
+      () => {
+        this.#unsettled -= 1;
+      },
+      (err: unknown) => {
+        this.#unsettled -= 1;
+        this.#stopped ??= new VigieError(ErrorCodes.StoreFailure, `the store stopped after a failed write: ${(err as Error).message}; restart to go on from what is stored`, {
+          cause: err,
+        });
+        throw this.#stopped;
+      },
+    );
     // Nobody may be waiting: the failure is kept in `stopped`, not reported as an unhandled rejection.
     this.#written.catch(() => undefined);
   }
@@ -1056,6 +1070,10 @@ export class EngineStore implements Store {
 
   writeStamp(collection: string): number {
     return this.engine.writeStamp(collection);
+  }
+
+  durable(): Promise<void> | undefined {
+    return this.engine.undurable ? this.engine.durable() : undefined;
   }
 
   async dropCollection(name: string): Promise<void> {

@@ -498,6 +498,10 @@ export function createHttpApp(options: HttpAppOptions, inFlight: InFlight): Koa<
       }
       render(ctx, err, ctx.state.log);
     } finally {
+      // The answer may show writes the store has not made durable yet (a job's, another request's): it leaves once
+      // they are, or as the store's failure if one of them failed.
+      const durable = options.durable?.();
+      if (durable) await durable.catch((err: unknown) => render(ctx, err, ctx.state.log));
       inFlight.leave();
       if (options.accessLog || observed) {
         const ms = performance.now() - started;

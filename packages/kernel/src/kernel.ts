@@ -457,12 +457,14 @@ export class Kernel {
         wording: record.wording,
       })),
     );
+    const store = this.#adapter?.store;
     this.#http = this.#options.http.create({
       routes: mounted,
       routers,
       authenticator: () => this.#authenticator,
       ...(this.#records.some((r) => r.auditTrail) ? { auditTrail: () => this.#auditTrail } : {}),
       observations: this.observations,
+      ...(store?.durable ? { durable: () => store.durable?.() } : {}),
       clientOrigin: clientOriginReader(this.serverConfig.trusted_proxies),
       config: this.serverConfig,
       accessLog: this.#accessLog,

@@ -38,6 +38,11 @@ export interface HttpServerContext {
   auditTrail?: () => AuditTrail | undefined;
   /** Where each answered request is reported (metrics). */
   observations: Observations;
+  /**
+   * Present when the store's reads may see writes not yet durable (`Store.durable`): each answer waits for it, so
+   * that what a client was shown (a delivery attempt a job recorded, a rule another request saved) outlives a crash.
+   */
+  durable?: () => Promise<void> | undefined;
   /** The client's address and scheme, honouring `[server] trusted_proxies`. */
   clientOrigin: (req: IncomingMessage) => ClientOrigin;
   /** `[server]`: address, body and header limits, slow-client timeouts. */

@@ -120,6 +120,12 @@ export interface Store {
    */
   writeStamp?(collection: string): number;
   /**
+   * Present on stores whose reads may see a write before it is durable (the embedded store commits to memory, then
+   * to disk on another thread): a promise that settles once every write made so far is durable, or rejects if one of
+   * them failed; undefined when none is waiting. What a read answered may be lost in a crash until it settles.
+   */
+  durable?(): Promise<void> | undefined;
+  /**
    * Applies every operation, in order, all or nothing: each operation sees the effects of the previous ones,
    * and either the whole batch is durable when the promise resolves or none of it is applied.
    */
