@@ -147,6 +147,12 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await ui.expectAccessible('alarm list, phone, dark');
+    // Each row is a card of three lines: every column shows without scrolling sideways.
+    await expect.poll(() => page.locator('.table-scroll').evaluate((box) => box.scrollWidth <= box.clientWidth)).toBe(true);
+    const card = page.locator('tbody tr.row', { hasText: 'consumer gone' });
+    expect(await card.locator('td.col-output').innerText()).toBe('consumer gone');
+    const [cardBox, outputBox] = await Promise.all([card.boundingBox(), card.locator('td.col-output').boundingBox()]);
+    expect(outputBox!.x + outputBox!.width).toBeLessThanOrEqual(cardBox!.x + cardBox!.width + 1);
     await ui.screenshot('alarm-list-phone-dark');
     // On a phone the filters fold behind a button.
     expect(await page.getByRole('group', { name: 'State' }).isVisible()).toBe(false);

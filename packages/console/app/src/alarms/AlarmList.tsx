@@ -13,6 +13,33 @@ import { SavedFilters } from './SavedFilters.js';
 import { alarmColumns, alarmQuery, alarmStreamUrl, applyNotices, isAlarmNotice, maxSortKeys, pageSizes, parseView, stateNames, statusNames, viewQuery, type AlarmNotice, type AlarmView } from './view.js';
 
 const rowHeight = 36;
+/**
+ * Below this width the columns cannot stand side by side: each row becomes a card of three lines (the short columns,
+ * then the output, then the rest), so that a phone shows every column without scrolling sideways.
+ */
+const compactMedia = '(max-width: 700px)';
+/** A line of a card, in pixels (the CSS says the same). */
+const compactLineHeight = 24;
+
+/** A card's height: the output and what follows it have lines of their own; without them, two lines to wrap into. */
+function compactRowHeight(columns: readonly ShownColumn[]): number {
+  const output = columns.findIndex((c) => c.id === 'output');
+  const lines = output >= 0 && output < columns.length - 1 ? 3 : 2;
+  return lines * compactLineHeight + 4;
+}
+
+/** Whether rows are shown as cards (`compactMedia`), following the window as it is resized or turned. */
+function useCompactRows(): boolean {
+  const [compact, setCompact] = useState(() => window.matchMedia(compactMedia).matches);
+  useEffect(() => {
+    const media = window.matchMedia(compactMedia);
+    const follow = () => setCompact(media.matches);
+    follow();
+    media.addEventListener('change', follow);
+    return () => media.removeEventListener('change', follow);
+  }, []);
+  return compact;
+}
 /** Polling while the live stream is down; once it delivers, a slow read only corrects the order of the page. */
 const refreshSeconds = 10;
 /**
@@ -160,6 +187,7 @@ interface AlarmRowProps {
   alarm: Alarm;
   index: number;
   columns: ShownColumn[];
+  height: number;
   isOpen: boolean;
   isSelected: boolean;
   isMenuOpen: boolean;
@@ -170,10 +198,10 @@ interface AlarmRowProps {
 }
 
 /** One row; memoised, so that scrolling renders only the rows that come into view. */
-const AlarmRow = memo(function AlarmRow({ alarm, index, columns, isOpen, isSelected, isMenuOpen, onOpen, onSelect, onMenu }: AlarmRowProps) {
+const AlarmRow = memo(function AlarmRow({ alarm, index, columns, height, isOpen, isSelected, isMenuOpen, onOpen, onSelect, onMenu }: AlarmRowProps) {
   const state = stateNames[alarm.v.state.val as number] ?? 'ok';
   return (
-    <tr aria-rowindex={index + 2} className={`row state-${state}${isOpen ? ' open' : ''}${isSelected ? ' selected' : ''}`} style={{ height: rowHeight }}>
+    <tr aria-rowindex={index + 2} className={`row state-${state}${isOpen ? ' open' : ''}${isSelected ? ' selected' : ''}`} style={{ height }}>
       <td className="select">
         <input type="checkbox" aria-label={`Select ${alarm.d}`} checked={isSelected} onChange={() => onSelect(alarm._id)} />
       </td>
@@ -203,6 +231,7 @@ interface AlarmRowsProps {
   scroller: RefObject<HTMLDivElement | null>;
   alarms: readonly Alarm[];
   columns: ShownColumn[];
+  height: number;
   openId: string;
   selected: ReadonlySet<string>;
   menuOpenId: string | undefined;
@@ -215,8 +244,8 @@ interface AlarmRowsProps {
  * The rows on screen (virtualised). The scroll position is state of this component alone: scrolling renders the body,
  * not the page around it (filters, toolbar, actions), and only the rows that come into view.
  */
-const AlarmRows = memo(function AlarmRows({ scroller, alarms, columns, openId, selected, menuOpenId, onOpen, onSelect, onMenu }: AlarmRowsProps) {
-  const virtualizer = useVirtualizer({ count: alarms.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan });
+const AlarmRows = memo(function AlarmRows({ scroller, alarms, columns, height, openId, selected, menuOpenId, onOpen, onSelect, onMenu }: AlarmRowsProps) {
+  const virtualizer = useVirtualizer({ count: alarms.length, getScrollElement: () => scroller.current, estimateSize: () => height, overscan });
   const items = virtualizer.getVirtualItems();
   const before = items[0]?.start ?? 0;
   const after = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
@@ -236,6 +265,7 @@ const AlarmRows = memo(function AlarmRows({ scroller, alarms, columns, openId, s
             alarm={alarm}
             index={item.index}
             columns={columns}
+            height={height}
             isOpen={openId === alarm._id}
             isSelected={selected.has(alarm._id)}
             isMenuOpen={menuOpenId === alarm._id}
@@ -391,6 +421,8 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
 
   const openAlarm = useCallback((id: string) => update({ open: id }), [update]);
   // A fixed layout needs room for every column: the columns without a width share what the others leave.
+  const compact = useCompactRows();
+  const height = compact ? compactRowHeight(shown) : rowHeight;
   const tableWidth = shown.reduce((sum, c) => sum + (c.width ?? flexibleColumnRem), selectColumnRem + menuColumnRem);
 
   // A row's menu offers the same actions as the selection's (and the plugins'), run on that one alarm by the same code.
@@ -486,7 +518,7 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
           </p>
         )}
         <div className="table-scroll" ref={scroller} tabIndex={0} aria-label="Alarm list, scrollable">
-          <table className="alarm-table" aria-rowcount={alarms.length + 1} style={{ minWidth: `${tableWidth}rem` }}>
+          <table className={compact ? 'alarm-table compact' : 'alarm-table'} aria-rowcount={alarms.length + 1} style={compact ? undefined : { minWidth: `${tableWidth}rem` }}>
             <colgroup>
               <col style={{ width: `${selectColumnRem}rem` }} />
               {rowActions.length > 0 && <col style={{ width: `${menuColumnRem}rem` }} />}
@@ -528,9 +560,12 @@ export function AlarmList({ extensions }: { extensions: LoadedExtensions }) {
               </tr>
             </thead>
             <AlarmRows
+              // Measured again from scratch when the rows change height.
+              key={height}
               scroller={scroller}
               alarms={alarms}
               columns={shown}
+              height={height}
               openId={view.open}
               selected={selected}
               menuOpenId={menu?.alarm._id}
