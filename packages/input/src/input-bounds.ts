@@ -1,4 +1,4 @@
-import { ErrorCodes, VigieError } from '@vigie/kernel';
+import { ErrorCodes, maxJsonDepth, VigieError } from '@vigie/kernel';
 
 /**
  * How large each kind of field a client sends may be (docs/configuration.md, "Input bounds"). Schemas apply the
@@ -27,7 +27,7 @@ export const inputBounds = {
    * value decoded from JSON text inside a field (which the body parser does not see into) cannot reach a recursive
    * walk deeper either.
    */
-  depth: 512,
+  depth: maxJsonDepth,
 } as const;
 
 /** The message of a string bound, `${path}` and `${max}` filled in by yup. */

@@ -58,6 +58,7 @@ export { RunScopedStorage } from './run-scoped-storage.js';
 export { createLogger, type Logger, type LogOptions } from './log.js';
 export { envVariableFor, ConfigFiles, type ConfigOverrides } from './config/ini.js';
 export type { ServerConfig, LogConfig } from './config/kernel-config.js';
+export { maxJsonDepth } from './config/kernel-config.js';
 export {
   parseBasicAuthorization,
   secretsEqual,

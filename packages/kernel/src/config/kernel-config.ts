@@ -5,7 +5,7 @@ import { trustedProxiesProblem } from '../http/client-origin.js';
 /** What `[server] json_max_depth` defaults to: far above any real rule, far below what overflows a recursive walk. */
 const defaultJsonMaxDepth = 64;
 /** The highest `[server] json_max_depth`: the nesting `@vigie/input` bounds every checked value to (`inputBounds.depth`). */
-const maxJsonDepth = 512;
+export const maxJsonDepth = 512;
 
 export const serverConfigSchema = object({
   host: string().default('127.0.0.1'),
