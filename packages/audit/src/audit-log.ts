@@ -1,15 +1,29 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { injectRef, kernelRefs, type AuditEntry, type AuditOutcome, type AuditRefusal, type AuditTrail, type Clock, type Filter } from '@vigie/kernel';
 import { escapeRegExp } from '@vigie/feature-kit';
 import { AuditRepository, type AuditRecord } from './audit-repository.js';
 import type { AuditQuery } from './schemas.js';
 
+/** Ids of the records of a minute of a tallied route: no random id starts so. */
+const tallyPrefix = 'tally-';
+
+/**
+ * The record a tallied request is counted in: one per minute (UTC) for each user, API key, client address, method
+ * and route. Several nodes counting the same minute share it.
+ */
+function tallyId(entry: AuditEntry, now: number): string {
+  const who = JSON.stringify([entry.user.id, entry.user.via, entry.user.apiKey ?? '', entry.clientAddress, entry.method, entry.route]);
+  const minute = new Date(now - (now % 60_000)).toISOString().slice(0, 16);
+  return `${tallyPrefix}${minute}-${createHash('sha256').update(who).digest('base64url').slice(0, 22)}`;
+}
+
 /**
  * The kernel's audit trail: the record of a change is inserted (and durable: the store resolves an insert once it
  * is) before the handler runs, and completed after with the answer's status and the documents written, before and
  * after. A crash in between leaves a `pending` record without `changes` and maybe a change, never a change without
- * a record.
+ * a record. A tallied request (`AuditEntry.tally`) is counted in its minute's record the same way: before its
+ * handler runs, and once answered.
  */
 @injectable()
 export class AuditLog implements AuditTrail {
@@ -19,13 +33,21 @@ export class AuditLog implements AuditTrail {
   ) {}
 
   async begin(entry: AuditEntry): Promise<string> {
-    const id = randomUUID();
     // The kernel's entry carries wall-clock time; the feature's clock stamps it (tests inject one).
-    await this.records.insert({ ...entry, _id: id, at: this.clock.nowMs(), outcome: 'pending', status: null, ended: null, changes: [], changesOmitted: 0 });
+    const now = this.clock.nowMs();
+    const { tally, ...recorded } = entry;
+    if (tally) {
+      const id = tallyId(entry, now);
+      await this.records.tallyStart(id, { ...recorded, at: now, outcome: 'done', status: null, ended: null, changes: [], changesOmitted: 0 });
+      return id;
+    }
+    const id = randomUUID();
+    await this.records.insert({ ...recorded, _id: id, at: now, outcome: 'pending', status: null, ended: null, changes: [], changesOmitted: 0 });
     return id;
   }
 
   async end(recordId: string, outcome: AuditOutcome): Promise<void> {
+    if (recordId.startsWith(tallyPrefix)) return this.records.tallyEnd(recordId, outcome.status, this.clock.nowMs(), outcome.changesOmitted);
     await this.records.end(recordId, {
       outcome: outcome.status < 400 ? 'done' : 'failed',
       status: outcome.status,
@@ -49,7 +71,9 @@ export class AuditLog implements AuditTrail {
     if (query.method) filter.method = query.method.toUpperCase();
     if (query.route) filter.route = { $regex: `^${escapeRegExp(query.route)}` };
     if (query.right) filter.right = query.right;
-    if (query.outcome) filter.outcome = query.outcome;
+    // A minute's tally is pending while one of its requests is.
+    if (query.outcome === 'pending') filter.$or = [{ outcome: 'pending' }, { pending: { $gt: 0 } }];
+    else if (query.outcome) filter.outcome = query.outcome;
     if (query.client) filter.clientAddress = query.client;
     if (query.resource) filter.path = { $regex: escapeRegExp(query.resource) };
     if (query.from !== undefined || query.to !== undefined) {

@@ -22,7 +22,18 @@ export interface AuditRecord extends Doc, Omit<AuditEntry, 'at'> {
   changesOmitted: number;
   /** Why a refused write was refused (the error's description). */
   reason?: string;
+  /**
+   * On the record of a minute of a tallied route (`audit: 'tally'`, the event intake): its requests, those not yet
+   * answered (a crash leaves them counted) and those that failed. `at` is the first request's time, `requestId` its
+   * id, `ended` the last answer's time and `status` its status; `outcome` is `failed` once one of them failed.
+   */
+  requests?: number;
+  pending?: number;
+  failed?: number;
 }
+
+/** What a tallied request adds to its minute's record before its handler runs, and once it has answered. */
+export type TallyStart = Omit<AuditRecord, '_id' | 'requests' | 'pending' | 'failed' | 'reason'>;
 
 export const auditCollection = collectionRef<AuditRecord>('audit_log');
 
@@ -35,6 +46,22 @@ export class AuditRepository extends DocumentRepository<AuditRecord> {
 
   async end(id: string, changes: Pick<AuditRecord, 'outcome' | 'status' | 'ended' | 'changes' | 'changesOmitted'>): Promise<void> {
     await this.documents.updateOne({ _id: id }, { $set: changes });
+    this.wrote();
+  }
+
+  /** Counts a request in its minute's record (made by the first one): durable before its handler runs. */
+  async tallyStart(id: string, record: TallyStart): Promise<void> {
+    await this.documents.updateOne({ _id: id }, { $setOnInsert: record, $inc: { requests: 1, pending: 1, failed: 0 } }, { upsert: true });
+    this.wrote();
+  }
+
+  /** Counts the answer of a request counted by `tallyStart`, and the documents it wrote. */
+  async tallyEnd(id: string, status: number, ended: number, documents: number): Promise<void> {
+    const failed = status >= 400;
+    await this.documents.updateOne(
+      { _id: id },
+      { $inc: { pending: -1, failed: failed ? 1 : 0, changesOmitted: documents }, $set: { status, ended, ...(failed ? { outcome: 'failed' } : {}) } },
+    );
     this.wrote();
   }
 

@@ -50,6 +50,13 @@ export const auditRecordSchema = object({
     .meta({ description: 'The documents the request wrote (at most 100; a document over 16 KiB as `{_id, truncated, chars}`); empty while `pending`' }),
   changesOmitted: number().required().meta({ description: 'Documents written beyond those in `changes`, counted only' }),
   reason: string().meta({ description: 'Why a `refused` write was refused' }),
+  requests: number().meta({
+    description:
+      'On the record of a minute of a tallied route (the event intake): the requests of that minute from this user, key and client address; ' +
+      '`at` and `requestId` are the first one\'s, `status` and `ended` the last answer\'s, `changesOmitted` what they all wrote',
+  }),
+  pending: number().meta({ description: 'On a tally: its requests not answered yet (or whose process died while handling them)' }),
+  failed: number().meta({ description: 'On a tally: its requests answered with an error (`outcome` is then `failed`)' }),
 });
 
 export const auditPageSchema = object({

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { collectionRef, defineFeature, defineRoute, kernelRefs, type Doc } from '@vigie/kernel';
+import { collectionRef, defineFeature, defineRoute, HttpError, kernelRefs, type Doc } from '@vigie/kernel';
 import { auditChangeLimit } from '@vigie/kernel-http';
 import { ManualClock } from '@vigie/kernel-testing';
-import { expectError, startFeatureTest, testAdmin, type TestKernel } from '@vigie/testkit';
+import { eventually, expectError, startFeatureTest, testAdmin, type TestKernel } from '@vigie/testkit';
 import { auditFeature, type AuditRecord } from '../src/index.js';
 
 let t: TestKernel | undefined;
@@ -183,10 +183,80 @@ describe('the audit log', () => {
     ]);
     expect(batch?.changesOmitted).toBe(0);
 
-    // A route that says its writes are their own record (the event intake) has them counted, not copied.
+    // A route that says its writes are their own record has them counted, not copied.
     expect((await t.put('/api/v2/bulk-items', undefined)).status).toBe(200);
     const [own] = (await audit()).data;
     expect(own).toMatchObject({ method: 'PUT', outcome: 'done', changes: [], changesOmitted: 2 });
+  });
+
+  it('counts the requests of a tallied route in one record per minute, user and client, each before its handler runs', async () => {
+    const items = collectionRef<Doc>('tallied_items');
+    let gate: Promise<void> = Promise.resolve();
+    const tallyFeature = defineFeature({
+      id: 'tallied',
+      kernel: '^0.1.0',
+      register(f) {
+        f.collection(items);
+        f.route(
+          defineRoute({
+            method: 'POST',
+            path: '/api/v2/tallied/:id',
+            right: 'tallied:write',
+            summary: 'Writes one document, many times a second',
+            tags: ['tallied'],
+            body: false,
+            audit: 'tally',
+            responses: { 200: { description: 'Done' }, 409: { description: 'Refused' } },
+            handler: async (ctx) => {
+              await gate;
+              if (ctx.params.id === 'refused') throw new HttpError(409, 'refused');
+              await ctx.state.scope.resolve(kernelRefs.store).collection(items).insertOne({ _id: ctx.params.id as string });
+              ctx.state.countWrites(1);
+              return { done: true };
+            },
+          }),
+        );
+      },
+    });
+    const start = Date.UTC(2026, 5, 1, 12, 0, 10);
+    const clock = new ManualClock(start);
+    t = await startFeatureTest({ features: [auditFeature, tallyFeature], clock });
+    const first = await t.post('/api/v2/tallied/a', undefined);
+    expect(first.status).toBe(200);
+    clock.advance(20_000);
+    expect((await t.post('/api/v2/tallied/b', undefined)).status).toBe(200);
+    expect((await t.post('/api/v2/tallied/refused', undefined)).status).toBe(409);
+    const [minute] = (await audit()).data;
+    expect((await audit()).meta.total_count).toBe(1);
+    expect(minute).toMatchObject({
+      at: start,
+      requestId: first.headers.get('x-request-id'),
+      user: { name: testAdmin.user },
+      method: 'POST',
+      route: '/api/v2/tallied/:id',
+      body: null,
+      requests: 3,
+      pending: 0,
+      failed: 1,
+      outcome: 'failed',
+      status: 409,
+      ended: start + 20_000,
+      changes: [],
+      changesOmitted: 2,
+    });
+
+    // The next minute has a record of its own; a request is counted (durably) before its handler runs.
+    clock.advance(60_000);
+    let release!: () => void;
+    gate = new Promise((resolve) => (release = resolve));
+    const held = t.post('/api/v2/tallied/c', undefined);
+    const pending = await eventually(() => audit('?outcome=pending'), (page) => page.meta.total_count === 1, 'the held request counted as pending');
+    expect(pending.data[0]).toMatchObject({ at: start + 80_000, requests: 1, pending: 1, failed: 0, outcome: 'done', status: null });
+    release();
+    expect((await held).status).toBe(200);
+    const [next, previous] = (await audit()).data;
+    expect(next).toMatchObject({ requests: 1, pending: 0, outcome: 'done', status: 200, changesOmitted: 1 });
+    expect(previous).toEqual(minute);
   });
 
   it('records writes refused before their handler (bad credentials, missing right, throttled) with who tried; not reads, not anonymous requests', async () => {

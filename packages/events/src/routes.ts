@@ -86,8 +86,9 @@ export const eventRoutes: RouteDefinition[] = [
       'send them again. A list holds at most `[engine] max_batch_events` events (10,000 by default).',
     tags: ['events'],
     body: false,
-    // The queued events are their own record (and the hottest write): the audit record counts them, never copies them.
-    auditChanges: false,
+    // The hottest write, and the queued events are their own record: counted by the minute in the audit log (one record
+    // per sender and minute, whatever the rate), never copied.
+    audit: 'tally',
     requestDoc: eventBodySchema,
     responses: {
       200: { description: 'What was queued, refused, or should be sent again', schema: ingestionAnswerSchema },

@@ -184,7 +184,7 @@ function statusOf(err: unknown): number {
 async function audited(
   ctx: VigieContext,
   options: HttpAppOptions,
-  what: Pick<AuditEntry, 'route' | 'right' | 'body'>,
+  what: Pick<AuditEntry, 'route' | 'right' | 'body' | 'tally'>,
   work: () => Promise<void>,
   copyChanges = true,
 ): Promise<void> {
@@ -298,6 +298,8 @@ function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
   const readInput = inputReader(route);
   const checkResponse = options.onResponseMismatch ? responseChecker(mounted, options.onResponseMismatch) : undefined;
   const recorded = !route.public && !readMethods.has(route.method) && options.auditTrail !== undefined;
+  // Counted in a record of the minute: neither its body nor its writes are copied.
+  const tallied = route.audit === 'tally';
   type Input = ReturnType<NonNullable<typeof readInput>> | typeof noInput;
   /** Turns what the handler returned into the answer. */
   const answer = (ctx: VigieContext, result: unknown): void => {
@@ -327,6 +329,7 @@ function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
   const handle = (ctx: VigieContext, template: string): Promise<void> | undefined => {
     const input = readInput ? readInput(ctx) : noInput;
     if (!recorded) return respond(ctx, input);
+    if (tallied) return audited(ctx, options, { route: template, right: route.right, body: null, tally: true }, () => respond(ctx, input) ?? Promise.resolve(), false);
     const body = route.body === false ? null : maskSecrets(requestBody(ctx) ?? null);
     return audited(ctx, options, { route: template, right: route.right, body }, () => respond(ctx, input) ?? Promise.resolve(), route.auditChanges !== false);
   };

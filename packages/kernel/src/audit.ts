@@ -20,6 +20,8 @@ export interface AuditEntry {
   clientAddress: string;
   /** The parsed body, secrets masked; null when the route reads its own (streams) or sent none. */
   body: unknown;
+  /** Counted in its minute's record for its user, client and route (`audit: 'tally'` on the route), not recorded alone. */
+  tally?: boolean;
 }
 
 /** How the change ended: the status answered (an error's, when the handler failed), and what it wrote. */

@@ -24,8 +24,9 @@ export interface VigieState {
   /** The client's address and whether it used HTTPS, honouring `[server] trusted_proxies` only. */
   readonly client: ClientOrigin;
   /**
-   * Counts documents written by a route declared with `auditChanges: false`: its audit record shows the count
-   * (`changesOmitted`). Does nothing for other routes, whose writes the store follows, nor for unaudited requests.
+   * Counts documents written by a route declared with `auditChanges: false` or `audit: 'tally'`: its audit record
+   * shows the count (`changesOmitted`). Does nothing for other routes, whose writes the store follows, nor for
+   * unaudited requests.
    */
   countWrites(documents: number): void;
 }
@@ -110,6 +111,13 @@ export interface RouteDefinition<B = unknown, Q = unknown> {
    * while it is busy).
    */
   auditChanges?: boolean;
+  /**
+   * `tally`: the route's requests are recorded by the minute: one audit record for each user, client address and
+   * route, counting its requests (answered or not, failed) and the documents they wrote (with `ctx.state.countWrites`,
+   * never copied). For a route called many times a second, such as the event intake, where a record per request would
+   * grow the log, and the embedded store's memory, with the traffic.
+   */
+  audit?: 'tally';
   /** Error wording for this route, over the feature's. */
   errors?: ErrorWording;
   /** OpenAPI description. */

@@ -13,6 +13,9 @@ interface AuditRecord {
   outcome: 'pending' | 'done' | 'failed';
   status?: number;
   clientAddress?: string;
+  /** On the record of a minute of a tallied route (the event intake): its requests, and those that failed. */
+  requests?: number;
+  failed?: number;
 }
 
 interface AuditPage {
@@ -107,6 +110,7 @@ export default function Audit() {
               </td>
               <th scope="row">
                 {r.method} {r.path}
+                {r.requests !== undefined && <span className="muted">{` ×${r.requests} in the minute${r.failed ? `, ${r.failed} failed` : ''}`}</span>}
               </th>
               <td>{r.right ?? ''}</td>
               <td className={r.outcome === 'failed' ? 'bad-text' : undefined}>
