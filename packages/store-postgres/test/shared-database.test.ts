@@ -38,6 +38,16 @@ describeWithService('PostgreSQL', available, () => {
     expect(new Set(owners).size).toBe(20);
   });
 
+  it('two nodes counting in the same new document at the same time: it is made once and every count lands', async () => {
+    // The audit log's minute records of the event intake are counted this way from every node.
+    const count = (store: PostgresStore, node: string) =>
+      store.collection('tallies').updateOne({ _id: 'minute' }, { $setOnInsert: { first: node }, $inc: { requests: 1 } }, { upsert: true });
+    await Promise.all(Array.from({ length: 20 }, () => [count(nodeA, 'a'), count(nodeB, 'b')]).flat());
+    const tallies = await nodeA.collection('tallies').find({});
+    expect(tallies).toHaveLength(1);
+    expect(tallies[0]).toMatchObject({ _id: 'minute', requests: 40, first: expect.stringMatching(/^[ab]$/) });
+  });
+
   it('a write on one node is announced to the other with the collection it changed', async () => {
     const heard: string[] = [];
     const unsubscribe = nodeB.changes.subscribe((collection) => heard.push(collection));
