@@ -12,8 +12,8 @@ const tallyPrefix = 'tally-';
  * The record a tallied request is counted in: one per minute (UTC) for each user, API key, client address, method
  * and route. Several nodes counting the same minute share it.
  */
-function tallyId(entry: AuditEntry, now: number): string {
-  const who = JSON.stringify([entry.user.id, entry.user.via, entry.user.apiKey ?? '', entry.clientAddress, entry.method, entry.route]);
+function tallyId(entry: AuditEntry, now: number, kind: 'answered' | 'refused'): string {
+  const who = JSON.stringify([kind, entry.user.id, entry.user.name, entry.user.via, entry.user.apiKey ?? '', entry.clientAddress, entry.method, entry.route]);
   const minute = new Date(now - (now % 60_000)).toISOString().slice(0, 16);
   return `${tallyPrefix}${minute}-${createHash('sha256').update(who).digest('base64url').slice(0, 22)}`;
 }
@@ -37,7 +37,7 @@ export class AuditLog implements AuditTrail {
     const now = this.clock.nowMs();
     const { tally, ...recorded } = entry;
     if (tally) {
-      const id = tallyId(entry, now);
+      const id = tallyId(entry, now, 'answered');
       await this.records.tallyStart(id, { ...recorded, at: now, outcome: 'done', status: null, ended: null, changes: [], changesOmitted: 0 });
       return id;
     }
@@ -58,8 +58,10 @@ export class AuditLog implements AuditTrail {
   }
 
   async refused(refusal: AuditRefusal): Promise<void> {
-    const { status, reason, ...entry } = refusal;
+    const { status, reason, tally, ...entry } = refusal;
     const now = this.clock.nowMs();
+    // A sender with wrong credentials keeps sending: its refusals are counted by the minute too.
+    if (tally) return this.records.tallyRefusal(tallyId(refusal, now, 'refused'), { ...entry, at: now, outcome: 'refused', changes: [], changesOmitted: 0 }, status, reason, now);
     await this.records.insert({ ...entry, _id: randomUUID(), at: now, outcome: 'refused', status, reason, ended: now, changes: [], changesOmitted: 0 });
   }
 

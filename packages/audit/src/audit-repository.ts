@@ -65,6 +65,16 @@ export class AuditRepository extends DocumentRepository<AuditRecord> {
     this.wrote();
   }
 
+  /** Counts a refused request of a tallied route in its minute's record of refusals (made by the first one). */
+  async tallyRefusal(id: string, record: Omit<TallyStart, 'status' | 'ended'>, status: number, reason: string, at: number): Promise<void> {
+    await this.documents.updateOne(
+      { _id: id },
+      { $setOnInsert: { ...record, pending: 0 }, $inc: { requests: 1, failed: 1 }, $set: { status, reason, ended: at } },
+      { upsert: true },
+    );
+    this.wrote();
+  }
+
   async search(filter: Filter, skip: number, limit: number): Promise<{ total: number; records: AuditRecord[] }> {
     const [total, records] = await Promise.all([this.documents.count(filter), this.documents.find(filter, { sort: { at: -1, _id: 1 }, skip, limit })]);
     // Records written before changes were recorded have neither field.

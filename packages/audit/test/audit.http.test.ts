@@ -257,6 +257,13 @@ describe('the audit log', () => {
     const [next, previous] = (await audit()).data;
     expect(next).toMatchObject({ requests: 1, pending: 0, outcome: 'done', status: 200, changesOmitted: 1 });
     expect(previous).toEqual(minute);
+
+    // A sender with wrong credentials keeps sending: its refusals are counted by the minute too, on their own.
+    for (let i = 0; i < 3; i++) expect((await t.post('/api/v2/tallied/d', undefined, { auth: ['sender', 'wrong password'] })).status).toBe(401);
+    const refused = await audit('?outcome=refused');
+    expect(refused.meta.total_count).toBe(1);
+    expect(refused.data[0]).toMatchObject({ user: { id: '', name: 'sender' }, route: '/api/v2/tallied/:id', requests: 3, failed: 3, pending: 0, status: 401, outcome: 'refused' });
+    expect(JSON.stringify(refused)).not.toContain('wrong password');
   });
 
   it('records writes refused before their handler (bad credentials, missing right, throttled) with who tried; not reads, not anonymous requests', async () => {

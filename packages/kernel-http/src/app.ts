@@ -232,7 +232,12 @@ const refusalStatuses = new Set([401, 403, 429]);
  * Records a write refused before its handler (bad or throttled credentials, a missing right, a missing CSRF token).
  * A request that gave no credentials at all names nobody and is not recorded: anyone could fill the log with them.
  */
-async function recordRefusal(ctx: Context, options: HttpAppOptions, err: unknown, what: { route: string; right: string | undefined; params: Record<string, string> }): Promise<void> {
+async function recordRefusal(
+  ctx: Context,
+  options: HttpAppOptions,
+  err: unknown,
+  what: { route: string; right: string | undefined; params: Record<string, string>; tally?: boolean },
+): Promise<void> {
   if (!isHttpError(err) || !refusalStatuses.has(err.status) || readMethods.has(ctx.req.method ?? 'GET')) return;
   const trail = options.auditTrail?.();
   if (!trail) return;
@@ -379,10 +384,14 @@ function refusedRoute(
   routers: RouterSet,
   method: string,
   path: string,
-): { route: string; right: string | undefined; params: Record<string, string> } | undefined {
+): { route: string; right: string | undefined; params: Record<string, string>; tally?: boolean } | undefined {
   // No match at all: the path was malformed (400), nothing was asked of a route.
   if (match === undefined) return undefined;
-  if (match.found) return match.target.mounted.route.public ? undefined : { route: match.target.path, right: match.target.mounted.route.right, params: match.params };
+  if (match.found) {
+    const { route } = match.target.mounted;
+    if (route.public) return undefined;
+    return { route: match.target.path, right: route.right, params: match.params, ...(route.audit === 'tally' ? { tally: true } : {}) };
+  }
   if (routers.size === 0) return undefined;
   const routed = routers.match(method, path);
   return routed.found ? { route: routed.template, right: routed.right, params: {} } : undefined;
