@@ -51,7 +51,7 @@ export class AuditRepository extends DocumentRepository<AuditRecord> {
 
   /** Counts a request in its minute's record (made by the first one): durable before its handler runs. */
   async tallyStart(id: string, record: TallyStart): Promise<void> {
-    await this.documents.updateOne({ _id: id }, { $setOnInsert: record, $inc: { requests: 1, pending: 1, failed: 0 } }, { upsert: true });
+    await this.documents.updateOne({ _id: id }, { $setOnInsert: { ...record, failed: 0 }, $inc: { requests: 1, pending: 1 } }, { upsert: true });
     this.wrote();
   }
 

@@ -305,6 +305,7 @@ function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
   const recorded = !route.public && !readMethods.has(route.method) && options.auditTrail !== undefined;
   // Counted in a record of the minute: neither its body nor its writes are copied.
   const tallied = route.audit === 'tally';
+  const copyChanges = !tallied && route.auditChanges !== false;
   type Input = ReturnType<NonNullable<typeof readInput>> | typeof noInput;
   /** Turns what the handler returned into the answer. */
   const answer = (ctx: VigieContext, result: unknown): void => {
@@ -334,9 +335,8 @@ function routeMiddleware(mounted: MountedRoute, options: HttpAppOptions) {
   const handle = (ctx: VigieContext, template: string): Promise<void> | undefined => {
     const input = readInput ? readInput(ctx) : noInput;
     if (!recorded) return respond(ctx, input);
-    if (tallied) return audited(ctx, options, { route: template, right: route.right, body: null, tally: true }, () => respond(ctx, input) ?? Promise.resolve(), false);
-    const body = route.body === false ? null : maskSecrets(requestBody(ctx) ?? null);
-    return audited(ctx, options, { route: template, right: route.right, body }, () => respond(ctx, input) ?? Promise.resolve(), route.auditChanges !== false);
+    const body = tallied || route.body === false ? null : maskSecrets(requestBody(ctx) ?? null);
+    return audited(ctx, options, { route: template, right: route.right, body, ...(tallied ? { tally: true } : {}) }, () => respond(ctx, input) ?? Promise.resolve(), copyChanges);
   };
   const bodyOptions = route.body === false ? undefined : (route.body ?? {});
   /** A request with a body: read, then pre-validated, then handled. */
