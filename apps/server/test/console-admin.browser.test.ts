@@ -130,6 +130,10 @@ describeWithService('chromium', chromiumInstalled, () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect.poll(() => page.locator('table.audit tbody th').allInnerTexts()).toEqual(['POST /api/v2/api-keys']);
     await ui.expectAccessible('audit log');
+    // On a phone the filters stay on the page (only the alarm list folds its own behind a button).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.getByLabel('Path contains').isVisible()).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 720 });
   }, 60_000);
 
   it('follows a context-graph import to its end', async () => {

@@ -10,12 +10,19 @@ interface AuditRecord {
   method: string;
   path: string;
   right?: string;
-  outcome: 'pending' | 'done' | 'failed';
+  outcome: 'pending' | 'done' | 'failed' | 'refused';
   status?: number;
   clientAddress?: string;
   /** On the record of a minute of a tallied route (the event intake): its requests, and those that failed. */
   requests?: number;
   failed?: number;
+}
+
+/** What a minute's record of a tallied route (the event intake) counts, in words. */
+function tallyText({ requests = 0, failed = 0, outcome }: AuditRecord): string {
+  const counted = `${requests} request${requests === 1 ? '' : 's'} in this minute`;
+  // Refused records count refusals only: their outcome already says so.
+  return failed > 0 && outcome !== 'refused' ? `${counted}, ${failed} failed` : counted;
 }
 
 interface AuditPage {
@@ -83,7 +90,7 @@ export default function Audit() {
           Outcome
           <select value={draft.outcome} onChange={set('outcome')}>
             <option value="">any</option>
-            {['done', 'failed', 'pending'].map((m) => (
+            {['done', 'failed', 'pending', 'refused'].map((m) => (
               <option key={m}>{m}</option>
             ))}
           </select>
@@ -106,11 +113,12 @@ export default function Audit() {
             <tr key={r._id}>
               <td>{new Date(r.at).toLocaleString()}</td>
               <td>
-                {r.user.name} <span className="muted">({r.user.via})</span>
+                {r.user.name}
+                {r.user.via && <span className="muted"> ({r.user.via})</span>}
               </td>
               <th scope="row">
                 {r.method} {r.path}
-                {r.requests !== undefined && <span className="muted">{` ×${r.requests} in the minute${r.failed ? `, ${r.failed} failed` : ''}`}</span>}
+                {r.requests !== undefined && <span className="muted">{` · ${tallyText(r)}`}</span>}
               </th>
               <td>{r.right ?? ''}</td>
               <td className={r.outcome === 'failed' ? 'bad-text' : undefined}>
